@@ -1,0 +1,3 @@
+"""lawful: test whether video generators obey physical laws (Principia, WMLE, Apple-pi, PhyGround)."""
+
+__version__ = "0.1.0"

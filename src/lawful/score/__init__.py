@@ -1,0 +1,1 @@
+"""The seeds' formulas, one module per family; pure functions on numbers and arrays."""

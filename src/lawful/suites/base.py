@@ -1,0 +1,134 @@
+"""What every task and suite provides, and the registry that finds them by name.
+
+A :class:`Task` is small and declarative: it makes cases (first frame, prompt,
+truth), renders the law-correct clip and its anti-physics twin, turns tracks
+into a :class:`~lawful.result.Measurement`, and a measurement into scores.
+It never decodes video itself: the runner perceives tracks and hands them over.
+"""
+
+from __future__ import annotations
+
+import difflib
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
+
+import numpy as np
+
+from lawful.case import Case
+from lawful.result import Measurement, Score
+from lawful.tracks import Tracks
+
+Law = Literal["true", "anti"]
+
+
+@dataclass
+class TrackingPlan:
+    """How the runner should perceive a video for a task.
+
+    ``every``: decode every n-th frame; ``max_side``: downscale frames for tracking
+    (positions are mapped back to first-frame pixels); ``compensate_camera``:
+    estimate background motion and express tracks in first-frame coordinates;
+    ``angles``: also measure the orientation of each object's marker.
+    """
+
+    every: int = 1
+    max_side: int | None = 640
+    compensate_camera: bool = True
+    angles: bool = False
+
+
+class Task(ABC):
+    """One test of one law. Subclasses set the class attributes and implement the methods."""
+
+    suite: ClassVar[str]
+    name: ClassVar[str]
+    label: ClassVar[str] = ""  # the seed's identifier, e.g. "P12"
+    phenomena: ClassVar[tuple[str, ...]] = ()  # leaderboard columns this task's scores feed
+    plan: ClassVar[TrackingPlan] = TrackingPlan()
+
+    @abstractmethod
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        """A new case (parameters drawn from ``seed``) and its first frame ``[H, W, 3]`` uint8 RGB."""
+
+    @abstractmethod
+    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        """Frames of the law-correct clip (``law='true'``) or its anti-physics twin (``'anti'``).
+
+        Yields ``case.n_frames`` RGB frames; frame 0 equals the first frame.
+        """
+
+    @abstractmethod
+    def measure(self, case: Case, tracks: Tracks) -> Measurement:
+        """The task's observables from tracks (events, heights, periods …)."""
+
+    @abstractmethod
+    def score(self, case: Case, measurement: Measurement) -> dict[str, Score]:
+        """Scores keyed by phenomenon/metric column (one key for most tasks)."""
+
+
+@dataclass
+class Suite:
+    """A protocol: its tasks, how many cases each, and how its scores aggregate."""
+
+    name: str
+    tasks: dict[str, Task] = field(default_factory=dict)
+    scale: tuple[float, float] = (0.0, 1.0)
+
+    def task(self, name: str) -> Task:
+        try:
+            return self.tasks[name]
+        except KeyError:
+            raise KeyError(unknown(name, self.tasks, f"task of suite '{self.name}'")) from None
+
+    def columns(self) -> list[str]:
+        cols: list[str] = []
+        for t in self.tasks.values():
+            for p in t.phenomena or (t.name,):
+                if p not in cols:
+                    cols.append(p)
+        return cols
+
+
+_SUITES: dict[str, "callable"] = {}
+
+
+def register_suite(name: str):
+    """Decorator registering a zero-argument suite factory under ``name``."""
+
+    def deco(factory):
+        _SUITES[name] = factory
+        return factory
+
+    return deco
+
+
+def unknown(name: str, choices, what: str) -> str:
+    """One-line 'unknown X' message with a did-you-mean."""
+    close = difflib.get_close_matches(name, list(choices), n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return f"unknown {what} '{name}'{hint} (choices: {', '.join(sorted(choices))})"
+
+
+def get_suite(name: str) -> Suite:
+    _load_builtin()
+    if name not in _SUITES:
+        raise KeyError(unknown(name, _SUITES, "suite"))
+    return _SUITES[name]()
+
+
+def suite_names() -> list[str]:
+    _load_builtin()
+    return sorted(_SUITES)
+
+
+def _load_builtin() -> None:
+    import importlib
+
+    for mod in ("principia", "wmle", "applepi", "phyground"):
+        try:
+            importlib.import_module(f"lawful.suites.{mod}")
+        except ModuleNotFoundError as e:
+            if e.name != f"lawful.suites.{mod}":
+                raise

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import difflib
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
@@ -75,6 +75,12 @@ class Suite:
     name: str
     tasks: dict[str, Task] = field(default_factory=dict)
     scale: tuple[float, float] = (0.0, 1.0)
+    default_cases_per_task: int = 4
+    # Optional overrides of the generic leaderboard (lawful.report.leaderboard):
+    # aggregate(score_rows: list[dict]) -> dict  (the suite's leaderboard.json section)
+    # table(section: dict) -> rich.table.Table    (what `lawful run` prints)
+    aggregate: Callable[[list[dict]], dict] | None = None
+    table: Callable[[dict], Any] | None = None
 
     def task(self, name: str) -> Task:
         try:

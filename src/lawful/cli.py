@@ -1,0 +1,292 @@
+"""The ``lawful`` command."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Test whether video generators obey physical laws (Principia, WMLE, Apple-pi, PhyGround).")
+suite_app = typer.Typer(no_args_is_help=True, help="List suites and export their cases.")
+app.add_typer(suite_app, name="suite")
+out = Console()
+err = Console(stderr=True)
+
+# Suites with their own flow (not per-video tasks): name -> module with run/evaluate/export functions.
+SPECIAL_FLOWS = {"applepi": "lawful.suites.applepi.run", "phyground": "lawful.suites.phyground.run"}
+
+
+def fail(msg: str, code: int = 2) -> None:
+    err.print(f"[red]error:[/red] {msg}")
+    raise typer.Exit(code)
+
+
+def _split(s: str) -> list[str]:
+    return [x.strip() for x in s.split(",") if x.strip()]
+
+
+def _check_suites(names: list[str]) -> None:
+    from lawful.suites.base import suite_names, unknown
+
+    known = suite_names()
+    for n in names:
+        if n not in known:
+            fail(unknown(n, known, "suite"))
+
+
+def _print_board(board: dict, suites: list[str], run_dir: Path) -> None:
+    from lawful.report.leaderboard import table
+
+    for s in suites:
+        if s in board and "models" in board[s]:
+            out.print(table(s, board[s]))
+    out.print(f"run folder: {run_dir}  (leaderboard.json, report.html, results.sqlite)")
+
+
+@app.command()
+def run(
+    suite: str = typer.Option("principia", "--suite", "-s", help="Comma-separated suites."),
+    models: str = typer.Option("reference,counterfactual,static", "--models", "-m",
+                               help="Comma-separated models: reference, counterfactual, static, folder:DIR, "
+                                    "command:'TEMPLATE'."),
+    out_dir: Path = typer.Option(Path("runs/default"), "--out", "-o", help="Run folder."),
+    cases_per_task: Optional[int] = typer.Option(None, "--cases-per-task", "-n", min=1,
+                                                 help="Cases per task (default: the suite's)."),
+    seed: int = typer.Option(0, help="Seed for case parameters."),
+    workers: int = typer.Option(0, help="Worker processes (0: all cores)."),
+    rollouts: int = typer.Option(1, help="Rollouts (seeds) per case for stochastic models.", min=1),
+    tasks: Optional[str] = typer.Option(None, help="Comma-separated subset of tasks."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars."),
+) -> None:
+    """Build the suite(s), generate videos with the models, score them and print the leaderboard."""
+    from lawful.generators.base import get_generator
+    from lawful.report.leaderboard import write_reports
+    from lawful.runner.run import RunConfig
+    from lawful.runner.run import run as run_suites
+    from lawful.store import Store
+
+    suites = _split(suite)
+    _check_suites(suites)
+    model_list = _split(models)
+    for m in model_list:
+        try:
+            get_generator(m)
+        except KeyError as e:
+            fail(str(e.args[0]))
+    video_suites = [s for s in suites if s not in SPECIAL_FLOWS]
+    cfg = RunConfig(video_suites, model_list, out_dir, cases_per_task, seed, workers, rollouts,
+                    _split(tasks) if tasks else None, not quiet)
+    board = run_suites(cfg) if video_suites else {}
+    extra = {}
+    for s in suites:
+        if s in SPECIAL_FLOWS:
+            mod = __import__(SPECIAL_FLOWS[s], fromlist=["x"])
+            extra[s] = getattr(mod, f"run_{s}")(out_dir, models=tuple(model_list), cases_per_task=cases_per_task,
+                                               seed=seed, workers=workers, progress=not quiet)
+    if extra:
+        with Store(out_dir / "results.sqlite") as store:
+            board = write_reports(store, out_dir, video_suites, extra)
+    _print_board(board, suites, out_dir)
+
+
+@app.command()
+def evaluate(
+    suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Suite of the videos."),
+    videos: Optional[Path] = typer.Option(None, help="Folder of <case_id>.mp4 / <case_id>__<k>.mp4."),
+    cases: Optional[Path] = typer.Option(None, help="Folder of case files (from `lawful suite export`); "
+                                                    "default: the suite's built-in cases."),
+    case: Optional[Path] = typer.Option(None, help="One case file (JSON)."),
+    video: Optional[Path] = typer.Option(None, help="One video to score against --case."),
+    predictions: Optional[Path] = typer.Option(None, help="Apple-pi predictions folder (release layout)."),
+    dataset: Optional[Path] = typer.Option(None, help="Apple-pi dataset folder (release layout)."),
+    out_dir: Path = typer.Option(Path("runs/evaluate"), "--out", "-o", help="Run folder."),
+    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+    workers: int = typer.Option(0, help="Worker processes (0: all cores)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q"),
+) -> None:
+    """Score videos made elsewhere: a folder against a suite, or one video against one case file."""
+    if case is not None or video is not None:
+        if case is None or video is None:
+            fail("--case and --video go together")
+        _evaluate_one(case, video, as_json)
+        return
+    if suite is None:
+        fail("give --suite with --videos/--predictions, or --case with --video")
+    _check_suites([suite])
+    if suite == "applepi":
+        from lawful.suites.applepi.run import evaluate_predictions
+
+        if predictions is None:
+            fail("--suite applepi needs --predictions DIR (and --dataset PATH for the official data)")
+        section = evaluate_predictions(dataset, predictions, out_dir)
+        from lawful.report.leaderboard import write_reports
+        from lawful.store import Store
+
+        with Store(out_dir / "results.sqlite") as store:
+            board = write_reports(store, out_dir, [], {"applepi": section})
+        _finish(board, [suite], out_dir, as_json)
+        return
+    if videos is None:
+        fail("--videos DIR is required")
+    from lawful.runner.run import evaluate_folder
+
+    try:
+        board = evaluate_folder(suite, videos, out_dir, cases, workers=workers, progress=not quiet)
+    except FileNotFoundError as e:
+        fail(str(e))
+    _finish(board, [suite], out_dir, as_json)
+
+
+def _finish(board: dict, suites: list[str], run_dir: Path, as_json: bool) -> None:
+    if as_json:
+        sys.stdout.write(json.dumps({s: board.get(s) for s in suites}, indent=2) + "\n")
+    else:
+        _print_board(board, suites, run_dir)
+
+
+def _evaluate_one(case_path: Path, video_path: Path, as_json: bool) -> None:
+    from lawful.case import CaseError, load_case
+    from lawful.runner.evaluate import evaluate_video, task_for
+
+    try:
+        c = load_case(case_path)
+        task = task_for(c)
+    except CaseError as e:
+        fail(str(e))
+    except KeyError as e:
+        fail(f"{case_path}: {e.args[0]}")
+    ev = evaluate_video(c, video_path, task)
+    result = {
+        "case": c.id, "suite": c.suite, "task": c.task, "video": str(video_path), "status": ev.status,
+        "reason": ev.reason,
+        "scores": {k: s.model_dump(exclude={"measurement"}) for k, s in ev.scores.items()},
+        "events": ev.evidence.get("events", []),
+        "quantities": ev.evidence.get("quantities", {}),
+        "missing": ev.evidence.get("missing", {}),
+    }
+    if as_json:
+        sys.stdout.write(json.dumps(result, indent=2, default=str) + "\n")
+    else:
+        from rich.table import Table
+
+        out.print(f"[bold]{c.id}[/bold] ({c.suite}/{c.task}) — {video_path.name}: [bold]{ev.status}[/bold]"
+                  + (f" — {ev.reason}" if ev.reason else ""))
+        if result["events"]:
+            t = Table(title="events")
+            for col in ("object", "event", "frame", "t [s]"):
+                t.add_column(col)
+            for e in result["events"]:
+                t.add_row(e["object"], e["name"], f"{e['frame']:.2f}", f"{e['t']:.3f}")
+            out.print(t)
+        q = Table(title="measurements")
+        q.add_column("quantity")
+        q.add_column("value", justify="right")
+        for k, v in result["quantities"].items():
+            q.add_row(k, "–  (" + result["missing"].get(k, "") + ")" if v is None else f"{v:.4g}")
+        out.print(q)
+        for col, s in ev.scores.items():
+            sides = ", ".join(f"{k} = {v:.4g}" for k, v in s.sides.items() if v is not None)
+            val = "–" if s.value is None else f"{s.value:.4f}"
+            out.print(f"{col}: score {val} [{s.status}] {sides} {s.reason}")
+    if ev.status == "invalid":
+        raise typer.Exit(1)
+
+
+@suite_app.command("list")
+def suite_list() -> None:
+    """List suites and their tasks."""
+    from lawful.suites.base import get_suite, suite_names
+
+    for name in suite_names():
+        s = get_suite(name)
+        out.print(f"[bold]{name}[/bold] ({len(s.tasks)} tasks): {', '.join(s.tasks) or '(own flow)'}")
+
+
+@suite_app.command("export")
+def suite_export(
+    suite: str = typer.Option("principia", "--suite", "-s"),
+    out_dir: Path = typer.Option(..., "--out", "-o", help="Folder to write cases into."),
+    cases_per_task: Optional[int] = typer.Option(None, "--cases-per-task", "-n", min=1),
+    seed: int = typer.Option(0),
+    quiet: bool = typer.Option(False, "--quiet", "-q"),
+) -> None:
+    """Write each case's first frame (PNG), prompt (TXT) and case file (JSON) for generation elsewhere."""
+    from lawful.case import load_case
+    from lawful.runner.run import build_cases
+    from lawful.suites.base import get_suite
+
+    _check_suites([suite])
+    if suite in SPECIAL_FLOWS:
+        mod = __import__(SPECIAL_FLOWS[suite], fromlist=["x"])
+        n = mod.export_prompts(out_dir, cases_per_task=cases_per_task, seed=seed)
+        out.print(f"wrote {n} {suite} cases to {out_dir}")
+        return
+    paths = build_cases(get_suite(suite), out_dir, cases_per_task, seed, progress=not quiet)
+    for p in paths:
+        p.with_suffix(".txt").write_text(load_case(p).prompt + "\n")
+    out.print(f"wrote {len(paths)} {suite} cases to {out_dir} (<case_id>.png, .txt, .json); "
+              f"name videos <case_id>.mp4 or <case_id>__<k>.mp4")
+
+
+@app.command()
+def validate(
+    suite: str = typer.Option("wmle", "--suite", "-s"),
+    variants: int = typer.Option(12, help="Appearance variants per task.", min=1),
+    tasks: Optional[str] = typer.Option(None, help="Comma-separated subset of tasks."),
+    workers: int = typer.Option(0),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Synthetic-reference validation: render references and twins, score them, print mean P and ROC AUC."""
+    _check_suites([suite])
+    if suite != "wmle":
+        fail("validate is defined for --suite wmle")
+    from lawful.suites.wmle.validate import print_report, validate as run_validation
+
+    result = run_validation(n_variants=variants, tasks=_split(tasks) if tasks else None, workers=workers)
+    if as_json:
+        sys.stdout.write(json.dumps(result, indent=2) + "\n")
+    else:
+        print_report(result, out)
+
+
+@app.command()
+def report(run_dir: Path = typer.Option(..., "--run", help="Run folder.")) -> None:
+    """Recompute leaderboard.json and report.html of a run from its store (no video work)."""
+    from lawful.report.leaderboard import write_reports
+    from lawful.store import Store
+
+    db = run_dir / "results.sqlite"
+    if not db.exists():
+        fail(f"{run_dir}: no results.sqlite (not a run folder)")
+    with Store(db) as store:
+        suites = sorted({v["suite"] for v in store.videos()} - set(SPECIAL_FLOWS))
+        board = write_reports(store, run_dir, suites)
+    _print_board(board, suites, run_dir)
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of case files."""
+    from lawful.case import case_schema
+
+    sys.stdout.write(json.dumps(case_schema(), indent=2) + "\n")
+
+
+def _mount_judges() -> None:
+    try:
+        from lawful.judges.cli import judge_agreement, judge_app
+    except ImportError:
+        return
+    app.add_typer(judge_app, name="judge")
+    app.command("judge-agreement")(judge_agreement)
+
+
+_mount_judges()
+
+if __name__ == "__main__":
+    app()

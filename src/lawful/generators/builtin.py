@@ -1,0 +1,51 @@
+"""Built-in models: the law-correct render, its anti-physics twin, and the do-nothing baseline."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+
+from lawful.case import Case
+from lawful.generators.base import Generator, register_generator
+from lawful.video import write_video
+
+
+def _task(case: Case):
+    from lawful.suites.base import get_suite
+
+    return get_suite(case.suite).task(case.task)
+
+
+class Render(Generator):
+    """Renders the case with the task's own renderer: ``law='true'`` or ``'anti'``."""
+
+    deterministic = True
+
+    def __init__(self, name: str, law: str):
+        self.name, self.law = name, law
+
+    def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0) -> Path:
+        return write_video(out, _task(case).render(case, self.law), case.fps)
+
+
+class Static(Generator):
+    """Repeats the first frame for the requested number of frames."""
+
+    name = "static"
+    deterministic = True
+
+    def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0) -> Path:
+        if first_frame is not None and first_frame.exists():
+            from PIL import Image
+
+            frame = np.asarray(Image.open(first_frame).convert("RGB"))
+        else:
+            frame = next(iter(_task(case).render(case, "true")))
+        return write_video(out, itertools.repeat(frame, case.n_frames), case.fps)
+
+
+register_generator("reference")(lambda arg="": Render("reference", "true"))
+register_generator("counterfactual")(lambda arg="": Render("counterfactual", "anti"))
+register_generator("static")(lambda arg="": Static())

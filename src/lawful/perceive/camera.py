@@ -1,0 +1,191 @@
+"""Camera motion compensation: per-frame similarity transforms back to the first frame.
+
+:class:`CameraMotion` follows background corners (``cv2.goodFeaturesToTrack``) from frame to
+frame with pyramidal Lucas-Kanade, but each point keeps the first-frame position it was
+born with, so frame ``k`` is registered to frame 0 directly (no chained drift): a 4-dof
+similarity (``cv2.estimateAffinePartial2D``, RANSAC) maps frame-``k`` points to their frame-0
+positions. Points on moving objects are excluded by masks and by RANSAC. When too few corners
+survive (plain backdrops) the transform comes from ECC on edges (``cv2.findTransformECC``).
+Work happens on a grey copy at most ``max_side`` pixels wide.
+
+Transforms are ``[2, 3]`` float64 matrices in the pixel coordinates of the frames handed in
+(pixel centres at integer coordinates): ``p0 = A @ [x, y, 1]``.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+IDENTITY = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+
+
+def apply(A: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """Map points ``[..., 2]`` with the ``[2, 3]`` transform ``A``."""
+    xy = np.asarray(xy, float)
+    return xy @ A[:, :2].T + A[:, 2]
+
+
+def _h(A: np.ndarray) -> np.ndarray:
+    return np.vstack([A, [0.0, 0.0, 1.0]])
+
+
+def invert(A: np.ndarray) -> np.ndarray:
+    return cv2.invertAffineTransform(np.asarray(A, np.float64))
+
+
+def scale_of(A: np.ndarray) -> float:
+    """Isotropic scale factor of a similarity ``[2, 3]`` (sqrt of the determinant)."""
+    return float(np.sqrt(abs(np.linalg.det(A[:, :2]))))
+
+
+def rotation_of(A: np.ndarray) -> float:
+    """Rotation angle (radians, image axes) of a similarity ``[2, 3]``."""
+    return float(np.arctan2(A[1, 0], A[0, 0]))
+
+
+def corner_shift(A: np.ndarray, width: int, height: int) -> float:
+    """Largest displacement (pixels) ``A`` gives a frame corner or the centre."""
+    pts = np.array([[0, 0], [width - 1, 0], [0, height - 1], [width - 1, height - 1],
+                    [(width - 1) / 2, (height - 1) / 2]], float)
+    return float(np.abs(apply(A, pts) - pts).max())
+
+
+class CameraMotion:
+    """Streaming estimator of frame-``k`` -> frame-0 similarity transforms.
+
+    Call :meth:`update` once per frame (the first call defines frame 0) with the RGB frame
+    and boxes ``[(x0, y0, x1, y1), ...]`` (frame pixels) of moving objects to ignore.
+    """
+
+    def __init__(self, max_side: int = 320, max_corners: int = 250, min_points: int = 12):
+        self.max_side = max_side
+        self.max_corners = max_corners
+        self.min_points = min_points
+        self.transforms: list[np.ndarray] = []
+        self.methods: list[str] = []
+        self._s = 1.0
+        self._prev = None
+        self._gray0 = None
+        self._pts = np.zeros((0, 1, 2), np.float32)
+        self._ref = np.zeros((0, 2), np.float32)
+        self._A = IDENTITY.copy()  # in work-resolution coordinates
+        self._size = (0, 0)
+
+    # --- coordinates -------------------------------------------------------------------
+    def _to_work(self) -> np.ndarray:
+        s = self._s
+        return np.array([[s, 0, 0.5 * s - 0.5], [0, s, 0.5 * s - 0.5]])
+
+    def _frame_A(self, Aw: np.ndarray) -> np.ndarray:
+        """Work-resolution transform -> frame-resolution transform."""
+        S = _h(self._to_work())
+        return (np.linalg.inv(S) @ _h(Aw) @ S)[:2]
+
+    def _gray(self, rgb: np.ndarray) -> np.ndarray:
+        g = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+        if self._s != 1.0:
+            g = cv2.resize(g, (round(g.shape[1] * self._s), round(g.shape[0] * self._s)),
+                           interpolation=cv2.INTER_AREA)
+        return g
+
+    def _mask(self, gray: np.ndarray, boxes) -> np.ndarray:
+        m = np.full(gray.shape, 255, np.uint8)
+        s = self._s
+        for x0, y0, x1, y1 in boxes or ():
+            if not np.all(np.isfinite([x0, y0, x1, y1])):
+                continue
+            p = 4
+            m[max(0, int(y0 * s) - p):max(0, int(y1 * s) + p + 1), max(0, int(x0 * s) - p):max(0, int(x1 * s) + p + 1)] = 0
+        b = 4  # borders: corners there leave the frame first
+        m[:b], m[-b:], m[:, :b], m[:, -b:] = 0, 0, 0, 0
+        return m
+
+    def _detect(self, gray: np.ndarray, mask: np.ndarray, n: int) -> np.ndarray:
+        for p in self._pts.reshape(-1, 2):
+            cv2.circle(mask, (int(p[0]), int(p[1])), 6, 0, -1)
+        pts = cv2.goodFeaturesToTrack(gray, maxCorners=n, qualityLevel=0.01, minDistance=6, mask=mask,
+                                      blockSize=5)
+        return np.zeros((0, 1, 2), np.float32) if pts is None else pts.astype(np.float32)
+
+    # --- streaming ---------------------------------------------------------------------
+    def update(self, rgb: np.ndarray, boxes=None) -> np.ndarray:
+        """Transform ``[2, 3]`` mapping this frame's pixels to frame-0 pixels (frame resolution)."""
+        h, w = rgb.shape[:2]
+        if self._prev is None:
+            self._size = (w, h)
+            self._s = min(1.0, self.max_side / max(w, h))
+            g = self._gray(rgb)
+            self._gray0 = g
+            self._pts = self._detect(g, self._mask(g, boxes), self.max_corners)
+            self._ref = self._pts.reshape(-1, 2).copy()
+            self._prev = g
+            self.transforms.append(IDENTITY.copy())
+            self.methods.append("first")
+            return IDENTITY.copy()
+        g = self._gray(rgb)
+        method = "lk"
+        A = None
+        if len(self._pts) >= self.min_points:
+            nxt, st, _ = cv2.calcOpticalFlowPyrLK(self._prev, g, self._pts, None, winSize=(15, 15), maxLevel=3,
+                                                  criteria=(cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 0.01))
+            ok = st.reshape(-1) == 1
+            p = nxt.reshape(-1, 2)
+            gh, gw = g.shape
+            ok &= (p[:, 0] >= 0) & (p[:, 1] >= 0) & (p[:, 0] < gw) & (p[:, 1] < gh)
+            self._pts, self._ref = nxt[ok], self._ref[ok]
+            if len(self._pts) >= self.min_points:
+                A, inl = cv2.estimateAffinePartial2D(self._pts, self._ref, method=cv2.RANSAC,
+                                                     ransacReprojThreshold=1.0, maxIters=1000, confidence=0.995,
+                                                     refineIters=10)
+                if A is not None:
+                    inl = inl.reshape(-1).astype(bool)
+                    if inl.sum() < max(6, 0.3 * len(inl)):
+                        A = None
+                    else:
+                        self._pts, self._ref = self._pts[inl], self._ref[inl]
+        if A is None:
+            method = "ecc"
+            A = self._ecc(g)
+            if A is None:
+                method = "hold"
+                A = self._A
+        self._A = A
+        # replenish points lost at the borders or on objects
+        if len(self._pts) < max(self.min_points * 2, self.max_corners // 3):
+            new = self._detect(g, self._mask(g, boxes), self.max_corners - len(self._pts))
+            if len(new):
+                self._pts = np.concatenate([self._pts.reshape(-1, 1, 2), new])
+                self._ref = np.concatenate([self._ref.reshape(-1, 2), apply(A, new.reshape(-1, 2)).astype(np.float32)])
+        self._prev = g
+        Af = self._frame_A(A)
+        self.transforms.append(Af)
+        self.methods.append(method)
+        return Af
+
+    def _ecc(self, g: np.ndarray) -> np.ndarray | None:
+        """Similarity from frame 0 to this frame by ECC on gradients (plain backdrops)."""
+        try:
+            W = invert(self._A).astype(np.float32)  # ECC warps template (frame 0) coords -> input coords
+            crit = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4)
+            _, W = cv2.findTransformECC(self._gray0, g, W, cv2.MOTION_AFFINE, crit, None, 5)
+            return invert(W.astype(np.float64))
+        except cv2.error:
+            return None
+
+    def summary(self) -> dict:
+        """Camera-motion summary for ``Tracks.meta``: largest shift, scale and rotation, methods."""
+        if not self.transforms:
+            return {"frames": 0}
+        w, h = self._size
+        shifts = [corner_shift(A, w, h) for A in self.transforms]
+        scales = [scale_of(A) for A in self.transforms]
+        rots = [rotation_of(A) for A in self.transforms]
+        methods = {m: self.methods.count(m) for m in set(self.methods)}
+        return {
+            "frames": len(self.transforms),
+            "max_shift_px": round(max(shifts), 3),
+            "max_scale_change": round(max(abs(s - 1) for s in scales), 5),
+            "max_rotation_deg": round(float(np.degrees(max(abs(r) for r in rots))), 4),
+            "methods": methods,
+        }

@@ -1,0 +1,254 @@
+"""Colour models of objects, learned from the first frame, and per-frame object masks.
+
+Colours live in OpenCV's 8-bit Lab (``L`` scaled to 0-255, ``a``/``b`` offset by 128), as
+``float32``. An object is one Gaussian in that space (:class:`ColorModel`: mean ``[3]``,
+whitening matrix ``[3, 3]``, squared-Mahalanobis threshold). The threshold sits halfway
+(in distance) between the object's colour and the nearest background colour seen in the
+first frame, so blur, compression, noise, a global hue shift of ~10 degrees and moderate
+lighting change keep pixels inside the object while the scene stays outside.
+
+Learning (:func:`learn_from_box`): pixels of the box that differ from the colours of a ring
+around it are foreground; a trimmed mean/covariance of the largest foreground blob's colour
+is the model (a small contrasting marker is trimmed away). Without a box,
+:func:`find_by_color` locates blobs near an approximate RGB colour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+# Minimum per-channel standard deviation (8-bit Lab units) added to learned covariances:
+# covers sensor noise, compression and shading that the first frame may not show.
+MIN_STD = np.array([6.0, 3.0, 3.0], np.float32)
+THRESHOLD_RANGE = (6.0, 64.0)  # bounds of the squared-Mahalanobis acceptance threshold
+
+
+def to_lab(rgb: np.ndarray) -> np.ndarray:
+    """``uint8`` RGB ``[H, W, 3]`` -> ``float32`` 8-bit-scaled Lab ``[H, W, 3]``."""
+    return cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2Lab).astype(np.float32)
+
+
+def rgb_to_lab(color: tuple[int, int, int]) -> np.ndarray:
+    """One RGB colour (0-255) -> Lab ``[3]`` in the units of :func:`to_lab`."""
+    px = np.array([[color]], np.uint8)
+    return to_lab(px)[0, 0]
+
+
+@dataclass
+class ColorModel:
+    """Gaussian colour model of one object.
+
+    ``mean`` ``[3]`` Lab; ``whiten`` ``[3, 3]`` with ``d2 = |whiten @ (lab - mean)|^2``;
+    ``threshold``: pixels with ``d2 < threshold`` belong to the object. ``mean0`` is the
+    first-frame mean; :meth:`adapt` never moves ``mean`` further than the threshold from it.
+    """
+
+    mean: np.ndarray
+    whiten: np.ndarray
+    threshold: float
+    mean0: np.ndarray = field(default=None)  # type: ignore[assignment]
+    bg_d2: float = float("inf")  # squared distance of the nearest background colour
+
+    def __post_init__(self) -> None:
+        if self.mean0 is None:
+            self.mean0 = self.mean.copy()
+
+    @classmethod
+    def fit(cls, pixels: np.ndarray, threshold: float = 16.0) -> "ColorModel":
+        """Fit mean and regularised covariance to Lab ``pixels`` ``[N, 3]``."""
+        pixels = np.asarray(pixels, np.float64).reshape(-1, 3)
+        mean = pixels.mean(0)
+        cov = np.cov(pixels.T) if len(pixels) > 3 else np.zeros((3, 3))
+        cov = cov + np.diag(MIN_STD.astype(np.float64) ** 2)
+        # whiten = L^-1 with cov = L L^T  ->  d2 = |L^-1 (x - mean)|^2
+        whiten = np.linalg.inv(np.linalg.cholesky(cov))
+        return cls(mean.astype(np.float32), whiten.astype(np.float32), float(threshold))
+
+    def distance2(self, lab: np.ndarray) -> np.ndarray:
+        """Squared Mahalanobis distance of every pixel of ``lab`` ``[..., 3]`` -> ``[...]``."""
+        diff = lab - self.mean
+        z = cv2.transform(diff.reshape(-1, 1, 3), self.whiten).reshape(diff.shape)
+        return np.einsum("...i,...i->...", z, z)
+
+    def mask(self, lab: np.ndarray) -> np.ndarray:
+        """Binary ``uint8`` mask (0/1) of the pixels of ``lab`` ``[H, W, 3]`` matching the object."""
+        return (self.distance2(lab) < self.threshold).astype(np.uint8)
+
+    def adapt(self, pixels: np.ndarray, rate: float = 0.05) -> None:
+        """Move the mean a little toward the mean of confident object ``pixels`` ``[N, 3]``."""
+        if len(pixels) < 5:
+            return
+        target = (1 - rate) * self.mean + rate * pixels.reshape(-1, 3).mean(0)
+        z = self.whiten @ (target - self.mean0)
+        d2 = float(z @ z)
+        limit = 0.5 * self.threshold
+        if d2 > limit:  # keep within reach of the first-frame colour
+            target = self.mean0 + (target - self.mean0) * np.sqrt(limit / d2)
+        self.mean = target.astype(np.float32)
+
+    def similar(self, other: "ColorModel") -> bool:
+        """True when the two colours are indistinguishable (each mean inside the other's threshold)."""
+        a = self.whiten @ (other.mean - self.mean)
+        b = other.whiten @ (self.mean - other.mean)
+        return float(a @ a) < self.threshold or float(b @ b) < other.threshold
+
+
+def _trimmed_fit(pixels: np.ndarray, iters: int = 4) -> ColorModel:
+    """Robust Gaussian fit: refit on the pixels within the 99% ellipsoid, a few times."""
+    keep = pixels
+    med = np.median(pixels, 0)
+    # start from the pixels nearest the median so a marker cannot pull the first fit
+    d = np.abs(pixels - med).sum(1)
+    keep = pixels[d <= np.quantile(d, 0.6)] if len(pixels) > 20 else pixels
+    model = ColorModel.fit(keep)
+    for _ in range(iters):
+        d2 = model.distance2(pixels)
+        sel = pixels[d2 < 11.3]
+        if len(sel) < 5:
+            break
+        model = ColorModel.fit(sel)
+    return model
+
+
+def _largest_component(mask: np.ndarray, seed_point: tuple[float, float] | None = None) -> np.ndarray:
+    """The largest 8-connected component of ``mask`` (uint8 0/1) as a 0/1 mask."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return np.zeros_like(mask)
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    return (labels == k).astype(np.uint8)
+
+
+def background_sample(lab: np.ndarray, exclude: list[tuple[int, int, int, int]], n: int = 6000,
+                      seed: int = 0) -> np.ndarray:
+    """Up to ``n`` Lab pixels ``[n, 3]`` of the frame outside the ``exclude`` boxes (x0, y0, x1, y1)."""
+    h, w = lab.shape[:2]
+    keep = np.ones((h, w), bool)
+    for x0, y0, x1, y1 in exclude:
+        keep[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = False
+    step = max(1, int(np.sqrt(keep.sum() / max(n, 1))))
+    sub = lab[::step, ::step][keep[::step, ::step]]
+    return sub.reshape(-1, 3)
+
+
+@dataclass
+class Learned:
+    """What :func:`learn_from_box` found: the model, the object's blob (frame coordinates)."""
+
+    model: ColorModel
+    mask: np.ndarray  # uint8 0/1 [y1 - y0, x1 - x0] of the blob inside the (clipped) search box
+    origin: tuple[int, int]  # (x0, y0) of ``mask`` in the frame
+    area: float
+    centroid: tuple[float, float]
+    bbox: tuple[int, int, int, int]  # inclusive pixel extremes x0, y0, x1, y1 in the frame
+
+
+class NotFound(Exception):
+    """The requested object could not be found in the frame."""
+
+
+def learn_from_box(lab: np.ndarray, box: tuple[int, int, int, int], background: np.ndarray,
+                   hint: np.ndarray | None = None) -> Learned:
+    """Learn an object's colour from the pixels of ``box`` that differ from its surroundings.
+
+    ``lab``: frame ``[H, W, 3]``; ``box``: ``x0, y0, x1, y1`` (end-exclusive ints, frame pixels);
+    ``background``: Lab sample ``[M, 3]`` of the scene outside all objects (sets the threshold);
+    ``hint``: optional Lab colour ``[3]`` the object should be near. Raises :class:`NotFound`.
+    """
+    h, w = lab.shape[:2]
+    x0, y0, x1, y1 = (int(v) for v in box)
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 - x0 < 1 or y1 - y0 < 1:
+        raise NotFound("box outside the frame")
+    pad = max(3, int(0.25 * max(x1 - x0, y1 - y0)))
+    ox0, oy0, ox1, oy1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
+    outer = lab[oy0:oy1, ox0:ox1]
+    ring_sel = np.ones(outer.shape[:2], bool)
+    ring_sel[y0 - oy0:y1 - oy0, x0 - ox0:x1 - ox0] = False
+    inner = lab[y0:y1, x0:x1]
+    if ring_sel.sum() >= 8:
+        ring = outer[ring_sel]
+        ring = ring[:: max(1, len(ring) // 1500)]
+        # distance of each box pixel to its nearest ring colour (L counts half: shading)
+        wts = np.array([0.5, 1.0, 1.0], np.float32)
+        cents = _kcenters(ring * wts, 8)
+        flat = inner.reshape(-1, 3) * wts
+        d = np.sqrt(((flat[:, None, :] - cents[None]) ** 2).sum(-1)).min(1)
+        dr = np.sqrt((((ring * wts)[:, None, :] - cents[None]) ** 2).sum(-1)).min(1)
+        tau = max(10.0, 2.5 * float(np.quantile(dr, 0.95)))
+        fg = (d > tau).reshape(inner.shape[:2])
+    else:  # box covers the frame: everything is candidate, the hint must decide
+        fg = np.ones(inner.shape[:2], bool)
+    if hint is not None:
+        dh = np.sqrt(((inner - hint) ** 2 * np.array([0.25, 1, 1], np.float32)).sum(-1))
+        near = fg & (dh < 30.0)
+        if near.sum() >= max(4, 0.02 * fg.size):
+            fg = near
+        elif fg.sum() < 4 or np.median(dh[fg]) > 60.0:
+            raise NotFound("no pixels of the expected colour in the box")
+    min_px = max(4, int(0.02 * inner.shape[0] * inner.shape[1]))
+    if fg.sum() < min_px:
+        raise NotFound("nothing in the box differs from its surroundings")
+    blob = _largest_component(fg.astype(np.uint8))
+    if blob.sum() < min_px:
+        raise NotFound("no object-sized blob in the box")
+    model = _trimmed_fit(inner[blob.astype(bool)])
+    bg_d2 = model.distance2(background) if len(background) else np.array([np.inf])
+    near_bg = float(np.quantile(bg_d2, 0.002)) if np.isfinite(bg_d2).all() else float("inf")
+    model.threshold = float(np.clip(0.25 * near_bg, *THRESHOLD_RANGE))
+    model.bg_d2 = near_bg
+    # the final blob: model pixels connected to the learned blob, holes filled
+    m = model.mask(inner)
+    m = _largest_component(m | blob)
+    m = fill_holes(m)
+    ys, xs = np.nonzero(m)
+    if len(xs) == 0:
+        raise NotFound("empty blob")
+    return Learned(model, m, (x0, y0), float(len(xs)), (float(xs.mean() + x0), float(ys.mean() + y0)),
+                   (int(xs.min() + x0), int(ys.min() + y0), int(xs.max() + x0), int(ys.max() + y0)))
+
+
+def find_by_color(lab: np.ndarray, color: tuple[int, int, int], count: int = 1,
+                  tolerance: float = 30.0) -> list[tuple[int, int, int, int]]:
+    """Boxes (end-exclusive, padded) of the ``count`` largest blobs near RGB ``color``, left to right."""
+    hint = rgb_to_lab(color)
+    d = np.sqrt(((lab - hint) ** 2 * np.array([0.25, 1, 1], np.float32)).sum(-1))
+    m = (d < tolerance).astype(np.uint8)
+    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+    if n <= 1:
+        return []
+    order = 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA])
+    out = []
+    for k in order[:count]:
+        x, y, bw, bh, area = stats[k]
+        if area < 6:
+            continue
+        p = max(2, int(0.15 * max(bw, bh)))
+        out.append((int(x - p), int(y - p), int(x + bw + p), int(y + bh + p)))
+    return sorted(out)
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """``mask`` (uint8 0/1) with enclosed holes filled."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, contours, -1, 1, thickness=cv2.FILLED)
+    return out
+
+
+def _kcenters(x: np.ndarray, k: int) -> np.ndarray:
+    """Greedy farthest-point centres of ``x`` ``[N, 3]`` (a cheap stand-in for k-means)."""
+    x = np.asarray(x, np.float32)
+    c = [x[len(x) // 2]]
+    d = ((x - c[0]) ** 2).sum(1)
+    for _ in range(1, min(k, len(x))):
+        i = int(np.argmax(d))
+        if d[i] < 1.0:
+            break
+        c.append(x[i])
+        d = np.minimum(d, ((x - x[i]) ** 2).sum(1))
+    return np.array(c, np.float32)

@@ -1,0 +1,116 @@
+"""Leaderboards: aggregate stored scores per suite, write leaderboard.json and report.html, print tables.
+
+Generic aggregation (Principia and any suite without its own ``aggregate``):
+rollouts of a case are averaged first; a video that is ``unmeasurable`` or
+``invalid`` counts 0 (a clip that does not show the law earns no credit; the
+counts are reported beside the score); a column's score is the mean (± std)
+over its cases; ``overall`` is the mean over columns.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+from rich.table import Table
+
+from lawful.store import Store
+from lawful.suites.base import get_suite
+
+
+def video_counts(store: Store, suite: str) -> dict[str, dict[str, int]]:
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: {"videos": 0, "scored": 0, "unmeasurable": 0,
+                                                             "invalid": 0})
+    for v in store.videos(suite):
+        c = counts[v["model"]]
+        c["videos"] += 1
+        c[v["status"] if v["status"] in c else "invalid"] += 1
+    return counts
+
+
+def case_means(rows: list[dict]) -> dict[str, dict[str, dict[str, float]]]:
+    """model → column → case_id → mean over rollouts (non-scored counts 0)."""
+    acc: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
+    for r in rows:
+        v = r["value"] if r["status"] == "scored" and r["value"] is not None else 0.0
+        acc[r["model"]][r["col"]][r["case_id"]].append(float(v))
+    return {m: {c: {k: float(np.mean(v)) for k, v in cases.items()} for c, cases in cols.items()}
+            for m, cols in acc.items()}
+
+
+def aggregate_generic(rows: list[dict], columns: list[str], scale=(0.0, 1.0)) -> dict:
+    models: dict = {}
+    for model, cols in case_means(rows).items():
+        tasks, std, n = {}, {}, {}
+        for c in columns:
+            vals = list(cols.get(c, {}).values())
+            if vals:
+                tasks[c], std[c], n[c] = float(np.mean(vals)), float(np.std(vals)), len(vals)
+        overall = float(np.mean(list(tasks.values()))) if tasks else math.nan
+        models[model] = {"overall": overall, "tasks": tasks, "std": std, "cases": n}
+    return {"scale": list(scale), "models": models}
+
+
+def suite_section(store: Store, suite_name: str) -> dict:
+    suite = get_suite(suite_name)
+    rows = store.scores(suite_name)
+    if suite.aggregate is not None:
+        section = suite.aggregate(rows)
+    else:
+        section = aggregate_generic(rows, suite.columns(), suite.scale)
+    for model, c in video_counts(store, suite_name).items():
+        section.setdefault("models", {}).setdefault(model, {"overall": math.nan, "tasks": {}}).update(c)
+    return section
+
+
+def _clean(x):
+    """NaN → None so the JSON is standard."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_clean(v) for v in x]
+    return x
+
+
+def write_reports(store: Store, out: Path, suites: list[str], extra: dict | None = None) -> dict:
+    """Recompute the named suites' sections, merge with sections already in leaderboard.json, write both files."""
+    from lawful.report.html import write_html
+
+    path = out / "leaderboard.json"
+    board = json.loads(path.read_text()) if path.exists() else {}
+    for s in suites:
+        board[s] = _clean(suite_section(store, s))
+    board.update(_clean(extra or {}))
+    path.write_text(json.dumps(board, indent=2))
+    write_html(board, out / "report.html")
+    return board
+
+
+def table(suite_name: str, section: dict) -> Table:
+    """The leaderboard as a rich table: one row per model, one column per task, plus overall."""
+    suite = get_suite(suite_name)
+    if suite.table is not None:
+        return suite.table(section)
+    cols = [c for c in suite.columns() if any(c in m.get("tasks", {}) for m in section["models"].values())]
+    t = Table(title=f"{suite_name} (scale {section['scale'][0]:g}–{section['scale'][1]:g})")
+    t.add_column("model", style="bold")
+    for c in cols:
+        t.add_column(c, justify="right")
+    t.add_column("overall", justify="right", style="bold")
+    t.add_column("scored/unmeas/invalid", justify="right")
+    for model, m in section["models"].items():
+        cells = [fmt(m["tasks"].get(c)) for c in cols]
+        t.add_row(model, *cells, fmt(m.get("overall")),
+                  f"{m.get('scored', 0)}/{m.get('unmeasurable', 0)}/{m.get('invalid', 0)}")
+    return t
+
+
+def fmt(v) -> str:
+    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+        return "–"
+    return f"{v:.3f}" if abs(v) <= 1.0 else f"{v:.2f}"

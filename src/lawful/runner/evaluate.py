@@ -1,0 +1,82 @@
+"""Score one video against one case: probe → perceive → measure → score, with statuses, never a crash."""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lawful.case import Case
+from lawful.result import Score
+from lawful.suites.base import Task, get_suite
+from lawful.video import VideoError, probe
+
+
+@dataclass
+class Evaluation:
+    """The outcome for one video: overall status, per-column scores and the evidence behind them."""
+
+    status: str
+    scores: dict[str, Score]
+    reason: str = ""
+    evidence: dict = field(default_factory=dict)
+
+
+def task_for(case: Case) -> Task:
+    """The registered task a case belongs to (KeyError with a did-you-mean if unknown)."""
+    return get_suite(case.suite).task(case.task)
+
+
+def _columns(task: Task) -> tuple[str, ...]:
+    return task.phenomena or (task.name,)
+
+
+def _all(task: Task, status: str, reason: str) -> dict[str, Score]:
+    return {c: Score(status=status, reason=reason) for c in _columns(task)}
+
+
+MIN_FRAMES = 8
+
+
+def evaluate_video(case: Case, video: str | Path, task: Task | None = None) -> Evaluation:
+    """Evaluate ``video`` against ``case``. Broken input → ``invalid``; missing observables → ``unmeasurable``."""
+    from lawful.perceive.track import ObjectNotFound, track
+
+    task = task or task_for(case)
+    video = Path(video)
+    try:
+        info = probe(video)
+    except VideoError as e:
+        return Evaluation("invalid", _all(task, "invalid", str(e)), str(e))
+    if info.n_frames < MIN_FRAMES:
+        reason = f"{video.name}: only {info.n_frames} frames (need ≥ {MIN_FRAMES})"
+        return Evaluation("invalid", _all(task, "invalid", reason), reason)
+    try:
+        tracks = track(video, case, task.plan)
+    except VideoError as e:
+        return Evaluation("invalid", _all(task, "invalid", str(e)), str(e))
+    except ObjectNotFound as e:
+        return Evaluation("unmeasurable", _all(task, "unmeasurable", str(e)), str(e))
+    if len(tracks) < MIN_FRAMES:
+        reason = f"{video.name}: only {len(tracks)} decodable frames (need ≥ {MIN_FRAMES})"
+        return Evaluation("invalid", _all(task, "invalid", reason), reason)
+    try:
+        m = task.measure(case, tracks)
+        scores = task.score(case, m)
+    except Exception as e:  # a bug in one task must not stop the run; keep the trace as evidence
+        reason = f"evaluation error: {type(e).__name__}: {e}"
+        return Evaluation("invalid", _all(task, "invalid", reason), reason,
+                          {"traceback": traceback.format_exc(limit=8)})
+    statuses = {s.status for s in scores.values()}
+    status = "scored" if "scored" in statuses else ("unmeasurable" if "unmeasurable" in statuses else "invalid")
+    reason = "; ".join(sorted({s.reason for s in scores.values() if s.reason and s.status != "scored"}))
+    evidence = {
+        "video": {"path": str(video), "fps": info.fps, "n_frames": info.n_frames, "width": info.width,
+                  "height": info.height},
+        "tracks": tracks.to_dict(),
+        "events": [e.model_dump() for e in m.events],
+        "quantities": m.quantities,
+        "missing": m.missing,
+        "tracks_meta": {k: v for k, v in tracks.meta.items() if isinstance(v, (int, float, str, list, dict))},
+    }
+    return Evaluation(status, scores, reason, evidence)

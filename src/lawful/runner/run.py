@@ -1,0 +1,218 @@
+"""Orchestration: build cases, generate videos, evaluate them in parallel, store, resume.
+
+A run folder holds::
+
+    cases/<suite>/<case_id>.json + <case_id>.png   the cases (written once, reused on resume)
+    videos/<model>/<case_id>__<k>.mp4               generated videos
+    results.sqlite                                  the store (lawful.store)
+    leaderboard.json, report.html                   written by lawful.report
+
+Every (suite, case, model, rollout) is one job. Finished jobs are in the store and are
+never redone, so interrupting a run and starting the same command again resumes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image
+
+from lawful.case import Case, load_case
+from lawful.generators.base import GenerationError, get_generator
+from lawful.generators.external import Folder
+from lawful.progress import progress_bar
+from lawful.result import Score
+from lawful.runner.evaluate import Evaluation, _all, evaluate_video, task_for
+from lawful.store import Store, VideoKey
+from lawful.suites.base import Suite, get_suite
+
+
+@dataclass
+class RunConfig:
+    suites: list[str] = field(default_factory=lambda: ["principia"])
+    models: list[str] = field(default_factory=lambda: ["reference", "counterfactual", "static"])
+    out: Path = Path("runs/default")
+    cases_per_task: int | None = None
+    seed: int = 0
+    workers: int = 0  # 0: all cores
+    rollouts: int = 1
+    tasks: list[str] | None = None
+    progress: bool = True
+
+    @property
+    def n_workers(self) -> int:
+        return self.workers or os.cpu_count() or 1
+
+
+def case_seed(seed: int, suite: str, task: str, index: int) -> int:
+    """A stable per-case seed (independent of Python's hash randomisation)."""
+    h = hashlib.sha256(f"{seed}/{suite}/{task}/{index}".encode()).digest()
+    return int.from_bytes(h[:4], "little")
+
+
+def model_dir_name(model: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", model)[:60]
+
+
+def build_cases(suite: Suite, out: Path, n: int | None = None, seed: int = 0,
+                tasks: Iterable[str] | None = None, progress: bool = True) -> list[Path]:
+    """Write (or reuse) ``n`` cases per task of ``suite`` under ``out``; return the case files."""
+    out.mkdir(parents=True, exist_ok=True)
+    n = n or suite.default_cases_per_task
+    names = list(tasks) if tasks else list(suite.tasks)
+    jobs = [(name, i) for name in names for i in range(n)]
+    paths = []
+    with progress_bar(progress) as bar:
+        tid = bar.add_task(f"cases  {suite.name}", total=len(jobs))
+        for name, i in jobs:
+            task = suite.task(name)
+            case_id = f"{task.name}-{i:03d}"
+            path = out / f"{case_id}.json"
+            if not path.exists():
+                case, frame = task.make_case(i, case_seed(seed, suite.name, name, i))
+                case = case.model_copy(update={"id": case_id, "first_frame": f"{case_id}.png"})
+                Image.fromarray(frame).save(out / f"{case_id}.png")
+                case.save(out)
+            paths.append(path)
+            bar.advance(tid)
+    return paths
+
+
+@dataclass(frozen=True)
+class Job:
+    key: VideoKey
+    case_path: str
+    model: str
+    video: str  # where the video is (or will be written)
+
+
+def _run_job(job: Job) -> tuple[Job, str, Evaluation]:
+    """Generate (if needed) and evaluate one video. Runs in a worker process; never raises."""
+    try:
+        case = load_case(job.case_path)
+        task = task_for(case)
+    except Exception as e:  # malformed case or unknown task: record, do not crash the run
+        reason = f"{Path(job.case_path).name}: {e}"
+        return job, "?", Evaluation("invalid", {"?": Score.invalid(reason)}, reason)
+    video = Path(job.video)
+    if not video.exists():
+        gen = get_generator(job.model)
+        first = case.first_frame_path(job.case_path)
+        try:
+            video = gen.generate(case, first, video, job.key.rollout)
+        except GenerationError as e:
+            return job, task.name, Evaluation("invalid", _all(task, "invalid", str(e)), str(e))
+        except Exception as e:
+            reason = f"generator {job.model} failed: {type(e).__name__}: {e}"
+            return job, task.name, Evaluation("invalid", _all(task, "invalid", reason), reason)
+    return job, task.name, evaluate_video(case, video, task)
+
+
+def plan_jobs(store: Store, suite_name: str, case_paths: list[Path], models: list[str], out: Path,
+              rollouts: int) -> list[Job]:
+    """Jobs not yet in the store. A folder model contributes the rollouts it has (a missing one is a job too)."""
+    jobs = []
+    for model in models:
+        gen = get_generator(model)
+        label = gen.name or model
+        for cp in case_paths:
+            case_id = cp.stem
+            if isinstance(gen, Folder):
+                found = gen.rollouts(case_id)
+                ks = sorted(found) or [0]
+                paths = {k: str(found.get(k, gen.folder / f"{case_id}.mp4")) for k in ks}
+            else:
+                ks = [0] if gen.deterministic else list(range(rollouts))
+                vdir = out / "videos" / model_dir_name(label)
+                paths = {k: str(vdir / f"{case_id}__{k}.mp4") for k in ks}
+            for k in ks:
+                key = VideoKey(suite_name, case_id, label, k)
+                if not store.done(key):
+                    jobs.append(Job(key, str(cp), model, paths[k]))
+    return jobs
+
+
+def execute(jobs: list[Job], store: Store, workers: int, progress: bool = True, label: str = "videos") -> None:
+    """Run jobs on a process pool (or inline for one worker), storing each result as it finishes."""
+    if not jobs:
+        return
+    with progress_bar(progress) as bar:
+        tid = bar.add_task(f"{label:6s}", total=len(jobs))
+
+        def record(job: Job, task: str, ev: Evaluation) -> None:
+            store.put(job.key, task, ev.status, ev.scores, ev.reason, job.video, ev.evidence)
+            bar.advance(tid)
+
+        if workers <= 1 or len(jobs) == 1:
+            for job in jobs:
+                record(*_run_job(job))
+            return
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            pending: set[Future] = set()
+            it = iter(jobs)
+            for job in it:  # keep a bounded number of jobs in flight
+                pending.add(pool.submit(_run_job, job))
+                if len(pending) >= 2 * workers:
+                    break
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in done:
+                    record(*f.result())
+                    nxt = next(it, None)
+                    if nxt is not None:
+                        pending.add(pool.submit(_run_job, nxt))
+
+
+def run(config: RunConfig) -> dict:
+    """Build, generate, evaluate and aggregate; return the leaderboard dict (also written to the run folder)."""
+    from lawful.report.leaderboard import write_reports
+
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    with Store(out / "results.sqlite") as store:
+        for name in config.suites:
+            suite = get_suite(name)
+            cases = build_cases(suite, out / "cases" / name, config.cases_per_task, config.seed, config.tasks,
+                                config.progress)
+            jobs = plan_jobs(store, name, cases, config.models, out, config.rollouts)
+            execute(jobs, store, config.n_workers, config.progress, label=name)
+        return write_reports(store, out, config.suites)
+
+
+def evaluate_folder(suite_name: str, videos: Path, out: Path, cases_dir: Path | None = None,
+                    cases_per_task: int | None = None, seed: int = 0, workers: int = 0,
+                    progress: bool = True) -> dict:
+    """Score a folder of ``<case_id>[__k].mp4`` against exported cases (or the default suite's)."""
+    from lawful.report.leaderboard import write_reports
+
+    if not videos.is_dir():
+        raise FileNotFoundError(f"{videos}: not a folder of videos")
+    out.mkdir(parents=True, exist_ok=True)
+    if cases_dir is not None:
+        case_paths = sorted(p for p in Path(cases_dir).rglob("*.json") if _is_case_file(p, suite_name))
+        if not case_paths:
+            raise FileNotFoundError(f"{cases_dir}: no {suite_name} case files")
+    else:
+        case_paths = build_cases(get_suite(suite_name), out / "cases" / suite_name, cases_per_task, seed,
+                                 progress=progress)
+    with Store(out / "results.sqlite") as store:
+        jobs = plan_jobs(store, suite_name, case_paths, [f"folder:{videos}"], out, 1)
+        execute(jobs, store, workers or os.cpu_count() or 1, progress, label=suite_name)
+        return write_reports(store, out, [suite_name])
+
+
+def _is_case_file(p: Path, suite: str) -> bool:
+    """Case files of ``suite``; an unreadable JSON file is kept so its job records why it is invalid."""
+    import json
+
+    try:
+        data = json.loads(p.read_text())
+    except (OSError, ValueError):
+        return True
+    return not isinstance(data, dict) or data.get("suite", suite) == suite

@@ -1,0 +1,48 @@
+"""World Models' Last Exam in Physics (WMLE): measured tasks P1–P40, C/P/S scores on a 0–100 scale.
+
+Every module ``pNN_*.py`` of this package holds one task (a :class:`~lawful.suites.wmle.common.WmleTask`
+subclass); the suite discovers them, so a new task module needs no registration.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+
+from lawful.suites.base import Suite, register_suite
+from lawful.suites.wmle.common import FAMILIES, WmleTask
+
+_TASK_MODULE = re.compile(r"^p\d\d_\w+$")
+
+
+def task_classes() -> list[type[WmleTask]]:
+    """Concrete WmleTask classes of every ``pNN_*`` module in this package, ordered by label number."""
+    found: list[type[WmleTask]] = []
+    for info in pkgutil.iter_modules(__path__):
+        if not _TASK_MODULE.match(info.name):
+            continue
+        mod = importlib.import_module(f"{__name__}.{info.name}")
+        for _, cls in inspect.getmembers(mod, inspect.isclass):
+            if (issubclass(cls, WmleTask) and cls.__module__ == mod.__name__ and cls.label
+                    and not inspect.isabstract(cls)):
+                found.append(cls)
+    return sorted(found, key=lambda c: (int(c.label.lstrip("Pp")), c.__name__))
+
+
+def task_info() -> dict[str, dict]:
+    """``{label: {"name", "level", "family"}}`` of every discovered task."""
+    return {c.label: {"name": c.name, "level": c.level, "family": c.family} for c in task_classes()}
+
+
+@register_suite("wmle")
+def wmle_suite() -> Suite:
+    from lawful.suites.wmle.report import aggregate, table
+
+    tasks = [cls() for cls in task_classes()]
+    return Suite(name="wmle", tasks={t.name: t for t in tasks}, scale=(0.0, 100.0), default_cases_per_task=2,
+                 aggregate=aggregate, table=table)
+
+
+__all__ = ["FAMILIES", "WmleTask", "task_classes", "task_info", "wmle_suite"]

@@ -1,0 +1,348 @@
+"""Shared machinery of the WMLE tasks: the task base class, per-metric results, the measured consistency C.
+
+A WMLE task subclasses :class:`WmleTask`, sets ``name``, ``label`` ("P1" …), ``family``, ``level``,
+``required_objects`` and ``required_events``, and implements ``make_case``, ``render``, ``extract``
+(tracks → :class:`~lawful.result.Measurement`) and ``metrics`` (measurement → ``{"M1": MetricScore, …}``).
+The base class adds the consistency score C to every measurement and turns metrics into one
+:class:`~lawful.result.Score` under the task's label.
+
+Consistency C (no VLM)
+----------------------
+``C = 100 × found × persistence × continuity × stability × events``, each factor in [0, 1]:
+
+- ``found``        fraction of the required objects visible in the first tracked frame;
+- ``persistence``  mean over required objects of the fraction of samples in the observation interval
+                   where the object is visible; gaps of at most ``GAP_TOLERANCE`` samples between two
+                   sightings are forgiven (tracker dropouts, brief occlusion);
+- ``continuity``   ``max(0, 1 - JUMP_PENALTY × n_jumps)`` where a jump (teleport / identity switch) is a
+                   step between consecutive sightings whose centroid displacement exceeds
+                   ``jump_factor × size × steps`` (``size`` = the object's larger first-frame box side,
+                   ``steps`` = samples between the two sightings); with the default penalty 0.25 a
+                   single jump already fails the gate (C ≤ 75);
+- ``stability``    mean over required objects of the fraction of sightings whose mask area stays within
+                   ``[1/AREA_RATIO, AREA_RATIO]`` × the object's first-frame area (duplication merges or
+                   splits change the area; an object that shrinks to a speck or doubles is not the same
+                   object);
+- ``events``       fraction of the task's ``required_events`` found in ``measurement.events``.
+
+Tasks may restrict the observation interval by setting ``measurement.notes["interval"] = [i0, i1]``
+(sample indices, end exclusive) inside ``extract`` and may add task-specific factors by overriding
+:meth:`WmleTask.extra_consistency`.
+
+Seam for judges: a ``judge_C`` value in ``measurement.notes`` or ``case.known`` (0–100) replaces the
+measured C; the measured factors stay in the evidence.
+
+Metric statuses
+---------------
+``measured`` (value from a resolved measurement or a task's special rule), ``operational_zero`` (the
+extraction completed but could not resolve the quantity: contributes 0 to P, is not a measured
+violation) and ``undefined`` (input/execution problem: excluded from P's denominator). A video whose
+metrics are all undefined has no physics score: status ``invalid``.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+
+from lawful.case import Case
+from lawful.result import Event, Measurement, Score
+from lawful.score.wmle import CONSISTENCY_GATE, composite, passes_gate, physical_score
+from lawful.suites.base import Task, TrackingPlan
+from lawful.tracks import Tracks
+
+FAMILIES: tuple[str, ...] = (
+    "Translational motion and collisions",
+    "Rolling, friction, and rigid-body statics",
+    "Pendulum motion and oscillations",
+    "Optics and projective geometry",
+    "Hydrostatics and buoyancy",
+    "Phase transitions and melting",
+    "Electrostatics, magnetism, and electromagnetic induction",
+    "Granular media and discharge flow",
+    "Surface tension and viscous flow",
+)
+LEVELS = ("E", "M", "H")
+
+# Frame and clip geometry shared by the built-in WMLE cases.
+WIDTH, HEIGHT, FPS = 640, 360, 24.0
+
+GAP_TOLERANCE = 2
+JUMP_PENALTY = 0.25
+AREA_RATIO = 2.5
+
+MetricStatus = Literal["measured", "operational_zero", "undefined"]
+
+
+@dataclass
+class MetricScore:
+    """One metric's outcome: its score ``value`` in [0, 1] (None when undefined), status and evidence.
+
+    ``residual`` is the metric's primary residual (e.g. ``e1``); ``components`` any further residuals
+    or sub-scores it combined (``{"e_p": …, "c": …}``).
+    """
+
+    value: float | None
+    status: MetricStatus = "measured"
+    residual: float | None = None
+    components: dict[str, float | None] = field(default_factory=dict)
+    reason: str = ""
+
+    @classmethod
+    def measured(cls, value: float, residual: float | None = None, reason: str = "", **components: float | None):
+        return cls(float(value), "measured", _finite_or_none(residual), {k: _finite_or_none(v) for k, v in
+                                                                        components.items()}, reason)
+
+    @classmethod
+    def operational_zero(cls, reason: str, **components: float | None) -> "MetricScore":
+        return cls(0.0, "operational_zero", None, {k: _finite_or_none(v) for k, v in components.items()}, reason)
+
+    @classmethod
+    def undefined(cls, reason: str) -> "MetricScore":
+        return cls(None, "undefined", None, {}, reason)
+
+
+def _finite_or_none(v: Any) -> float | None:
+    if v is None:
+        return None
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return None
+    return f if math.isfinite(f) else None
+
+
+@dataclass
+class ConsistencyChecks:
+    """The measured observability factors and the resulting C (0–100)."""
+
+    found: float = 1.0
+    persistence: float = 1.0
+    continuity: float = 1.0
+    stability: float = 1.0
+    events: float = 1.0
+    extra: dict[str, float] = field(default_factory=dict)
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def C(self) -> float:
+        c = self.found * self.persistence * self.continuity * self.stability * self.events
+        for v in self.extra.values():
+            c *= v
+        return 100.0 * float(min(1.0, max(0.0, c)))
+
+    def as_dict(self) -> dict[str, float]:
+        d = {"found": self.found, "persistence": self.persistence, "continuity": self.continuity,
+             "stability": self.stability, "events": self.events}
+        d.update(self.extra)
+        return {k: round(float(v), 6) for k, v in d.items()}
+
+
+def _persistence(vis: np.ndarray, gap_tolerance: int) -> float:
+    """Fraction of samples visible, forgiving gaps of ≤ ``gap_tolerance`` samples between two sightings."""
+    n = len(vis)
+    if n == 0:
+        return 0.0
+    ok = vis.copy()
+    idx = np.flatnonzero(vis)
+    for a, b in zip(idx[:-1], idx[1:]):
+        if 1 < b - a <= gap_tolerance + 1:
+            ok[a:b] = True
+    return float(ok.mean())
+
+
+def measure_consistency(
+    tracks: Tracks,
+    required_objects: list[str],
+    event_names: list[str],
+    required_events: list[str],
+    interval: tuple[int, int] | None = None,
+    jump_factor: float = 1.5,
+    sizes: dict[str, float] | None = None,
+) -> ConsistencyChecks:
+    """Observability factors of C from tracks (see the module docstring for the definitions).
+
+    ``interval`` is ``[i0, i1)`` in sample indices (default: all samples); ``sizes`` the object sizes in
+    pixels used for the jump threshold (default: the larger side of the first visible box).
+    """
+    chk = ConsistencyChecks()
+    n = len(tracks)
+    i0, i1 = (0, n) if interval is None else (max(0, int(interval[0])), min(n, int(interval[1])))
+    if i1 <= i0:
+        i0, i1 = 0, n
+    objs = list(required_objects)
+    if objs:
+        present = [o for o in objs if o in tracks]
+        chk.found = sum(bool(tracks[o].visible[0]) for o in present) / len(objs) if n else 0.0
+        pers, stab, jumps = [], [], 0
+        for o in objs:
+            if o not in tracks:
+                pers.append(0.0)
+                stab.append(0.0)
+                continue
+            tr = tracks[o]
+            vis = np.asarray(tr.visible[i0:i1], bool)
+            pers.append(_persistence(vis, GAP_TOLERANCE))
+            seen = np.flatnonzero(vis) + i0
+            if len(seen) == 0:
+                stab.append(0.0)
+                continue
+            first = int(np.flatnonzero(np.asarray(tr.visible, bool))[0])
+            size = (sizes or {}).get(o)
+            if size is None:
+                b = tr.box[first]
+                size = float(max(b[2] - b[0], b[3] - b[1]))
+            size = max(size, 4.0)
+            step = np.diff(seen)
+            d = np.linalg.norm(np.diff(tr.xy[seen], axis=0), axis=1)
+            jumps += int(np.sum(d > jump_factor * size * step))
+            a0 = float(tr.area[first])
+            if a0 > 0:
+                ratio = tr.area[seen] / a0
+                stab.append(float(np.mean((ratio >= 1 / AREA_RATIO) & (ratio <= AREA_RATIO))))
+            else:
+                stab.append(1.0)
+            chk.notes.setdefault("jumps", {})[o] = int(np.sum(d > jump_factor * size * step))
+        chk.persistence = float(np.mean(pers))
+        chk.stability = float(np.mean(stab))
+        chk.continuity = max(0.0, 1.0 - JUMP_PENALTY * jumps)
+    if required_events:
+        have = set(event_names)
+        chk.events = sum(e in have for e in required_events) / len(required_events)
+        chk.notes["missing_events"] = [e for e in required_events if e not in have]
+    chk.notes["interval"] = [i0, i1]
+    return chk
+
+
+class WmleTask(Task):
+    """Base class of the WMLE tasks P1–P40: one leaderboard column named by the label."""
+
+    suite: ClassVar[str] = "wmle"
+    label: ClassVar[str] = ""
+    family: ClassVar[str] = ""
+    level: ClassVar[str] = ""
+    required_objects: ClassVar[tuple[str, ...]] = ()  # empty: every object of the case
+    required_events: ClassVar[tuple[str, ...]] = ()
+    jump_factor: ClassVar[float] = 1.5  # per-sample displacement limit in object sizes (continuity)
+    plan: ClassVar[TrackingPlan] = TrackingPlan()
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if cls.label:
+            cls.phenomena = (cls.label,)
+            if cls.family and cls.family not in FAMILIES:
+                raise ValueError(f"{cls.__name__}: unknown family '{cls.family}'")
+            if cls.level and cls.level not in LEVELS:
+                raise ValueError(f"{cls.__name__}: level must be one of {LEVELS}")
+
+    @property
+    def number(self) -> int:
+        """The label's number (P12 → 12)."""
+        return int(self.label.lstrip("Pp")) if self.label else 0
+
+    def case_id(self, index: int) -> str:
+        return f"wmle-p{self.number:02d}-{index:02d}"
+
+    # --- to implement -------------------------------------------------------------------------
+    @abstractmethod
+    def extract(self, case: Case, tracks: Tracks) -> Measurement:
+        """The task's observables (quantities, events) from tracks; never raises for missing evidence."""
+
+    @abstractmethod
+    def metrics(self, case: Case, measurement: Measurement) -> dict[str, MetricScore]:
+        """``{"M1": MetricScore, "M2": …}`` exactly as the task defines them."""
+
+    def extra_consistency(self, case: Case, tracks: Tracks, measurement: Measurement) -> dict[str, float]:
+        """Task-specific observability factors in [0, 1] multiplied into C (default none)."""
+        return {}
+
+    # --- provided -----------------------------------------------------------------------------
+    def objects_to_watch(self, case: Case) -> list[str]:
+        return list(self.required_objects) or [o.id for o in case.objects]
+
+    def consistency(self, case: Case, tracks: Tracks, measurement: Measurement) -> ConsistencyChecks:
+        interval = measurement.notes.get("interval")
+        chk = measure_consistency(
+            tracks,
+            self.objects_to_watch(case),
+            [e.name for e in measurement.events],
+            list(self.required_events),
+            interval=tuple(interval) if interval is not None else None,
+            jump_factor=self.jump_factor,
+        )
+        chk.extra.update({k: float(min(1.0, max(0.0, v))) for k, v in
+                          self.extra_consistency(case, tracks, measurement).items()})
+        return chk
+
+    def measure(self, case: Case, tracks: Tracks) -> Measurement:
+        m = self.extract(case, tracks)
+        chk = self.consistency(case, tracks, m)
+        m.notes["C"] = chk.C
+        m.notes["C_checks"] = chk.as_dict()
+        m.notes["C_notes"] = chk.notes
+        return m
+
+    def score(self, case: Case, measurement: Measurement) -> dict[str, Score]:
+        return {self.label: score_metrics(self, case, measurement, self.metrics(case, measurement))}
+
+
+def consistency_of(case: Case, measurement: Measurement) -> tuple[float, str]:
+    """C and where it came from: an external ``judge_C`` (measurement notes, then case) or the measurement."""
+    for src in (measurement.notes, case.known):
+        v = src.get("judge_C")
+        if v is not None and math.isfinite(float(v)):
+            return float(min(100.0, max(0.0, float(v)))), "judge"
+    v = measurement.notes.get("C")
+    if v is None:
+        return 0.0, "missing"
+    return float(v), "measured"
+
+
+def score_metrics(task: WmleTask, case: Case, m: Measurement, metrics: dict[str, MetricScore]) -> Score:
+    """One video's Score: P from the metrics, C (measured or judged), the gated composite S."""
+    C, c_source = consistency_of(case, m)
+    values = {k: v.value for k, v in metrics.items()}
+    P = physical_score(values)
+    S = composite(C, P)
+    gated = not passes_gate(C)
+    status_map = {k: v.status for k, v in metrics.items()}
+    reasons = {k: v.reason for k, v in metrics.items() if v.reason}
+    residuals: dict[str, float | None] = {}
+    for k, v in metrics.items():
+        residuals[k] = v.residual
+        for ck, cv in v.components.items():
+            residuals[f"{k}.{ck}"] = cv
+    unresolved = bool(metrics) and all(s == "operational_zero" for s in status_map.values())
+    extra = {
+        "label": task.label, "level": task.level, "family": task.family,
+        "S": S, "gated": gated, "C_source": c_source,
+        "C_checks": m.notes.get("C_checks", {}),
+        "metric_status": status_map, "metric_reasons": reasons, "unresolved": unresolved,
+    }
+    out_metrics: dict[str, float | None] = {"C": C, "P": P}
+    out_metrics.update(values)
+    if P is None:
+        why = "; ".join(f"{k}: {r}" for k, r in reasons.items()) or "no metric could be evaluated"
+        return Score(status="invalid", value=None, reason=why, metrics=out_metrics, residuals=residuals,
+                     measurement=m, extra=extra)
+    notes = [f"{k} unresolved ({reasons.get(k, '')})" for k, s in status_map.items() if s == "operational_zero"]
+    if gated:
+        notes.insert(0, f"C={C:.1f} < {CONSISTENCY_GATE:g}: physics not counted in S")
+    return Score(status="scored", value=S, reason="; ".join(notes), metrics=out_metrics, residuals=residuals,
+                 measurement=m, extra=extra)
+
+
+def event(obj: str, name: str, frame: float, tracks: Tracks, value: float | None = None) -> Event:
+    """An :class:`Event` at fractional sample index ``frame`` of ``tracks`` (time interpolated)."""
+    n = len(tracks)
+    f = float(min(max(frame, 0.0), n - 1))
+    i = int(math.floor(f))
+    j = min(i + 1, n - 1)
+    w = f - i
+    t = float(tracks.t[i] * (1 - w) + tracks.t[j] * w)
+    fr = float(tracks.frames[i] * (1 - w) + tracks.frames[j] * w)
+    return Event(object=obj, name=name, frame=fr, t=t, value=value)

@@ -20,21 +20,43 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-# Minimum per-channel standard deviation (8-bit Lab units) added to learned covariances:
+L_WEIGHT = 0.3  # weight of lightness against chroma in the feature space
+CHROMA_SCALE = 66.0  # chroma ratio -> Lab-like units (a mid-grey has L + 16 = 66)
+# Minimum per-channel standard deviation (feature units) added to learned covariances:
 # covers sensor noise, compression and shading that the first frame may not show.
-MIN_STD = np.array([6.0, 3.0, 3.0], np.float32)
-THRESHOLD_RANGE = (6.0, 64.0)  # bounds of the squared-Mahalanobis acceptance threshold
+MIN_STD = np.array([2.0, 3.0, 3.0], np.float32)
+THRESHOLD_RANGE = (6.0, 144.0)  # bounds of the squared-Mahalanobis acceptance threshold
 
 
-def to_lab(rgb: np.ndarray) -> np.ndarray:
-    """``uint8`` RGB ``[H, W, 3]`` -> ``float32`` 8-bit-scaled Lab ``[H, W, 3]``."""
-    return cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2Lab).astype(np.float32)
+def to_features(rgb: np.ndarray, blur: bool = True) -> np.ndarray:
+    """``uint8`` RGB ``[H, W, 3]`` -> shading-robust colour features ``float32 [H, W, 3]``.
+
+    ``blur``: a 3x3 box filter first (cuts pixel noise ~3x; edges stay centred).
+    Channels: ``0.3 * L8`` (OpenCV 8-bit Lab lightness) and the chroma ratios
+    ``66 * a / (L + 16)``, ``66 * b / (L + 16)`` (``L`` in 0-100). Scaling a colour's intensity
+    scales Lab ``a``, ``b`` and ``L + 16`` alike, so the ratios stay put across shading, soft
+    lighting changes and dark limbs; greys sit near zero chroma.
+    """
+    rgb = np.ascontiguousarray(rgb)
+    if blur and min(rgb.shape[:2]) >= 3:
+        rgb = cv2.blur(rgb, (3, 3))
+    lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2Lab).astype(np.float32)
+    k = CHROMA_SCALE / (lab[..., 0] * (100.0 / 255.0) + 16.0)
+    lab[..., 1] = (lab[..., 1] - 128.0) * k
+    lab[..., 2] = (lab[..., 2] - 128.0) * k
+    lab[..., 0] *= L_WEIGHT
+    return lab
 
 
-def rgb_to_lab(color: tuple[int, int, int]) -> np.ndarray:
-    """One RGB colour (0-255) -> Lab ``[3]`` in the units of :func:`to_lab`."""
+def lightness(feat: np.ndarray) -> np.ndarray:
+    """OpenCV 8-bit Lab lightness (0-255) back from :func:`to_features` output ``[..., 3]``."""
+    return feat[..., 0] / L_WEIGHT
+
+
+def rgb_to_features(color: tuple[int, int, int]) -> np.ndarray:
+    """One RGB colour (0-255) -> feature vector ``[3]`` (see :func:`to_features`)."""
     px = np.array([[color]], np.uint8)
-    return to_lab(px)[0, 0]
+    return to_features(px, blur=False)[0, 0]
 
 
 @dataclass
@@ -173,17 +195,16 @@ def learn_from_box(lab: np.ndarray, box: tuple[int, int, int, int], background: 
         ring = outer[ring_sel]
         ring = ring[:: max(1, len(ring) // 1500)]
         # distance of each box pixel to its nearest ring colour (L counts half: shading)
-        wts = np.array([0.5, 1.0, 1.0], np.float32)
-        cents = _kcenters(ring * wts, 8)
-        flat = inner.reshape(-1, 3) * wts
+        cents = _kcenters(ring, 8)
+        flat = inner.reshape(-1, 3)
         d = np.sqrt(((flat[:, None, :] - cents[None]) ** 2).sum(-1)).min(1)
-        dr = np.sqrt((((ring * wts)[:, None, :] - cents[None]) ** 2).sum(-1)).min(1)
+        dr = np.sqrt(((ring[:, None, :] - cents[None]) ** 2).sum(-1)).min(1)
         tau = max(10.0, 2.5 * float(np.quantile(dr, 0.95)))
         fg = (d > tau).reshape(inner.shape[:2])
     else:  # box covers the frame: everything is candidate, the hint must decide
         fg = np.ones(inner.shape[:2], bool)
     if hint is not None:
-        dh = np.sqrt(((inner - hint) ** 2 * np.array([0.25, 1, 1], np.float32)).sum(-1))
+        dh = np.sqrt(((inner - hint) ** 2).sum(-1))
         near = fg & (dh < 30.0)
         if near.sum() >= max(4, 0.02 * fg.size):
             fg = near
@@ -214,8 +235,8 @@ def learn_from_box(lab: np.ndarray, box: tuple[int, int, int, int], background: 
 def find_by_color(lab: np.ndarray, color: tuple[int, int, int], count: int = 1,
                   tolerance: float = 30.0) -> list[tuple[int, int, int, int]]:
     """Boxes (end-exclusive, padded) of the ``count`` largest blobs near RGB ``color``, left to right."""
-    hint = rgb_to_lab(color)
-    d = np.sqrt(((lab - hint) ** 2 * np.array([0.25, 1, 1], np.float32)).sum(-1))
+    hint = rgb_to_features(color)
+    d = np.sqrt(((lab - hint) ** 2).sum(-1))
     m = (d < tolerance).astype(np.uint8)
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, _, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)

@@ -39,7 +39,7 @@ class Style:
     ground_texture: str = "speckle"
     ground_edge: RGB = (88, 84, 80)
     ramp_color: RGB = (172, 156, 134)
-    light_dir: tuple[float, float] = (-0.55, -0.8)
+    light_dir: tuple[float, float] = (-0.6, -0.8)
     shadow_strength: float = 0.55
     seed: int = 0
     name: str = field(default="default")
@@ -97,9 +97,9 @@ OBJECT_PALETTE: list[RGB] = [
     (220, 40, 40),  # red
     (40, 90, 225),  # blue
     (40, 175, 60),  # green
-    (245, 140, 20),  # orange
-    (140, 55, 200),  # purple
-    (240, 210, 20),  # yellow
+    (245, 120, 20),  # orange
+    (135, 45, 210),  # purple
+    (240, 215, 20),  # yellow
     (20, 190, 210),  # cyan
     (225, 40, 170),  # magenta
 ]

@@ -346,3 +346,89 @@ def event(obj: str, name: str, frame: float, tracks: Tracks, value: float | None
     t = float(tracks.t[i] * (1 - w) + tracks.t[j] * w)
     fr = float(tracks.frames[i] * (1 - w) + tracks.frames[j] * w)
     return Event(object=obj, name=name, frame=fr, t=t, value=value)
+
+
+# --- case and render helpers ------------------------------------------------------------------
+
+
+def style_of(case: Case):
+    """The appearance style a case was made with (``case.known['style_seed']``; None = default)."""
+    from lawful.world.appearance import style_variant
+
+    return style_variant(case.known.get("style_seed"))
+
+
+def frame_times(case: Case) -> np.ndarray:
+    """Physical time ``[n_frames]`` of each rendered frame: frame ``i`` shows ``i * duration / n``."""
+    n = case.n_frames
+    return np.arange(n) * case.duration / n
+
+
+def case_rng(seed: int, label: str) -> np.random.Generator:
+    """The parameter generator of one case: depends on the seed and the task label only."""
+    return np.random.default_rng([int(seed) & 0xFFFFFFFF, int(label.lstrip("Pp") or 0), 0x3D1E])
+
+
+def sphere_box(x: float, y: float, r: float, pad: float = 1.0) -> tuple[float, float, float, float]:
+    return (x - r - pad, y - r - pad, x + r + pad, y + r + pad)
+
+
+# --- kinematics on tracked samples ------------------------------------------------------------
+
+
+def ls_slope(t: np.ndarray, y: np.ndarray) -> float:
+    """Least-squares slope of ``y`` against ``t`` (NaN with < 2 finite points)."""
+    t, y = np.asarray(t, float), np.asarray(y, float)
+    ok = np.isfinite(t) & np.isfinite(y)
+    if ok.sum() < 2 or np.ptp(t[ok]) == 0:
+        return math.nan
+    return float(np.polyfit(t[ok], y[ok], 1)[0])
+
+
+def interval_slopes(t: np.ndarray, y: np.ndarray, t0: float, t1: float, m: int, min_points: int = 3) -> np.ndarray:
+    """Least-squares slopes of ``y(t)`` on ``m`` equal sub-intervals of ``[t0, t1]`` (``[m]``, NaN if too few points).
+
+    On a parabola each slope is the exact velocity at its sub-interval's centre, so consecutive
+    differences are equal-interval velocity increments.
+    """
+    t, y = np.asarray(t, float), np.asarray(y, float)
+    edges = np.linspace(t0, t1, m + 1)
+    out = np.full(m, np.nan)
+    for j in range(m):
+        sel = (t >= edges[j] - 1e-9) & (t <= edges[j + 1] + 1e-9) & np.isfinite(y)
+        if sel.sum() >= min_points:
+            out[j] = ls_slope(t[sel], y[sel])
+    return out
+
+
+def departure_time(t: np.ndarray, d: np.ndarray, threshold: float, n_fit: int = 5) -> float | None:
+    """When a body at rest starts to move, from its displacement ``d`` ``[T]`` (≥ 0, px) over time ``t``.
+
+    The first sample with ``d > threshold`` marks the motion; with motion from rest the displacement
+    grows quadratically at first, so ``sqrt(d)`` is linear in time near the start: a line through
+    ``sqrt(d)`` of the next ``n_fit`` moving samples is extrapolated to zero. The estimate is
+    clamped between the last resting sample and the first moving one. None if it never moves.
+    """
+    t, d = np.asarray(t, float), np.asarray(d, float)
+    moving = np.flatnonzero(np.isfinite(d) & (d > threshold))
+    if len(moving) == 0:
+        return None
+    i = int(moving[0])
+    sel = [j for j in range(i, min(len(d), i + n_fit)) if np.isfinite(d[j]) and d[j] > 0]
+    lo = float(t[i - 1]) if i > 0 else float(t[0])
+    if len(sel) >= 3:
+        p = np.polyfit(t[sel], np.sqrt(d[sel]), 1)
+        if p[0] > 0:
+            return float(min(max(-p[1] / p[0], lo), t[i]))
+    return lo
+
+
+def local_poly_value(t: np.ndarray, y: np.ndarray, tq: float, k: int = 5, deg: int = 2) -> float:
+    """``y`` at time ``tq`` from a degree-``deg`` least-squares fit to the ``k`` finite samples nearest ``tq``."""
+    t, y = np.asarray(t, float), np.asarray(y, float)
+    ok = np.flatnonzero(np.isfinite(y) & np.isfinite(t))
+    if len(ok) < deg + 1:
+        return math.nan
+    near = ok[np.argsort(np.abs(t[ok] - tq))[:k]]
+    p = np.polyfit(t[near] - tq, y[near], min(deg, len(near) - 1))
+    return float(p[-1])

@@ -1,0 +1,270 @@
+"""One client for any OpenAI-compatible chat-completions endpoint that accepts images.
+
+Standard library only (``urllib``). Frames go as base64 data URLs in
+``image_url`` parts; temperature 0; a bounded thread pool for concurrency;
+retries with exponential backoff on HTTP 429/5xx, timeouts and dropped
+connections, all inside a per-call deadline; replies cached on disk.
+
+The API key is read from the environment variable *named* by
+``JudgeConfig.api_key_env`` at request time. It is never stored on the config,
+never logged, never written to the cache or the results store, and scrubbed
+from any error text.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import os
+import random
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+from lawful.judges.cache import JudgeCache, cache_key
+from lawful.judges.frames import EncodedImage
+
+log = logging.getLogger("lawful.judges")
+
+RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class JudgeConfig:
+    """Where and how to ask. ``url``: the endpoint base (``http://host:8000/v1``) or the full
+    ``…/chat/completions`` URL. ``api_key_env``: the NAME of the environment variable holding the
+    key (None: send no key). Times in seconds: ``timeout_s`` per attempt, ``deadline_s`` per call
+    across all attempts and waits. ``backoff_s`` doubles per retry up to ``backoff_max_s``."""
+
+    url: str
+    model: str
+    api_key_env: str | None = None
+    temperature: float = 0.0
+    max_tokens: int = 512
+    timeout_s: float = 60.0
+    deadline_s: float = 300.0
+    max_retries: int = 5
+    backoff_s: float = 1.0
+    backoff_max_s: float = 30.0
+    concurrency: int = 4
+    image_format: str = "jpeg"
+    jpeg_quality: int = 90
+
+    @property
+    def endpoint(self) -> str:
+        u = self.url.rstrip("/")
+        return u if u.endswith("/chat/completions") else u + "/chat/completions"
+
+    def public(self) -> dict[str, Any]:
+        """What may be recorded: the config without credentials in the URL, plus the variable's name."""
+        d = asdict(self)
+        d["url"] = redact_url(self.url)
+        return d
+
+
+def redact_url(url: str) -> str:
+    """Drop user-info and query string (where keys sometimes hide) from a URL."""
+    p = urlsplit(url)
+    host = p.hostname or ""
+    if p.port:
+        host += f":{p.port}"
+    return urlunsplit((p.scheme, host, p.path, "", ""))
+
+
+@dataclass
+class Completion:
+    """One logical call's outcome. ``status``: ``ok`` or ``error`` (``error`` says why)."""
+
+    text: str = ""
+    status: str = "ok"
+    error: str = ""
+    usage: dict[str, int] = field(default_factory=dict)
+    cached: bool = False
+    attempts: int = 0
+    seconds: float = 0.0
+
+
+class Usage:
+    """Thread-safe counters of what was sent and received."""
+
+    FIELDS = ("calls", "requests", "cache_hits", "retries", "errors", "images", "prompt_tokens", "completion_tokens")
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.counts = {k: 0 for k in self.FIELDS}
+
+    def add(self, **kw: int) -> None:
+        with self._lock:
+            for k, v in kw.items():
+                self.counts[k] += int(v or 0)
+
+    def __getitem__(self, k: str) -> int:
+        return self.counts[k]
+
+    def summary(self) -> str:
+        c = self.counts
+        return (f"judge: {c['calls']} calls, {c['requests']} HTTP requests ({c['retries']} retries, "
+                f"{c['errors']} failed), {c['cache_hits']} from cache, {c['images']} images sent, "
+                f"tokens {c['prompt_tokens']} in / {c['completion_tokens']} out")
+
+
+class JudgeError(RuntimeError):
+    pass
+
+
+class JudgeClient:
+    """Send chat-completions requests with images; see the module docstring for the guarantees."""
+
+    def __init__(self, config: JudgeConfig, cache: JudgeCache | None = None,
+                 sleep: Callable[[float], None] = time.sleep):
+        self.config = config
+        self.cache = cache
+        self.usage = Usage()
+        self._sleep = sleep
+        if config.api_key_env and not os.environ.get(config.api_key_env):
+            log.warning("judge: environment variable %s is not set; sending no API key", config.api_key_env)
+
+    # --- the key never leaves these two methods except as a header --------------------------------
+    def _key(self) -> str | None:
+        return os.environ.get(self.config.api_key_env) if self.config.api_key_env else None
+
+    def _scrub(self, text: str) -> str:
+        k = self._key()
+        return text.replace(k, "***") if k else text
+
+    # --- requests ------------------------------------------------------------------------------
+    def messages(self, system: str, parts: list[str | EncodedImage]) -> list[dict]:
+        """System message plus one user message of text and image parts, in order."""
+        content = []
+        for p in parts:
+            if isinstance(p, EncodedImage):
+                content.append({"type": "image_url", "image_url": {"url": p.data_url}})
+            else:
+                content.append({"type": "text", "text": p})
+        return [{"role": "system", "content": system}, {"role": "user", "content": content}]
+
+    def complete(self, system: str, parts: list[str | EncodedImage], rubric_id: str) -> Completion:
+        """One judge call (cached). Never raises for transport problems: they come back as ``error``."""
+        cfg = self.config
+        text = system + "\n\n" + "\n".join(p for p in parts if isinstance(p, str))
+        images = [p for p in parts if isinstance(p, EncodedImage)]
+        key = cache_key(cfg.model, rubric_id, text, [im.sha256 for im in images])
+        self.usage.add(calls=1)
+        if self.cache is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                self.usage.add(cache_hits=1)
+                return Completion(hit["text"], usage=hit.get("usage", {}), cached=True)
+        body = json.dumps({
+            "model": cfg.model,
+            "messages": self.messages(system, parts),
+            "temperature": cfg.temperature,
+            "max_tokens": cfg.max_tokens,
+        }).encode()
+        out = self._post_with_retries(body)
+        if out.status == "ok":
+            self.usage.add(images=len(images), prompt_tokens=out.usage.get("prompt_tokens", 0),
+                           completion_tokens=out.usage.get("completion_tokens", 0))
+            if self.cache is not None:
+                self.cache.put(key, {"text": out.text, "usage": out.usage, "model": cfg.model,
+                                     "rubric": rubric_id, "created": time.time()})
+        else:
+            self.usage.add(errors=1)
+        return out
+
+    def _post_with_retries(self, body: bytes) -> Completion:
+        cfg = self.config
+        t0 = time.monotonic()
+        deadline = t0 + cfg.deadline_s
+        attempt, last = 0, "no attempt"
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return Completion(status="error", error=f"deadline of {cfg.deadline_s:g} s passed ({last})",
+                                  attempts=attempt, seconds=time.monotonic() - t0)
+            attempt += 1
+            self.usage.add(requests=1)
+            retry_after = None
+            try:
+                text, usage = self._post(body, min(cfg.timeout_s, remaining))
+                return Completion(text, usage=usage, attempts=attempt, seconds=time.monotonic() - t0)
+            except urllib.error.HTTPError as e:
+                detail = self._scrub(_read_body(e))
+                last = f"HTTP {e.code}" + (f": {detail}" if detail else "")
+                if e.code not in RETRY_STATUS:
+                    return Completion(status="error", error=last, attempts=attempt, seconds=time.monotonic() - t0)
+                retry_after = _retry_after(e.headers.get("Retry-After") if e.headers else None)
+            except (TimeoutError, socket.timeout):
+                last = "timed out"
+            except urllib.error.URLError as e:
+                last = f"connection failed: {self._scrub(str(e.reason))}"
+                if isinstance(e.reason, (TimeoutError, socket.timeout)):
+                    last = "timed out"
+            except (ConnectionError, http.client.HTTPException) as e:
+                last = f"connection dropped ({type(e).__name__})"
+            except JudgeError as e:
+                return Completion(status="error", error=self._scrub(str(e)), attempts=attempt,
+                                  seconds=time.monotonic() - t0)
+            if attempt > cfg.max_retries:
+                return Completion(status="error", error=f"gave up after {attempt} attempts ({last})",
+                                  attempts=attempt, seconds=time.monotonic() - t0)
+            wait = retry_after if retry_after is not None else min(
+                cfg.backoff_max_s, cfg.backoff_s * 2 ** (attempt - 1)) * random.uniform(0.75, 1.0)
+            wait = min(wait, max(0.0, deadline - time.monotonic()))
+            log.info("judge: retry %d/%d in %.2f s after %s", attempt, cfg.max_retries, wait, last)
+            self.usage.add(retries=1)
+            self._sleep(wait)
+
+    def _post(self, body: bytes, timeout: float) -> tuple[str, dict[str, int]]:
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        key = self._key()
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        req = urllib.request.Request(self.config.endpoint, data=body, headers=headers, method="POST")
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            raw = resp.read()
+        try:
+            data = json.loads(raw)
+            msg = data["choices"][0]["message"]
+        except (json.JSONDecodeError, KeyError, IndexError, TypeError):
+            raise JudgeError(f"malformed chat-completions response: {raw[:200]!r}") from None
+        content = msg.get("content")
+        if isinstance(content, list):  # some servers return content parts
+            content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+        usage = data.get("usage") or {}
+        return content or "", {k: int(usage[k]) for k in ("prompt_tokens", "completion_tokens") if k in usage}
+
+    # --- concurrency ---------------------------------------------------------------------------
+    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
+        """``[fn(x) for x in items]`` on at most ``config.concurrency`` threads, order kept."""
+        items = list(items)
+        if self.config.concurrency <= 1 or len(items) <= 1:
+            return [fn(x) for x in items]
+        with ThreadPoolExecutor(max_workers=self.config.concurrency, thread_name_prefix="judge") as ex:
+            return list(ex.map(fn, items))
+
+
+def _read_body(e: urllib.error.HTTPError) -> str:
+    try:
+        return e.read(300).decode("utf-8", "replace").strip()
+    except Exception:  # noqa: BLE001 - a body we cannot read is just not shown
+        return ""
+
+
+def _retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        return None

@@ -1,0 +1,231 @@
+"""Events on 1-D track signals: smoothing, velocity, crossings, turning points, impacts, half-periods.
+
+Signals are float arrays ``[T]`` sampled once per track sample (NaN where the object was not
+seen); image ``y`` grows downward, so a ball at its lowest point is a *maximum* of ``y``.
+Every event is returned as a **fractional sample index** (sub-frame interpolation: linear for
+crossings, a parabola through three samples for turning points, intersecting branch lines for
+impacts). :func:`index_to_time` turns such an index into seconds with the track's ``t``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.signal import find_peaks, savgol_filter
+
+
+def _runs(finite: np.ndarray) -> list[tuple[int, int]]:
+    """``(start, stop)`` of each run of True in ``finite`` ``[T]``."""
+    f = np.concatenate([[False], np.asarray(finite, bool), [False]])
+    d = np.flatnonzero(np.diff(f.astype(int)))
+    return list(zip(d[::2], d[1::2]))
+
+
+def smooth(y, window: int = 7, order: int = 2) -> np.ndarray:
+    """Savitzky-Golay smoothing ``[T] -> [T]``, NaN-aware.
+
+    Each run of finite samples is filtered on its own (NaNs stay NaN); runs shorter than
+    ``window`` use the largest odd window that fits, and runs shorter than ``order + 2`` are
+    returned unchanged. ``window <= 2`` returns a copy.
+    """
+    y = np.asarray(y, float)
+    out = y.copy()
+    if window <= 2:
+        return out
+    for a, b in _runs(np.isfinite(y)):
+        n = b - a
+        win = min(window if window % 2 else window + 1, n if n % 2 else n - 1)
+        if win <= order + 1:
+            continue
+        out[a:b] = savgol_filter(y[a:b], win, order, mode="interp")
+    return out
+
+
+def velocity(signal, t) -> np.ndarray:
+    """Time derivative ``[T]`` (signal units per second) by central differences on ``t`` ``[T]`` seconds.
+
+    Uses one-sided differences at run ends; NaN where the signal is NaN or a run has one sample.
+    """
+    y = np.asarray(signal, float)
+    t = np.asarray(t, float)
+    out = np.full_like(y, np.nan)
+    for a, b in _runs(np.isfinite(y)):
+        if b - a >= 2:
+            out[a:b] = np.gradient(y[a:b], t[a:b])
+    return out
+
+
+def index_to_time(index: float | None, t) -> float | None:
+    """Physical time (s) of a fractional sample ``index`` by linear interpolation of ``t`` ``[T]``."""
+    if index is None or not np.isfinite(index):
+        return None
+    t = np.asarray(t, float)
+    i = float(index)
+    if len(t) == 1:
+        return float(t[0])
+    if i <= len(t) - 1:
+        return float(np.interp(i, np.arange(len(t)), t))
+    return float(t[-1] + (i - (len(t) - 1)) * (t[-1] - t[-2]))
+
+
+def crossing(signal, level: float, direction: int = +1, start: float = 0) -> float | None:
+    """First fractional index ``>= start`` where ``signal`` crosses ``level``, linearly interpolated.
+
+    ``direction=+1``: rising (``s[i-1] < level <= s[i]``); ``-1``: falling
+    (``s[i-1] > level >= s[i]``); ``0``: either. Pairs with a NaN are skipped. A signal already
+    past the level at ``start`` has not *crossed* it: the next crossing is returned, else None.
+    """
+    s = np.asarray(signal, float)
+    i0 = max(1, int(np.ceil(start)))
+    if len(s) < 2 or i0 >= len(s):
+        return None
+    a, b = s[i0 - 1:-1], s[i0:]
+    with np.errstate(invalid="ignore"):
+        up = (a < level) & (b >= level)
+        down = (a > level) & (b <= level)
+    hit = up if direction > 0 else down if direction < 0 else (up | down)
+    k = np.flatnonzero(hit)
+    if len(k) == 0:
+        return None
+    j = int(k[0])
+    lo, hi = a[j], b[j]
+    frac = (level - lo) / (hi - lo) if hi != lo else 1.0
+    return float(i0 - 1 + j + frac)
+
+
+def _parabolic(s: np.ndarray, i: int) -> float:
+    """Sub-sample offset of the vertex of the parabola through ``s[i-1], s[i], s[i+1]`` (in [-0.5, 0.5])."""
+    if i <= 0 or i >= len(s) - 1:
+        return 0.0
+    a, b, c = s[i - 1], s[i], s[i + 1]
+    den = a - 2 * b + c
+    if not np.isfinite(den) or den == 0:
+        return 0.0
+    return float(np.clip(0.5 * (a - c) / den, -0.5, 0.5))
+
+
+def turning_points(signal, kind: str = "max", prominence: float = 0.0, distance: int = 1) -> list[float]:
+    """Fractional indices of the local maxima (``kind='max'``) or minima (``'min'``) of ``signal``.
+
+    Peaks come from ``scipy.signal.find_peaks`` (``prominence`` in signal units, ``distance`` in
+    samples) on each NaN-free run; each is refined by a parabola through its three samples.
+    Extremes at the ends of a run are not turning points (the motion was not seen reversing).
+    """
+    if kind not in ("max", "min"):
+        raise ValueError("kind must be 'max' or 'min'")
+    s = np.asarray(signal, float)
+    sign = 1.0 if kind == "max" else -1.0
+    out: list[float] = []
+    for a, b in _runs(np.isfinite(s)):
+        seg = sign * s[a:b]
+        if len(seg) < 3:
+            continue
+        peaks, _ = find_peaks(seg, prominence=prominence if prominence > 0 else None, distance=max(1, distance))
+        out.extend(a + p + _parabolic(seg, int(p)) for p in peaks)
+    return [float(v) for v in out]
+
+
+def impacts(bottom_y, ground_y: float, tol: float, prominence: float | None = None) -> list[float]:
+    """Fractional indices where downward motion reverses at the ground (image ``y`` grows down).
+
+    ``bottom_y`` ``[T]``: the object's lowest pixel row (or centroid with ``ground_y`` shifted by
+    the radius); ``ground_y``: ground row; ``tol``: how far above the ground (px) a reversal still
+    counts. A reversal is a local maximum of ``bottom_y`` (prominence ``prominence``, default
+    ``tol``) lying at ``>= ground_y - tol``. The index is refined by intersecting straight lines
+    through the two samples before and the two after (a bounce is a V, not a parabola); a ball
+    resting on the ground gives the first sample of its contact plateau.
+    """
+    s = np.asarray(bottom_y, float)
+    prom = tol if prominence is None else prominence
+    out = []
+    for a, b in _runs(np.isfinite(s)):
+        seg = s[a:b]
+        if len(seg) < 3:
+            continue
+        peaks, props = find_peaks(seg, prominence=max(prom, 1e-9), plateau_size=(1, None))
+        for p, left, width in zip(peaks, props["left_edges"], props["plateau_sizes"]):
+            if seg[p] < ground_y - tol:
+                continue
+            out.append(float(a + left) if width > 1 else float(a + _v_apex(seg, int(p))))
+    return out
+
+
+def _v_apex(s: np.ndarray, i: int) -> float:
+    """Time of the corner of a V-shaped maximum at sample ``i``: intersect the descending and
+    ascending lines (two samples each side, sample ``i`` given to the side it fits best)."""
+    n = len(s)
+    if i < 2 or i > n - 3:
+        return i + _parabolic(s, i)
+    best = None
+    for left, right in (((i - 2, i - 1, i), (i + 1, i + 2)), ((i - 2, i - 1), (i, i + 1, i + 2))):
+        xl, xr = np.array(left, float), np.array(right, float)
+        pl, pr = np.polyfit(xl, s[list(left)], 1), np.polyfit(xr, s[list(right)], 1)
+        if pl[0] - pr[0] <= 0:
+            continue
+        x = (pr[1] - pl[1]) / (pl[0] - pr[0])
+        res = np.sum((np.polyval(pl, xl) - s[list(left)]) ** 2) + np.sum((np.polyval(pr, xr) - s[list(right)]) ** 2)
+        if i - 1 <= x <= i + 1 and (best is None or res < best[0]):
+            best = (res, x)
+    return float(best[1]) if best is not None else i + _parabolic(s, i)
+
+
+def rebound_apexes(y, impact_indices: list[float], prominence: float = 0.0) -> list[float]:
+    """Fractional index of the highest point (minimum image ``y``) after each impact, before the next."""
+    s = np.asarray(y, float)
+    out = []
+    tops = turning_points(s, "min", prominence)
+    bounds = list(impact_indices) + [len(s)]
+    for k in range(len(impact_indices)):
+        inside = [p for p in tops if bounds[k] < p < bounds[k + 1]]
+        if inside:
+            out.append(min(inside, key=lambda p: s[int(round(p))]))
+    return out
+
+
+def half_periods(x, anchor_x: float, min_amplitude: float = 0.0) -> list[float]:
+    """Turning points of an oscillation that follow a crossing of the anchor line.
+
+    ``x`` ``[T]``: e.g. a pendulum bob's horizontal centroid; ``anchor_x``: the vertical line
+    through the pivot. Between consecutive crossings of ``anchor_x`` (and after the last one)
+    the extreme farthest from the anchor is a turning point, refined by a parabola; it must
+    lie inside the stretch (the motion was seen reversing) and, if ``min_amplitude > 0``, at
+    least that far from the anchor. Consecutive differences of the returned fractional indices
+    are half-periods; the release point before the first crossing is not included.
+    """
+    s = np.asarray(x, float)
+    crossings = []
+    i = 0.0
+    while True:
+        c = crossing(s, anchor_x, 0, start=i)
+        if c is None:
+            break
+        crossings.append(c)
+        i = np.floor(c) + 1
+    out = []
+    for k, c in enumerate(crossings):
+        a = int(np.floor(c)) + 1
+        b = int(np.floor(crossings[k + 1])) + 1 if k + 1 < len(crossings) else len(s)
+        seg = s[a:b]
+        if len(seg) < 3 or not np.isfinite(seg).any():
+            continue
+        dev = np.abs(seg - anchor_x)
+        p = int(np.nanargmax(dev))
+        if p == 0 or p >= len(seg) - 1 or not (np.isfinite(seg[p - 1]) and np.isfinite(seg[p + 1])):
+            continue
+        if dev[p] < min_amplitude:
+            continue
+        sign = 1.0 if seg[p] > anchor_x else -1.0
+        out.append((float(a + p + _parabolic(sign * s, a + p)), sign, float(dev[p])))
+    # jitter around the anchor can split one swing: keep the farthest of same-side neighbours
+    kept: list[tuple[float, float, float]] = []
+    for tp in out:
+        if kept and kept[-1][1] == tp[1]:
+            if tp[2] > kept[-1][2]:
+                kept[-1] = tp
+            continue
+        kept.append(tp)
+    return [tp[0] for tp in kept]
+
+
+def spring_turning_points(y, prominence: float = 0.0) -> list[float]:
+    """Lowest points of a hanging mass (vertical velocity turns from down to up): maxima of image ``y``."""
+    return turning_points(y, "max", prominence)

@@ -1,0 +1,435 @@
+"""Track the case's objects through a video: colour masks, association, camera compensation.
+
+:func:`track` streams frames (``lawful.video.iter_frames``, downscaled to ``plan.max_side``),
+learns each object's colour from the video's own first frame inside its case box (or near its
+case colour), and per frame:
+
+1. segments each colour group (objects of indistinguishable colour share a group) inside a
+   search window around the constant-velocity prediction (the whole frame once lost);
+2. turns the mask into connected components and assigns them to the group's objects by
+   predicted position and area consistency (``scipy.optimize.linear_sum_assignment``);
+   fragments of the same object (split by a marker stripe) are merged back;
+3. records centroid, box, area (convex hull of the object's pixels for convex shapes) and,
+   when asked, the angle of a contrasting marker;
+4. optionally estimates camera motion (:mod:`lawful.perceive.camera`).
+
+Objects that are lost, merged with a same-coloured twin, or cut by the frame border (less than
+60% of their area visible) are ``visible=False`` with NaN positions: positions are never
+invented. Output coordinates are first-frame case pixels (``case.width x case.height``, pixel
+centres at integers), whatever the video's resolution.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from lawful.case import Case, ObjectSpec
+from lawful.perceive import camera as cam
+from lawful.perceive.segment import (
+    ColorModel,
+    NotFound,
+    background_sample,
+    fill_holes,
+    find_by_color,
+    learn_from_box,
+    rgb_to_features,
+    to_features,
+    lightness,
+)
+from lawful.tracks import Tracks
+from lawful.video import VideoError, iter_frames, probe
+
+CONVEX_SHAPES = {"sphere", "block", "cylinder", "hollow_cylinder", "cone", "bob"}
+COAST_FRAMES = 4  # frames an unseen object is predicted forward before a whole-frame search
+BORDER_CUT = 0.6  # a component touching the border with less than this share of its area is not visible
+STATIC_SHIFT_PX = 0.3  # a camera whose estimated shift never exceeds this (tracking px) is static
+
+
+class ObjectNotFound(Exception):
+    """An object of the case cannot be found in the video's first frame."""
+
+    def __init__(self, object_id: str, detail: str = ""):
+        self.object_id = object_id
+        self.detail = detail
+        super().__init__(f"object '{object_id}' not found in the first frame")
+
+
+@dataclass
+class _Obj:
+    spec: ObjectSpec
+    j: int
+    model: ColorModel
+    convex: bool
+    pos: np.ndarray  # last seen centroid (tracking px)
+    vel: np.ndarray = field(default_factory=lambda: np.zeros(2))  # px per sample
+    size: np.ndarray = field(default_factory=lambda: np.ones(2))  # bbox width, height
+    ref_area: float = 1.0
+    lost: int = 0  # samples since last seen
+
+    def predict(self) -> np.ndarray:
+        return self.pos + self.vel * (self.lost + 1)
+
+    def searching(self) -> bool:
+        return self.lost > COAST_FRAMES
+
+    def gate(self) -> float:
+        return max(4.0, 0.5 * float(self.size.max()) + 2.0 * float(np.hypot(*self.vel)) * (self.lost + 1))
+
+    def window(self, w: int, h: int) -> tuple[int, int, int, int]:
+        c = self.predict()
+        half = 0.5 * self.size + self.gate() + 3
+        return (max(0, int(c[0] - half[0])), max(0, int(c[1] - half[1])),
+                min(w, int(np.ceil(c[0] + half[0])) + 1), min(h, int(np.ceil(c[1] + half[1])) + 1))
+
+
+def _case_box_to_frame(box, sx: float, sy: float, w: int, h: int) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = box
+    return (max(0, int(np.floor(x0 / sx))), max(0, int(np.floor(y0 / sy))),
+            min(w, int(np.ceil((x1 + 1) / sx))), min(h, int(np.ceil((y1 + 1) / sy))))
+
+
+def _init_objects(lab: np.ndarray, case: Case, sx: float, sy: float) -> list[_Obj]:
+    """Learn every object's colour model from the first frame (tracking resolution)."""
+    h, w = lab.shape[:2]
+    boxes: dict[str, tuple[int, int, int, int]] = {}
+    for spec in case.objects:
+        if spec.box is not None:
+            boxes[spec.id] = _case_box_to_frame(spec.box, sx, sy, w, h)
+        elif spec.mask is not None and Path(spec.mask).exists():
+            m = cv2.imread(str(spec.mask), cv2.IMREAD_GRAYSCALE)
+            ys, xs = np.nonzero(m > 127) if m is not None else ((), ())
+            if len(xs):
+                boxes[spec.id] = _case_box_to_frame((xs.min(), ys.min(), xs.max(), ys.max()), sx, sy, w, h)
+    # colour-only objects: the largest blobs of that colour, assigned left to right
+    by_color: dict[tuple, list[ObjectSpec]] = {}
+    for spec in case.objects:
+        if spec.id not in boxes:
+            if spec.color is None:
+                raise ObjectNotFound(spec.id, "no box, no colour and no readable mask")
+            by_color.setdefault(tuple(spec.color), []).append(spec)
+    for color, specs in by_color.items():
+        found = find_by_color(lab, color, count=len(specs))
+        for spec, b in zip(specs, found):
+            boxes[spec.id] = b
+        for spec in specs[len(found):]:
+            raise ObjectNotFound(spec.id, "no blob of its colour")
+    background = background_sample(lab, list(boxes.values()))
+    objs = []
+    for j, spec in enumerate(case.objects):
+        hint = rgb_to_features(spec.color) if spec.color is not None else None
+        try:
+            got = learn_from_box(lab, boxes[spec.id], background, hint)
+        except NotFound as e:
+            raise ObjectNotFound(spec.id, str(e)) from None
+        x0, y0, x1, y1 = got.bbox
+        o = _Obj(spec, j, got.model, spec.shape in CONVEX_SHAPES, np.array(got.centroid, float))
+        o.size = np.array([x1 - x0 + 1, y1 - y0 + 1], float)
+        o.ref_area = got.area
+        objs.append(o)
+    return objs
+
+
+def _groups(objs: list[_Obj]) -> list[list[_Obj]]:
+    """Objects whose colours cannot be told apart share a group (identity then comes from motion)."""
+    groups: list[list[_Obj]] = []
+    for o in objs:
+        for g in groups:
+            if any(o.model.similar(p.model) for p in g):
+                g.append(o)
+                break
+        else:
+            groups.append([o])
+    return groups
+
+
+@dataclass
+class _Found:
+    xy: tuple[float, float]
+    box: tuple[float, float, float, float]
+    area: float
+    angle: float
+    cut: bool  # touches the frame border with a small share of its usual area
+
+
+def _measure(mask: np.ndarray, lab: np.ndarray, origin: tuple[int, int], o: _Obj, angles: bool,
+             frame_size: tuple[int, int]) -> _Found | None:
+    """Centroid, box, area (and marker angle) of the object pixels ``mask`` (window coordinates)."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return None
+    bx0, by0, bx1, by1 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+    sub = np.ascontiguousarray(mask[by0:by1, bx0:bx1])
+    if o.convex:
+        pts = cv2.findNonZero(sub)
+        hull = cv2.convexHull(pts)
+        region = np.zeros_like(sub)
+        cv2.fillConvexPoly(region, hull, 1)
+        region |= sub
+    else:
+        region = fill_holes(sub)
+    m = cv2.moments(region, binaryImage=True)
+    if m["m00"] <= 0:
+        return None
+    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+    ox, oy = origin[0] + bx0, origin[1] + by0
+    angle = float("nan")
+    if angles:
+        angle = _marker_angle(region, sub, lab[by0:by1, bx0:bx1], o.model, cx, cy)
+    w, h = frame_size
+    x0, y0, x1, y1 = ox, oy, ox + (bx1 - bx0) - 1, oy + (by1 - by0) - 1
+    touches = x0 <= 0 or y0 <= 0 or x1 >= w - 1 or y1 >= h - 1
+    cut = touches and m["m00"] < BORDER_CUT * o.ref_area
+    return _Found((cx + ox, cy + oy), (x0, y0, x1, y1), float(m["m00"]), angle, cut)
+
+
+def _marker_angle(region: np.ndarray, main: np.ndarray, feat: np.ndarray, model: ColorModel,
+                  cx: float, cy: float) -> float:
+    """Direction (radians, image axes: +x right, +y down) from the centroid to the marker's centroid.
+
+    Marker pixels: inside the object (eroded by 2 px against edge blending) but clearly off its
+    body colour: another chroma, or a lightness far from the body's median (a dark or light
+    stripe of the same hue). A marker centred on the centroid (a diameter stripe) gives its
+    axis instead (defined mod pi).
+    """
+    inner = cv2.erode(region, np.ones((5, 5), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
+    if inner.sum() < 10:
+        return float("nan")
+    L = lightness(feat)
+    body = L[inner & (main > 0)]
+    if len(body) < 5:
+        return float("nan")
+    med = float(np.median(body))
+    mad = float(np.median(np.abs(body - med))) * 1.4826
+    # chroma is blurred by 4:2:0 subsampling and compression: trust it only well inside the rim
+    r = np.sqrt(region.sum() / np.pi)
+    e = 2 * max(2, int(round(0.2 * r))) + 1
+    deep = cv2.erode(region, np.ones((e, e), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
+    marker = inner & (np.abs(L - med) > max(20.0, 3.0 * mad))
+    marker |= deep & (model.distance2(feat) > 2.0 * model.threshold)
+    n = int(marker.sum())
+    if n < max(3, 0.01 * region.sum()):
+        return float("nan")
+    ys, xs = np.nonzero(marker)
+    dx, dy = xs.mean() - cx, ys.mean() - cy
+    if np.hypot(dx, dy) > 0.03 * r:
+        return float(np.arctan2(dy, dx))
+    xm, ym = xs - xs.mean(), ys - ys.mean()
+    return float(0.5 * np.arctan2(2 * (xm * ym).mean(), (xm * xm).mean() - (ym * ym).mean()))
+
+
+def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool) -> dict[int, _Found | None]:
+    """Find the group's objects in ``frame``; returns object index -> measurement (None if not seen)."""
+    h, w = frame.shape[:2]
+    if any(o.searching() for o in group):
+        wx0, wy0, wx1, wy1 = 0, 0, w, h
+    else:
+        wins = [o.window(w, h) for o in group]
+        wx0, wy0 = min(b[0] for b in wins), min(b[1] for b in wins)
+        wx1, wy1 = max(b[2] for b in wins), max(b[3] for b in wins)
+    out: dict[int, _Found | None] = {o.j: None for o in group}
+    if wx1 - wx0 < 2 or wy1 - wy0 < 2:
+        return out
+    lab = to_features(frame[wy0:wy1, wx0:wx1])
+    mask = group[0].model.mask(lab)
+    for o in group[1:]:
+        mask |= o.model.mask(lab)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    min_area = max(3.0, 0.05 * min(o.ref_area for o in group))
+    cand = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_area]
+    if not cand:
+        return out
+    cxy = cents[cand] + (wx0, wy0)
+    area = stats[cand, cv2.CC_STAT_AREA].astype(float)
+    big = 1e6
+    cost = np.full((len(group), len(cand)), big)
+    for i, o in enumerate(group):
+        ratio = np.abs(np.log(area / o.ref_area))
+        d = np.hypot(*(cxy - o.predict()).T)
+        if o.searching():
+            ok = ratio < np.log(3.0)
+            c = d / np.hypot(w, h) + ratio
+        else:
+            g = o.gate()
+            ok = (d < 3 * g) & (ratio < np.log(4.0))
+            # a fragment (split by a marker) may be small: allow it when near
+            ok |= d < 0.5 * g
+            c = d / g + 0.5 * ratio
+        cost[i, ok] = c[ok]
+    rows, cols = linear_sum_assignment(cost)
+    taken = {}
+    for r, c in zip(rows, cols):
+        if cost[r, c] < big:
+            taken[r] = c
+    used = set(taken.values())
+    for r, c in taken.items():
+        o = group[r]
+        k = cand[c]
+        # merge unassigned fragments lying within the object's extent
+        x, y, bw, bh = stats[k, :4]
+        ex0, ey0 = x - 0.5 * o.size[0], y - 0.5 * o.size[1]
+        ex1, ey1 = x + bw + 0.5 * o.size[0], y + bh + 0.5 * o.size[1]
+        keep = [k]
+        for cc, kk in enumerate(cand):
+            if cc in used or kk == k:
+                continue
+            fx, fy = cents[kk]
+            if ex0 <= fx <= ex1 and ey0 <= fy <= ey1 and stats[kk, cv2.CC_STAT_AREA] + stats[k, cv2.CC_STAT_AREA] < 1.5 * o.ref_area:
+                keep.append(kk)
+        xs0 = min(stats[q, 0] for q in keep)
+        ys0 = min(stats[q, 1] for q in keep)
+        xs1 = max(stats[q, 0] + stats[q, 2] for q in keep)
+        ys1 = max(stats[q, 1] + stats[q, 3] for q in keep)
+        lab_c = labels[ys0:ys1, xs0:xs1]
+        m = np.isin(lab_c, keep).astype(np.uint8) if len(keep) > 1 else (lab_c == k).astype(np.uint8)
+        f = _measure(m, lab[ys0:ys1, xs0:xs1], (wx0 + xs0, wy0 + ys0), o, angles, (w, h))
+        out[o.j] = f
+        if f is not None and not f.cut:
+            inner = cv2.erode(m, np.ones((3, 3), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0).astype(bool)
+            o.model.adapt(lab[ys0:ys1, xs0:xs1][inner])
+    # same-coloured twins merged into one blob: nobody gets it
+    seen = {r: c for r, c in taken.items()}
+    for i, o in enumerate(group):
+        if i in seen or o.searching():
+            continue
+        p = o.predict()
+        for r, c in seen.items():
+            x, y, bw, bh = stats[cand[c], :4]
+            if (wx0 + x - 2 <= p[0] <= wx0 + x + bw + 2 and wy0 + y - 2 <= p[1] <= wy0 + y + bh + 2
+                    and area[c] > 1.4 * group[r].ref_area):
+                out[group[r].j] = None
+    return out
+
+
+def track(video_path: str | Path, case: Case, plan=None) -> Tracks:
+    """Track ``case.objects`` through ``video_path``; see the module docstring.
+
+    Returns :class:`~lawful.tracks.Tracks` in case pixels with ``t = frame * duration / n``
+    (``n`` decoded frames). ``meta`` holds ``n_frames``, ``video_fps``, ``video_size``,
+    ``track_size``, ``camera`` (motion summary), per-object ``thresholds`` and ``timing_s``.
+    Raises :class:`~lawful.video.VideoError` (unreadable) or :class:`ObjectNotFound`.
+    """
+    from lawful.suites.base import TrackingPlan
+
+    plan = plan or TrackingPlan()
+    every = max(1, int(plan.every))
+    info = probe(video_path)
+    t_start = time.perf_counter()
+    frames_idx: list[int] = []
+    rows_xy, rows_box, rows_area, rows_vis, rows_ang = [], [], [], [], []
+    objs: list[_Obj] = []
+    groups: list[list[_Obj]] = []
+    motion = cam.CameraMotion() if plan.compensate_camera else None
+    size = None
+    for idx, frame in iter_frames(video_path, every=every, max_side=plan.max_side):
+        if size is None:
+            h, w = frame.shape[:2]
+            size = (w, h)
+            objs = _init_objects(to_features(frame), case, case.width / w, case.height / h)
+            groups = _groups(objs)
+        k = len(objs)
+        xy, box = np.full((k, 2), np.nan), np.full((k, 4), np.nan)
+        area, vis, ang = np.zeros(k), np.zeros(k, bool), np.full(k, np.nan)
+        if not frames_idx:  # the first frame: what was learned
+            found = {o.j: _first_found(o, frame, plan.angles) for o in objs}
+        else:
+            found = {}
+            for g in groups:
+                found.update(_step_group(g, frame, plan.angles))
+        for o in objs:
+            f = found.get(o.j)
+            if f is None or f.cut:
+                o.lost += 1
+                if f is not None:  # keep following a partly visible object without recording it
+                    o.vel = (np.array(f.xy) - o.pos) / o.lost
+                    o.pos, o.lost = np.array(f.xy), 0
+                continue
+            p = np.array(f.xy)
+            if frames_idx:
+                o.vel = (p - o.pos) / (o.lost + 1)
+            o.pos, o.lost = p, 0
+            o.size = np.array([f.box[2] - f.box[0] + 1, f.box[3] - f.box[1] + 1], float)
+            o.ref_area = 0.9 * o.ref_area + 0.1 * f.area if frames_idx else f.area
+            xy[o.j], box[o.j], area[o.j], vis[o.j], ang[o.j] = f.xy, f.box, f.area, True, f.angle
+        if motion is not None:
+            motion.update(frame, [tuple(b) for b in box] + [o.window(*size) for o in objs if o.lost])
+        frames_idx.append(idx)
+        rows_xy.append(xy), rows_box.append(box), rows_area.append(area), rows_vis.append(vis), rows_ang.append(ang)
+    if size is None:
+        raise VideoError(f"{video_path}: no decodable frames")
+    elapsed = time.perf_counter() - t_start
+
+    T = len(frames_idx)
+    xy, box = np.array(rows_xy), np.array(rows_box)
+    area, vis, ang = np.array(rows_area), np.array(rows_vis), np.array(rows_ang)
+    camera_meta: dict = {"compensated": False}
+    if motion is not None:
+        summary = motion.summary()
+        static = summary.get("max_shift_px", 0.0) <= STATIC_SHIFT_PX
+        camera_meta = {"compensated": not static, "static": static, **summary}
+        if not static:
+            for i, A in enumerate(motion.transforms):
+                xy[i], box[i], area[i], ang[i] = _to_frame0(A, xy[i], box[i], area[i], ang[i])
+    # tracking pixels -> case pixels
+    w, h = size
+    sx, sy = case.width / w, case.height / h
+    xy[..., 0] = (xy[..., 0] + 0.5) * sx - 0.5
+    xy[..., 1] = (xy[..., 1] + 0.5) * sy - 0.5
+    box[..., 0], box[..., 1] = box[..., 0] * sx, box[..., 1] * sy
+    box[..., 2], box[..., 3] = (box[..., 2] + 1) * sx - 1, (box[..., 3] + 1) * sy - 1
+    area = area * sx * sy
+
+    n_decoded = frames_idx[-1] + 1
+    if every > 1 and frames_idx[-1] < info.n_frames <= frames_idx[-1] + every:
+        n_decoded = info.n_frames
+    frames = np.array(frames_idx, int)
+    tracks = Tracks.empty([o.spec.id for o in objs], T, fps=n_decoded / case.duration / every)
+    tracks.frames = frames
+    tracks.t = frames * case.duration / n_decoded
+    tracks.xy, tracks.box, tracks.area, tracks.visible, tracks.angle = xy, box, area, vis, ang
+    tracks.meta = {
+        "n_frames": n_decoded,
+        "samples": T,
+        "every": every,
+        "video_fps": info.fps,
+        "video_size": [info.width, info.height],
+        "track_size": [w, h],
+        "camera": camera_meta,
+        "thresholds": {o.spec.id: round(o.model.threshold, 2) for o in objs},
+        "groups": [[o.spec.id for o in g] for g in groups],
+        "timing_s": round(elapsed, 3),
+    }
+    return tracks
+
+
+def _first_found(o: _Obj, frame: np.ndarray, angles: bool) -> _Found | None:
+    """Measure the object in the first frame from its learned model, in its own window."""
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = o.window(w, h)
+    lab = to_features(frame[y0:y1, x0:x1])
+    m = o.model.mask(lab)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=8)
+    if n <= 1:
+        return None
+    d = np.hypot(*(cents[1:] + (x0, y0) - o.pos).T) - 0.01 * stats[1:, cv2.CC_STAT_AREA]
+    k = 1 + int(np.argmin(d))
+    mk = (labels == k).astype(np.uint8)
+    f = _measure(mk, lab, (x0, y0), o, angles, (w, h))
+    if f is not None:
+        o.ref_area = f.area
+    return f
+
+
+def _to_frame0(A: np.ndarray, xy: np.ndarray, box: np.ndarray, area: np.ndarray, ang: np.ndarray):
+    """Map one sample's centroids ``[N, 2]``, boxes ``[N, 4]``, areas, angles into frame-0 pixels."""
+    xy = cam.apply(A, xy)
+    corners = np.stack([box[:, [0, 1]], box[:, [2, 1]], box[:, [0, 3]], box[:, [2, 3]]], 1)  # [N, 4, 2]
+    c = cam.apply(A, corners)
+    box = np.concatenate([c.min(1), c.max(1)], 1)
+    s = cam.scale_of(A)
+    return xy, box, area * s * s, ang + cam.rotation_of(A)

@@ -1,0 +1,230 @@
+"""What every Principia task shares: the canvas, sub-frame timing helpers, the DCS gate and scoring.
+
+A Principia task's :meth:`measure` records, per object, the Directional Consistency Score
+(DCS, appendix A.6) over the primary motion window (release → first key event), and the
+two sides of the invariant as quantities; :meth:`PrincipiaTask.score` turns them into
+scores: the DCS gate first (DCS < 0.8 → 0), then the consistency ``S`` (continuous
+invariants) or 1/0 (ordering tests: ``F1 > F2`` must hold).
+
+Quantities written by ``measure`` (all tasks):
+
+- ``dcs`` (minimum over the watched objects) and ``dcs_<object>``;
+- ``F1``/``F2`` (or ``<column>_F1``/``<column>_F2`` for a task with two columns).
+
+``Measurement.notes["dcs_status"]`` is ``"ok"``, ``"no_motion"`` (a watched object never
+moves by ``DCS_EPS`` px per frame in its window: the DCS is undefined and counts as a fail)
+or ``"not_visible"`` (the object is not seen often enough to say).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import ClassVar
+
+import numpy as np
+
+from lawful.case import Case
+from lawful.result import Event, Measurement, Score
+from lawful.score.consistency import DCS_THRESHOLD, consistency, directional_consistency, ordering
+from lawful.suites.base import Task, TrackingPlan
+from lawful.tracks import ObjectTrack, Tracks
+
+WIDTH, HEIGHT, FPS = 640, 360, 24.0
+DCS_EPS = 0.5  # px per frame below which a step does not count towards the DCS (the set S of A.6)
+
+
+# ----------------------------------------------------------------------------- time
+
+
+def time_at(tracks: Tracks, index: float) -> float:
+    """Physical time (s) of a fractional sample ``index`` of ``tracks`` (linear between samples)."""
+    n = len(tracks.t)
+    if n == 1:
+        return float(tracks.t[0])
+    i0 = int(min(max(math.floor(index), 0), n - 2))
+    f = float(index) - i0
+    return float(tracks.t[i0] + f * (tracks.t[i0 + 1] - tracks.t[i0]))
+
+
+def value_at(values: np.ndarray, index: float) -> float:
+    """Linear interpolation of a per-sample array at a fractional sample ``index``."""
+    n = len(values)
+    i0 = int(min(max(math.floor(index), 0), n - 2))
+    f = float(index) - i0
+    return float(values[i0] + f * (values[i0 + 1] - values[i0]))
+
+
+def first_value(values: np.ndarray, k: int = 3) -> float:
+    """Median of the first ``k`` finite values (the first-frame reading, robust to one bad frame)."""
+    v = np.asarray(values, float)
+    v = v[np.isfinite(v)][:k]
+    return float(np.median(v)) if len(v) else math.nan
+
+
+def fit_parabola(t: np.ndarray, y: np.ndarray) -> np.ndarray | None:
+    """Least-squares ``y = a t² + b t + c`` on finite samples; coefficients ``[a, b, c]`` or None (< 3 samples)."""
+    t, y = np.asarray(t, float), np.asarray(y, float)
+    ok = np.isfinite(t) & np.isfinite(y)
+    if ok.sum() < 3:
+        return None
+    return np.polyfit(t[ok], y[ok], 2)
+
+
+def parabola_level_time(coef: np.ndarray, level: float, after: float) -> float | None:
+    """Earliest time ``>= after`` where the parabola ``coef`` reaches ``level`` (None if it never does)."""
+    a, b, c = coef
+    roots = np.roots([a, b, c - level])
+    real = sorted(float(r.real) for r in roots if abs(r.imag) < 1e-9 and r.real >= after - 1e-9)
+    return real[0] if real else None
+
+
+def parabola_vertex(coef: np.ndarray) -> tuple[float, float] | None:
+    """``(t, y)`` of the parabola's vertex, None for a degenerate (straight) fit."""
+    a, b, c = coef
+    if abs(a) < 1e-12:
+        return None
+    t = -b / (2 * a)
+    return float(t), float(c - b * b / (4 * a))
+
+
+def whole(track: ObjectTrack, tol: float = 0.25) -> np.ndarray:
+    """``[T]`` bool: samples where the object's mask area is within ``tol`` (relative) of its median.
+
+    A partial mask (cut by a search window, half occluded) moves the centroid; such samples
+    are left out of fits that need sub-pixel positions.
+    """
+    area = np.asarray(track.area, float)
+    vis = np.asarray(track.visible, bool) & np.isfinite(np.asarray(track.xy, float)).all(axis=1) & (area > 0)
+    if not vis.any():
+        return vis
+    med = float(np.median(area[vis]))
+    return vis & (np.abs(area / med - 1.0) <= tol)
+
+
+def half_height(track: ObjectTrack) -> float:
+    """Median half-extent (px) of the object's box in y over its whole samples (box rows are inclusive)."""
+    ok = whole(track)
+    h = (np.asarray(track.box, float)[:, 3] - np.asarray(track.box, float)[:, 1] + 1.0)[ok]
+    return float(np.median(h)) / 2 if len(h) else math.nan
+
+
+# ----------------------------------------------------------------------------- DCS
+
+
+def window_dcs(coord: np.ndarray, end: float | None, direction: float | np.ndarray = 1.0) -> float:
+    """DCS of a 1-D coordinate over samples ``0 .. floor(end)`` (the whole track when ``end`` is None).
+
+    ``direction``: +1 (increasing coordinate expected, e.g. y down) or a per-sample sign
+    array ``[T]`` (the expected sign of the step leaving each sample). NaN if nothing moves.
+    """
+    coord = np.asarray(coord, float)
+    stop = len(coord) if end is None else int(min(math.floor(end), len(coord) - 1)) + 1
+    p = coord[:stop]
+    if np.ndim(direction) == 0:
+        return directional_consistency(p, float(direction), eps=DCS_EPS)
+    d = np.asarray(direction, float)[: max(stop - 1, 0)]
+    if len(d) < 1:
+        return math.nan
+    return directional_consistency(p, d[:, None], eps=DCS_EPS)
+
+
+def record_dcs(m: Measurement, track: ObjectTrack, end: float | None, direction: float | np.ndarray = 1.0,
+               coord: np.ndarray | None = None) -> None:
+    """Store ``dcs_<id>`` of one object over samples ``0 .. floor(end)`` and its state in ``notes['dcs_state']``."""
+    coord = track.y if coord is None else np.asarray(coord, float)
+    stop = len(coord) if end is None else int(min(math.floor(end), len(coord) - 1)) + 1
+    states = m.notes.setdefault("dcs_state", {})
+    if int(np.isfinite(coord[:stop]).sum()) < 2:
+        m.set(f"dcs_{track.id}", None, f"{track.id} not visible in its release window")
+        states[track.id] = "not_visible"
+        return
+    value = window_dcs(coord, end, direction)
+    m.set(f"dcs_{track.id}", value, f"{track.id} does not move in its release window")
+    states[track.id] = "ok" if math.isfinite(value) else "no_motion"
+
+
+def finish_dcs(m: Measurement, ids: Sequence[str]) -> None:
+    """Set ``dcs`` (minimum over ``ids``) and ``notes['dcs_status']`` from the per-object records."""
+    states = m.notes.get("dcs_state", {})
+    for status in ("not_visible", "no_motion"):
+        bad = [i for i in ids if states.get(i, "not_visible") == status]
+        if bad:
+            m.notes["dcs_status"] = status
+            m.set("dcs", None, m.missing.get(f"dcs_{bad[0]}", f"{bad[0]} not tracked"))
+            return
+    m.notes["dcs_status"] = "ok"
+    m.set("dcs", min(m.quantities[f"dcs_{i}"] for i in ids))
+
+
+# ----------------------------------------------------------------------------- events
+
+
+def add_event(m: Measurement, tracks: Tracks, obj: str, name: str, index: float, value: float | None = None) -> float:
+    """Append an :class:`Event` at fractional sample ``index``; return its time in seconds."""
+    t = time_at(tracks, index)
+    frame = float(np.interp(index, np.arange(len(tracks.frames)), tracks.frames))
+    m.events.append(Event(object=obj, name=name, frame=round(frame, 3), t=round(t, 5),
+                          value=None if value is None else round(float(value), 4)))
+    return t
+
+
+def index_of_time(tracks: Tracks, t: float) -> float:
+    """Fractional sample index showing physical time ``t`` (inverse of :func:`time_at`)."""
+    return float(np.interp(t, tracks.t, np.arange(len(tracks.t))))
+
+
+# ----------------------------------------------------------------------------- the task base
+
+
+class PrincipiaTask(Task):
+    """A Principia phenomenon: shared scoring; subclasses make cases, render, measure.
+
+    ``sides`` maps each column to the quantity names of its two sides (continuous
+    invariants); ``ordering_columns`` lists columns scored as ordering tests, which hold
+    when ``F1 > F2`` (``F1`` is the quantity the law says must be the larger).
+    """
+
+    suite: ClassVar[str] = "principia"
+    plan: ClassVar[TrackingPlan] = TrackingPlan(every=1, max_side=640, compensate_camera=True, angles=False)
+    sides: ClassVar[dict[str, tuple[str, str]]] = {}
+    ordering_columns: ClassVar[tuple[str, ...]] = ()
+    object_ids: ClassVar[tuple[str, ...]] = ()
+
+    def score(self, case: Case, measurement: Measurement) -> dict[str, Score]:
+        return {col: self._score_column(col, measurement) for col in self.phenomena}
+
+    def _score_column(self, col: str, m: Measurement) -> Score:
+        f1_key, f2_key = self.sides.get(col, ("F1", "F2"))
+        dcs = m.get("dcs")
+        dcs_status = m.notes.get("dcs_status", "ok")
+        f1, f2 = m.get(f1_key), m.get(f2_key)
+        sides = {"F1": f1, "F2": f2}
+        if dcs is None:
+            if dcs_status == "not_visible" or "dcs" not in m.quantities:
+                return Score.unmeasurable(m.missing.get("dcs", "DCS not measured"), m, sides=sides)
+            return Score(status="scored", value=0.0, reason=f"DCS undefined ({m.missing.get('dcs', 'no motion')}) "
+                         f"< {DCS_THRESHOLD}", metrics={"dcs": None, "S": 0.0}, sides=sides, measurement=m)
+        if dcs < DCS_THRESHOLD:
+            return Score(status="scored", value=0.0, reason=f"DCS {dcs:.2f} < {DCS_THRESHOLD}",
+                         metrics={"dcs": dcs, "S": 0.0}, sides=sides, measurement=m)
+        for key, v in ((f1_key, f1), (f2_key, f2)):
+            if v is None:
+                return Score.unmeasurable(m.missing.get(key, f"{key} not measured"), m, metrics={"dcs": dcs},
+                                          sides=sides)
+        if col in self.ordering_columns:
+            s = ordering(f1 > f2)
+            ratio = f1 / f2 if f2 else math.inf
+            return Score(status="scored", value=s, reason="" if s else "expected order does not hold",
+                         metrics={"dcs": dcs, "S": s}, residuals={"ratio_F1_F2": ratio if math.isfinite(ratio) else None},
+                         sides=sides, measurement=m)
+        s = consistency(f1, f2)
+        return Score(status="scored", value=s, metrics={"dcs": dcs, "S": s},
+                     residuals={"relative_gap": 1.0 - s}, sides=sides, measurement=m)
+
+
+def fold_sides(m: Measurement, names: Sequence[str]) -> None:
+    """Ensure every name in ``names`` is present in ``m.quantities`` (missing ones stay None with a reason)."""
+    for n in names:
+        if n not in m.quantities:
+            m.set(n, None, f"{n} not measured")

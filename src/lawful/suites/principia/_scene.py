@@ -1,0 +1,215 @@
+"""Scene layout shared by the Principia tasks: canvas, case assembly, paths and motion profiles.
+
+Pixels: x right, y down, first-frame coordinates of a 640 x 360 canvas. Every number a
+render needs lives in ``case.known`` so :func:`render` is a pure function of the case.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.world.appearance import object_colors, style_variant
+from lawful.world.draw import Scene
+
+from lawful.suites.principia._common import FPS, HEIGHT, WIDTH
+
+G = 9.81  # m/s^2
+
+# Anti-physics twins break an invariant by this factor on the ratio of the two sides, so
+# S = 2 / (K + 1) = 0.56 (the suite's pass mark for a counterfactual is S <= 0.6).
+ANTI_FACTOR = 2.6
+
+
+def rng_for(seed: int) -> np.random.Generator:
+    return np.random.default_rng([int(seed) & 0xFFFFFFFF, 0x9121])
+
+
+def style_seed(index: int, seed: int) -> int | None:
+    """Case 0 of every task uses the default look; the others an appearance variant from the seed."""
+    return None if index == 0 else int(seed)
+
+
+def colors(known: dict, k: int) -> list[tuple[int, int, int]]:
+    return [tuple(c) for c in known["colors"][:k]]
+
+
+def pick_colors(seed: int, k: int) -> list[list[int]]:
+    return [list(c) for c in object_colors(seed, k)]
+
+
+def frame_times(case: Case) -> np.ndarray:
+    """Physical time (s) of every requested frame: frame ``i`` shows ``i * duration / n``."""
+    n = case.n_frames
+    return np.arange(n) * case.duration / n
+
+
+def new_scene(known: dict) -> Scene:
+    return Scene(WIDTH, HEIGHT, style_variant(known.get("style_seed")))
+
+
+def render_frames(case: Case, scene: Scene, items_at: Callable[[int], list]) -> Iterator[np.ndarray]:
+    """Yield ``case.n_frames`` frames: ``scene.frame(items_at(i))``."""
+    for i in range(case.n_frames):
+        yield scene.frame(items_at(i))
+
+
+def box_of(item) -> tuple[float, float, float, float]:
+    x0, y0, x1, y1 = item.bbox()
+    return (round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2))
+
+
+def spec(oid: str, shape: str, color: Sequence[int], item, **known: float) -> ObjectSpec:
+    """An :class:`ObjectSpec` with the first-frame box of the drawn ``item``."""
+    return ObjectSpec(id=oid, shape=shape, color=tuple(int(c) for c in color), box=box_of(item),
+                      known={k: float(v) for k, v in known.items()})
+
+
+def truth(t: np.ndarray, tracks: dict[str, tuple[np.ndarray, np.ndarray]], events: dict[str, float],
+          quantities: dict[str, float]) -> GroundTruth:
+    """Ground truth: centroid rows ``[t, x, y]`` per object (px), event times (s), true quantities."""
+    rows = {
+        oid: [(round(float(ti), 5), round(float(xi), 3), round(float(yi), 3)) for ti, xi, yi in zip(t, x, y)]
+        for oid, (x, y) in tracks.items()
+    }
+    return GroundTruth(tracks=rows, events={k: round(float(v), 6) for k, v in events.items()},
+                       quantities={k: float(v) for k, v in quantities.items()})
+
+
+def make(task: str, index: int, seed: int, *, prompt: str, duration: float, objects: list[ObjectSpec],
+         known: dict, assumptions: list[str], criteria: list[str], truth: GroundTruth) -> Case:
+    """Assemble a Principia case (640 x 360, 24 fps)."""
+    st = style_variant(known.get("style_seed"))
+    return Case(id=f"{task}-{index:03d}", suite="principia", task=task, prompt=prompt, width=WIDTH, height=HEIGHT,
+                fps=FPS, duration=duration, objects=objects, assumptions=assumptions, known=known,
+                criteria=criteria, seed=int(seed), variant=st.name, truth=truth)
+
+
+# ----------------------------------------------------------------------------- paths
+
+
+@dataclass(frozen=True)
+class Polyline:
+    """A path through ``points`` (px), walked by arc length."""
+
+    points: tuple[tuple[float, float], ...]
+
+    @property
+    def cum(self) -> np.ndarray:
+        p = np.asarray(self.points, float)
+        return np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(p, axis=0).T))])
+
+    @property
+    def length(self) -> float:
+        return float(self.cum[-1])
+
+    def at(self, s) -> tuple[np.ndarray, np.ndarray]:
+        """Points ``(x, y)`` at arc lengths ``s`` (extrapolated along the end segments)."""
+        p = np.asarray(self.points, float)
+        cum = self.cum
+        s = np.asarray(s, float)
+        k = np.clip(np.searchsorted(cum, s, side="right") - 1, 0, len(p) - 2)
+        seg = p[k + 1] - p[k]
+        f = (s - cum[k]) / np.maximum(cum[k + 1] - cum[k], 1e-12)
+        return p[k, 0] + f * seg[..., 0], p[k, 1] + f * seg[..., 1]
+
+
+@dataclass(frozen=True)
+class Face:
+    """One straight face of a ramp, from its top ``apex`` down to its ``foot`` (px)."""
+
+    apex: tuple[float, float]
+    foot: tuple[float, float]
+
+    @property
+    def length(self) -> float:
+        return math.hypot(self.foot[0] - self.apex[0], self.foot[1] - self.apex[1])
+
+    @property
+    def u(self) -> np.ndarray:
+        """Unit vector down the slope."""
+        return (np.asarray(self.foot) - np.asarray(self.apex)) / self.length
+
+    @property
+    def n(self) -> np.ndarray:
+        """Unit normal pointing out of the surface (upwards in the image)."""
+        u = self.u
+        n = np.array([u[1], -u[0]])
+        return n if n[1] < 0 else -n
+
+    @property
+    def side(self) -> int:
+        """+1 when the face runs down to the right, -1 to the left."""
+        return 1 if self.foot[0] > self.apex[0] else -1
+
+    @property
+    def theta(self) -> float:
+        """Incline angle (rad)."""
+        return math.atan2(abs(self.foot[1] - self.apex[1]), abs(self.foot[0] - self.apex[0]))
+
+    @property
+    def draw_angle(self) -> float:
+        """Screen angle (clockwise) of an object lying on the face."""
+        return self.side * self.theta
+
+    def point(self, s: float) -> np.ndarray:
+        """Surface point ``s`` px down the slope from the apex."""
+        return np.asarray(self.apex, float) + s * self.u
+
+    def offset_path(self, d: float, start: float, floor_run: float) -> Polyline:
+        """Path of a point held ``d`` px off the surface (a rolling centre), from surface arc ``start``
+        down the face, round the concave foot onto the floor and ``floor_run`` px along it."""
+        th = self.theta
+        s_kink = self.length - d * math.tan(th / 2)  # offset line meets the offset floor line here
+        p0 = self.point(start) + d * self.n
+        p1 = self.point(s_kink) + d * self.n
+        p2 = p1 + np.array([self.side * floor_run, 0.0])
+        return Polyline((tuple(p0), tuple(p1), tuple(p2)))
+
+
+def tent(apex_x: float, apex_y: float, foot_dx: float, ground_y: float) -> tuple[Face, Face]:
+    """Left and right faces of a symmetric tent ramp standing on the floor."""
+    return (Face((apex_x, apex_y), (apex_x - foot_dx, ground_y)), Face((apex_x, apex_y), (apex_x + foot_dx, ground_y)))
+
+
+def tent_polygon(left: Face, right: Face) -> list[tuple[float, float]]:
+    return [left.foot, left.apex, right.foot]
+
+
+# ----------------------------------------------------------------------------- motion profiles
+
+
+def accelerate_then_stop(t: np.ndarray, a: float, s_switch: float, stop_len: float) -> np.ndarray:
+    """Distance (px) along a path: uniform acceleration ``a`` (px/s²) from rest until ``s_switch``,
+    then uniform deceleration that stops it ``stop_len`` px further."""
+    t = np.asarray(t, float)
+    s = 0.5 * a * t * t
+    t_sw = math.sqrt(2 * s_switch / a)
+    v = a * t_sw
+    d = v * v / (2 * stop_len)
+    tau = np.clip(t - t_sw, 0.0, v / d)
+    return np.where(t < t_sw, s, s_switch + v * tau - 0.5 * d * tau * tau)
+
+
+def smoothstep(e0: float, e1: float, x) -> np.ndarray:
+    x = np.clip((np.asarray(x, float) - e0) / (e1 - e0), 0.0, 1.0)
+    return x * x * (3 - 2 * x)
+
+
+def color_name(rgb: Sequence[int]) -> str:
+    """A plain colour word for a saturated RGB colour (for prompts)."""
+    import colorsys
+
+    h, s, v = colorsys.rgb_to_hsv(*(c / 255 for c in rgb))
+    if s < 0.25:
+        return "grey" if v > 0.25 else "black"
+    deg = h * 360
+    for limit, name in ((15, "red"), (40, "orange"), (70, "yellow"), (165, "green"), (200, "cyan"),
+                        (255, "blue"), (290, "purple"), (340, "magenta"), (361, "red")):
+        if deg < limit:
+            return name
+    return "red"

@@ -1,0 +1,253 @@
+"""Restitution and gravity (Principia Table 2, rows 1-2): two balls dropped from different heights.
+
+One recording feeds two columns:
+
+- ``restitution``: per ball ``F = sqrt(r / h)`` (rebound height over drop height; equals the
+  coefficient of restitution ``e``), compared between the balls: ``S(F_ball_1, F_ball_2)``.
+- ``gravity``: Galileo's ``h1 / h2 = (t1 / t2)^2``. The two sides are ``F1 = h1 / h2`` (drop
+  heights, measured) and ``F2 = (t1 / t2)^2`` (fall times, measured). ``S`` is unchanged if
+  the balls are relabelled (both sides invert).
+
+Measurements per ball (pixels of the first frame, y down):
+
+- drop height ``h`` = ground line (``case.known['ground_y']``) minus the ball's lower edge at
+  release (first-frame centroid plus the median half-height of its box); the ball touches the ground when its centroid is at ``y_contact = y0 + h``;
+- first impact: coarse from :func:`lawful.perceive.events.impacts`, refined by fitting a
+  parabola to the descent samples and solving for ``y = y_contact`` (sub-frame); fall time =
+  impact time - time of frame 0 (release);
+- rebound apex: vertex of a parabola fitted to the first rebound arc; ``r = y_contact - y_apex``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+
+from lawful.case import Case
+from lawful.perceive import events
+from lawful.result import Measurement
+from lawful.tracks import Tracks
+from lawful.world.draw import Sphere
+from lawful.world.physics import bounce_trajectory
+
+from lawful.suites.principia import _scene as sc
+from lawful.suites.principia._common import (
+    PrincipiaTask,
+    add_event,
+    finish_dcs,
+    first_value,
+    half_height,
+    fit_parabola,
+    parabola_level_time,
+    parabola_vertex,
+    record_dcs,
+    whole,
+)
+
+IDS = ("ball_1", "ball_2")
+ANTI_G_SCALE = 3.0  # the higher ball falls with 3 g in the twin: (t1/t2)^2 off by 3x, S = 0.5
+ANTI_E_HIGH = 0.88  # twin restitutions: 0.88 and 0.88 / 2.6 (S = 0.56)
+
+
+class Drop(PrincipiaTask):
+    """Two identical balls dropped together from heights ``h1 != h2`` onto one floor."""
+
+    name = "drop"
+    label = "Table 2: Restitution, Gravity"
+    phenomena = ("restitution", "gravity")
+    sides = {"restitution": ("restitution_F1", "restitution_F2"), "gravity": ("gravity_F1", "gravity_F2")}
+    object_ids = IDS
+
+    # ------------------------------------------------------------------ cases
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = sc.rng_for(seed)
+        ground_y = round(float(rng.uniform(312, 328)), 1)
+        r_px = round(float(rng.uniform(11, 14)), 2)
+        dx = float(rng.uniform(85, 140))
+        h_high_px = ground_y - 2 * r_px - float(rng.uniform(14, 26))
+        ratio = float(rng.uniform(1.5, 3.0))
+        high = int(rng.integers(2))  # which ball (0: left) is dropped from higher up
+        h_px = [h_high_px / ratio, h_high_px / ratio]
+        h_px[high] = h_high_px
+        h_high_m = float(rng.uniform(1.0, 2.0))
+        px_per_m = h_high_px / h_high_m
+        e = float(rng.uniform(0.55, 0.8))
+        known = {
+            "ground_y": ground_y,
+            "px_per_m": round(px_per_m, 4),
+            "g": sc.G,
+            "radius_px": r_px,
+            "x": [round(320 - dx, 2), round(320 + dx, 2)],
+            "drop_height_px": [round(h, 3) for h in h_px],
+            "drop_height_m": [round(h / px_per_m, 5) for h in h_px],
+            "restitution": round(e, 4),
+            "colors": sc.pick_colors(seed, 2),
+            "style_seed": sc.style_seed(index, seed),
+            "anti": {
+                "g_scale": [ANTI_G_SCALE if i == high else 1.0 for i in range(2)],
+                "restitution": [ANTI_E_HIGH / sc.ANTI_FACTOR if i == high else ANTI_E_HIGH for i in range(2)],
+            },
+        }
+        duration = 3.0
+        first = _items(known, known["drop_height_px"])
+        c = sc.colors(known, 2)
+        objects = [sc.spec(oid, "sphere", c[i], first[i]) for i, oid in enumerate(IDS)]
+        names = [sc.color_name(x) for x in c]
+        prompt = (
+            f"Side view from a camera that never moves. A {names[0]} ball and a {names[1]} ball of the same size "
+            "and material hang in the air above a hard floor, one higher than the other. At the start both are "
+            "let go from rest at the same instant; they fall straight down, strike the floor and bounce up "
+            "again several times, each bounce lower than the one before, until they come to rest."
+        )
+        case = sc.make(self.name, index, seed, prompt=prompt, duration=duration, objects=objects, known=known,
+                       assumptions=["no air resistance", "both balls have the same coefficient of restitution",
+                                    "released together from rest"],
+                       criteria=["restitution", "gravity"], truth=None)  # type: ignore[arg-type]
+        case.truth = _truth(case)
+        return case, next(iter(self.render(case)))
+
+    # ------------------------------------------------------------------ render
+    def render(self, case: Case, law: str = "true") -> Iterator[np.ndarray]:
+        k = case.known
+        t = sc.frame_times(case)
+        heights = [_height_px(k, i, t, law) for i in range(2)]
+        scene = sc.new_scene(k).ground(k["ground_y"])
+        return sc.render_frames(case, scene, lambda f: _items(k, [heights[0][f], heights[1][f]]))
+
+    # ------------------------------------------------------------------ measure
+    def measure(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        ground_y = float(case.known["ground_y"])
+        got = {oid: _measure_ball(m, tracks, oid, ground_y) for oid in IDS}
+        finish_dcs(m, IDS)
+        h1, h2 = (got[o]["h"] for o in IDS)
+        t1, t2 = (got[o]["t"] for o in IDS)
+        r1, r2 = (got[o]["r"] for o in IDS)
+
+        def miss(*keys_vals):
+            for oid, key, v in keys_vals:
+                if v is None:
+                    return m.missing.get(f"{key}_{oid}", f"{oid}: {key} not measured")
+            return ""
+
+        why = miss(("ball_1", "drop_height", h1), ("ball_1", "rebound_height", r1))
+        m.set("restitution_F1", math.sqrt(r1 / h1) if not why else None, why)
+        why = miss(("ball_2", "drop_height", h2), ("ball_2", "rebound_height", r2))
+        m.set("restitution_F2", math.sqrt(r2 / h2) if not why else None, why)
+        why = miss(("ball_1", "drop_height", h1), ("ball_2", "drop_height", h2))
+        m.set("gravity_F1", h1 / h2 if not why else None, why)
+        why = miss(("ball_1", "fall_time", t1), ("ball_2", "fall_time", t2))
+        m.set("gravity_F2", (t1 / t2) ** 2 if not why else None, why)
+        return m
+
+
+# ----------------------------------------------------------------------------- physics and drawing
+
+
+def _height_px(k: dict, i: int, t: np.ndarray, law: str) -> np.ndarray:
+    """Height (px) of ball ``i``'s lower edge above the ground line at times ``t``."""
+    g = k["g"] * (k["anti"]["g_scale"][i] if law == "anti" else 1.0)
+    e = k["anti"]["restitution"][i] if law == "anti" else k["restitution"]
+    return bounce_trajectory(k["drop_height_m"][i], e, g, t) * k["px_per_m"]
+
+
+def _items(k: dict, heights_px: list[float]) -> list[Sphere]:
+    c = sc.colors(k, 2)
+    r = k["radius_px"]
+    return [Sphere(k["x"][i], k["ground_y"] - r - float(heights_px[i]), r, c[i]) for i in range(2)]
+
+
+def _truth(case: Case):
+    k = case.known
+    t = sc.frame_times(case)
+    tracks, ev, q = {}, {}, {}
+    fall, reb = [], []
+    for i, oid in enumerate(IDS):
+        hp = _height_px(k, i, t, "true")
+        tracks[oid] = (np.full_like(t, k["x"][i]), k["ground_y"] - k["radius_px"] - hp)
+        h_m = k["drop_height_m"][i]
+        t0 = math.sqrt(2 * h_m / k["g"])
+        ev[f"{oid}.impact"] = t0
+        ev[f"{oid}.rebound_apex"] = t0 * (1 + k["restitution"])
+        fall.append(t0)
+        reb.append(k["restitution"] ** 2 * k["drop_height_px"][i])
+        q[f"fall_time_{oid}"] = t0
+        q[f"drop_height_{oid}"] = k["drop_height_px"][i]
+        q[f"rebound_height_{oid}"] = reb[-1]
+    h = k["drop_height_px"]
+    q.update(restitution_F1=k["restitution"], restitution_F2=k["restitution"], gravity_F1=h[0] / h[1],
+             gravity_F2=(fall[0] / fall[1]) ** 2)
+    return sc.truth(t, tracks, ev, q)
+
+
+# ----------------------------------------------------------------------------- measurement
+
+
+def _measure_ball(m: Measurement, tracks: Tracks, oid: str, ground_y: float) -> dict:
+    """Drop height, fall time and rebound height of one ball (None where not found, with a reason)."""
+    tr = tracks[oid]
+    y = np.where(whole(tr), tr.y, np.nan)  # partial masks left out of the sub-pixel fits
+    t = np.asarray(tr.t, float)
+    out = {"h": None, "t": None, "r": None}
+    y0, half = first_value(y), half_height(tr)
+    if not (math.isfinite(y0) and math.isfinite(half)):
+        record_dcs(m, tr, None)
+        for key in ("drop_height", "fall_time", "rebound_height"):
+            m.set(f"{key}_{oid}", None, f"{oid}: not seen at release")
+        return out
+    h = ground_y - (y0 + half)  # ground line minus the ball's lower edge at release
+    y_contact = y0 + h
+    if h <= 1:
+        m.set(f"drop_height_{oid}", None, f"{oid}: starts on the ground line (drop height {h:.1f} px)")
+    else:
+        m.set(f"drop_height_{oid}", h)
+        out["h"] = h
+    imps = events.impacts(y, y_contact, tol=max(3.0, 0.3 * h), prominence=max(1.0, 0.02 * h))
+    imps = [i for i in imps if i > 0.5]
+    record_dcs(m, tr, imps[0] if imps else None)
+    if not imps or out["h"] is None:
+        m.set(f"fall_time_{oid}", None, f"{oid}: no ground impact found")
+        m.set(f"rebound_height_{oid}", None, f"{oid}: no ground impact found")
+        return out
+    i1 = imps[0]
+    lo, hi = max(int(math.floor(i1)) - 1, 0), min(int(math.ceil(i1)) + 1, len(y) - 1)
+    k_peak = lo + int(np.nanargmax(y[lo:hi + 1]))
+    t_imp = events.index_to_time(i1, t)
+    desc = np.arange(max(0, k_peak - 8), k_peak)
+    coef = fit_parabola(t[desc], y[desc]) if len(desc) >= 3 else None
+    if coef is not None and coef[0] > 0:
+        tc = parabola_level_time(coef, y_contact, after=t[desc[-1]])
+        if tc is not None and tc <= t[min(k_peak + 1, len(t) - 1)]:
+            t_imp = tc
+    out["t"] = t_imp - t[0]
+    m.set(f"fall_time_{oid}", out["t"])
+    add_event(m, tracks, oid, "impact", float(np.interp(t_imp, t, np.arange(len(t)))), value=y_contact)
+    # the first rebound arc: samples after the impact peak, above the contact level, before the next impact
+    nxt = next((i for i in imps[1:] if i > k_peak + 1), None)
+    stop = len(y) if nxt is None else int(math.floor(nxt))
+    arc = []
+    for j in range(k_peak + 1, stop):
+        if not (np.isfinite(y[j]) and y[j] < y_contact - 0.5):
+            break
+        arc.append(j)
+    apex = None
+    if len(arc) >= 3:
+        coef = fit_parabola(t[arc], y[arc])
+        v = parabola_vertex(coef) if coef is not None and coef[0] > 0 else None
+        if v is not None and t[arc[0]] - 1e-9 <= v[0] <= t[arc[-1]] + 1e-9:
+            apex = v
+    if apex is None and arc:
+        j = arc[int(np.argmin(y[arc]))]
+        if 0 < j < len(y) - 1 and j != arc[-1] and j != arc[0]:
+            apex = (float(t[j]), float(y[j]))
+    if apex is None:
+        m.set(f"rebound_height_{oid}", None, f"{oid}: no rebound apex found after the first impact")
+        return out
+    r = y_contact - apex[1]
+    m.set(f"rebound_height_{oid}", r if r > 0 else None, f"{oid}: rebound does not rise above the ground")
+    if r > 0:
+        out["r"] = r
+        add_event(m, tracks, oid, "rebound_apex", float(np.interp(apex[0], t, np.arange(len(t)))), value=r)
+    return out

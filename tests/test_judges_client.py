@@ -105,9 +105,10 @@ def test_api_key_sent_as_header_but_never_logged(tmp_path, monkeypatch, caplog):
         out = c.complete("s", ["q"], "r@1")
     assert srv.headers[0]["Authorization"] == f"Bearer {KEY}"
     assert out.status == "error" and KEY not in out.error and "***" in out.error
-    assert KEY not in caplog.text and "LAWFUL_TEST_JUDGE_KEY" not in repr(c.config.public()).replace(
-        "'api_key_env': 'LAWFUL_TEST_JUDGE_KEY'", "")
+    assert "retry" in caplog.text  # the retry was logged …
+    assert KEY not in caplog.text  # … without the key
     assert KEY not in repr(c.config) and KEY not in str(c.config.public())
+    assert not list((tmp_path / "c").rglob("*.json"))  # failed calls leave nothing on disk
 
 
 def test_redact_url_drops_userinfo_and_query():
@@ -124,7 +125,7 @@ def test_map_keeps_order_with_bounded_threads():
 @pytest.mark.parametrize("n,dur,fps,cap,expected", [
     (96, 4.0, 4.0, 24, [0, 6, 12, 18, 24, 30, 36, 42, 48, 54, 60, 66, 72, 78, 84, 90]),
     (96, 4.0, 4.0, 4, [0, 32, 63, 95]),      # over the cap: evenly over the clip, ends included
-    (10, 4.0, 4.0, 24, [0, 1, 2, 4, 5, 6, 8, 9]),  # short clip: the time rule, duplicates merged
+    (10, 4.0, 4.0, 24, list(range(10))),  # short clip: 16 times land on 10 frames, duplicates merged
     (50, 2.0, None, 5, [0, 12, 24, 37, 49]),
 ])
 def test_sample_indices_time_rule(n, dur, fps, cap, expected):

@@ -121,7 +121,7 @@ def discover(run_dir: str | Path, suite: str | None = None, models: list[str] | 
             if cid not in cases:
                 continue
             c, f = cases[cid]
-            model = p.parent.name if p.parent != vdir else "videos"
+            model = p.parent.name if p.parent != vdir else vdir.name
             key = VideoKey(c.suite, cid, model, k)
             found.setdefault(key, VideoItem(key, c, p, f))
     items = [it for it in found.values() if (suite is None or it.key.suite == suite)
@@ -256,48 +256,65 @@ def _finished(store: Store, rubric: Rubric, model: str) -> set[tuple]:
     return done
 
 
+def judge_items(items: list[VideoItem], rubric: Rubric, client: JudgeClient, store: Store, *,
+                redo: bool = False, progress: Callable[[int, int], None] | None = None) -> RunReport:
+    """Judge ``items`` that ``rubric`` applies to and store every outcome. Finished judgements (same
+    rubric version, same judge model) are skipped unless ``redo``; errors are always retried."""
+    items = [it for it in items if rubric.applies(it.case)]
+    report = RunReport()
+    done = set() if redo else _finished(store, rubric, client.config.model)
+    todo = []
+    for it in items:
+        k = it.key
+        need = {c.key for c in rubric.criteria_for(it.case)}
+        if all((k.suite, k.case_id, k.model, k.rollout, c) in done for c in need):
+            report.skipped += 1
+        else:
+            todo.append(it)
+    report.videos = len(todo)
+    finished = [0]
+
+    def work(it: VideoItem) -> list[Outcome]:
+        outs = judge_video(it, rubric, client)
+        for o in outs:
+            store.put_judgement(it.key, rubric.name, o.criterion, o.value, o.status, o.raw, o.meta)
+        finished[0] += 1
+        if progress:
+            progress(finished[0], len(todo))
+        return outs
+
+    for outs in client.map(work, todo):
+        report.statuses.update(o.status for o in outs)
+    report.usage = dict(client.usage.counts)
+    report.summary = client.usage.summary()
+    return report
+
+
 def judge_run(run_dir: str | Path, rubric: str | Rubric, config: JudgeConfig, *, suite: str | None = None,
               models: list[str] | None = None, videos_dir: str | Path | None = None,
-              cache_dir: str | Path | None = None, redo: bool = False,
-              client: JudgeClient | None = None,
+              cache_dir: str | Path | None = None, redo: bool = False, client: JudgeClient | None = None,
               progress: Callable[[int, int], None] | None = None) -> RunReport:
     """Judge every applicable video of a run folder with ``rubric``; results go to its store.
 
-    Finished judgements (same rubric version, same judge model) are skipped unless ``redo``;
-    replies come from the cache (``<run>/judge_cache`` unless ``cache_dir``) when present.
+    Replies come from the cache (``<run>/judge_cache`` unless ``cache_dir``) when present, so a
+    re-run sends no requests.
     """
     run_dir = Path(run_dir)
     rub = rubric if isinstance(rubric, Rubric) else load_rubric(rubric)
     client = client or JudgeClient(config, JudgeCache(cache_dir or run_dir / CACHE_DIR))
-    items = [it for it in discover(run_dir, suite, models, videos_dir) if rub.applies(it.case)]
-    report = RunReport()
+    items = discover(run_dir, suite, models, videos_dir)
     with Store(run_dir / STORE_FILE) as store:
-        done = set() if redo else _finished(store, rub, config.model)
-        todo = []
-        for it in items:
-            need = {c.key for c in rub.criteria_for(it.case)}
-            k = it.key
-            if need and all((k.suite, k.case_id, k.model, k.rollout, c) in done for c in need):
-                report.skipped += 1
-            else:
-                todo.append(it)
-        report.videos = len(todo)
-        counter = {"n": 0}
+        return judge_items(items, rub, client, store, redo=redo, progress=progress)
 
-        def work(it: VideoItem) -> list[Outcome]:
-            outs = judge_video(it, rub, client)
-            for o in outs:
-                store.put_judgement(it.key, rub.name, o.criterion, o.value, o.status, o.raw, o.meta)
-            counter["n"] += 1
-            if progress:
-                progress(counter["n"], len(todo))
-            return outs
 
-        for outs in client.map(work, todo):
-            report.statuses.update(o.status for o in outs)
-    report.usage = dict(client.usage.counts)
-    report.summary = client.usage.summary()
-    return report
+def stored_values(store: Store, rubric: str, suite: str | None = None) -> dict[VideoKey, dict[str, float | None]]:
+    """Scored judge values per video: key → criterion → value (None where not scored), for suites
+    that fuse judge criteria into their composites (Apple-π groups, WMLE's C)."""
+    out: dict[VideoKey, dict[str, float | None]] = {}
+    for r in store.judgements(suite=suite, rubric=rubric):
+        k = VideoKey(r["suite"], r["case_id"], r["model"], r["rollout"])
+        out.setdefault(k, {})[r["criterion"]] = r["value"] if r["status"] == "scored" else None
+    return out
 
 
 def judge_values(video: str | Path, case: Case, rubric: str | Rubric, client: JudgeClient,

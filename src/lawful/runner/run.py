@@ -98,7 +98,7 @@ def _run_job(job: Job) -> tuple[Job, str, Evaluation]:
         case = load_case(job.case_path)
         task = task_for(case)
     except Exception as e:  # malformed case or unknown task: record, do not crash the run
-        reason = f"{Path(job.case_path).name}: {e}"
+        reason = f"{Path(job.case_path).name}: {e.args[0] if isinstance(e, KeyError) else e}"
         return job, "?", Evaluation("invalid", {"?": Score.invalid(reason)}, reason)
     video = Path(job.video)
     if not video.exists():

@@ -55,11 +55,11 @@ def value_at(values: np.ndarray, index: float) -> float:
     return float(values[i0] + f * (values[i0 + 1] - values[i0]))
 
 
-def first_value(values: np.ndarray, k: int = 3) -> float:
-    """Median of the first ``k`` finite values (the first-frame reading, robust to one bad frame)."""
+def first_value(values: np.ndarray) -> float:
+    """The first finite value (the release reading; NaN if none)."""
     v = np.asarray(values, float)
-    v = v[np.isfinite(v)][:k]
-    return float(np.median(v)) if len(v) else math.nan
+    v = v[np.isfinite(v)]
+    return float(v[0]) if len(v) else math.nan
 
 
 def fit_parabola(t: np.ndarray, y: np.ndarray) -> np.ndarray | None:

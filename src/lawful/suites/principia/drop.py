@@ -10,12 +10,14 @@ One recording feeds two columns:
 
 Measurements per ball (pixels of the first frame, y down):
 
-- drop height ``h`` = ground line (``case.known['ground_y']``) minus the ball's lower edge at
-  release (first-frame centroid plus the median half-height of its box); the ball touches the ground when its centroid is at ``y_contact = y0 + h``;
-- first impact: coarse from :func:`lawful.perceive.events.impacts`, refined by fitting a
-  parabola to the descent samples and solving for ``y = y_contact`` (sub-frame); fall time =
-  impact time - time of frame 0 (release);
-- rebound apex: vertex of a parabola fitted to the first rebound arc; ``r = y_contact - y_apex``.
+- first impact: found coarsely by :func:`lawful.perceive.events.impacts` near the ground line
+  (``case.known['ground_y']``), then refined: parabolas are fitted to the last fall samples and
+  to the first rebound arc; the impact is where they meet (sub-frame time ``t_imp`` and centroid
+  row ``y_imp``). Without a rebound arc, the fall parabola is solved for the row where the ball's
+  lower edge (centroid + median box half-height) touches the ground line;
+- drop height ``h = y_imp - y0`` (release centroid to contact centroid; equals ground line minus
+  the ball's lower edge at release); fall time ``t_imp - t(frame 0)`` (release at frame 0);
+- rebound height ``r = y_imp - y_apex`` with the apex the vertex of the rebound parabola.
 """
 
 from __future__ import annotations
@@ -188,7 +190,7 @@ def _truth(case: Case):
 def _measure_ball(m: Measurement, tracks: Tracks, oid: str, ground_y: float) -> dict:
     """Drop height, fall time and rebound height of one ball (None where not found, with a reason)."""
     tr = tracks[oid]
-    y = np.where(whole(tr), tr.y, np.nan)  # partial masks left out of the sub-pixel fits
+    y = np.where(whole(tr), tr.y, np.nan)  # partial masks are left out of the sub-pixel fits
     t = np.asarray(tr.t, float)
     out = {"h": None, "t": None, "r": None}
     y0, half = first_value(y), half_height(tr)
@@ -197,57 +199,83 @@ def _measure_ball(m: Measurement, tracks: Tracks, oid: str, ground_y: float) -> 
         for key in ("drop_height", "fall_time", "rebound_height"):
             m.set(f"{key}_{oid}", None, f"{oid}: not seen at release")
         return out
-    h = ground_y - (y0 + half)  # ground line minus the ball's lower edge at release
-    y_contact = y0 + h
-    if h <= 1:
-        m.set(f"drop_height_{oid}", None, f"{oid}: starts on the ground line (drop height {h:.1f} px)")
-    else:
-        m.set(f"drop_height_{oid}", h)
-        out["h"] = h
-    imps = events.impacts(y, y_contact, tol=max(3.0, 0.3 * h), prominence=max(1.0, 0.02 * h))
-    imps = [i for i in imps if i > 0.5]
+    y_ground = ground_y - half  # centroid row when the ball rests on the ground line
+    depth = y_ground - y0
+    if depth <= 1:
+        record_dcs(m, tr, None)
+        for key in ("drop_height", "fall_time", "rebound_height"):
+            m.set(f"{key}_{oid}", None, f"{oid}: starts on the ground line")
+        return out
+    imps = [i for i in events.impacts(tr.y, y_ground, tol=max(3.0, 0.3 * depth), prominence=max(1.0, 0.02 * depth))
+            if i > 0.5]
     record_dcs(m, tr, imps[0] if imps else None)
-    if not imps or out["h"] is None:
+    if not imps:
+        m.set(f"drop_height_{oid}", depth)
+        out["h"] = depth
         m.set(f"fall_time_{oid}", None, f"{oid}: no ground impact found")
         m.set(f"rebound_height_{oid}", None, f"{oid}: no ground impact found")
         return out
-    i1 = imps[0]
-    lo, hi = max(int(math.floor(i1)) - 1, 0), min(int(math.ceil(i1)) + 1, len(y) - 1)
-    k_peak = lo + int(np.nanargmax(y[lo:hi + 1]))
-    t_imp = events.index_to_time(i1, t)
-    desc = np.arange(max(0, k_peak - 8), k_peak)
-    coef = fit_parabola(t[desc], y[desc]) if len(desc) >= 3 else None
-    if coef is not None and coef[0] > 0:
-        tc = parabola_level_time(coef, y_contact, after=t[desc[-1]])
-        if tc is not None and tc <= t[min(k_peak + 1, len(t) - 1)]:
+    # the sample nearest the coarse impact: the last one of the fall or the first of the rebound
+    lo, hi = max(int(math.floor(imps[0])) - 1, 0), min(int(math.ceil(imps[0])) + 1, len(y) - 1)
+    k = lo + int(np.nanargmax(np.where(np.isfinite(y[lo:hi + 1]), y[lo:hi + 1], -np.inf)))
+    fall = np.arange(max(0, k - 8), k)
+    arc = _rebound_arc(y, k)
+    p_fall = fit_parabola(t[fall], y[fall]) if len(fall) >= 3 else None
+    p_arc = fit_parabola(t[arc], y[arc]) if len(arc) >= 3 else None
+    p_fall = p_fall if p_fall is not None and p_fall[0] > 0 else None
+    p_arc = p_arc if p_arc is not None and p_arc[0] > 0 else None
+    t_lo, t_hi = t[max(k - 1, 0)], t[min(k + 1, len(t) - 1)]
+    t_imp, y_imp = events.index_to_time(imps[0], t), y_ground
+    if p_fall is not None and p_arc is not None:
+        # contact = where the falling and the rebounding parabolas meet (no ground calibration needed)
+        roots = [r.real for r in np.roots(p_fall - p_arc) if abs(r.imag) < 1e-9 and t_lo <= r.real <= t_hi]
+        if roots:
+            t_imp = min(roots, key=lambda r: abs(r - t_imp))
+            y_imp = float(np.polyval(p_fall, t_imp))
+    elif p_fall is not None:
+        tc = parabola_level_time(p_fall, y_ground, after=t[fall[-1]])
+        if tc is not None and tc <= t_hi:
             t_imp = tc
+    h = y_imp - y0
+    m.set(f"drop_height_{oid}", h)
+    out["h"] = h
     out["t"] = t_imp - t[0]
     m.set(f"fall_time_{oid}", out["t"])
-    add_event(m, tracks, oid, "impact", float(np.interp(t_imp, t, np.arange(len(t)))), value=y_contact)
-    # the first rebound arc: samples after the impact peak, above the contact level, before the next impact
-    nxt = next((i for i in imps[1:] if i > k_peak + 1), None)
-    stop = len(y) if nxt is None else int(math.floor(nxt))
-    arc = []
-    for j in range(k_peak + 1, stop):
-        if not (np.isfinite(y[j]) and y[j] < y_contact - 0.5):
-            break
-        arc.append(j)
-    apex = None
-    if len(arc) >= 3:
-        coef = fit_parabola(t[arc], y[arc])
-        v = parabola_vertex(coef) if coef is not None and coef[0] > 0 else None
-        if v is not None and t[arc[0]] - 1e-9 <= v[0] <= t[arc[-1]] + 1e-9:
-            apex = v
-    if apex is None and arc:
+    add_event(m, tracks, oid, "impact", float(np.interp(t_imp, t, np.arange(len(t)))), value=h)
+    apex = parabola_vertex(p_arc) if p_arc is not None else None
+    if apex is not None and not (t[arc[0]] - 1e-9 <= apex[0] <= t[arc[-1]] + 1e-9):
+        apex = None
+    if apex is None and len(arc) >= 3:
         j = arc[int(np.argmin(y[arc]))]
-        if 0 < j < len(y) - 1 and j != arc[-1] and j != arc[0]:
+        if j not in (arc[0], arc[-1]):
             apex = (float(t[j]), float(y[j]))
     if apex is None:
         m.set(f"rebound_height_{oid}", None, f"{oid}: no rebound apex found after the first impact")
         return out
-    r = y_contact - apex[1]
-    m.set(f"rebound_height_{oid}", r if r > 0 else None, f"{oid}: rebound does not rise above the ground")
+    r = y_imp - apex[1]
+    m.set(f"rebound_height_{oid}", r if r > 0 else None, f"{oid}: rebound does not rise above the impact point")
     if r > 0:
         out["r"] = r
         add_event(m, tracks, oid, "rebound_apex", float(np.interp(apex[0], t, np.arange(len(t)))), value=r)
     return out
+
+
+def _rebound_arc(y: np.ndarray, k: int, tol: float = 0.3) -> list[int]:
+    """Samples of the free flight after impact sample ``k``.
+
+    In free flight the per-frame step of image ``y`` grows steadily (gravity points down); the arc
+    ends before the first sample whose step shrinks by more than ``tol`` px (the next impact, or
+    the ball coming to rest).
+    """
+    arc: list[int] = []
+    prev = None
+    for j in range(k + 1, len(y)):
+        if not np.isfinite(y[j]):
+            continue
+        if arc:
+            step = (y[j] - y[arc[-1]]) / (j - arc[-1])
+            if prev is not None and step < prev - tol:
+                break
+            prev = step
+        arc.append(j)
+    return arc

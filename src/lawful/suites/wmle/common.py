@@ -385,42 +385,56 @@ def ls_slope(t: np.ndarray, y: np.ndarray) -> float:
     return float(np.polyfit(t[ok], y[ok], 1)[0])
 
 
-def interval_slopes(t: np.ndarray, y: np.ndarray, t0: float, t1: float, m: int, min_points: int = 3) -> np.ndarray:
-    """Least-squares slopes of ``y(t)`` on ``m`` equal sub-intervals of ``[t0, t1]`` (``[m]``, NaN if too few points).
+def interval_slopes(t: np.ndarray, y: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """Least-squares slopes of ``y(t)`` on ``m`` consecutive groups of equally many samples.
 
-    On a parabola each slope is the exact velocity at its sub-interval's centre, so consecutive
-    differences are equal-interval velocity increments.
+    ``t``, ``y`` ``[n]``: uniformly sampled, finite; trailing samples that do not fill a group are
+    dropped. Returns ``(slopes [m], centres [m])``; on a parabola each slope is the exact velocity at
+    its group's centre time, so consecutive differences are equal-interval velocity increments.
     """
     t, y = np.asarray(t, float), np.asarray(y, float)
-    edges = np.linspace(t0, t1, m + 1)
-    out = np.full(m, np.nan)
-    for j in range(m):
-        sel = (t >= edges[j] - 1e-9) & (t <= edges[j + 1] + 1e-9) & np.isfinite(y)
-        if sel.sum() >= min_points:
-            out[j] = ls_slope(t[sel], y[sel])
-    return out
+    k = len(t) // m
+    if k < 2:
+        return np.full(m, np.nan), np.full(m, np.nan)
+    slopes = np.array([ls_slope(t[j * k:(j + 1) * k], y[j * k:(j + 1) * k]) for j in range(m)])
+    centres = np.array([float(np.mean(t[j * k:(j + 1) * k])) for j in range(m)])
+    return slopes, centres
 
 
-def departure_time(t: np.ndarray, d: np.ndarray, threshold: float, n_fit: int = 5) -> float | None:
-    """When a body at rest starts to move, from its displacement ``d`` ``[T]`` (≥ 0, px) over time ``t``.
+def departure_time(t: np.ndarray, d: np.ndarray, threshold: float, n_fit: int = 8, n_before: int = 4) -> float | None:
+    """When a body at rest starts to move, from its displacement ``d`` ``[T]`` (px, ~0 at rest) over time ``t``.
 
-    The first sample with ``d > threshold`` marks the motion; with motion from rest the displacement
-    grows quadratically at first, so ``sqrt(d)`` is linear in time near the start: a line through
-    ``sqrt(d)`` of the next ``n_fit`` moving samples is extrapolated to zero. The estimate is
-    clamped between the last resting sample and the first moving one. None if it never moves.
+    The first sample with ``d > threshold`` marks the motion. Motion from rest starts quadratically,
+    so ``d = k * max(0, t - t0)^2`` is fitted (least squares; ``k`` in closed form, ``t0`` by a bounded
+    scalar search) to the ``n_before`` samples before that one and the ``n_fit`` from it on. None if
+    the body never moves.
     """
+    from scipy.optimize import minimize_scalar
+
     t, d = np.asarray(t, float), np.asarray(d, float)
     moving = np.flatnonzero(np.isfinite(d) & (d > threshold))
     if len(moving) == 0:
         return None
     i = int(moving[0])
-    sel = [j for j in range(i, min(len(d), i + n_fit)) if np.isfinite(d[j]) and d[j] > 0]
-    lo = float(t[i - 1]) if i > 0 else float(t[0])
-    if len(sel) >= 3:
-        p = np.polyfit(t[sel], np.sqrt(d[sel]), 1)
-        if p[0] > 0:
-            return float(min(max(-p[1] / p[0], lo), t[i]))
-    return lo
+    idx = np.arange(max(0, i - n_before), min(len(d), i + n_fit))
+    idx = idx[np.isfinite(d[idx])]
+    tt, dd = t[idx], d[idx]
+    lo = float(t[max(0, i - n_before)]) if i > 0 else float(t[0]) - (t[1] - t[0] if len(t) > 1 else 0.0)
+    hi = float(t[i])
+    if len(idx) < 3 or hi <= lo:
+        return hi
+
+    def sse(t0: float) -> float:
+        u = np.maximum(0.0, tt - t0) ** 2
+        den = float(u @ u)
+        if den <= 0:
+            return float(dd @ dd)
+        k = float(u @ dd) / den
+        r = dd - k * u
+        return float(r @ r)
+
+    res = minimize_scalar(sse, bounds=(lo, hi), method="bounded", options={"xatol": 1e-6})
+    return float(res.x)
 
 
 def local_poly_value(t: np.ndarray, y: np.ndarray, tq: float, k: int = 5, deg: int = 2) -> float:
@@ -432,3 +446,31 @@ def local_poly_value(t: np.ndarray, y: np.ndarray, tq: float, k: int = 5, deg: i
     near = ok[np.argsort(np.abs(t[ok] - tq))[:k]]
     p = np.polyfit(t[near] - tq, y[near], min(deg, len(near) - 1))
     return float(p[-1])
+
+
+def steady_visible(track, lo: float = 0.7, hi: float = 1.4) -> np.ndarray:
+    """``visible`` ``[T]`` restricted to samples whose mask area is within ``[lo, hi]`` × the median area.
+
+    Drops samples whose mask was cut (search window, partial occlusion) or merged with something
+    else: their centroids are biased even though the object was seen.
+    """
+    vis = np.asarray(track.visible, bool).copy()
+    if not vis.any():
+        return vis
+    a = np.asarray(track.area, float)
+    med = float(np.median(a[vis]))
+    if med <= 0:
+        return vis
+    return vis & (a >= lo * med) & (a <= hi * med)
+
+
+def fill_gaps(y: np.ndarray, max_gap: int = 2) -> np.ndarray:
+    """Copy of ``y`` ``[T]`` with interior NaN runs of at most ``max_gap`` samples linearly interpolated
+    (for event detection only; fits use the real samples)."""
+    y = np.asarray(y, float).copy()
+    ok = np.isfinite(y)
+    idx = np.flatnonzero(ok)
+    for a, b in zip(idx[:-1], idx[1:]):
+        if 1 < b - a <= max_gap + 1:
+            y[a + 1:b] = np.interp(np.arange(a + 1, b), [a, b], [y[a], y[b]])
+    return y

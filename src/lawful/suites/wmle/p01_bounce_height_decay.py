@@ -23,7 +23,7 @@ from lawful.result import Measurement
 from lawful.score.wmle import cv, geometric_mean, q
 from lawful.suites.base import Law
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, sphere_box, style_of,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, steady_visible, event, fill_gaps, frame_times, sphere_box, style_of,
 )
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
@@ -56,7 +56,7 @@ def bounce_metrics(heights: list[float], flights: list[float]) -> dict[str, Metr
     else:
         s2 = q(e2, 0.15)
     return {
-        "M1": MetricScore.measured(s1, e1, e_p=e_p, n_pairs=float(len(r_h))),
+        "M1": MetricScore.measured(s1, e1, e_p=e_p),
         "M2": MetricScore.measured(s2, e2, c=c if math.isfinite(c) else None),
     }
 
@@ -166,8 +166,9 @@ class BounceHeightDecay(WmleTask):
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
         tr = tracks["ball"]
-        t, y = np.asarray(tracks.t, float), np.asarray(tr.y, float)
-        vis = np.asarray(tr.visible, bool)
+        t = np.asarray(tracks.t, float)
+        vis = steady_visible(tr)
+        y = np.where(vis, np.asarray(tr.y, float), np.nan)
         m.notes["trackable"] = bool(vis.mean() >= 0.5 and vis.sum() >= 8)
         first = int(np.flatnonzero(vis)[0]) if vis.any() else 0
         b = tr.box[first]
@@ -177,7 +178,7 @@ class BounceHeightDecay(WmleTask):
             m.notes.update(heights=[], flights=[])
             return m
         prom = max(2.0, 0.3 * r)
-        imp = [p for p in ev.turning_points(y, "max", prominence=prom)]
+        imp = [p for p in ev.turning_points(fill_gaps(y), "max", prominence=prom)]
         # flights between consecutive impacts, the drop before the first
         bounds = [-np.inf] + imp + [np.inf]
         idx = np.arange(len(t))

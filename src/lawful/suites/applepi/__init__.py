@@ -1,0 +1,57 @@
+"""Apple-π: Perception → Formulation → Deduction on Orchard-style cases (seed 000, appendices E–G).
+
+Ten tasks in four pillars (UniversalGravitation: FreeFall, ProjectileMotion, InclinedPlane,
+CircularMotion; ConservationOfMomentum: PerfectlyElasticCollision, PerfectlyInelasticCollision,
+InelasticCollision; NewtonsFirstLaw: AtRest, UniformLinearMotion; MultiLaw: Composition), five
+subtracks, three rollouts per case, in the public release's dataset and prediction layouts.
+
+This suite does not use the Task ABC flow; the CLI calls these functions directly
+(all in :mod:`lawful.suites.applepi.run`)::
+
+    run_applepi(out_dir, models=("reference", "counterfactual", "static"), cases_per_task=2, seed=0,
+                dataset=None, workers=None, progress=True, width=832, height=480, tasks=None,
+                ocr=None, motion_masks=False, protocol="video", store=None) -> dict
+        # builds (or reads, with dataset=PATH) the dataset, writes the built-in models' outputs under
+        # out_dir/applepi/predictions/<model>/, scores them into out_dir/results.sqlite and returns the
+        # leaderboard.json "applepi" section:
+        # {"scale": [0, 1], "models": {model: {"overall", "subtracks", "pillars", "tasks", "sources",
+        #   "metrics", "task_metrics", "scoring", "cases", "videos", "scored", "unmeasurable", "invalid"}},
+        #  "ocr": engine or None}
+
+    evaluate_predictions(dataset_dir, predictions_dir, out_dir, model=None, workers=None, progress=True,
+                         ocr=None, motion_masks=False, store=None) -> dict
+        # validates (missing / unreadable outputs listed under "validation") and scores predictions in
+        # the release layout; same section shape as run_applepi.
+
+    export_prompts(out_dir, dataset=None, cases_per_task=2, seed=0, protocols=("video", "image"),
+                   width=832, height=480, tasks=None, workers=None, progress=True) -> dict
+        # out_dir/applepi/prompts/<protocol>/<subtrack>.jsonl
+
+    aggregate_rows(store_rows) -> dict         # the same section from Store.scores("applepi") rows
+    table(section) -> rich.table.Table        # models × overall / subtracks / pillars
+    task_table(section) -> rich.table.Table   # tasks × models
+
+Without judge values every subtrack is reported by its objective-only score (keys ``<subtrack>_objective``,
+``"scoring": "objective-only …"``); judge values recorded in the store under rubric ``applepi.<subtrack>``
+switch a model to the paper's fused scores (see :mod:`lawful.suites.applepi.fusion`).
+"""
+
+from __future__ import annotations
+
+from lawful.suites.base import Suite, register_suite
+
+
+@register_suite("applepi")
+def make_suite() -> Suite:
+    from lawful.suites.applepi.run import DEFAULT_CASES_PER_TASK, aggregate_rows, table
+
+    return Suite(name="applepi", tasks={}, scale=(0.0, 1.0), default_cases_per_task=DEFAULT_CASES_PER_TASK,
+                 aggregate=aggregate_rows, table=table)
+
+
+def __getattr__(name: str):
+    if name in ("run_applepi", "evaluate_predictions", "export_prompts", "table", "task_table", "build_dataset"):
+        from lawful.suites.applepi import run
+
+        return getattr(run, name)
+    raise AttributeError(name)

@@ -1,0 +1,469 @@
+"""Writing and reading datasets in the Apple-π release layout (Orchard "Apple-PI-GT" v1.0).
+
+Layout::
+
+    dataset.json                      name, version, prompt_version, num_rollouts, cases[{case_id, path, split}]
+    cases/<Pillar>/<Task>/<NNNNNN>/
+        metadata.json                 the release's keys (see METADATA_KEYS)
+        initial_state/                rgb_0000.png (annotated input), rgb_0000_white_bg.png (annotations only),
+                                      rgb_0000_white_bg_obj.png (objects only), mask_0000.npy,
+                                      instance_segmentation_0000.npy
+        instantaneous_velocity/       velocity_annotated.png (state at t*), mask.npy (instance ids at t*)
+        rgb/NNNN.png                  GT frames; index 0 is the clean condition frame
+        mask/maps.npz                 [T, H, W] foreground          (key "maps")
+        instance_segmentation/maps.npz [T, H, W] ids, 0 = background
+        velocity/maps.npz             [T, H, W, 3] world-space velocity, m/s (simulator cases)
+        depth/maps.npz                [T, H, W] metres               (simulator cases)
+        camera_parameters/NNNN.json   intrinsic 3x3, extrinsic 3x4   (simulator cases)
+        lawful.json                   optional extension written by lawful (task seed, scale, per-object truth)
+
+Real-world cases set ``is_realworld`` and ``gt_video`` (a file in the case folder) and may have no
+``rgb/`` frames, velocity, depth or camera files.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from functools import cached_property
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from lawful.suites.applepi import scenes
+from lawful.suites.applepi.infographic import Infographic, objects_only, target_state
+from lawful.suites.applepi.render import Renderer
+
+SCHEMA_VERSION = "1.0"
+METADATA_KEYS = (
+    "schema_version", "case_id", "physics_type", "is_realworld", "annotation", "input_image", "clean_first_frame",
+    "annotations_only_reference", "objects_only_reference", "future_state_reference", "target_time",
+    "physics_duration", "gt_frames_dir", "gt_video", "gt_fps", "gt_total_frames", "deduction_timestamps",
+    "formula_info",
+)
+ANNOTATION_DIFF = 40  # a first-frame pixel differing from the clean frame by more than this is an annotation
+
+
+class DatasetError(ValueError):
+    """A dataset that cannot be read; the message is one line for the user."""
+
+
+def imread(path: Path) -> np.ndarray:
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        raise DatasetError(f"{path}: missing or unreadable image")
+    return cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
+
+
+def imwrite(path: Path, rgb: np.ndarray) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2BGR), [cv2.IMWRITE_PNG_COMPRESSION, 1])
+
+
+def _save_maps(path: Path, arr: np.ndarray) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, maps=arr)
+
+
+def _load_maps(path: Path) -> np.ndarray:
+    try:
+        with np.load(path) as z:
+            return z["maps"]
+    except (OSError, KeyError, ValueError) as e:
+        raise DatasetError(f"{path}: cannot read maps ({type(e).__name__})") from None
+
+
+# --- writing ---------------------------------------------------------------------------------
+def case_relpath(task: str, number: int) -> str:
+    return f"cases/{scenes.PILLAR_OF[task]}/{task}/{number:06d}"
+
+
+def write_case(root: str | Path, task: str, number: int, seed: int, width: int = 832, height: int = 480,
+               gt_fps: float = 24.0, duration: float = 2.0, style_seed: int | None = None,
+               dense_maps: bool = True) -> dict:
+    """Simulate, render and write one case; returns its ``dataset.json`` entry.
+
+    ``dense_maps=False`` skips the large optional ``velocity/`` and ``depth/`` arrays (the
+    per-object truth in ``lawful.json`` carries the same velocities).
+    """
+    from lawful.world.appearance import style_variant
+
+    root = Path(root)
+    rel = case_relpath(task, number)
+    d = root / rel
+    case_id = f"{task}_{number:06d}"
+    sc = scenes.build(task, seed, duration)
+    r = Renderer(sc, width, height, style_variant(style_seed))
+    n_phys = int(round(duration * gt_fps))
+    times = np.arange(n_phys + 1) / gt_fps
+    pos, vel, ang = sc.motion("true", times)
+    T = len(times)
+    inst = np.zeros((T, height, width), np.uint8)
+    for k in range(T):
+        rgb, inst[k] = r.frame(pos[k], ang[k])
+        imwrite(d / "rgb" / f"{k:04d}.png", rgb)
+        if k == 0:
+            clean = rgb
+    ig = Infographic(r)
+    annotated = ig.annotated(clean)
+    imwrite(d / "initial_state/rgb_0000.png", annotated)
+    imwrite(d / "initial_state/rgb_0000_white_bg.png", ig.annotations_only())
+    imwrite(d / "initial_state/rgb_0000_white_bg_obj.png", objects_only(r, 0.0))
+    np.save(d / "initial_state/mask_0000.npy", inst[0] > 0)
+    np.save(d / "initial_state/instance_segmentation_0000.npy", inst[0])
+    ded_ts = scenes.pick_times(duration, sc.events, (0.25, 0.5, 0.75))
+    t_star = scenes.discriminative_time(sc)
+    fs, fs_inst, fs_info = target_state(r, t_star)
+    imwrite(d / "instantaneous_velocity/velocity_annotated.png", fs)
+    np.save(d / "instantaneous_velocity/mask.npy", fs_inst)
+    _save_maps(d / "mask/maps.npz", inst > 0)
+    _save_maps(d / "instance_segmentation/maps.npz", inst)
+    if dense_maps:
+        vmap = np.zeros((T, height, width, 3), np.float16)
+        for k in range(T):
+            for i in range(len(sc.bodies)):
+                vmap[k][inst[k] == i + 1] = (vel[k, i, 0], vel[k, i, 1], 0.0)
+        _save_maps(d / "velocity/maps.npz", vmap)
+        _save_maps(d / "depth/maps.npz", np.full((T, height, width), r.cam.distance, np.float16))
+    cam_json = json.dumps({"intrinsic": r.cam.intrinsic(), "extrinsic": r.cam.extrinsic()})
+    (d / "camera_parameters").mkdir(parents=True, exist_ok=True)
+    for k in range(T):
+        (d / "camera_parameters" / f"{k:04d}.json").write_text(cam_json)
+    rng = np.random.default_rng([int(seed) & 0xFFFFFFFF, 0xF0])
+    options = [sc.formula.correct] + list(sc.formula.distractors)
+    order = rng.permutation(4)
+    choices = {"ABCD"[j]: options[i] for j, i in enumerate(order)}
+    correct_letter = "ABCD"[int(np.flatnonzero(order == 0)[0])]
+    meta = {
+        "schema_version": SCHEMA_VERSION, "case_id": case_id, "physics_type": task, "is_realworld": False,
+        "annotation": sc.annotation(), "input_image": "initial_state/rgb_0000.png", "clean_first_frame": "rgb/0000.png",
+        "annotations_only_reference": "initial_state/rgb_0000_white_bg.png",
+        "objects_only_reference": "initial_state/rgb_0000_white_bg_obj.png",
+        "future_state_reference": "instantaneous_velocity/velocity_annotated.png", "target_time": t_star,
+        "physics_duration": float(duration), "gt_frames_dir": "rgb", "gt_video": None, "gt_fps": float(gt_fps),
+        "gt_total_frames": T, "deduction_timestamps": ded_ts,
+        "formula_info": {"choices": choices, "correct_letter": correct_letter, "correct_formula": sc.formula.correct},
+    }
+    (d / "metadata.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False))
+    ext = {
+        "lawful_version": 1, "task": task, "pillar": sc.pillar, "seed": int(seed), "style_seed": style_seed,
+        "width": width, "height": height, "pixels_per_metre": r.cam.ppm,
+        "objects": [{"instance_id": i + 1, "id": b.id, "name": b.name, "shape": b.shape, "color": list(b.color),
+                     "size_m": [b.width, b.height], "mass": b.mass} for i, b in enumerate(sc.bodies)],
+        "truth": {"t": times.round(6).tolist(), "position_m": pos.round(6).tolist(), "velocity_m_s": vel.round(6).tolist()},
+        "target_state": fs_info, "events": [[n, round(t, 6)] for n, t in sc.events],
+        "substituted_formula": sc.formula.substituted, "anti_description": sc.anti_description,
+    }
+    (d / "lawful.json").write_text(json.dumps(ext, ensure_ascii=False))
+    return {"case_id": case_id, "path": rel, "split": "test"}
+
+
+def write_dataset_index(root: str | Path, entries: list[dict], name: str = "lawful-orchard-sim",
+                        prompt_version: str = "lawful-1", num_rollouts: int = 3) -> Path:
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    p = root / "dataset.json"
+    p.write_text(json.dumps({"name": name, "version": SCHEMA_VERSION, "prompt_version": prompt_version,
+                             "num_rollouts": num_rollouts, "cases": entries}, indent=2))
+    return p
+
+
+# --- reading ---------------------------------------------------------------------------------
+def _float_after(key: str, text: str) -> float | None:
+    m = re.search(rf"(?<![A-Za-z_]){re.escape(key)}\s*=\s*(-?\d+(?:\.\d+)?)", text)
+    return float(m.group(1)) if m else None
+
+
+class GTCase:
+    """One case folder of a dataset, read lazily. Images are ``uint8 [H, W, 3]`` RGB."""
+
+    def __init__(self, root: str | Path, entry: dict):
+        self.root = Path(root)
+        self.entry = entry
+        self.dir = self.root / entry["path"]
+        try:
+            self.meta = json.loads((self.dir / "metadata.json").read_text())
+        except FileNotFoundError:
+            raise DatasetError(f"{self.dir}: no metadata.json") from None
+        except json.JSONDecodeError as e:
+            raise DatasetError(f"{self.dir / 'metadata.json'}: not valid JSON ({e.msg})") from None
+        ext = self.dir / "lawful.json"
+        self.ext: dict | None = json.loads(ext.read_text()) if ext.exists() else None
+        self._cache: dict = {}
+
+    # --- identity and timing
+    @property
+    def case_id(self) -> str:
+        return str(self.meta.get("case_id") or self.entry.get("case_id"))
+
+    @property
+    def task(self) -> str:
+        return str(self.meta.get("physics_type") or Path(self.entry["path"]).parent.name)
+
+    @property
+    def pillar(self) -> str:
+        parts = Path(self.entry["path"]).parts
+        return parts[-3] if len(parts) >= 3 else scenes.PILLAR_OF.get(self.task, "unknown")
+
+    @property
+    def is_realworld(self) -> bool:
+        return bool(self.meta.get("is_realworld", False))
+
+    @property
+    def physics_duration(self) -> float:
+        return float(self.meta["physics_duration"])
+
+    @property
+    def gt_fps(self) -> float:
+        return float(self.meta.get("gt_fps") or 24.0)
+
+    @property
+    def deduction_timestamps(self) -> list[float]:
+        return [float(t) for t in self.meta.get("deduction_timestamps") or []]
+
+    @property
+    def target_time(self) -> float | None:
+        t = self.meta.get("target_time")
+        return None if t is None else float(t)
+
+    @property
+    def formula_info(self) -> dict:
+        info = dict(self.meta.get("formula_info") or {})
+        ch = info.get("choices")
+        if isinstance(ch, list):  # accept a list of four formulas (A-D in order)
+            info["choices"] = {"ABCD"[i]: re.sub(r"^[A-D][.):]\s*", "", str(c)) for i, c in enumerate(ch[:4])}
+        return info
+
+    # --- images
+    def image(self, key: str) -> np.ndarray:
+        """A reference image by metadata key (``input_image``, ``clean_first_frame``, ``…_reference``)."""
+        if key not in self._cache:
+            rel = self.meta.get(key)
+            if not rel:
+                if key == "clean_first_frame":
+                    return self.gt_frames([0])[0]
+                raise DatasetError(f"{self.dir}: metadata has no '{key}'")
+            self._cache[key] = imread(self.dir / rel)
+        return self._cache[key]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.image("input_image").shape[:2]
+
+    def _frames_dir(self) -> Path | None:
+        rel = self.meta.get("gt_frames_dir")
+        if rel and (self.dir / rel).is_dir() and len(list((self.dir / rel).glob("*.png"))) > 1:
+            return self.dir / rel
+        return None
+
+    @cached_property
+    def n_frames(self) -> int:
+        """GT frames including the condition frame at index 0."""
+        fd = self._frames_dir()
+        if fd is not None:
+            return len(list(fd.glob("*.png")))
+        if self.meta.get("gt_video"):
+            from lawful.video import probe
+
+            return probe(self.dir / self.meta["gt_video"], count=True).n_frames
+        mp = self.dir / "mask/maps.npz"
+        if mp.exists():
+            return int(self.masks().shape[0])
+        return int(self.meta["gt_total_frames"])
+
+    @property
+    def n_gt_phys(self) -> int:
+        return self.n_frames - 1
+
+    def gt_frames(self, indices) -> dict[int, np.ndarray]:
+        """GT frames by full index (0 = condition frame), from ``rgb/`` or decoded from ``gt_video``."""
+        want = sorted({int(i) for i in indices})
+        out = {}
+        fd = self._frames_dir()
+        if fd is not None:
+            files = sorted(fd.glob("*.png"))
+            for i in want:
+                key = ("gt", i)
+                if key not in self._cache:
+                    self._cache[key] = imread(files[i])
+                out[i] = self._cache[key]
+            return out
+        if not self.meta.get("gt_video"):
+            raise DatasetError(f"{self.dir}: no GT frames (neither {self.meta.get('gt_frames_dir')}/ nor gt_video)")
+        from lawful.video import iter_frames
+
+        missing = [i for i in want if ("gt", i) not in self._cache]
+        if missing:
+            last = max(missing)
+            for i, f in iter_frames(self.dir / self.meta["gt_video"]):
+                if i in missing:
+                    self._cache[("gt", i)] = f
+                if i >= last:
+                    break
+        for i in want:
+            if ("gt", i) not in self._cache:
+                raise DatasetError(f"{self.dir}: GT video has no frame {i}")
+            out[i] = self._cache[("gt", i)]
+        return out
+
+    # --- dense arrays
+    def masks(self) -> np.ndarray:
+        if "masks" not in self._cache:
+            self._cache["masks"] = _load_maps(self.dir / "mask/maps.npz").astype(bool)
+        return self._cache["masks"]
+
+    def instances(self) -> np.ndarray:
+        """``[T, H, W]`` instance ids; without the file, connected components of the foreground masks."""
+        if "inst" not in self._cache:
+            p = self.dir / "instance_segmentation/maps.npz"
+            if p.exists():
+                self._cache["inst"] = _load_maps(p)
+            else:
+                m = self.masks()
+                inst = np.zeros(m.shape, np.int32)
+                for k in range(len(m)):
+                    _, inst[k] = cv2.connectedComponents(m[k].astype(np.uint8))
+                self._cache["inst"] = inst
+        return self._cache["inst"]
+
+    @property
+    def object_ids(self) -> list[int]:
+        return [int(i) for i in np.unique(self.instances()[0]) if i != 0]
+
+    def annotation_mask(self) -> np.ndarray:
+        """Pixels where the annotated input differs from the clean first frame."""
+        if "ann" not in self._cache:
+            a = self.image("input_image").astype(np.int16)
+            c = self.clean_first_frame().astype(np.int16)
+            self._cache["ann"] = np.abs(a - c).max(-1) > ANNOTATION_DIFF
+        return self._cache["ann"]
+
+    def clean_first_frame(self) -> np.ndarray:
+        if "clean" not in self._cache:
+            rel = self.meta.get("clean_first_frame")
+            self._cache["clean"] = imread(self.dir / rel) if rel and (self.dir / rel).exists() else self.gt_frames([0])[0]
+        return self._cache["clean"]
+
+    def colour_key(self):
+        """The case's :class:`~lawful.suites.applepi.segment.ColourKey` (cached)."""
+        if "key" not in self._cache:
+            from lawful.suites.applepi.segment import ColourKey, _centres
+
+            ann = self.annotation_mask()
+            extra = _centres(self.image("input_image")[ann], 3, seed=7) if ann.any() else None
+            self._cache["key"] = ColourKey(self.clean_first_frame(), self.instances()[0], extra)
+        return self._cache["key"]
+
+    # --- physical scale and velocities
+    def _camera(self, k: int) -> dict | None:
+        p = self.dir / "camera_parameters" / f"{k:04d}.json"
+        if not p.exists():
+            files = sorted((self.dir / "camera_parameters").glob("*.json")) if (self.dir / "camera_parameters").is_dir() else []
+            if not files:
+                return None
+            p = files[min(k, len(files) - 1)]
+        return json.loads(p.read_text())
+
+    def metres_per_pixel(self, oid: int, k: int) -> float | None:
+        """Metres per pixel in the object's plane at full frame index ``k``.
+
+        lawful cases: the recorded scale. Simulator cases: depth at the object / focal length.
+        Real recordings: the annotated size (``d``/``s``) over the object's first-frame mask diameter,
+        when the annotation lists one size per object; otherwise None (velocity not applicable).
+        """
+        if self.ext and self.ext.get("pixels_per_metre"):
+            return 1.0 / float(self.ext["pixels_per_metre"])
+        cam = self._camera(k)
+        dp = self.dir / "depth/maps.npz"
+        if cam is not None and dp.exists():
+            if "depth" not in self._cache:
+                self._cache["depth"] = _load_maps(dp)
+            m = self.instances()[k] == oid
+            if m.any():
+                return float(np.asarray(self._cache["depth"][k][m], np.float64).mean()) / float(cam["intrinsic"][0][0])
+        sizes = self._annotated_sizes()
+        ids = self.object_ids
+        if sizes and len(sizes) == len(ids) and oid in ids:
+            area = float((self.instances()[0] == oid).sum())
+            if area > 0:
+                return sizes[ids.index(oid)] / (2 * math.sqrt(area / math.pi))
+        return None
+
+    def _annotated_sizes(self) -> list[float]:
+        out = []
+        for part in str(self.meta.get("annotation", "")).split("/"):
+            if ":" not in part or part.strip().lower().startswith(("environment", "ground", "scene")):
+                continue
+            body = part.split(":", 1)[1]
+            v = _float_after("d", body)
+            v = _float_after("s", body) if v is None else v
+            if v is not None:
+                out.append(v)
+        return out
+
+    def velocity(self, oid: int, k: int) -> np.ndarray | None:
+        """In-plane velocity (m/s, image axes x right / y down) of object ``oid`` at full frame index ``k``."""
+        if self.ext and "truth" in self.ext:
+            i = [o["instance_id"] for o in self.ext["objects"]].index(oid)
+            v = self.ext["truth"]["velocity_m_s"][k][i]
+            return np.array([v[0], -v[1]], float)
+        vp = self.dir / "velocity/maps.npz"
+        cam = self._camera(k)
+        if vp.exists():
+            if "vel" not in self._cache:
+                self._cache["vel"] = _load_maps(vp)
+            m = self.instances()[k] == oid
+            if not m.any():
+                return None
+            v = np.asarray(self._cache["vel"][k][m], np.float64).mean(0)
+            if cam is not None:
+                v = np.asarray(cam["extrinsic"], float)[:, :3] @ v
+            else:
+                v = np.array([v[0], -v[1], v[2]])
+            return v[:2]
+        # Real recordings: track the GT masks themselves.
+        from lawful.suites.applepi.segment import centroid
+
+        inst = self.instances()
+        k0, k1 = max(1, k - 1), min(len(inst) - 1, k + 1)
+        if k1 <= k0:
+            return None
+        c0, c1 = centroid(inst[k0] == oid), centroid(inst[k1] == oid)
+        mpp = self.metres_per_pixel(oid, k)
+        if c0 is None or c1 is None or mpp is None:
+            return None
+        return (np.array(c1) - np.array(c0)) * self.gt_fps / (k1 - k0) * mpp
+
+
+class Dataset:
+    """A dataset root with ``dataset.json``; iterate for :class:`GTCase` objects."""
+
+    def __init__(self, root: str | Path):
+        self.root = Path(root)
+        p = self.root / "dataset.json"
+        try:
+            self.index = json.loads(p.read_text())
+        except FileNotFoundError:
+            raise DatasetError(f"{self.root}: no dataset.json (not an Apple-π dataset root)") from None
+        except json.JSONDecodeError as e:
+            raise DatasetError(f"{p}: not valid JSON ({e.msg})") from None
+        self.entries = list(self.index.get("cases", []))
+
+    @property
+    def num_rollouts(self) -> int:
+        return int(self.index.get("num_rollouts", 3))
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __iter__(self):
+        for e in self.entries:
+            yield GTCase(self.root, e)
+
+    def case(self, case_id: str) -> GTCase:
+        for e in self.entries:
+            if e["case_id"] == case_id:
+                return GTCase(self.root, e)
+        raise KeyError(case_id)

@@ -1,0 +1,191 @@
+"""Built-in models that answer all five subtracks, written in the release's prediction layout.
+
+- ``reference``: the correct answers — the references of the case and the true Deduction video.
+- ``counterfactual``: the wrong law — misread labels placed on the wrong side, mirrored objects, a wrong
+  formula option, the anti-physics state at t* and the anti-physics video (for datasets without
+  lawful's simulation data: the GT clip played backwards and the first frame as the t* state).
+- ``static``: repeats the annotated input frame for everything.
+
+Video protocol: each non-Deduction clip fades from the input to the answer (last frame = answer);
+the Deduction clip is the condition frame followed by physics frames where physics frame ``p``
+shows ``t = p * physics_duration / n`` (``n`` = the GT's physics frame count), which is what the
+release's time rule reads back. Image protocol: one PNG per rollout, keyframe folders for Deduction.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from lawful.suites.applepi import scenes
+from lawful.suites.applepi.dataset import GTCase, imwrite
+from lawful.suites.applepi.infographic import Infographic, formula_answer, objects_only, target_state
+from lawful.suites.applepi.predictions import SUBTRACKS
+MODELS = ("reference", "counterfactual", "static")
+CLIP_FRAMES = 8
+CRF = 8  # near-lossless, full-resolution chroma: the built-in answers should not lose to the codec
+
+
+def write_video(path: str | Path, frames: list[np.ndarray], fps: float, crf: int = CRF) -> Path:
+    """H.264 MP4 with 4:4:4 chroma (odd sizes padded by one pixel), written atomically."""
+    from fractions import Fraction
+
+    import av
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".part.mp4")
+    h, w = frames[0].shape[:2]
+    with av.open(str(tmp), "w") as c:
+        s = c.add_stream("libx264", rate=Fraction(fps).limit_denominator(1001))
+        s.width, s.height = w + (w % 2), h + (h % 2)
+        s.pix_fmt = "yuv444p"
+        s.options = {"crf": str(crf), "preset": "veryfast"}
+        for f in frames:
+            f = np.ascontiguousarray(f, dtype=np.uint8)
+            if (w % 2) or (h % 2):
+                f = np.pad(f, ((0, h % 2), (0, w % 2), (0, 0)), mode="edge")
+            for pkt in s.encode(av.VideoFrame.from_ndarray(f, format="rgb24")):
+                c.mux(pkt)
+        for pkt in s.encode():
+            c.mux(pkt)
+    tmp.replace(path)
+    return path
+
+
+def _renderer(case: GTCase):
+    """Rebuild the case's renderer from ``lawful.json`` (None for datasets made elsewhere)."""
+    if not case.ext or "seed" not in case.ext:
+        return None
+    from lawful.suites.applepi.render import Renderer
+    from lawful.world.appearance import style_variant
+
+    sc = scenes.build(case.ext["task"], case.ext["seed"], case.physics_duration)
+    return Renderer(sc, case.ext["width"], case.ext["height"], style_variant(case.ext.get("style_seed")))
+
+
+def answers(model: str, case: GTCase) -> dict[str, np.ndarray]:
+    """The four non-Deduction answer images of ``model`` for ``case``."""
+    h, w = case.shape
+    inp = case.image("input_image")
+    if model == "static":
+        return {s: inp for s in SUBTRACKS if s != "deduction"}
+    info = case.formula_info
+    choices = info.get("choices", {})
+    correct = str(info.get("correct_letter", "A"))
+    if model == "reference":
+        sub = (case.ext or {}).get("substituted_formula") or info.get("correct_formula", "")
+        return {
+            "perception_text": case.image("annotations_only_reference"),
+            "perception_graphic": case.image("objects_only_reference"),
+            "formulation_text": formula_answer(correct, info.get("correct_formula", ""), sub, w, h),
+            "formulation_graphic": case.image("future_state_reference"),
+        }
+    if model != "counterfactual":
+        raise KeyError(f"unknown built-in model '{model}' (choices: {', '.join(MODELS)})")
+    wrong = next((k for k in sorted(choices) if k != correct), "A" if correct != "A" else "B")
+    r = _renderer(case)
+    if r is not None:
+        pt = Infographic(r, wrong=True).annotations_only()
+        t_star = case.target_time or 0.0
+        fg, _, _ = target_state(r, t_star, law="anti")
+    else:
+        pt = np.roll(case.image("annotations_only_reference"), int(0.08 * w), axis=1)
+        fg = case.clean_first_frame()
+    return {
+        "perception_text": pt,
+        "perception_graphic": np.ascontiguousarray(case.image("objects_only_reference")[:, ::-1]),
+        "formulation_text": formula_answer(wrong, choices.get(wrong, ""), choices.get(wrong, ""), w, h),
+        "formulation_graphic": fg,
+    }
+
+
+def deduction_frames(model: str, case: GTCase) -> list[np.ndarray]:
+    """The Deduction clip: condition frame, then ``n_gt_phys`` physics frames at ``t = p * D / n``."""
+    n = case.n_gt_phys
+    inp = case.image("input_image")
+    if model == "static":
+        return [inp] * (n + 1)
+    if model == "reference":
+        gt = case.gt_frames(range(n))
+        return [inp] + [gt[i] for i in range(n)]
+    if model != "counterfactual":
+        raise KeyError(f"unknown built-in model '{model}' (choices: {', '.join(MODELS)})")
+    r = _renderer(case)
+    if r is None:
+        gt = case.gt_frames(range(1, n + 1))
+        return [inp] + [gt[i] for i in range(n, 0, -1)]
+    times = np.arange(n) * case.physics_duration / n
+    pos, _, ang = r.scenario.motion("anti", times)
+    return [inp] + [r.frame(pos[k], ang[k])[0] for k in range(n)]
+
+
+def _fade(a: np.ndarray, b: np.ndarray, n: int) -> list[np.ndarray]:
+    out = []
+    for i in range(n):
+        k = min(1.0, i / max(1, n - 2))
+        out.append(np.clip(a.astype(np.float32) * (1 - k) + b.astype(np.float32) * k + 0.5, 0, 255).astype(np.uint8))
+    out[-1] = b
+    return out
+
+
+def case_dir(pred_root: Path, subtrack: str, case: GTCase) -> Path:
+    return pred_root / subtrack / case.entry["path"]
+
+
+def write_predictions(model: str, case: GTCase, pred_root: str | Path, num_rollouts: int = 3,
+                      protocol: str = "video", overwrite: bool = False) -> None:
+    """Write ``model``'s outputs for one case under ``pred_root`` (skips files that exist)."""
+    pred_root = Path(pred_root)
+    fps = case.gt_fps
+    todo = [s for s in SUBTRACKS if overwrite or not _complete(case_dir(pred_root, s, case), protocol, s, num_rollouts)]
+    if not todo:
+        return
+    ans = answers(model, case) if any(s != "deduction" for s in todo) else {}
+    for s in todo:
+        d = case_dir(pred_root, s, case)
+        d.mkdir(parents=True, exist_ok=True)
+        if s == "deduction":
+            frames = deduction_frames(model, case)
+            if protocol == "video":
+                first = write_video(d / "rollout_00.mp4", frames, fps, crf=CRF)
+                for r in range(1, num_rollouts):
+                    shutil.copyfile(first, d / f"rollout_{r:02d}.mp4")
+            else:
+                n = len(frames) - 1
+                from lawful.score.applepi import pred_physics_index
+
+                for r in range(num_rollouts):
+                    kd = d / f"rollout_{r:02d}"
+                    for i, t in enumerate(case.deduction_timestamps):
+                        p = pred_physics_index(t, n, case.physics_duration)
+                        imwrite(kd / f"frame_{i:03d}_t{t:.3f}s.png", frames[p + 1])
+            continue
+        img = ans[s]
+        if protocol == "video":
+            first = write_video(d / "rollout_00.mp4", _fade(case.image("input_image"), img, CLIP_FRAMES), fps, crf=CRF)
+            for r in range(1, num_rollouts):
+                shutil.copyfile(first, d / f"rollout_{r:02d}.mp4")
+        else:
+            for r in range(num_rollouts):
+                imwrite(d / f"rollout_{r:02d}.png", img)
+
+
+def _complete(d: Path, protocol: str, subtrack: str, n: int) -> bool:
+    if protocol == "video":
+        return all((d / f"rollout_{r:02d}.mp4").exists() for r in range(n))
+    if subtrack == "deduction":
+        return all((d / f"rollout_{r:02d}").is_dir() for r in range(n))
+    return all((d / f"rollout_{r:02d}.png").exists() for r in range(n))
+
+
+def write_submission(pred_root: str | Path, model: str, protocol: str = "video", num_rollouts: int = 3,
+                     prompt_version: str = "lawful-1", notes: str = "") -> None:
+    p = Path(pred_root)
+    p.mkdir(parents=True, exist_ok=True)
+    (p / "submission.json").write_text(json.dumps({"model": model, "protocol": protocol,
+                                                   "num_rollouts": num_rollouts, "prompt_version": prompt_version,
+                                                   "notes": notes or f"lawful built-in model '{model}'"}, indent=2))

@@ -1,0 +1,326 @@
+"""Apple-π end to end: build or read a dataset, write the built-in models' outputs, score, aggregate.
+
+Run folder layout (``out_dir``)::
+
+    results.sqlite                        lawful.store.Store (suite "applepi")
+    applepi/dataset/                      the generated dataset (unless ``dataset=`` points elsewhere)
+    applepi/predictions/<model>/          outputs in the release's prediction layout
+    applepi/leaderboard.json              the section returned by run_applepi / evaluate_predictions
+    applepi/prompts/<protocol>/<subtrack>.jsonl   (export_prompts)
+
+Store rows: one :class:`~lawful.store.VideoKey` ``(applepi, case_id, model, rollout)`` per rollout
+holding every subtrack's columns: ``<subtrack>_objective`` (objective-only score, checks in
+``metrics``), ``<subtrack>`` (the paper's fused score, only when judge values exist) and
+``<subtrack>/<check>`` (each check; ``-1`` "not applicable" stored as unmeasurable).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from lawful.result import Score
+from lawful.store import Store, VideoKey
+from lawful.suites.applepi import models as M
+from lawful.suites.applepi import ocr as ocr_mod
+from lawful.suites.applepi import scenes
+from lawful.suites.applepi.dataset import Dataset, GTCase, case_relpath, write_case, write_dataset_index
+from lawful.suites.applepi.evaluate import Options, Result, evaluate_case
+from lawful.suites.applepi.fusion import SUBTRACKS, OutputScore, aggregate, judge_criteria
+from lawful.suites.applepi.predictions import read_submission, validate
+from lawful.suites.applepi.prompts import PROMPT_VERSION, expected_outputs, prompt
+
+SUITE = "applepi"
+DEFAULT_CASES_PER_TASK = 2
+
+
+def _workers(workers: int | None) -> int:
+    return max(1, workers if workers else min(2, os.cpu_count() or 1))
+
+
+def _pmap(fn, items: list, workers: int):
+    if workers <= 1 or len(items) <= 1:
+        return [fn(*a) for a in items]
+    import multiprocessing as mp
+
+    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("fork")) as ex:
+        return list(ex.map(fn, *zip(*items)))
+
+
+def _progress(progress: bool, msg: str) -> None:
+    if progress:
+        from rich.console import Console
+
+        Console(stderr=True).print(f"[dim]applepi[/dim] {msg}")
+
+
+# --- dataset ----------------------------------------------------------------------------------
+def build_dataset(root: str | Path, cases_per_task: int = DEFAULT_CASES_PER_TASK, seed: int = 0,
+                  width: int = 832, height: int = 480, tasks: Iterable[str] | None = None, workers: int | None = None,
+                  duration: float = 2.0, gt_fps: float = 24.0, dense_maps: bool = True, progress: bool = False) -> Dataset:
+    """Write (or complete) a simulated dataset; cases already on disk are kept."""
+    root = Path(root)
+    tasks = list(tasks or scenes.TASKS)
+    jobs, entries = [], []
+    for t in tasks:
+        for i in range(cases_per_task):
+            number = i + 1
+            case_seed = seed * 1000 + i
+            entries.append({"case_id": f"{t}_{number:06d}", "path": case_relpath(t, number), "split": "test"})
+            if not (root / entries[-1]["path"] / "lawful.json").exists():
+                jobs.append((root, t, number, case_seed, width, height, gt_fps, duration, case_seed, dense_maps))
+    if jobs:
+        _progress(progress, f"building {len(jobs)} cases at {width}x{height}")
+        _pmap(write_case, jobs, _workers(workers))
+    write_dataset_index(root, entries, prompt_version=PROMPT_VERSION)
+    return Dataset(root)
+
+
+# --- scoring ------------------------------------------------------------------------------------
+def _judge_values(store: Store, case_id: str, model: str) -> dict[tuple[str, int], dict[str, float]]:
+    """Rubric values recorded by a judge (rubric ``applepi.<subtrack>``) for one case and model."""
+    out: dict[tuple[str, int], dict[str, float]] = {}
+    for sub in SUBTRACKS:
+        for row in store.judgements(suite=SUITE, rubric=f"{SUITE}.{sub}"):
+            if row["case_id"] == case_id and row["model"] == model and row["value"] is not None:
+                out.setdefault((sub, int(row["rollout"])), {})[row["criterion"]] = float(row["value"])
+    return {k: v for k, v in out.items() if all(c in v for c in judge_criteria(k[0]))}
+
+
+def _score_job(dataset_root: str, entry: dict, pred_root: str, n: int, opts: Options, judge) -> list[Result]:
+    return evaluate_case(GTCase(dataset_root, entry), pred_root, n, opts, judge)
+
+
+def _put(store: Store, model: str, results: list[Result]) -> None:
+    by_rollout: dict[int, list[Result]] = {}
+    for r in results:
+        by_rollout.setdefault(r.output.rollout, []).append(r)
+    for rollout, rs in by_rollout.items():
+        o0 = rs[0].output
+        cols: dict[str, Score] = {}
+        for r in rs:
+            o = r.output
+            extra = {"pillar": o.pillar, "source": o.source, "groups": r.groups}
+            cols[f"{o.subtrack}_objective"] = Score(status=o.status, value=o.value, reason=r.reason.split("\n")[0],
+                                                    metrics=dict(o.metrics), extra=extra)
+            if r.fused is not None:
+                cols[o.subtrack] = Score(status="scored", value=r.fused, metrics=dict(o.metrics),
+                                         extra={**extra, "groups": r.fused_groups})
+            for m, v in o.metrics.items():
+                cols[f"{o.subtrack}/{m}"] = (Score(status="scored", value=v) if v != -1 else
+                                             Score(status="unmeasurable", reason="not applicable"))
+        statuses = {r.output.status for r in rs}
+        status = "scored" if "scored" in statuses else ("unmeasurable" if "unmeasurable" in statuses else "invalid")
+        reason = "; ".join(sorted({r.reason.split("\n")[0] for r in rs if r.reason}))[:2000]
+        store.put(VideoKey(SUITE, o0.case_id, model, rollout), o0.task, status, cols, reason=reason,
+                  evidence={"outputs": {r.output.subtrack: r.path for r in rs}})
+
+
+def _outputs_from_rows(rows: list[dict], model: str, case_ids: set[str] | None, judged: bool) -> list[OutputScore]:
+    outs = []
+    for row in rows:
+        if row.get("suite", SUITE) != SUITE or row["model"] != model or (case_ids is not None and row["case_id"] not in case_ids):
+            continue
+        col = row["col"]
+        sub = col[: -len("_objective")] if col.endswith("_objective") else (col if col in SUBTRACKS else None)
+        if sub is None or (col in SUBTRACKS) != judged:
+            continue
+        s = row["score"]
+        extra = s.get("extra", {})
+        outs.append(OutputScore(row["case_id"], row["task"], extra.get("pillar", ""), extra.get("source", ""), sub,
+                                int(row["rollout"]), row["status"], row["value"], s.get("metrics", {})))
+    return outs
+
+
+def aggregate_rows(rows: list[dict], models: Iterable[str] | None = None, case_ids: set[str] | None = None) -> dict:
+    """The ``applepi`` section of ``leaderboard.json`` from store score rows (``Store.scores('applepi')``)."""
+    models = list(models) if models is not None else sorted({r["model"] for r in rows if r.get("suite", SUITE) == SUITE})
+    section = {"scale": [0, 1], "models": {}}
+    for m in models:
+        objective = _outputs_from_rows(rows, m, case_ids, judged=False)
+        judged = _outputs_from_rows(rows, m, case_ids, judged=True)
+        full = bool(judged) and len(judged) == len([o for o in objective if o.status == "scored"])
+        use = judged + [o for o in objective if o.status != "scored"] if full else objective
+        entry = aggregate(use)
+        entry["scoring"] = "judged (E.1/E.3 fusion)" if full else "objective-only (no judge values; rubric criteria left out)"
+        suffix = "" if full else "_objective"
+        entry["subtracks"] = {f"{k}{suffix}": v for k, v in entry["subtracks"].items()}
+        section["models"][m] = entry
+    return section
+
+
+def leaderboard(store: Store, models: Iterable[str], case_ids: set[str]) -> dict:
+    """The ``applepi`` section for ``models`` restricted to ``case_ids``, from the store."""
+    return aggregate_rows(store.scores(SUITE), models, case_ids)
+
+
+def score_predictions(store: Store, dataset: Dataset, pred_root: str | Path, model: str, opts: Options,
+                      workers: int | None = None, progress: bool = False, num_rollouts: int | None = None) -> None:
+    """Score every not-yet-scored case of ``model`` and record it in ``store``."""
+    n = int(num_rollouts or read_submission(pred_root).get("num_rollouts") or dataset.num_rollouts)
+    jobs = []
+    for entry in dataset.entries:
+        if all(store.done(VideoKey(SUITE, entry["case_id"], model, r)) for r in range(n)):
+            continue
+        jobs.append((str(dataset.root), entry, str(pred_root), n, opts, _judge_values(store, entry["case_id"], model)))
+    if not jobs:
+        return
+    _progress(progress, f"scoring {model}: {len(jobs)} cases × {len(opts.subtracks)} subtracks × {n} rollouts")
+    for results in _pmap(_score_job, jobs, _workers(workers)):
+        _put(store, model, results)
+
+
+def _case_ids(dataset: Dataset) -> set[str]:
+    return {e["case_id"] for e in dataset.entries}
+
+
+def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per_task: int = DEFAULT_CASES_PER_TASK,
+                seed: int = 0, dataset: str | Path | None = None, workers: int | None = None, progress: bool = True,
+                width: int = 832, height: int = 480, tasks: Iterable[str] | None = None, ocr: bool | None = None,
+                motion_masks: bool = False, protocol: str = "video", store: Store | None = None) -> dict:
+    """Build (or read) the dataset, write the built-in models' outputs, score them, return the leaderboard section.
+
+    ``ocr=None`` uses Tesseract when it is installed. Finished work is never redone.
+    """
+    out = Path(out_dir)
+    base = out / SUITE
+    models = list(models)
+    for m in models:
+        if m not in M.MODELS:
+            from lawful.suites.base import unknown
+
+            raise KeyError(unknown(m, M.MODELS, "built-in Apple-π model"))
+    if dataset is None:
+        ds = build_dataset(base / "dataset", cases_per_task, seed, width, height, tasks, workers, progress=progress)
+    else:
+        ds = Dataset(dataset)
+    opts = Options(use_ocr=ocr_mod.available() if ocr is None else bool(ocr and ocr_mod.available()),
+                   motion_masks=motion_masks)
+    own = store is None
+    store = store or Store(out / "results.sqlite")
+    try:
+        for m in models:
+            pred_root = base / "predictions" / m
+            M.write_submission(pred_root, m, protocol, ds.num_rollouts, PROMPT_VERSION)
+            _progress(progress, f"writing {m} outputs for {len(ds)} cases")
+            _pmap(_write_job, [(m, str(ds.root), c.entry, str(pred_root), ds.num_rollouts, protocol) for c in ds],
+                  _workers(workers))
+            score_predictions(store, ds, pred_root, m, opts, workers, progress)
+        section = leaderboard(store, models, _case_ids(ds))
+        section["ocr"] = ocr_mod.version() if opts.use_ocr else None
+    finally:
+        if own:
+            store.close()
+    base.mkdir(parents=True, exist_ok=True)
+    (base / "leaderboard.json").write_text(json.dumps(section, indent=2))
+    return section
+
+
+def _write_job(model: str, root: str, entry: dict, pred_root: str, n: int, protocol: str) -> None:
+    M.write_predictions(model, GTCase(root, entry), pred_root, n, protocol)
+
+
+def evaluate_predictions(dataset_dir: str | Path, predictions_dir: str | Path, out_dir: str | Path,
+                         model: str | None = None, workers: int | None = None, progress: bool = True,
+                         ocr: bool | None = None, motion_masks: bool = False, store: Store | None = None) -> dict:
+    """Validate and score predictions in the release layout against a dataset in the release layout.
+
+    Missing and unreadable outputs are listed under ``validation`` and score 0 (invalid); nothing raises
+    for a bad prediction file. ``model`` defaults to ``submission.json``'s model, else the folder name.
+    """
+    ds = Dataset(dataset_dir)
+    pred = Path(predictions_dir)
+    report = validate(pred, ds)
+    model = model or report.submission.get("model") or pred.name
+    opts = Options(use_ocr=ocr_mod.available() if ocr is None else bool(ocr and ocr_mod.available()),
+                   motion_masks=motion_masks)
+    out = Path(out_dir)
+    own = store is None
+    store = store or Store(out / "results.sqlite")
+    try:
+        score_predictions(store, ds, pred, model, opts, workers, progress)
+        section = leaderboard(store, [model], _case_ids(ds))
+    finally:
+        if own:
+            store.close()
+    section["validation"] = {model: report.to_dict()}
+    section["ocr"] = ocr_mod.version() if opts.use_ocr else None
+    (out / SUITE).mkdir(parents=True, exist_ok=True)
+    (out / SUITE / "leaderboard.json").write_text(json.dumps(section, indent=2))
+    return section
+
+
+def export_prompts(out_dir: str | Path, dataset: str | Path | None = None, cases_per_task: int = DEFAULT_CASES_PER_TASK,
+                   seed: int = 0, protocols: Iterable[str] = ("video", "image"), width: int = 832, height: int = 480,
+                   tasks: Iterable[str] | None = None, workers: int | None = None, progress: bool = True) -> dict:
+    """Write one JSONL per protocol and subtrack: ``{case_id, path, input_image, prompt, outputs, …}``."""
+    out = Path(out_dir) / SUITE
+    ds = Dataset(dataset) if dataset else build_dataset(out / "dataset", cases_per_task, seed, width, height, tasks,
+                                                        workers, progress=progress)
+    summary: dict = {"dataset": str(ds.root), "prompt_version": PROMPT_VERSION, "files": {}}
+    for proto in protocols:
+        if proto not in ("video", "image"):
+            raise ValueError(f"unknown protocol '{proto}' (video or image)")
+        d = out / "prompts" / proto
+        d.mkdir(parents=True, exist_ok=True)
+        for sub in SUBTRACKS:
+            lines = []
+            for c in ds:
+                lines.append(json.dumps({
+                    "case_id": c.case_id, "path": c.entry["path"], "subtrack": sub, "protocol": proto,
+                    "input_image": str((c.dir / c.meta["input_image"]).resolve()),
+                    "prompt": prompt(sub, proto, c),
+                    "physics_duration": c.physics_duration, "fps": c.gt_fps,
+                    "deduction_timestamps": c.deduction_timestamps if sub == "deduction" else None,
+                    "outputs": [f"{sub}/{c.entry['path']}/{o}" for o in expected_outputs(sub, proto, c, ds.num_rollouts)],
+                }, ensure_ascii=False))
+            p = d / f"{sub}.jsonl"
+            p.write_text("\n".join(lines) + "\n")
+            summary["files"][f"{proto}/{sub}"] = str(p)
+    return summary
+
+
+def table(section: dict):
+    """Rich table of the section: one row per model; overall, subtracks and pillars (0-1)."""
+    from rich.table import Table
+
+    models = section.get("models", {})
+    first = next(iter(models.values()), {})
+    subs = list(first.get("subtracks", {}))
+    pillars = list(first.get("pillars", {}))
+    t = Table(title=f"Apple-π ({first.get('scoring', '')})", show_lines=False)
+    t.add_column("model")
+    t.add_column("overall", justify="right")
+    for s in subs:
+        t.add_column(s.replace("_objective", "").replace("_", "-"), justify="right")
+    for p in pillars:
+        t.add_column(p, justify="right")
+    t.add_column("scored/invalid", justify="right")
+
+    def f(v):
+        return "—" if v is None else f"{v:.3f}"
+
+    for m, e in models.items():
+        t.add_row(m, f(e.get("overall")), *[f(e["subtracks"].get(s)) for s in subs],
+                  *[f(e["pillars"].get(p)) for p in pillars], f"{e.get('scored', 0)}/{e.get('invalid', 0)}")
+    return t
+
+
+def task_table(section: dict):
+    """Rich table: one row per task, one column per model (case-level means over all subtracks)."""
+    from rich.table import Table
+
+    models = section.get("models", {})
+    tasks = sorted({t for e in models.values() for t in e.get("tasks", {})},
+                   key=lambda t: scenes.TASKS.index(t) if t in scenes.TASKS else 99)
+    t = Table(title="Apple-π per task")
+    t.add_column("task")
+    for m in models:
+        t.add_column(m, justify="right")
+    for task in tasks:
+        vals = [models[m]["tasks"].get(task) for m in models]
+        t.add_row(task, *["—" if v is None else f"{v:.3f}" for v in vals])
+    return t

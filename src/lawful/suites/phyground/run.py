@@ -1,0 +1,111 @@
+"""PhyGround's own flow: cases → videos → judge (two rubrics) → leaderboard section.
+
+``run_phyground`` is what ``lawful run --suite phyground`` calls. Without a judge it still
+writes the cases and the built-in models' videos (so ``lawful judge --run DIR`` can score them
+later) and returns a section saying a judge is required; it never invents scores.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from PIL import Image
+
+from lawful.judges.cache import JudgeCache
+from lawful.judges.client import JudgeClient, JudgeConfig
+from lawful.judges.judge import CACHE_DIR, STORE_FILE, VideoItem, judge_items
+from lawful.judges.rubric import load_rubric
+from lawful.store import Store, VideoKey
+from lawful.suites.phyground import JUDGE_REQUIRED
+from lawful.suites.phyground.cases import CASES, build_case
+from lawful.suites.phyground.scoring import GENERAL_RUBRIC, LAW_RUBRIC, aggregate_judgements
+
+SUITE = "phyground"
+
+
+def write_cases(out_dir: str | Path, n: int | None = None) -> list[Path]:
+    """Write (or reuse) the first ``n`` cases of the set: ``<id>.json`` and, when drawn, ``<id>.png``."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for spec in CASES[: n or len(CASES)]:
+        path = out_dir / f"{spec.id}.json"
+        if not path.exists():
+            case, frame = build_case(spec)
+            if frame is not None:
+                Image.fromarray(frame).save(out_dir / f"{spec.id}.png")
+                case = case.model_copy(update={"first_frame": f"{spec.id}.png"})
+            case.save(out_dir)
+        paths.append(path)
+    return paths
+
+
+def export_prompts(out_dir: str | Path, cases_per_task: int | None = None, seed: int = 0) -> int:
+    """Cases for generation elsewhere: ``<id>.json``, ``<id>.png`` (drawn cases) and ``<id>.txt`` (prompt)."""
+    from lawful.case import load_case
+
+    paths = write_cases(out_dir, cases_per_task)
+    for p in paths:
+        p.with_suffix(".txt").write_text(load_case(p).prompt + "\n")
+    return len(paths)
+
+
+def make_videos(case_paths: list[Path], models, out_dir: Path) -> list[VideoItem]:
+    """Videos of every model for every case it can produce (built-in renders exist only for drawn
+    cases; a folder model contributes the rollouts it has)."""
+    from lawful.case import load_case
+    from lawful.generators.base import GenerationError, get_generator
+    from lawful.generators.external import Folder
+    from lawful.runner.run import model_dir_name
+
+    items = []
+    for model in models:
+        gen = get_generator(model)
+        label = gen.name or model
+        for cp in case_paths:
+            case = load_case(cp)
+            if isinstance(gen, Folder):
+                for k, path in sorted(gen.rollouts(case.id).items()):
+                    items.append(VideoItem(VideoKey(SUITE, case.id, label, k), case, Path(path), cp))
+                continue
+            out = out_dir / "videos" / model_dir_name(label) / f"{case.id}__0.mp4"
+            if not out.exists():
+                try:
+                    out = gen.generate(case, case.first_frame_path(cp), out, 0)
+                except (GenerationError, NotImplementedError):
+                    continue  # e.g. a text-only case and a renderer: nothing to judge
+            items.append(VideoItem(VideoKey(SUITE, case.id, label, 0), case, Path(out), cp))
+    return items
+
+
+def phyground_section(store: Store) -> dict:
+    """The leaderboard section from the store's PhyGround judgements."""
+    return aggregate_judgements(store.judgements(suite=SUITE))
+
+
+def run_phyground(out_dir: str | Path, models=("reference", "counterfactual", "static"),
+                  judge_config: JudgeConfig | None = None, cases_per_task: int | None = None, seed: int = 0,
+                  workers: int = 0, progress: bool = True, redo: bool = False) -> dict:
+    """Build the cases, make the videos, judge them with both rubrics and return the section (scale 1-5).
+
+    ``cases_per_task`` takes the first n cases of the set; ``seed`` and ``workers`` are accepted for the
+    common runner signature (the set is fixed, rendering is cheap).
+    """
+    out_dir = Path(out_dir)
+    case_paths = write_cases(out_dir / "cases" / SUITE, cases_per_task)
+    items = make_videos(case_paths, models, out_dir)
+    videos = dict(Counter(it.key.model for it in items))
+    if judge_config is None:
+        return {"scale": [1, 5], "status": "judge required", "reason": JUDGE_REQUIRED, "videos": videos,
+                "cases": len(case_paths), "models": {}}
+    client = JudgeClient(judge_config, JudgeCache(out_dir / CACHE_DIR))
+    with Store(out_dir / STORE_FILE) as store:
+        reports = {name: judge_items(items, load_rubric(name), client, store, redo=redo)
+                   for name in (GENERAL_RUBRIC, LAW_RUBRIC)}
+        section = phyground_section(store)
+    section["judge"] = {"model": judge_config.model, "rubrics": [load_rubric(n).id for n in reports],
+                        "statuses": {n: dict(r.statuses) for n, r in reports.items()},
+                        "usage": dict(client.usage.counts), "summary": client.usage.summary()}
+    section["videos"] = videos
+    return section

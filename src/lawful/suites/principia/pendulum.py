@@ -1,0 +1,164 @@
+"""Pendulum (Principia Table 2, row 8): two pendulums of different length released at the same angle.
+
+``T = 2π sqrt(l / g)`` (the same finite-amplitude correction for both, as the release angle is
+shared), so the sides are ``F1 = T_1 / T_2`` (measured periods) and ``F2 = sqrt(l_1 / l_2)``
+with each length measured in pixels from the pivot (``case.known['anchors'][object]``) to the
+bob's centroid in the first frame.
+
+Half-periods (appendix A.2): the horizontal velocity of the bob reverses after it has crossed the
+vertical line through its pivot (:func:`lawful.perceive.events.half_periods`). With release at
+frame 0 (a turning point, at rest) and turning points ``τ_1 < … < τ_n``, the mean half-period is
+``τ_n / n`` and ``T = 2 τ_n / n``.
+
+DCS window: release → first crossing of the pivot line; coordinate ``x``, expected direction
+towards the pivot line.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+
+from lawful.case import Case
+from lawful.perceive import events
+from lawful.result import Measurement
+from lawful.tracks import Tracks
+from lawful.world.draw import Bob, String
+from lawful.world.physics import pendulum_angle, pendulum_period
+
+from lawful.suites.principia import _scene as sc
+from lawful.suites.principia._common import PrincipiaTask, add_event, finish_dcs, first_value, record_dcs, whole
+
+IDS = ("bob_1", "bob_2")
+
+
+class Pendulum(PrincipiaTask):
+    """Two pendulums, lengths ``l1 != l2``, same bob, same release angle, one support bar."""
+
+    name = "pendulum"
+    label = "Table 2: Pendulum"
+    phenomena = ("pendulum",)
+    object_ids = IDS
+
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = sc.rng_for(seed)
+        bar_y = round(float(rng.uniform(22, 34)), 1)
+        r = float(rng.uniform(10, 13))
+        long_px = float(rng.uniform(230, 352 - bar_y - r - 18))
+        ratio = float(rng.uniform(1.5, 4.0))
+        longer = int(rng.integers(2))
+        lengths = [long_px / ratio, long_px / ratio]
+        lengths[longer] = long_px
+        theta0 = math.radians(float(rng.uniform(12, 20))) * (1 if rng.integers(2) else -1)
+        long_m = float(rng.uniform(0.5, 1.0))
+        px_per_m = long_px / long_m
+        gap = float(rng.uniform(120, 140))
+        k = {
+            "bar_y": bar_y, "g": sc.G, "px_per_m": round(px_per_m, 4), "radius_px": round(r, 3),
+            "length_px": [round(x, 3) for x in lengths], "length_m": [x / px_per_m for x in lengths],
+            "release_angle": theta0,
+            "anchors": {IDS[0]: [round(320 - gap, 2), bar_y], IDS[1]: [round(320 + gap, 2), bar_y]},
+            "colors": sc.pick_colors(seed, 2), "style_seed": sc.style_seed(index, seed),
+            # the twin: the longer pendulum swings 1.61x faster and the shorter 1.61x slower, so the
+            # period ratio is off by 2.6x (each pendulum behaves as if under its own gravity)
+            "anti": {"g_scale": [sc.ANTI_FACTOR if i == longer else 1 / sc.ANTI_FACTOR for i in range(2)]},
+        }
+        items = _items(k, _positions(k, np.zeros(1), "true"), 0)
+        c = sc.colors(k, 2)
+        objects = [sc.spec(oid, "bob", c[i], items[2 * i + 1], length=k["length_m"][i]) for i, oid in enumerate(IDS)]
+        names = [sc.color_name(x) for x in c]
+        side = "right" if theta0 > 0 else "left"
+        prompt = (
+            "A camera fixed in place films two pendulums hanging from the same horizontal bar, side by side. "
+            f"They have identical {names[0]} and {names[1]} balls as bobs but strings of different length. Both "
+            f"bobs are pulled out to the {side} by the same small angle and let go from rest at the same moment; "
+            "they swing back and forth freely in the plane of the picture."
+        )
+        case = sc.make(self.name, index, seed, prompt=prompt, duration=4.0, objects=objects, known=k,
+                       assumptions=["same release angle", "released together from rest", "no air resistance",
+                                    "strings stay taut"],
+                       criteria=["pendulum"], truth=None)  # type: ignore[arg-type]
+        case.truth = _truth(case)
+        return case, next(iter(self.render(case)))
+
+    def render(self, case: Case, law: str = "true") -> Iterator[np.ndarray]:
+        k = case.known
+        pos = _positions(k, sc.frame_times(case), law)
+        xs = [a[0] for a in k["anchors"].values()]
+        scene = sc.new_scene(k).support(min(xs) - 60, max(xs) + 60, k["bar_y"])
+        return sc.render_frames(case, scene, lambda f: _items(k, pos, f))
+
+    def measure(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        periods, lengths = {}, {}
+        for oid in IDS:
+            tr = tracks[oid]
+            ax, ay = (float(v) for v in case.known["anchors"][oid])
+            x = np.where(whole(tr), tr.x, np.nan)
+            x0, y0 = first_value(x), first_value(np.where(whole(tr), tr.y, np.nan))
+            lengths[oid] = math.hypot(x0 - ax, y0 - ay) if math.isfinite(x0) and math.isfinite(y0) else None
+            m.set(f"length_{oid}", lengths[oid], f"{oid}: not seen at release")
+            cross = events.crossing(tr.x, ax, 0)
+            toward = np.sign(ax - np.asarray(tr.x, float))
+            record_dcs(m, tr, cross, direction=toward, coord=tr.x)
+            amp = abs(x0 - ax) if math.isfinite(x0) else 0.0
+            turns = [i for i in events.half_periods(x, ax, min_amplitude=0.25 * amp) if cross is None or i > cross]
+            periods[oid] = None
+            if cross is None:
+                m.set(f"period_{oid}", None, f"{oid}: never crosses the line below its pivot")
+                continue
+            add_event(m, tracks, oid, "crossing", cross)
+            if not turns:
+                m.set(f"period_{oid}", None, f"{oid}: no turning point after crossing the pivot line")
+                continue
+            for n, i in enumerate(turns, 1):
+                add_event(m, tracks, oid, f"turning_{n}", i)
+            t_last = events.index_to_time(turns[-1], tr.t) - float(tr.t[0])
+            periods[oid] = 2 * t_last / len(turns)
+            m.set(f"period_{oid}", periods[oid])
+            m.set(f"half_periods_{oid}", len(turns))
+        finish_dcs(m, IDS)
+        why = next((m.missing[f"period_{o}"] for o in IDS if periods[o] is None), "")
+        m.set("F1", periods["bob_1"] / periods["bob_2"] if not why else None, why)
+        why = next((m.missing[f"length_{o}"] for o in IDS if not lengths[o]), "")
+        m.set("F2", math.sqrt(lengths["bob_1"] / lengths["bob_2"]) if not why else None, why)
+        return m
+
+
+def _positions(k: dict, t: np.ndarray, law: str) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Bob centre ``(x, y)`` px per pendulum at times ``t``."""
+    out = []
+    for i, oid in enumerate(IDS):
+        g = k["g"] * (k["anti"]["g_scale"][i] if law == "anti" else 1.0)
+        if np.all(t <= 0):  # release pose (pendulum_angle needs a time span)
+            th = np.full(np.shape(t), float(k["release_angle"]))
+        else:
+            th = pendulum_angle(t, k["length_m"][i], k["release_angle"], g)
+        ax, ay = k["anchors"][oid]
+        out.append((ax + k["length_px"][i] * np.sin(th), ay + k["length_px"][i] * np.cos(th)))
+    return out
+
+
+def _items(k: dict, pos, f: int) -> list:
+    c = sc.colors(k, 2)
+    items = []
+    for i, oid in enumerate(IDS):
+        ax, ay = k["anchors"][oid]
+        x, y = float(pos[i][0][f]), float(pos[i][1][f])
+        items += [String((ax, ay), (x, y)), Bob(x, y, k["radius_px"], c[i])]
+    return items
+
+
+def _truth(case: Case):
+    k = case.known
+    t = sc.frame_times(case)
+    pos = _positions(k, t, "true")
+    periods = [pendulum_period(k["length_m"][i], abs(k["release_angle"]), k["g"]) for i in range(2)]
+    q = {f"period_{o}": p for o, p in zip(IDS, periods)}
+    q.update({f"length_{o}": k["length_px"][i] for i, o in enumerate(IDS)})
+    q.update(F1=periods[0] / periods[1], F2=math.sqrt(k["length_px"][0] / k["length_px"][1]))
+    ev = {f"{o}.crossing": p / 4 for o, p in zip(IDS, periods)}
+    ev.update({f"{o}.turning_1": p / 2 for o, p in zip(IDS, periods)})
+    return sc.truth(t, {o: pos[i] for i, o in enumerate(IDS)}, ev, q)

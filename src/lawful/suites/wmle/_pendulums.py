@@ -1,0 +1,280 @@
+"""Pendulum kit shared by the WMLE pendulum tasks P12–P15: scene, swings, periods, pivots, sinusoid fits.
+
+Scene (640 × 360 side view): a metal support bar near the top; each pendulum hangs from a pivot on
+the bar's lower edge by a thin string to a shaded bob. Every render number lives in
+``case.known["pendulums"]`` (one dict per pendulum, see :func:`pendulum_dict`), so a render is a
+pure function of the case. A twin pendulum is the law-correct swing replayed on a stretched clock:
+``angle_anti(t) = angle(t / period_factor)``, i.e. the same amplitudes with the period multiplied
+by ``anti_period_factor``.
+
+Measurement on a bob's track ``x(t), y(t)`` (first-frame pixels, y down):
+
+- **crossings** of the swing centre line (sub-frame, linear interpolation); a full cycle is the time
+  between a crossing and the next crossing in the same direction, so an offset of the centre line
+  cancels; the period is the mean of the full cycles;
+- **pivot** by a circle fit to the bob's path (algebraic fit refined by Gauss–Newton); its radius is
+  the pendulum length in pixels;
+- **sinusoid fit** of the angle about the pivot: ``A cos(ω t) + B sin(ω t) + c``, ω refined by least
+  squares from the crossing period; the RMS residual is in radians.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+from scipy.optimize import least_squares
+
+from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.perceive import events
+from lawful.result import Measurement
+from lawful.suites.wmle.common import event, frame_times, sphere_box, style_of
+from lawful.tracks import Tracks
+from lawful.world.draw import Bob, Scene, String
+from lawful.world.physics import pendulum_angle, pendulum_period
+
+G = 9.81
+SUPPORT_Y = 34.0  # lower edge of the support bar (px): the pivots' row
+MIN_CYCLES = 1  # full cycles needed for a period
+MIN_VISIBLE = 12  # visible samples needed to measure a pendulum
+
+
+def pendulum_dict(oid: str, pivot_x: float, length_px: float, length_m: float, amplitude_deg: float,
+                  side: int, radius_px: float, color: Sequence[int], anti_period_factor: float = 1.0,
+                  pivot_y: float = SUPPORT_Y) -> dict:
+    """The render record of one pendulum (px, m, degrees); ``side`` +1 releases it to the right."""
+    return {"id": oid, "pivot_x": round(float(pivot_x), 3), "pivot_y": float(pivot_y),
+            "length_px": round(float(length_px), 3), "length_m": round(float(length_m), 5),
+            "amplitude_deg": float(amplitude_deg), "side": int(side), "radius_px": round(float(radius_px), 3),
+            "color": [int(c) for c in color], "anti_period_factor": round(float(anti_period_factor), 5)}
+
+
+def swing_angle(p: dict, t: np.ndarray, g: float, law: str = "true") -> np.ndarray:
+    """Signed angle (rad, positive to the right on screen) of pendulum ``p`` at times ``t`` (s)."""
+    t = np.asarray(t, float)
+    if law == "anti":
+        t = t / float(p["anti_period_factor"])
+    theta = pendulum_angle(t, float(p["length_m"]), math.radians(float(p["amplitude_deg"])), g)
+    return int(p["side"]) * theta
+
+
+def bob_position(p: dict, angle: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Bob centre (px) for swing angles ``angle`` (rad)."""
+    L = float(p["length_px"])
+    return p["pivot_x"] + L * np.sin(angle), p["pivot_y"] + L * np.cos(angle)
+
+
+def period_of(p: dict, g: float, law: str = "true") -> float:
+    """Period (s) of pendulum ``p`` in the reference (``law='true'``) or the twin."""
+    T = pendulum_period(float(p["length_m"]), math.radians(float(p["amplitude_deg"])), g)
+    return T * (float(p["anti_period_factor"]) if law == "anti" else 1.0)
+
+
+def object_spec(p: dict) -> ObjectSpec:
+    x, y = bob_position(p, np.array(math.radians(p["amplitude_deg"]) * p["side"]))
+    return ObjectSpec(id=p["id"], shape="bob", color=tuple(p["color"]),
+                      box=sphere_box(float(x), float(y), float(p["radius_px"])),
+                      known={"length_m": p["length_m"], "length_px": p["length_px"],
+                             "amplitude_deg": p["amplitude_deg"]})
+
+
+def support_span(pends: list[dict]) -> tuple[float, float]:
+    xs = [p["pivot_x"] for p in pends]
+    return min(xs) - 60.0, max(xs) + 60.0
+
+
+def render_pendulums(case: Case, law: str = "true") -> Iterator[np.ndarray]:
+    """Frames of the pendulums of ``case.known['pendulums']`` (``law='anti'``: stretched periods)."""
+    k = case.known
+    pends = k["pendulums"]
+    scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
+    x0, x1 = support_span(pends)
+    scene.support(x0, x1, SUPPORT_Y)
+    t = frame_times(case)
+    pos = [bob_position(p, swing_angle(p, t, k["g"], law)) for p in pends]
+    for i in range(len(t)):
+        items = []
+        for p, (x, y) in zip(pends, pos):
+            items.append(String((p["pivot_x"], p["pivot_y"]), (float(x[i]), float(y[i]))))
+        for p, (x, y) in zip(pends, pos):
+            items.append(Bob(float(x[i]), float(y[i]), float(p["radius_px"]), tuple(p["color"])))
+        yield scene.frame(items)
+
+
+def pendulum_truth(case: Case, quantities: dict[str, float]) -> GroundTruth:
+    """Ground-truth bob tracks of the reference and the given true quantities."""
+    k = case.known
+    t = frame_times(case)
+    tracks = {}
+    for p in k["pendulums"]:
+        x, y = bob_position(p, swing_angle(p, t, k["g"]))
+        tracks[p["id"]] = [(round(float(a), 5), round(float(b), 3), round(float(c), 3)) for a, b, c in zip(t, x, y)]
+    return GroundTruth(tracks=tracks, quantities=quantities)
+
+
+def pendulum_case(task, index: int, seed: int, *, prompt: str, duration: float, pends: list[dict],
+                  assumptions: list[str], criteria: list[str], known: dict) -> Case:
+    from lawful.suites.wmle.common import FPS, HEIGHT, WIDTH
+
+    k = {"g": G, "ground_y": 352.0, "support_y": SUPPORT_Y, "pendulums": pends, "style_seed": int(seed)}
+    k.update(known)
+    return Case(id=task.case_id(index), suite="wmle", task=task.name, seed=int(seed), variant=f"style-{seed}",
+                width=WIDTH, height=HEIGHT, fps=FPS, duration=float(duration), prompt=prompt,
+                objects=[object_spec(p) for p in pends], assumptions=assumptions, criteria=criteria, known=k)
+
+
+# ----------------------------------------------------------------------------- measurement
+
+
+def swing_centre(x: np.ndarray, fallback: float) -> float:
+    """Centre line of an oscillation ``x`` ``[T]``: midway between the median maxima and minima."""
+    x = np.asarray(x, float)
+    fin = x[np.isfinite(x)]
+    if len(fin) < 3:
+        return float(fallback)
+    prom = 0.2 * float(np.ptp(fin))
+    hi = [x[int(round(i))] for i in events.turning_points(x, "max", prom)]
+    lo = [x[int(round(i))] for i in events.turning_points(x, "min", prom)]
+    if hi and lo:
+        return 0.5 * (float(np.median(hi)) + float(np.median(lo)))
+    return float(fallback)
+
+
+def crossing_indices(x: np.ndarray, level: float) -> list[tuple[float, int]]:
+    """All crossings of ``level`` by ``x`` ``[T]``: ``(fractional index, direction ±1)`` in order."""
+    x = np.asarray(x, float)
+    out: list[tuple[float, int]] = []
+    start = 0.0
+    while True:
+        c = events.crossing(x, level, 0, start=start)
+        if c is None:
+            break
+        i = int(math.floor(c))
+        a = x[i] if i < len(x) else x[-1]
+        b = x[min(i + 1, len(x) - 1)]
+        direction = 1 if b > a else -1
+        if c == i and i > 0:  # landed exactly on the level: direction from the samples around it
+            direction = 1 if x[i] > x[i - 1] else -1
+        out.append((c, direction))
+        start = math.floor(c) + 1
+    return out
+
+
+def full_cycles(times: Sequence[float]) -> list[float]:
+    """Durations between each crossing and the next crossing in the same direction (``t[k+2] - t[k]``)."""
+    t = list(times)
+    return [t[k + 2] - t[k] for k in range(len(t) - 2)]
+
+
+def measure_swing(tracks: Tracks, oid: str, fallback_centre: float) -> dict:
+    """Crossing times, full cycles and the mean period (s) of one bob; ``reason`` when not resolved."""
+    tr = tracks[oid]
+    vis = np.asarray(tr.visible, bool)
+    out: dict = {"crossings": [], "cycles": [], "period": None, "centre": None, "reason": ""}
+    if vis.sum() < MIN_VISIBLE:
+        out["reason"] = f"{oid}: tracked in {int(vis.sum())} samples (< {MIN_VISIBLE})"
+        return out
+    x = np.where(vis, tr.x, np.nan)
+    centre = swing_centre(x, fallback_centre)
+    out["centre"] = centre
+    cr = crossing_indices(x, centre)
+    # ignore back-and-forth jitter at the centre line: crossings must alternate in direction
+    kept: list[tuple[float, int]] = []
+    for c, d in cr:
+        if kept and kept[-1][1] == d:
+            continue
+        kept.append((c, d))
+    times = [events.index_to_time(c, tracks.t) for c, _ in kept]
+    out["crossings"] = times
+    out["crossing_index"] = [c for c, _ in kept]
+    cycles = full_cycles(times)
+    out["cycles"] = cycles
+    if len(cycles) < MIN_CYCLES:
+        out["reason"] = f"{oid}: {len(times)} centre crossings, no full cycle"
+        return out
+    out["period"] = float(np.mean(cycles))
+    return out
+
+
+def add_swing_events(m: Measurement, tracks: Tracks, oid: str, swing: dict) -> None:
+    for c in swing.get("crossing_index", []):
+        m.events.append(event(oid, "centre_crossing", c, tracks))
+    if swing.get("period") is not None:
+        m.events.append(event(oid, f"period_{oid}", swing["crossing_index"][-1], tracks, swing["period"]))
+
+
+def fit_circle(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:
+    """Circle through points ``(x, y)`` ``[n]``: centre, radius and RMS radial residual (px).
+
+    Algebraic (Kåsa) fit refined by geometric least squares. NaNs are ignored; NaN result for
+    fewer than 5 points.
+    """
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    ok = np.isfinite(x) & np.isfinite(y)
+    x, y = x[ok], y[ok]
+    if len(x) < 5:
+        return (math.nan,) * 4
+    mx, my = x.mean(), y.mean()
+    u, v = x - mx, y - my
+    A = np.column_stack([u, v, np.ones_like(u)])
+    b = u * u + v * v
+    sol, *_ = np.linalg.lstsq(A, b, rcond=None)
+    cx, cy = sol[0] / 2, sol[1] / 2
+    r0 = math.sqrt(max(sol[2] + cx * cx + cy * cy, 1e-12))
+
+    def resid(p):
+        return np.hypot(u - p[0], v - p[1]) - p[2]
+
+    fit = least_squares(resid, [cx, cy, r0], method="lm")
+    cx, cy, r = fit.x
+    rms = float(np.sqrt(np.mean(resid(fit.x) ** 2)))
+    return float(cx + mx), float(cy + my), float(abs(r)), rms
+
+
+def sinusoid_rms(t: np.ndarray, a: np.ndarray, period_guess: float) -> tuple[float, float]:
+    """RMS residual of the best sinusoid ``A cos ωt + B sin ωt + c`` to ``a(t)`` and its period.
+
+    ``period_guess`` (s) seeds ω; ω is refined by least squares with the linear terms solved
+    exactly at each step. NaNs are ignored. Returns ``(rms, period)``.
+    """
+    t, a = np.asarray(t, float), np.asarray(a, float)
+    ok = np.isfinite(t) & np.isfinite(a)
+    t, a = t[ok], a[ok]
+    if len(t) < 6 or not (period_guess and math.isfinite(period_guess) and period_guess > 0):
+        return math.nan, math.nan
+
+    def resid(w):
+        M = np.column_stack([np.cos(w[0] * t), np.sin(w[0] * t), np.ones_like(t)])
+        coef, *_ = np.linalg.lstsq(M, a, rcond=None)
+        return M @ coef - a
+
+    w0 = 2 * math.pi / period_guess
+    fit = least_squares(resid, [w0], bounds=([0.5 * w0], [1.5 * w0]))
+    r = resid(fit.x)
+    return float(np.sqrt(np.mean(r * r))), float(2 * math.pi / fit.x[0])
+
+
+def first_visible_xy(tracks: Tracks, oid: str) -> tuple[float, float]:
+    tr = tracks[oid]
+    idx = np.flatnonzero(np.asarray(tr.visible, bool))
+    if len(idx) == 0:
+        return math.nan, math.nan
+    return float(tr.x[idx[0]]), float(tr.y[idx[0]])
+
+
+def pendulum_params(case: Case, oid: str) -> dict:
+    for p in case.known.get("pendulums", []):
+        if p["id"] == oid:
+            return p
+    raise KeyError(f"case {case.id} has no pendulum '{oid}'")
+
+
+def pivot_of(case: Case, oid: str) -> tuple[float, float]:
+    """The first-frame pivot of ``oid`` from the case (``known['pendulums']``), else the bar row above the bob."""
+    try:
+        p = pendulum_params(case, oid)
+        return float(p["pivot_x"]), float(p["pivot_y"])
+    except KeyError:
+        b = case.object(oid).box
+        return (0.5 * (b[0] + b[2]) if b else math.nan), float(case.known.get("support_y", math.nan))

@@ -1,0 +1,229 @@
+"""P6 — sliding onset independent of mass: on a slowly tilting board two blocks of different mass (same
+contact) start to slide at the same moment, i.e. at the same inclination tan θ = μ_s.
+
+Extraction: the board turns about a hinge whose first-frame position is known from the case. While a
+block rests on the board it turns rigidly with it, so its distance to the hinge is constant; the onset
+is when that distance starts to shrink (sub-frame, motion from rest). The board's inclination at
+onset is the block's own turn about the hinge up to that moment (rigid phase), so no board tracking
+is needed and the first-frame angle cancels between the two blocks.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+
+from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.result import Measurement
+from lawful.score.wmle import q
+from lawful.suites.base import Law
+from lawful.suites.wmle.common import (
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, departure_time, event, frame_times,
+    local_poly_value, steady_visible, style_of,
+)
+from lawful.tracks import Tracks
+from lawful.world.appearance import object_colors
+from lawful.world.draw import Block, Scene
+
+G = 9.81
+BOTH_STAY_PUT = 0.7
+SLIDE_TOL_PX = 1.0
+TILT_EVENT_DEG = 3.0
+LIP = (8.0, 14.0)  # stop at the hinge end: thickness along the board, height above it (px)
+
+
+def onset_frame_metric(f_l: float, f_r: float, n_frames: float) -> MetricScore:
+    """M1: e1 = |f_l - f_r| / N_f, s1 = q(e1; 1.0)."""
+    e1 = abs(f_l - f_r) / n_frames
+    return MetricScore.measured(q(e1, 1.0), e1)
+
+
+def onset_angle_metric(theta_l_deg: float, theta_r_deg: float) -> MetricScore:
+    """M2: e2 = |θ_l - θ_r| in degrees, s2 = q(e2; 90°)."""
+    e2 = abs(theta_l_deg - theta_r_deg)
+    return MetricScore.measured(q(e2, 90.0), e2)
+
+
+class SlidingOnset(WmleTask):
+    name = "sliding_onset"
+    label = "P6"
+    family = FAMILIES[1]
+    level = "E"
+    required_objects = ("block_left", "block_right")
+    required_events = ("tilt", "onset")
+
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = case_rng(seed, self.label)
+        hinge = (float(rng.uniform(90.0, 130.0)), float(rng.uniform(300.0, 320.0)))
+        board_len = float(rng.uniform(430.0, 470.0))
+        mu_s = float(rng.uniform(0.36, 0.48))
+        theta_c = math.degrees(math.atan(mu_s))
+        duration = 4.0
+        t_onset = float(rng.uniform(0.42, 0.5)) * duration
+        omega = theta_c / t_onset  # deg/s, board turns from flat at t = 0
+        big, small = (58.0, 40.0), (40.0, 28.0)
+        sizes = [big, small] if rng.uniform() < 0.5 else [small, big]
+        s_left = float(rng.uniform(120.0, 160.0))
+        s_right = float(rng.uniform(290.0, 340.0))
+        colors = object_colors(seed, 2)
+        ppm = board_len / 1.2
+        objs = []
+        for oid, s, (w, h), col in (("block_left", s_left, sizes[0], colors[0]),
+                                    ("block_right", s_right, sizes[1], colors[1])):
+            cx, cy = hinge[0] + s, hinge[1] - h / 2
+            mass = 2.0 if w == big[0] else 0.7
+            objs.append(ObjectSpec(id=oid, shape="block", color=col, box=(cx - w / 2 - 1, cy - h / 2 - 1,
+                                                                         cx + w / 2 + 1, cy + h / 2 + 1),
+                                   known={"mass_kg": mass, "width_px": w, "height_px": h}))
+        case = Case(
+            id=self.case_id(index), suite="wmle", task=self.name, seed=seed, variant=f"style-{seed}",
+            width=WIDTH, height=HEIGHT, fps=FPS, duration=duration,
+            prompt=("Fixed side view. A long wooden board lies flat, hinged at its left end, with a small stop at "
+                    "the hinge. Two blocks of the same material but different size and mass sit on the board, one "
+                    "near the hinge and one further out. The free end of the board is raised slowly and steadily; "
+                    "at some inclination the blocks start to slide down towards the hinge. The camera does not move "
+                    "and time runs at a steady rate."),
+            objects=objs,
+            assumptions=["both blocks have the same contact surface (same static friction)", "board tilted slowly",
+                         "rigid board turning about a fixed hinge", "fixed side view, uniform time"],
+            criteria=["M1: both blocks start sliding in the same frame", "M2: both start at the same inclination"],
+            known={"g": G, "hinge": list(hinge), "board_length_px": board_len, "board_thickness_px": 12.0,
+                   "board_angle0_deg": 0.0, "tilt_rate_deg_s": omega, "max_tilt_deg": theta_c + 12.0, "mu_static": mu_s, "mu_kinetic": 0.8 * mu_s,
+                   "onset_angle_deg": theta_c, "px_per_m": ppm, "s_px": [s_left, s_right],
+                   "sizes_px": [list(sizes[0]), list(sizes[1])], "colors": [list(c) for c in colors],
+                   "style_seed": seed, "anti_onset_delta_deg": 8.0,
+                   "anti_note": "in the twin the right block needs 8 degrees more tilt before it slides"},
+        )
+        tt = frame_times(case)
+        pos = self._positions(case, tt, "true")
+        case.truth = GroundTruth(
+            tracks={oid: [(float(a), float(b), float(c)) for a, (b, c) in zip(tt, pos[oid])] for oid in pos},
+            events={"onset": theta_c / omega},
+            quantities={"onset_angle_deg": theta_c, "e1": 0.0, "e2": 0.0},
+        )
+        return case, next(self.render(case))
+
+    # --- simulation and drawing ---------------------------------------------------------------
+    def _slides(self, case: Case, law: Law) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Fine-grid times, board angle (rad) and distances along the board ``[2, n]`` (px) of both blocks."""
+        k = case.known
+        dt = 1.0 / (case.fps * 16)
+        t = np.arange(0.0, case.duration + 2 * dt, dt)
+        theta = np.radians(k["board_angle0_deg"] + np.minimum(k["tilt_rate_deg_s"] * t, k["max_tilt_deg"]))
+        g = k["g"] * k["px_per_m"]
+        onset = [math.radians(k["onset_angle_deg"])] * 2
+        if law == "anti":
+            onset[1] += math.radians(k["anti_onset_delta_deg"])
+        mu_k = [k["mu_kinetic"], k["mu_kinetic"] if law == "true" else 0.8 * math.tan(onset[1])]
+        (wl, _), (wr, _) = k["sizes_px"]
+        s = np.array(k["s_px"], float)
+        v = np.zeros(2)
+        out = np.empty((2, len(t)))
+        for i, th in enumerate(theta):
+            for j in range(2):
+                if th >= onset[j]:
+                    a = g * (math.sin(th) - mu_k[j] * math.cos(th))
+                    v[j] = max(0.0, v[j] + a * dt)
+                    s[j] -= v[j] * dt
+            low_l = LIP[0] + wl / 2
+            if s[0] <= low_l:
+                s[0], v[0] = low_l, 0.0
+            low_r = s[0] + (wl + wr) / 2
+            if s[1] <= low_r:
+                s[1], v[1] = low_r, min(v[1], v[0])
+            out[:, i] = s
+        return t, theta, out
+
+    def _positions(self, case: Case, times: np.ndarray, law: Law) -> dict[str, np.ndarray]:
+        k = case.known
+        t, theta, s = self._slides(case, law)
+        th = np.interp(times, t, theta)
+        hx, hy = k["hinge"]
+        out = {}
+        for j, oid in enumerate(("block_left", "block_right")):
+            h = k["sizes_px"][j][1]
+            sj = np.interp(times, t, s[j])
+            out[oid] = np.stack([hx + sj * np.cos(th) - h / 2 * np.sin(th),
+                                 hy - sj * np.sin(th) - h / 2 * np.cos(th)], axis=1)
+        return out
+
+    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        k = case.known
+        style = style_of(case)
+        hx, hy = k["hinge"]
+        L, tb = k["board_length_px"], k["board_thickness_px"]
+        scene = Scene(case.width, case.height, style).ground(hy + tb + 14)
+        scene.ramp([(hx - 14, hy + tb + 14), (hx + 14, hy + tb + 14), (hx, hy + tb / 2)])  # hinge stand
+        board_col = tuple(int(c * 0.8) for c in style.ramp_color)
+        times = frame_times(case)
+        pos = self._positions(case, times, law)
+        t, theta, _ = self._slides(case, law)
+        th = np.interp(times, t, theta)
+        cols = [tuple(c) for c in k["colors"]]
+        for i, a in enumerate(th):
+            c, s_ = math.cos(a), math.sin(a)
+            items = [Block(hx + L / 2 * c + tb / 2 * s_, hy - L / 2 * s_ + tb / 2 * c, L, tb, -a, board_col),
+                     Block(hx + LIP[0] / 2 * c - LIP[1] / 2 * s_, hy - LIP[0] / 2 * s_ - LIP[1] / 2 * c,
+                           LIP[0], LIP[1], -a, board_col)]
+            for j, oid in enumerate(("block_left", "block_right")):
+                w, h = k["sizes_px"][j]
+                x, y = pos[oid][i]
+                items.append(Block(float(x), float(y), w, h, -a, cols[j]))
+            yield scene.frame(items)
+
+    # --- measurement --------------------------------------------------------------------------
+    def extract(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        t = np.asarray(tracks.t, float)
+        hx, hy = case.known["hinge"]
+        n_frames = float(tracks.meta.get("n_frames") or round(case.duration * case.fps))
+        max_turn, i_tilt = 0.0, None
+        for oid, tag in (("block_left", "l"), ("block_right", "r")):
+            tr = tracks[oid]
+            vis = steady_visible(tr)
+            if vis.sum() < 6 or not vis[0]:
+                m.notes[f"untracked_{tag}"] = True
+                continue
+            x, y = np.where(vis, tr.x, np.nan), np.where(vis, tr.y, np.nan)
+            dist = np.hypot(x - hx, y - hy)
+            phi = np.degrees(np.arctan2(-(y - hy), x - hx))
+            d0, phi0 = float(dist[0]), float(phi[0])
+            turn = np.abs(phi - phi0)
+            max_turn = max(max_turn, float(np.nanmax(turn)))
+            tilted = np.flatnonzero(turn >= TILT_EVENT_DEG)
+            if len(tilted):
+                i_tilt = int(tilted[0]) if i_tilt is None else min(i_tilt, int(tilted[0]))
+            t_on = departure_time(t, np.maximum(d0 - dist, 0.0), SLIDE_TOL_PX)
+            if t_on is None:
+                m.notes[f"stayed_{tag}"] = True
+                last = np.flatnonzero(vis)[-1]
+                m.set(f"onset_frame_{tag}", n_frames, "")
+                m.set(f"onset_angle_{tag}_deg", float(phi[last] - phi0) + case.known.get("board_angle0_deg", 0.0))
+                continue
+            rigid = vis & (t <= t_on)
+            theta_on = local_poly_value(t[rigid], phi[rigid], t_on, k=6, deg=1) if rigid.sum() >= 2 else phi0
+            m.set(f"onset_frame_{tag}", t_on / case.duration * n_frames)
+            m.set(f"onset_angle_{tag}_deg", theta_on - phi0 + case.known.get("board_angle0_deg", 0.0))
+            m.events.append(event(oid, "onset", float(np.interp(t_on, t, np.arange(len(t)))), tracks))
+        m.set("n_frames", n_frames)
+        if i_tilt is not None:
+            m.events.append(event("board", "tilt", float(i_tilt), tracks, value=max_turn))
+        return m
+
+    def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
+        if m.notes.get("untracked_l") or m.notes.get("untracked_r"):
+            why = "a block is not measurable"
+            return {"M1": MetricScore.operational_zero(why), "M2": MetricScore.operational_zero(why)}
+        if m.notes.get("stayed_l") and m.notes.get("stayed_r"):
+            why = "rule: two measurable blocks that both stay put"
+            return {"M1": MetricScore.measured(BOTH_STAY_PUT, None, why),
+                    "M2": MetricScore.measured(BOTH_STAY_PUT, None, why)}
+        n = m.get("n_frames")
+        m1 = onset_frame_metric(m.get("onset_frame_l"), m.get("onset_frame_r"), n)
+        m2 = onset_angle_metric(m.get("onset_angle_l_deg"), m.get("onset_angle_r_deg"))
+        if m.notes.get("stayed_l") or m.notes.get("stayed_r"):
+            why = "one block never slid: its onset is taken at the end of the video (a lower bound)"
+            m1.reason = m2.reason = why
+        return {"M1": m1, "M2": m2}

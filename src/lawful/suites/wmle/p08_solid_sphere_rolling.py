@@ -1,0 +1,199 @@
+"""P8 — pure rolling of a marked solid sphere: the centre advances R per radian of rotation (v = ωR).
+
+The ball (drawn end-on with a radial marker stripe) is released on an incline and rolls onto the level
+floor. Extraction: centre path length ``s`` from the smoothed tracked centre, rotation ``φ`` from the
+unwrapped marker angle (``TrackingPlan(angles=True)``), radius from the tracked box. M1 is the robust
+(Theil–Sen) slope of ``s`` against ``φ``; M2 the median relative slip ``|v - ωR| / v`` over moving frames.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+from scipy.stats import theilslopes
+
+from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.perceive import events as ev
+from lawful.result import Measurement
+from lawful.score.wmle import q
+from lawful.suites.base import Law, TrackingPlan
+from lawful.suites.wmle.common import (
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, sphere_box, steady_visible,
+    style_of,
+)
+from lawful.tracks import Tracks
+from lawful.world.appearance import object_colors
+from lawful.world.draw import Cylinder, Scene
+from lawful.world.physics import rolling_distance
+
+G = 9.81
+SOLID_SPHERE = 0.4  # I / (m R^2)
+MIN_SPEED_PX_FRAME = 1.0
+SMOOTH = 9
+
+
+def rolling_slope_metric(b: float, r: float) -> MetricScore:
+    """M1: e1 = |b| / r - 1 for the fitted slope b of centre displacement against rotation; s1 = q(e1; 0.25)."""
+    e1 = abs(b) / r - 1.0
+    return MetricScore.measured(q(e1, 0.25), e1)
+
+
+def rolling_slip_metric(v: np.ndarray, omega: np.ndarray, r: float, eps: float = 1e-6) -> MetricScore:
+    """M2: e2 = median |v - ω r| / max(v, ε) over the given moving samples; s2 = q(e2; 0.35)."""
+    v, omega = np.abs(np.asarray(v, float)), np.abs(np.asarray(omega, float))
+    if len(v) == 0:
+        return MetricScore.operational_zero("no moving frames with a visible marker")
+    e2 = float(np.median(np.abs(v - omega * r) / np.maximum(v, eps)))
+    return MetricScore.measured(q(e2, 0.35), e2)
+
+
+class SolidSphereRolling(WmleTask):
+    name = "solid_sphere_rolling"
+    label = "P8"
+    family = FAMILIES[1]
+    level = "M"
+    required_objects = ("ball",)
+    required_events = ("release",)
+    plan = TrackingPlan(angles=True)
+
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = case_rng(seed, self.label)
+        theta = math.radians(float(rng.uniform(12.0, 18.0)))
+        r = float(rng.uniform(20.0, 24.0))
+        ground_y = float(rng.uniform(316.0, 332.0))
+        corner_x = float(rng.uniform(300.0, 340.0))
+        incline_len = float(rng.uniform(250.0, 290.0))  # surface length from the ball's contact to the corner
+        ppm = float(rng.uniform(90.0, 110.0))
+        hold = float(rng.uniform(0.15, 0.3))
+        color = object_colors(seed, 1)[0]
+        d = (math.cos(theta), math.sin(theta))
+        n = (math.sin(theta), -math.cos(theta))
+        contact = (corner_x - incline_len * d[0], ground_y - incline_len * d[1])
+        start = (contact[0] + r * n[0], contact[1] + r * n[1])
+        known = {"g": G, "incline_deg": math.degrees(theta), "radius_px": r, "ground_y": ground_y,
+                 "corner": [corner_x, ground_y], "incline_len_px": incline_len, "px_per_m": ppm, "hold_s": hold,
+                 "start": list(start), "color": list(color), "style_seed": seed, "anti_spin_factor": 0.55,
+                 "anti_note": "the twin turns only 0.55 rad per radian of rolling (it skids): b = r / 0.55"}
+        # time at which the ball would leave the frame: end the clip a little before
+        a = G * ppm * math.sin(theta) / (1 + SOLID_SPHERE)
+        t1 = math.sqrt(2 * incline_len / a)
+        v1 = a * t1
+        flat = (WIDTH - 2 * r - 8) - corner_x
+        duration = round(min(4.5, hold + t1 + flat / v1), 4)
+        case = Case(
+            id=self.case_id(index), suite="wmle", task=self.name, seed=seed, variant=f"style-{seed}",
+            width=WIDTH, height=HEIGHT, fps=FPS, duration=duration,
+            prompt=("Fixed side view of a gentle wooden incline that runs into a level floor. A solid ball with a "
+                    "painted stripe from its centre to its rim rests at the top of the incline. It is let go "
+                    "without a push and rolls without slipping down the incline and on along the floor, the stripe "
+                    "turning with it. The camera does not move and time runs at a steady rate."),
+            objects=[ObjectSpec(id="ball", shape="sphere", color=color, box=sphere_box(start[0], start[1], r),
+                                known={"radius_px": r})],
+            assumptions=["solid uniform sphere", "released from rest", "rolls without slipping",
+                         "ball keeps contact with the surface", "fixed side view, uniform time"],
+            criteria=["M1: centre displacement per radian of rotation equals the radius",
+                      "M2: v = ωR frame by frame"],
+            known=known,
+        )
+        tt = frame_times(case)
+        xy, phi = self._state(case, tt, "true")
+        case.truth = GroundTruth(
+            tracks={"ball": [(float(t), float(p[0]), float(p[1])) for t, p in zip(tt, xy)]},
+            events={"release": hold, "corner": hold + t1},
+            quantities={"radius_px": r, "e1": 0.0, "e2": 0.0},
+        )
+        return case, next(self.render(case))
+
+    def _path(self, case: Case, ell: np.ndarray) -> np.ndarray:
+        """Centre position ``[T, 2]`` after rolling a centre-path length ``ell`` (px)."""
+        k = case.known
+        th = math.radians(k["incline_deg"])
+        r, L = k["radius_px"], k["incline_len_px"]
+        cx, cy = k["corner"]
+        sx, sy = k["start"]
+        ell = np.asarray(ell, float)
+        out = np.empty(ell.shape + (2,))
+        inc = ell <= L
+        out[inc, 0] = sx + ell[inc] * math.cos(th)
+        out[inc, 1] = sy + ell[inc] * math.sin(th)
+        arc_len = r * th
+        on_arc = (~inc) & (ell <= L + arc_len)
+        ang = -math.pi / 2 + th - (ell[on_arc] - L) / r  # direction from the corner to the centre
+        out[on_arc, 0] = cx + r * np.cos(ang)
+        out[on_arc, 1] = cy + r * np.sin(ang)
+        fl = ell > L + arc_len
+        out[fl, 0] = cx + (ell[fl] - L - arc_len)
+        out[fl, 1] = cy - r
+        return out
+
+    def _state(self, case: Case, t: np.ndarray, law: Law) -> tuple[np.ndarray, np.ndarray]:
+        k = case.known
+        th = math.radians(k["incline_deg"])
+        L = k["incline_len_px"]
+        s = np.maximum(np.asarray(t) - k["hold_s"], 0.0)
+        a = k["g"] * k["px_per_m"] * math.sin(th) / (1 + SOLID_SPHERE)
+        t1 = math.sqrt(2 * L / a)
+        ell = np.where(s <= t1, rolling_distance(s, th, SOLID_SPHERE, k["g"]) * k["px_per_m"],
+                       L + a * t1 * (s - t1))
+        spin = k["anti_spin_factor"] if law == "anti" else 1.0
+        return self._path(case, ell), spin * ell / k["radius_px"]
+
+    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        k = case.known
+        style = style_of(case)
+        th = math.radians(k["incline_deg"])
+        cx, cy = k["corner"]
+        x0 = max(-5.0, cx - (k["incline_len_px"] + 60) * math.cos(th))
+        y0 = cy - (cx - x0) * math.tan(th)
+        scene = Scene(case.width, case.height, style).ground(cy)
+        scene.ramp([(x0, y0), (cx, cy), (x0, cy)])
+        color = tuple(k["color"])
+        marker = (250, 250, 250) if sum(color) < 420 else (20, 20, 20)
+        xy, phi = self._state(case, frame_times(case), law)
+        for (x, y), a in zip(xy, phi):
+            yield scene.frame([Cylinder(float(x), float(y), k["radius_px"], color, angle=float(a), marker_color=marker)])
+
+    def extract(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        tr = tracks["ball"]
+        vis = steady_visible(tr) & np.isfinite(tr.angle)
+        idx = np.flatnonzero(vis)
+        if len(idx) < 8:
+            m.notes["unresolved"] = "ball or its marker not tracked"
+            return m
+        w = np.nanmedian(tr.width_px[idx])
+        h = np.nanmedian(tr.height_px[idx])
+        r = 0.25 * (w + h + 2.0)  # box spans pixel centres: diameter ≈ extent + 1
+        t = np.asarray(tracks.t, float)[idx]
+        x = ev.smooth(tr.x[idx], SMOOTH)
+        y = ev.smooth(tr.y[idx], SMOOTH)
+        phi = ev.smooth(np.unwrap(np.asarray(tr.angle[idx], float)), SMOOTH)
+        step = np.hypot(np.diff(x), np.diff(y))
+        s = np.concatenate([[0.0], np.cumsum(step)])
+        dt = np.gradient(t)
+        v = np.gradient(s) / dt
+        omega = np.gradient(phi) / dt
+        frame_dt = 1.0 / max(tracks.fps, 1e-9)
+        moving = v * frame_dt >= MIN_SPEED_PX_FRAME
+        m.set("radius_px", r)
+        if moving.sum() < 5:
+            m.notes["unresolved"] = "ball never rolled"
+            return m
+        first = int(np.flatnonzero(moving)[0])
+        m.events.append(event("ball", "release", float(idx[max(first - 1, 0)]), tracks))
+        sel = np.flatnonzero(moving)
+        b = float(theilslopes(s[sel], phi[sel])[0])
+        m.set("displacement_per_radian_px", b)
+        m.notes["slip"] = {"v": v[sel].round(4).tolist(), "omega": omega[sel].round(6).tolist()}
+        return m
+
+    def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
+        if "unresolved" in m.notes:
+            why = m.notes["unresolved"]
+            return {"M1": MetricScore.operational_zero(why), "M2": MetricScore.operational_zero(why)}
+        r = m.get("radius_px")
+        slip = m.notes["slip"]
+        return {"M1": rolling_slope_metric(m.get("displacement_per_radian_px"), r),
+                "M2": rolling_slip_metric(np.array(slip["v"]), np.array(slip["omega"]), r)}

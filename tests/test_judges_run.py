@@ -1,0 +1,159 @@
+"""Judging a run folder end to end against a real local chat-completions server."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import numpy as np
+import pytest
+
+from lawful.case import Case
+from lawful.judges.client import JudgeClient, JudgeConfig
+from lawful.judges.judge import discover, judge_consistency, judge_run
+from lawful.store import Store
+from lawful.video import write_video
+from test_judges_fakeserver import ChatServer, Reply, n_images, user_text
+
+KEY = "sk-run-secret-4242-never-store"
+
+ANSWERS = {  # what the scripted judge says per criterion asked
+    "Semantic alignment": '{"semantic_alignment": 5}',
+    "Physical temporal validity": '```json\n{"physical_temporal_validity": 4}\n```',
+    "Object persistence": 'The ball stays the same ball. {"object_persistence": 3} Done.',
+    "Gravity": '{"gravity": 7}',
+    "Collision": "I would rate the collision a 4 out of 5.",
+}
+
+
+def asked(req) -> str:
+    m = re.search(r"Judge ONE aspect only: (.+?)\.\n", user_text(req))
+    return m.group(1) if m else ""
+
+
+def make_run(tmp_path, models=("modelA",)):
+    run = tmp_path / "run"
+    case = Case(id="pg_ball_drop", suite="phyground", task="scene", prompt="A red ball is dropped onto a box.",
+                criteria=["gravity", "collision"], duration=2.0, fps=12,
+                known={"expected_outcome": "The ball falls, hits the box and bounces off."})
+    case.save(run / "cases")
+    frames = [np.full((48, 64, 3), 10 * i, np.uint8) for i in range(24)]
+    for m in models:
+        write_video(run / "videos" / m / f"{case.id}.mp4", frames, fps=12)
+    return run, case
+
+
+def config(url, **kw):
+    base = dict(url=url, model="judge-vl", api_key_env="LAWFUL_TEST_RUN_KEY", timeout_s=2, deadline_s=5,
+                backoff_s=0.01, backoff_max_s=0.02, concurrency=2)
+    base.update(kw)
+    return JudgeConfig(**base)
+
+
+def test_judged_run_statuses_cache_and_key_hygiene(tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("LAWFUL_TEST_RUN_KEY", KEY)
+    caplog.set_level(logging.DEBUG)
+    run, case = make_run(tmp_path)
+    with ChatServer(lambda req, i: Reply(ANSWERS[asked(req)])) as srv:
+        g = judge_run(run, "phyground-general", config(srv.url))
+        law = judge_run(run, "phyground-law", config(srv.url))
+        first = len(srv.requests)
+        # frames: a 2 s clip at 4 fps → 8 images per call, 640 px cap leaves 64x48 alone
+        assert {n_images(r) for r in srv.requests} == {8}
+        assert all(r["temperature"] == 0 for r in srv.requests)
+        with Store(run / "results.sqlite") as st:
+            rows = {r["criterion"]: r for r in st.judgements(suite="phyground")}
+        assert first == 5 and g.statuses["scored"] == 3 and law.statuses["invalid"] == 2
+        assert rows["semantic_alignment"]["value"] == 5 and rows["semantic_alignment"]["status"] == "scored"
+        assert rows["physical_temporal_validity"]["value"] == 4
+        assert rows["object_persistence"]["value"] == 3
+        for k in ("gravity", "collision"):  # out of range, prose: invalid, raw reply kept, no value
+            assert rows[k]["status"] == "invalid" and rows[k]["value"] is None
+            assert rows[k]["raw"] == ANSWERS[k.capitalize()]
+        assert "outside" in rows["gravity"]["meta"]["reason"]
+        assert rows["gravity"]["meta"]["judge_model"] == "judge-vl"
+        assert rows["gravity"]["meta"]["rubric"] == "phyground-law@1.0.0"
+
+        # the same command again: finished work is skipped, nothing is sent
+        again = judge_run(run, "phyground-law", config(srv.url))
+        assert again.skipped == 1 and len(srv.requests) == first
+        # a fresh store with the same cache: every answer comes from disk, zero requests
+        (run / "results.sqlite").unlink()
+        for name in ("phyground-general", "phyground-law"):
+            rep = judge_run(run, name, config(srv.url))
+            assert rep.usage["requests"] == 0 and rep.usage["cache_hits"] == rep.usage["calls"] > 0
+        assert len(srv.requests) == first
+        with Store(run / "results.sqlite") as st:
+            assert {r["criterion"]: r["value"] for r in st.judgements()}["physical_temporal_validity"] == 4
+
+    assert srv.headers[0]["Authorization"] == f"Bearer {KEY}"
+    for p in run.rglob("*"):  # store, WAL, cache files, videos: the key is nowhere on disk
+        if p.is_file():
+            assert KEY.encode() not in p.read_bytes(), p
+    assert KEY not in caplog.text
+
+
+def test_endpoint_failures_are_errors_and_redone(tmp_path):
+    run, case = make_run(tmp_path)
+    state = {"down": True}
+
+    def script(req, i):
+        if state["down"] and asked(req) == "Semantic alignment":
+            return Reply("overloaded", status=500)
+        return Reply(ANSWERS[asked(req)])
+
+    with ChatServer(script) as srv:
+        rep = judge_run(run, "phyground-general", config(srv.url, max_retries=1))
+        assert rep.statuses == {"scored": 2, "error": 1}
+        n = len(srv.requests)
+        assert n == 2 + 2  # two answered, one tried twice
+        state["down"] = False
+        rep = judge_run(run, "phyground-general", config(srv.url))
+        assert rep.statuses == {"scored": 3}  # the errored one is redone; the others come from the cache
+        assert len(srv.requests) == n + 1
+    with Store(run / "results.sqlite") as st:
+        assert all(r["status"] == "scored" for r in st.judgements())
+
+
+def test_429_then_success_inside_a_run(tmp_path):
+    run, case = make_run(tmp_path)
+    seen = set()
+
+    def script(req, i):
+        a = asked(req)
+        if a not in seen:
+            seen.add(a)
+            return Reply("rate limited", status=429, headers={"Retry-After": "0"})
+        return Reply(ANSWERS[a])
+
+    with ChatServer(script) as srv:
+        rep = judge_run(run, "phyground-general", config(srv.url))
+    assert rep.statuses == {"scored": 3} and rep.usage["retries"] == 3 and rep.usage["requests"] == 6
+
+
+def test_hang_past_deadline_inside_a_run(tmp_path):
+    run, case = make_run(tmp_path)
+    with ChatServer(lambda req, i: Reply('{"gravity": 4}', delay=2.0)) as srv:
+        rep = judge_run(run, "phyground-law", config(srv.url, timeout_s=0.2, deadline_s=0.4, concurrency=2))
+    assert rep.statuses == {"error": 2}
+
+
+def test_discover_reads_rollouts_and_models(tmp_path):
+    run, case = make_run(tmp_path, models=("a", "b"))
+    frames = [np.zeros((16, 16, 3), np.uint8)] * 4
+    write_video(run / "videos" / "a" / f"{case.id}__1.mp4", frames, fps=4)
+    items = discover(run)
+    assert [(i.key.model, i.key.rollout) for i in items] == [("a", 0), ("a", 1), ("b", 0)]
+    assert discover(run, models=["b"])[0].key.model == "b"
+
+
+def test_judge_consistency_for_wmle(tmp_path):
+    run, case = make_run(tmp_path)
+    wcase = case.model_copy(update={"suite": "wmle", "task": "free_fall"})
+    replies = iter([Reply('{"consistency": 85.5}'), Reply('{"consistency": 140}')])
+    with ChatServer(lambda req, i: next(replies)) as srv:
+        c = JudgeClient(config(srv.url, api_key_env=None))
+        video = run / "videos" / "modelA" / f"{case.id}.mp4"
+        assert judge_consistency(video, wcase, c) == pytest.approx(85.5)
+        assert n_images(srv.requests[0]) == 24  # 24 evenly spaced frames (WMLE), no fps rule
+        assert judge_consistency(video, wcase, c) is None  # out of range → no C, never a guess

@@ -1,0 +1,125 @@
+"""Event detection on signals whose events are known in closed form."""
+
+import numpy as np
+import pytest
+
+from lawful.perceive import events
+
+
+def test_crossing_of_linear_ramp_is_the_analytic_fractional_index():
+    s = 2.0 + 0.7 * np.arange(30)  # s(i) = 2 + 0.7 i
+    level = 10.0
+    assert events.crossing(s, level, +1) == pytest.approx((level - 2.0) / 0.7, abs=1e-9)
+    assert events.crossing(s[::-1], level, -1) == pytest.approx(29 - (level - 2.0) / 0.7, abs=1e-9)
+    assert events.crossing(s, level, -1) is None  # never falls through it
+    assert events.crossing(s, 1.0, +1) is None  # already above at the start: not a crossing
+    assert events.crossing(s, level, +1, start=20) is None
+
+
+def test_crossing_skips_nan_pairs_and_honours_start():
+    s = np.array([0.0, 1.0, np.nan, 3.0, 4.0, 0.0, 5.0])
+    assert events.crossing(s, 3.5, +1) == pytest.approx(3.5)
+    assert events.crossing(s, 2.0, +1, start=5) == pytest.approx(5.4)
+    assert events.crossing(s, 2.0, 0, start=4) == pytest.approx(4.5)
+
+
+@pytest.mark.parametrize("apex", [17.3, 22.81, 9.5])
+def test_turning_point_of_sampled_parabola_within_005_frames(apex):
+    i = np.arange(40, dtype=float)
+    y = 120.0 - 0.9 * (i - apex) ** 2  # a maximum
+    (tp,) = events.turning_points(y, "max")
+    assert abs(tp - apex) < 0.05
+    (tm,) = events.turning_points(-y, "min")
+    assert abs(tm - apex) < 0.05
+
+
+def test_turning_points_respect_prominence_and_nan_runs():
+    i = np.arange(60, dtype=float)
+    y = np.sin(2 * np.pi * i / 20) + 0.01 * np.cos(7 * i)
+    peaks = events.turning_points(y, "max", prominence=0.5)
+    assert len(peaks) == 3
+    np.testing.assert_allclose(peaks, [5, 25, 45], atol=0.1)
+    y2 = y.copy()
+    y2[24:27] = np.nan  # the peak at 25 is not seen reversing
+    assert len(events.turning_points(y2, "max", prominence=0.5)) == 2
+
+
+def test_half_periods_of_sampled_sine():
+    period = 23.7  # samples
+    i = np.arange(120, dtype=float)
+    anchor = 50.0
+    x = anchor + 40 * np.cos(2 * np.pi * i / period)  # released at rest from a turning point
+    hp = events.half_periods(x, anchor)
+    expected = [k * period / 2 for k in range(1, 11) if k * period / 2 < 119]
+    assert len(hp) == len(expected)
+    np.testing.assert_allclose(hp, expected, atol=0.05)
+    np.testing.assert_allclose(np.diff(hp), period / 2, atol=0.05)
+
+
+def test_half_periods_ignore_jitter_at_the_anchor():
+    period = 30.0
+    i = np.arange(100, dtype=float)
+    x = 40 * np.cos(2 * np.pi * i / period)
+    x[np.abs(x) < 3] += np.where(i[np.abs(x) < 3] % 2 == 0, 2.5, -2.5)  # chatter near the anchor
+    hp = events.half_periods(x, 0.0, min_amplitude=10)
+    np.testing.assert_allclose(hp, [15, 30, 45, 60, 75, 90], atol=0.1)
+
+
+def test_impacts_of_bouncing_ball_at_sub_frame_times():
+    # ball bottom y (down positive) falls onto ground 200, bounces with restitution 0.6
+    g, dt = 1.0, 1.0
+    t_imp = [np.sqrt(2 * 150 / g)]
+    v = g * t_imp[0] * 0.6
+    for _ in range(2):
+        t_imp.append(t_imp[-1] + 2 * v / g)
+        v *= 0.6
+
+    def bottom(t):
+        if t < t_imp[0]:
+            return 50 + 0.5 * g * t * t
+        k = np.searchsorted(t_imp, t) - 1
+        v0 = g * t_imp[0] * 0.6 ** (k + 1)
+        tau = t - t_imp[k]
+        return 200 - (v0 * tau - 0.5 * g * tau * tau)
+
+    y = np.array([bottom(k * dt) for k in range(60)])
+    found = events.impacts(y, ground_y=200, tol=3)
+    assert len(found) == 3
+    np.testing.assert_allclose(found, t_imp, atol=0.15)
+    # the rebound apex after each impact
+    apexes = events.rebound_apexes(y, found)
+    np.testing.assert_allclose(apexes[:2], [t_imp[0] + (t_imp[1] - t_imp[0]) / 2, t_imp[1] + (t_imp[2] - t_imp[1]) / 2],
+                               atol=0.05)
+
+
+def test_impacts_ignore_reversals_far_from_the_ground():
+    y = np.array([100, 110, 120, 118, 112, 120, 140, 160, 199, 180, 170], float)
+    assert events.impacts(y, ground_y=200, tol=3) == pytest.approx([8.0], abs=0.6)
+
+
+def test_smooth_is_nan_aware_and_keeps_polynomials():
+    i = np.arange(40, dtype=float)
+    y = 3 + 2 * i - 0.1 * i * i
+    y[10] = np.nan
+    s = events.smooth(y, window=7)
+    assert np.isnan(s[10])
+    finite = np.isfinite(y)
+    np.testing.assert_allclose(s[finite], y[finite], atol=1e-9)  # order-2 filter keeps a parabola
+    rng = np.random.default_rng(0)
+    noisy = y + rng.normal(0, 1, len(y))
+    assert np.nanstd(events.smooth(noisy, 9) - y) < 0.75 * np.nanstd(noisy - y)
+
+
+def test_velocity_in_units_per_second():
+    t = np.arange(20) * 0.04
+    y = 5 * t * t
+    v = events.velocity(y, t)
+    np.testing.assert_allclose(v[1:-1], 10 * t[1:-1], atol=1e-9)
+    y[5] = np.nan
+    assert np.isnan(events.velocity(y, t)[5])
+
+
+def test_index_to_time_interpolates_track_times():
+    t = np.array([0.0, 0.1, 0.2, 0.3])
+    assert events.index_to_time(1.25, t) == pytest.approx(0.125)
+    assert events.index_to_time(None, t) is None

@@ -132,3 +132,44 @@ def test_tables_from_csv_and_json(tmp_path):
     q = tmp_path / "t.json"
     q.write_text(json.dumps({"rows": [{"model": "m1", "score": 1}]}))
     assert load_table(q) == [{"model": "m1", "score": 1}]
+
+
+def test_principia_detection_from_a_run_store(tmp_path):
+    from lawful.judges.agreement import principia_detection_rows
+    from lawful.result import Score
+    from lawful.store import Store, VideoKey
+
+    with Store(tmp_path / "results.sqlite") as st:
+        for case, model, verdict, s in [("d0", "reference", 1.0, 0.97), ("d1", "reference", 0.0, 0.85),
+                                        ("d0", "counterfactual", 0.0, 0.40), ("d1", "counterfactual", None, None),
+                                        ("d0", "static", 1.0, 0.0)]:
+            k = VideoKey("principia", case, model, 0)
+            st.put_judgement(k, "principia-detect", "gravity", verdict, "scored" if verdict is not None else "invalid")
+            score = Score(status="scored", value=s) if s is not None else Score.unmeasurable("ball lost")
+            st.put(k, "drop", score.status, {"gravity": score})
+        judge, meas = principia_detection_rows(st, pass_threshold=0.9)
+    # judge: ref d0 PASS ✓, ref d1 FAIL ✗, cf d0 FAIL ✓, cf d1 no answer ✗ → 2/4 (static has no truth)
+    assert principia_agreement(judge)["per_phenomenon"] == {"gravity": 0.5}
+    # measurement at S ≥ 0.9: ref d0 ✓, ref d1 (0.85) ✗, cf d0 ✓, cf d1 unmeasurable ✗ → 2/4
+    assert principia_agreement(meas)["per_phenomenon"] == {"gravity": 0.5}
+    _, meas80 = principia_detection_rows(Store(tmp_path / "results.sqlite"), pass_threshold=0.8)
+    assert principia_agreement(meas80)["per_phenomenon"] == {"gravity": 0.75}
+
+
+def test_cli_judge_agreement(tmp_path):
+    from typer.testing import CliRunner
+
+    from lawful.cli import app
+
+    p = tmp_path / "rank.csv"
+    p.write_text("task,P,H\nT1,0.9,5\nT1,0.5,3\nT1,0.5,3\nT2,0.2,4\nT2,0.8,2\n")
+    r = CliRunner().invoke(app, ["judge-agreement", "rank", str(p), "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["A_rank"] == pytest.approx(3 / 4)
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    a.write_text("model,score\nm1,1\nm2,2\nm3,3\n")
+    b.write_text("model,score\nm1,2\nm2,4\nm3,7\n")
+    r = CliRunner().invoke(app, ["judge-agreement", "correlation", str(a), str(b), "--subtrack-col", "", "--json"])
+    assert json.loads(r.output)[0]["spearman"] == pytest.approx(1.0)
+    r = CliRunner().invoke(app, ["judge-agreement", "corelation", str(a)])
+    assert r.exit_code == 2 and "did you mean 'correlation'" in r.output

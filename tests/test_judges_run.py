@@ -157,3 +157,100 @@ def test_judge_consistency_for_wmle(tmp_path):
         assert judge_consistency(video, wcase, c) == pytest.approx(85.5)
         assert n_images(srv.requests[0]) == 24  # 24 evenly spaced frames (WMLE), no fps rule
         assert judge_consistency(video, wcase, c) is None  # out of range → no C, never a guess
+
+
+def test_principia_detect_asks_each_phenomenon_of_the_task(tmp_path):
+    run = tmp_path / "run"
+    case = Case(id="drop-000", suite="principia", task="drop", duration=2.0, fps=12)
+    case.save(run / "cases" / "principia")
+    write_video(run / "videos" / "reference" / "drop-000__0.mp4",
+                [np.full((48, 64, 3), 10 * i, np.uint8) for i in range(24)], fps=12)
+    with ChatServer(lambda req, i: Reply('{"verdict": "PASS", "reason": "same ratio"}')) as srv:
+        rep = judge_run(run, "principia-detect", config(srv.url, api_key_env=None))
+        asked_for = sorted(re.search(r"Phenomenon: (.+)\n", user_text(r)).group(1) for r in srv.requests)
+    assert asked_for == ["Gravity (free fall)", "Restitution"] and rep.statuses == {"scored": 2}
+    assert {n_images(r) for r in srv.requests} == {16}  # 8 fps over 2 s
+    with Store(run / "results.sqlite") as st:
+        rows = st.judgements(rubric="principia-detect")
+    assert {r["criterion"]: r["value"] for r in rows} == {"restitution": 1.0, "gravity": 1.0}
+    assert rows[0]["meta"]["extra"] == {"reason": "same ratio"}
+
+
+def test_applepi_rubric_all_criteria_in_one_call_with_reference(tmp_path):
+    import json
+
+    from PIL import Image
+
+    run = tmp_path / "run"
+    d = run / "cases" / "applepi"
+    d.mkdir(parents=True)
+    Image.fromarray(np.full((48, 64, 3), 200, np.uint8)).save(d / "ff-000.png")
+    case = Case(id="ff-000", suite="applepi", task="FreeFall", first_frame="ff-000.png", duration=1.0, fps=12,
+                known={"subtrack": "perception-text"})
+    case.save(d)
+    write_video(run / "videos" / "m" / "ff-000__0.mp4", [np.full((48, 64, 3), 255, np.uint8)] * 12, fps=12)
+    from lawful.judges.rubric import load_rubric
+
+    keys = [c.key for c in load_rubric("applepi-perception-text").criteria]
+    answer = {k: 0.5 for k in keys} | {"axes_color_match": -1, "text_readability": 1.5, "feedback": "ok"}
+    with ChatServer(lambda req, i: Reply(json.dumps(answer))) as srv:
+        rep = judge_run(run, "applepi-perception-text", config(srv.url, api_key_env=None))
+        assert len(srv.requests) == 1 and n_images(srv.requests[0]) == 2  # the input scene + the last frame
+        assert "Annotated input scene:" in user_text(srv.requests[0])
+    assert rep.statuses == {"scored": 17, "invalid": 1}
+    with Store(run / "results.sqlite") as st:
+        rows = {r["criterion"]: r for r in st.judgements()}
+    assert rows["axes_color_match"]["value"] == -1 and rows["axes_color_match"]["meta"]["na"]
+    assert rows["text_readability"]["status"] == "invalid"
+    fused = load_rubric("applepi-perception-text").fuse({k: r["value"] for k, r in rows.items()})
+    # content: (0.5 + 0.5) / 2 without the invalid readability; layout and style 0.5 (−1 left out)
+    assert fused["score"] == pytest.approx(0.5)
+
+
+def test_missing_reference_is_unmeasurable(tmp_path):
+    run = tmp_path / "run"
+    case = Case(id="ff-001", suite="applepi", task="FreeFall", duration=1.0, fps=12,
+                known={"subtrack": "perception-graphic"})
+    case.save(run / "cases" / "applepi")
+    write_video(run / "videos" / "m" / "ff-001__0.mp4", [np.zeros((16, 16, 3), np.uint8)] * 12, fps=12)
+    with ChatServer(lambda req, i: Reply("{}")) as srv:
+        rep = judge_run(run, "applepi-perception-graphic", config(srv.url, api_key_env=None))
+        assert len(srv.requests) == 0
+    assert rep.statuses == {"unmeasurable": 8}
+
+
+def test_applepi_keyframes_one_call_per_timestamp_averaged(tmp_path):
+    import json
+
+    from PIL import Image
+
+    run = tmp_path / "run"
+    d = run / "cases" / "applepi"
+    d.mkdir(parents=True)
+    for name in ("ff.png", "gt0.png", "gt1.png"):
+        Image.fromarray(np.full((32, 32, 3), 128, np.uint8)).save(d / name)
+    case = Case(id="ff-002", suite="applepi", task="FreeFall", first_frame="ff.png", duration=1.0, fps=24,
+                known={"subtrack": "deduction-keyframe", "deduction_timestamps": [0.5, 1.0],
+                       "gt_keyframes": ["gt0.png", "gt1.png"]})
+    case.save(d)
+    # frame 0 is the condition frame; 24 physics frames span 1 s
+    write_video(run / "videos" / "m" / "ff-002__0.mp4",
+                [np.full((32, 32, 3), 10 * i, np.uint8) for i in range(25)], fps=24)
+
+    def script(req, i):
+        t = re.search(r"t = ([\d.]+) s", user_text(req)).group(1)
+        v = {"0.50": 0.2, "1.00": 0.6}[t]
+        keys = ["gen_annotations_removed", "object_consistency", "visual_quality", "object_position_match",
+                "physics_accuracy"]
+        return Reply(json.dumps({k: v for k in keys}))
+
+    with ChatServer(script) as srv:
+        rep = judge_run(run, "applepi-deduction-keyframe", config(srv.url, api_key_env=None))
+        assert len(srv.requests) == 2 and {n_images(r) for r in srv.requests} == {3}
+    assert rep.statuses == {"scored": 5}
+    with Store(run / "results.sqlite") as st:
+        rows = {r["criterion"]: r for r in st.judgements()}
+    assert rows["physics_accuracy"]["value"] == pytest.approx(0.4)  # mean of the two timestamps
+    # physics frames: t = 0.5 → 1 + round(0.5·24) = 13; t = 1.0 → 1 + min(24, 23) = 24
+    per = rows["physics_accuracy"]["meta"]["per_keyframe"]
+    assert [(k["time_point"], k["frames"]) for k in per] == [("0.50", [13]), ("1.00", [24])]

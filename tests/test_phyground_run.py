@@ -64,9 +64,12 @@ def test_without_a_judge_says_so_and_invents_nothing(tmp_path):
 
 
 def test_text_only_cases_get_no_builtin_video(tmp_path):
-    sec = run_phyground(tmp_path / "r", models=("static",), cases_per_task=8, progress=False)
-    assert sec["videos"] == {"static": 6}  # the two text-only cases among the first 8 are skipped
-    assert sec["cases"] == 8
+    from lawful.suites.phyground.run import make_videos, write_cases
+
+    paths = write_cases(tmp_path / "cases", 7)
+    assert [p.with_suffix(".png").exists() for p in paths] == [True] * 6 + [False]  # case 7 is text-only
+    items = make_videos([paths[0], paths[6]], ("static", "reference"), tmp_path)
+    assert [(i.key.model, i.key.case_id) for i in items] == [("static", "pg-ball-drop"), ("reference", "pg-ball-drop")]
 
 
 def test_sft_export_from_judgements(judged, tmp_path):

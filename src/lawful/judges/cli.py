@@ -45,10 +45,12 @@ def _judge(run_dir: Path, rubric: str, judge: str, judge_model: str, api_key_env
            suite: Optional[str], models: Optional[str], videos: Optional[Path], concurrency: int, timeout: float,
            deadline: float, retries: int, max_tokens: int, redo: bool, cache: Optional[Path],
            pass_threshold: float) -> None:
-    from lawful.judges.client import JudgeConfig
-    from lawful.judges.judge import STORE_FILE, judge_run
+    from lawful.judges.cache import JudgeCache
+    from lawful.judges.client import JudgeClient, JudgeConfig
+    from lawful.judges.judge import CACHE_DIR, STORE_FILE, judge_run
     from lawful.judges.rubric import RubricError, load_rubric
     from lawful.progress import progress_bar
+    from lawful.store import Store
 
     if not run_dir.is_dir():
         _fail(f"{run_dir}: no such run folder")
@@ -59,10 +61,6 @@ def _judge(run_dir: Path, rubric: str, judge: str, judge_model: str, api_key_env
         _fail(str(e))
     cfg = JudgeConfig(url=judge, model=judge_model, api_key_env=api_key_env, concurrency=concurrency,
                       timeout_s=timeout, deadline_s=deadline, max_retries=retries, max_tokens=max_tokens)
-    from lawful.judges.cache import JudgeCache
-    from lawful.judges.client import JudgeClient
-    from lawful.judges.judge import CACHE_DIR
-
     client = JudgeClient(cfg, JudgeCache(cache or run_dir / CACHE_DIR))
     model_list = [m.strip() for m in models.split(",")] if models else None
     for rub in rubs:
@@ -73,8 +71,6 @@ def _judge(run_dir: Path, rubric: str, judge: str, judge_model: str, api_key_env
         st = ", ".join(f"{n} {s}" for s, n in sorted(rep.statuses.items())) or "nothing to do"
         out.print(f"{rub.id}: {rep.videos} videos judged ({st}); {rep.skipped} already done")
     out.print(client.usage.summary())
-    from lawful.store import Store
-
     with Store(run_dir / STORE_FILE) as store:
         if any(r.protocol == "phyground" for r in rubs):
             _update_phyground(store, run_dir)

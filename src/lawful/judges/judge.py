@@ -36,6 +36,9 @@ from lawful.video import VideoError, probe
 log = logging.getLogger("lawful.judges")
 
 DONE = {"scored", "invalid", "unmeasurable"}
+# the text placed before the generated images, per frame mode (part of the prompt the cache and SFT see)
+VIDEO_LABELS = {"video": "Frames of the generated video, in time order:", "last_frame": "The model's answer:",
+                "keyframes": "The model's frame:"}
 STORE_FILE = "results.sqlite"
 CACHE_DIR = "judge_cache"
 
@@ -193,8 +196,7 @@ def judge_video(item: VideoItem, rubric: Rubric, client: JudgeClient) -> list[Ou
         times = item.case.known.get("deduction_timestamps") or []
         if len(gts) != len(groups) or not groups:
             return _all(criteria, "unmeasurable", "case lacks gt_keyframes for its deduction_timestamps", base)
-    label = {"video": "Frames of the generated video, in time order:", "last_frame": "The model's answer:",
-             "keyframes": "The model's frame:"}[spec.mode]
+    label = VIDEO_LABELS[spec.mode]
     per_call: list[tuple[list[Criterion], list[str | EncodedImage], dict, list[int]]] = []
     for gi, (idx, images) in enumerate(groups):
         extra, parts = {}, list(ref_parts)
@@ -237,7 +239,7 @@ def _merge(rs: list[Outcome]) -> Outcome:
         return rs[0]
     scored = [r for r in rs if r.status == "scored" and not r.meta.get("na")]
     meta = {**rs[0].meta, "per_keyframe": [{"value": r.value, "status": r.status, **{k: r.meta.get(k) for k in
-                                           ("time_point", "reason") if r.meta.get(k) is not None}} for r in rs]}
+                                           ("time_point", "frames", "reason") if r.meta.get(k) is not None}} for r in rs]}
     raw = "\n---\n".join(r.raw for r in rs)
     if scored:
         return Outcome(rs[0].criterion, sum(r.value for r in scored) / len(scored), "scored", raw, meta)

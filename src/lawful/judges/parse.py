@@ -82,7 +82,7 @@ def parse_answer(text: str, rubric: Rubric, criteria: list[Criterion]) -> Answer
     if obj is None:
         return Answer({c.key: CriterionAnswer(None, "invalid", "no JSON object in the reply") for c in criteria})
     out: dict[str, CriterionAnswer] = {}
-    for c, k in zip(criteria, keys if rubric.answer_key is None else keys * len(criteria)):
+    for c, k in zip(criteria, keys):  # with an answer_key the call has one criterion
         if k in obj:
             raw = obj[k]
         elif len(criteria) == 1 and "score" in obj:  # a lone score under the generic name is the same answer

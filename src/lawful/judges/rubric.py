@@ -137,7 +137,8 @@ class Rubric(_Strict):
             raise ValueError("answer_key needs call = per_criterion")
         expected = build_output_schema(self, keys)
         if self.output_schema != expected:
-            raise ValueError("output_schema does not match the scale and criteria (regenerate it)")
+            raise ValueError("output_schema does not match the scale and criteria; it should be "
+                             + json.dumps(expected, separators=(",", ":")))
         try:
             Template(self.template).substitute(_placeholder_context())
         except (KeyError, ValueError) as e:

@@ -21,14 +21,13 @@ from PIL import Image
 
 from lawful.judges.agreement import load_table
 from lawful.judges.frames import read_at, sample_indices
-from lawful.judges.judge import STORE_FILE, VideoItem, discover
+from lawful.judges.judge import STORE_FILE, VIDEO_LABELS, VideoItem, discover
 from lawful.judges.parse import check_value
 from lawful.judges.rubric import Rubric, load_rubric
 from lawful.store import Store
 from lawful.video import VideoError, probe
 
 SFT_FPS, SFT_MAX_FRAMES = 4.0, 12
-VIDEO_LABEL = "Frames of the generated video, in time order:"
 
 
 def _labels(run_dir: Path, table: Path | None, rubrics: list[Rubric]) -> list[dict]:
@@ -97,7 +96,7 @@ def export_sft(run_dir: str | Path, out_dir: str | Path, *, labels: str | Path |
             prompt = rub.render(item.case, [crit])
             score = int(v.value) if rub.scale.integer else v.value
             target = {crit.key: score}
-            user = VIDEO_LABEL + "\n" + "<image>" * len(images) + "\n" + prompt
+            user = VIDEO_LABELS["video"] + "\n" + "<image>" * len(images) + "\n" + prompt
             rec = {"id": f"{lab['model']}/{lab['case_id']}/{lab['rollout']}/{crit.key}", "rubric": rub.id,
                    "case_id": lab["case_id"], "model": lab["model"], "rollout": lab["rollout"],
                    "criterion": crit.key, "images": images,

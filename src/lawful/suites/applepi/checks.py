@@ -83,13 +83,15 @@ def ink_f1(gen_ink: np.ndarray, ref_ink: np.ndarray, tol: float) -> float:
 def removed_fraction(gen: np.ndarray, before: np.ndarray, after: np.ndarray, region: np.ndarray) -> float:
     """Of the ``region`` pixels where ``before`` and ``after`` differ clearly, the fraction where ``gen``
     is closer to ``after`` (the thing was removed) than to ``before`` (it is left over)."""
-    b, a, g = (x.astype(np.int32) for x in (before, after, gen))
-    distinct = region & (np.abs(b - a).max(-1) > DISTINCT)
+    idx = np.flatnonzero(region)
+    if idx.size == 0:
+        return NA
+    b, a, g = (x.reshape(-1, 3)[idx].astype(np.int32) for x in (before, after, gen))
+    distinct = np.abs(b - a).max(-1) > DISTINCT
     if not distinct.any():
         return NA
-    db = ((g - b) ** 2).sum(-1)[distinct]
-    da = ((g - a) ** 2).sum(-1)[distinct]
-    return float((da <= db).mean())
+    b, a, g = b[distinct], a[distinct], g[distinct]
+    return float((((g - a) ** 2).sum(-1) <= ((g - b) ** 2).sum(-1)).mean())
 
 
 def object_positions(gen_masks: list[np.ndarray], gt_inst: np.ndarray, ids: list[int]) -> float:

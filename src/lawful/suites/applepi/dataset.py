@@ -349,11 +349,9 @@ class GTCase:
     def colour_key(self):
         """The case's :class:`~lawful.suites.applepi.segment.ColourKey` (cached)."""
         if "key" not in self._cache:
-            from lawful.suites.applepi.segment import ColourKey, _centres
+            from lawful.suites.applepi.segment import ColourKey
 
-            ann = self.annotation_mask()
-            extra = _centres(self.image("input_image")[ann], 3, seed=7) if ann.any() else None
-            self._cache["key"] = ColourKey(self.clean_first_frame(), self.instances()[0], extra)
+            self._cache["key"] = ColourKey(self.clean_first_frame(), self.instances()[0])
         return self._cache["key"]
 
     # --- physical scale and velocities

@@ -61,6 +61,9 @@ def score_output(case: GTCase, out: Output, opts: Options, memo: dict | None = N
                 m.update(checks.deduction_motion_masks(case, out))
             memo[key] = m
         return dict(memo[key]), ""
+    file_key = (out.subtrack, "file", _file_hash(out.path)) if out.path.is_file() else None
+    if file_key in memo:
+        return dict(memo[file_key]), ""
     img = answer_image(out, shape)
     key = (out.subtrack, hashlib.md5(img.tobytes()).hexdigest())
     if key not in memo:
@@ -79,6 +82,8 @@ def score_output(case: GTCase, out: Output, opts: Options, memo: dict | None = N
         else:
             raise KeyError(out.subtrack)
         memo[key] = m
+    if file_key is not None:
+        memo[file_key] = memo[key]
     return dict(memo[key]), ""
 
 

@@ -195,7 +195,7 @@ def _stack(xs: list[np.ndarray], ys: list[np.ndarray], vxs, vys, angles) -> tupl
     return pos, vel, ang
 
 
-def _body(rng: np.random.Generator, idx: int, shapes: tuple[str, ...], color_names: list[str], size=(0.22, 0.36),
+def _body(rng: np.random.Generator, idx: int, shapes: tuple[str, ...], color_names: list[str], size=(0.3, 0.44),
           mass=(0.5, 3.0)) -> Body:
     shape = str(rng.choice(shapes))
     d = round(float(rng.uniform(*size)), 2)
@@ -254,7 +254,7 @@ def free_fall(rng: np.random.Generator, duration: float) -> Scenario:
 def projectile_motion(rng: np.random.Generator, duration: float) -> Scenario:
     """r = r0 + v0 t + ½ g t²: launch from a table edge; the body stops where it lands (anti: horizontal impetus decays)."""
     colors = _choose_colors(rng, 1)
-    b = _body(rng, 0, ("sphere", "cube", "cylinder"), colors, size=(0.2, 0.3))
+    b = _body(rng, 0, ("sphere", "cube", "cylinder"), colors, size=(0.28, 0.38))
     table_h = round(float(rng.uniform(0.9, 1.4)), 1)
     v0 = round(float(rng.uniform(2.5, 4.0)), 1)
     ang = math.radians(round(float(rng.uniform(25, 60)) / 5) * 5)
@@ -323,7 +323,7 @@ def _slide(theta: float, length: float, body: Body, a: float, t: np.ndarray, x_t
 def inclined_plane(rng: np.random.Generator, duration: float) -> Scenario:
     """a = g sin θ: a cube slides from rest down a frictionless incline (anti: a = g cos θ)."""
     colors = _choose_colors(rng, 1)
-    b = _body(rng, 0, ("cube",), colors, size=(0.2, 0.3))
+    b = _body(rng, 0, ("cube",), colors, size=(0.3, 0.4))
     theta = math.radians(int(rng.integers(4, 7)) * 5)  # 20, 25, 30 degrees
     length = round(float(rng.uniform(2.0, 3.0)), 1)
     b.labels.update({"v_0": "0.0"})
@@ -354,7 +354,7 @@ def inclined_plane(rng: np.random.Generator, duration: float) -> Scenario:
 def circular_motion(rng: np.random.Generator, duration: float) -> Scenario:
     """mg = mv²/r at the top of a vertical loop: a ball launched at the bottom with v0 ≥ √(5 g r) (anti: constant speed)."""
     colors = _choose_colors(rng, 1)
-    b = _body(rng, 0, ("sphere",), colors, size=(0.18, 0.26))
+    b = _body(rng, 0, ("sphere",), colors, size=(0.26, 0.34))
     rc = round(float(rng.uniform(0.6, 0.9)), 2)
     k = float(rng.uniform(1.0, 1.1))
     v0 = round(math.sqrt(5 * G * rc) * k, 1)
@@ -398,8 +398,8 @@ def circular_motion(rng: np.random.Generator, duration: float) -> Scenario:
 
 def _collision(rng: np.random.Generator, duration: float, task: str, e: float) -> Scenario:
     colors = _choose_colors(rng, 2)
-    a = _body(rng, 0, ("sphere", "cube", "cylinder"), colors, size=(0.22, 0.32))
-    b = _body(rng, 1, ("sphere", "cube", "cylinder"), colors, size=(0.22, 0.32))
+    a = _body(rng, 0, ("sphere", "cube", "cylinder"), colors, size=(0.3, 0.42))
+    b = _body(rng, 1, ("sphere", "cube", "cylinder"), colors, size=(0.3, 0.42))
     while abs(a.mass - b.mass) < 0.4:
         b.mass = round(float(rng.uniform(0.5, 3.0)), 1)
         b.labels["m"] = _fmt(b.mass, 1)
@@ -471,8 +471,8 @@ def at_rest(rng: np.random.Generator, duration: float) -> Scenario:
     The body keeps its place and drops by the mat's thickness once the mat has gone (anti: it rides along).
     """
     colors = _choose_colors(rng, 2)
-    body = _body(rng, 0, ("sphere", "cube", "cylinder", "cone"), colors, size=(0.24, 0.34))
-    mat_w, mat_h = round(float(rng.uniform(1.2, 1.6)), 1), 0.08
+    body = _body(rng, 0, ("sphere", "cube", "cylinder", "cone"), colors, size=(0.32, 0.44))
+    mat_w, mat_h = round(float(rng.uniform(1.3, 1.7)), 1), 0.14
     mat = Body(id="obj_2", name=f"{colors[1]}Mat", shape="cube", width=mat_w, height=mat_h,
                mass=round(float(rng.uniform(0.3, 1.0)), 1), color=BODY_COLORS[colors[1]])
     vm = round(float(rng.uniform(1.5, 2.5)), 1)
@@ -557,8 +557,8 @@ def composition(rng: np.random.Generator, duration: float) -> Scenario:
     Anti: a = g cos θ on the incline and exchanged velocities at the collision.
     """
     colors = _choose_colors(rng, 2)
-    a = _body(rng, 0, ("cube",), colors, size=(0.2, 0.28))
-    b = _body(rng, 1, ("sphere", "cube", "cylinder"), colors, size=(0.22, 0.3))
+    a = _body(rng, 0, ("cube",), colors, size=(0.28, 0.38))
+    b = _body(rng, 1, ("sphere", "cube", "cylinder"), colors, size=(0.3, 0.4))
     theta = math.radians(int(rng.integers(4, 7)) * 5)
     length = round(float(rng.uniform(1.2, 1.8)), 1)
     e = round(float(rng.choice([0.0, 0.5, 1.0])), 1)

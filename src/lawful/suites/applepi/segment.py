@@ -72,7 +72,8 @@ class ColourKey:
 
     def __init__(self, first_frame: np.ndarray, instances: np.ndarray, extra_background: np.ndarray | None = None,
                  per_object: int = 4, background_k: int = 10):
-        ids = [int(i) for i in np.unique(instances) if i != 0]
+        counts = np.bincount(np.asarray(instances).ravel().astype(np.int64))
+        ids = [int(i) for i in np.flatnonzero(counts) if i != 0]
         self.ids = ids
         self.seeds: list[ObjectSeed] = []
         kernel = np.ones((3, 3), np.uint8)

@@ -2,8 +2,9 @@
 
 The ball (drawn end-on with a radial marker stripe) is released on an incline and rolls onto the level
 floor. Extraction: centre path length ``s`` from the smoothed tracked centre, rotation ``φ`` from the
-unwrapped marker angle (``TrackingPlan(angles=True)``), radius from the tracked box. M1 is the robust
-(Theil–Sen) slope of ``s`` against ``φ``; M2 the median relative slip ``|v - ωR| / v`` over moving frames.
+unwrapped marker angle (``TrackingPlan(angles=True)``), radius from the centre's height above the floor
+line (mask box as fallback). M1 is the robust (Theil–Sen) slope of ``s`` against ``φ``; M2 the median
+relative slip ``|v - ωR| / v`` over moving frames, with ``v`` and ``ω`` taken over one marker revolution.
 """
 
 from __future__ import annotations
@@ -24,14 +25,15 @@ from lawful.suites.wmle.common import (
     style_of,
 )
 from lawful.tracks import Tracks
-from lawful.world.appearance import object_colors
 from lawful.world.draw import Cylinder, Scene
 from lawful.world.physics import rolling_distance
 
 G = 9.81
 SOLID_SPHERE = 0.4  # I / (m R^2)
 MIN_SPEED_PX_FRAME = 1.0
-SMOOTH = 9
+SMOOTH = 5
+# dark saturated bodies: the marker stripe is drawn light on them, the contrast the marker angle needs
+DARK_BODIES = ((40, 90, 225), (135, 45, 210))
 
 
 def rolling_slope_metric(b: float, r: float) -> MetricScore:
@@ -47,6 +49,32 @@ def rolling_slip_metric(v: np.ndarray, omega: np.ndarray, r: float, eps: float =
         return MetricScore.operational_zero("no moving frames with a visible marker")
     e2 = float(np.median(np.abs(v - omega * r) / np.maximum(v, eps)))
     return MetricScore.measured(q(e2, 0.35), e2)
+
+
+def revolution_rates(t: np.ndarray, s: np.ndarray, phi: np.ndarray, min_window: int = 5,
+                     max_window: int = 31) -> tuple[np.ndarray, np.ndarray]:
+    """Speed ``v`` (px/s) and spin ``ω`` (rad/s) per sample from path length ``s`` and unwrapped marker
+    angle ``phi`` ``[T]`` (uniform ``t``), each a least-squares slope over a centred window of about one
+    marker revolution (``2π / |ω|``, odd, within ``[min_window, max_window]`` samples).
+
+    Marker-angle errors that depend on the marker's orientation (shading, light direction) repeat once
+    per revolution and cancel over such a window; on uniformly accelerated motion a centred window's
+    slope is the exact rate at its centre.
+    """
+    t, s, phi = (np.asarray(a, float) for a in (t, s, phi))
+    n = len(t)
+    dt = float(np.median(np.diff(t))) if n > 1 else 1.0
+    coarse = np.abs(np.gradient(ev.smooth(phi, 9), t))
+    v, omega = np.full(n, np.nan), np.full(n, np.nan)
+    for i in range(n):
+        per_rev = 2 * math.pi / max(coarse[i] * dt, 1e-9)
+        w = int(min(max(math.ceil(per_rev), min_window), max_window)) | 1
+        a, b = max(0, i - w // 2), min(n, i + w // 2 + 1)
+        if b - a >= 3:
+            tt = t[a:b] - t[i]
+            v[i] = np.polyfit(tt, s[a:b], 1)[0]
+            omega[i] = np.polyfit(tt, phi[a:b], 1)[0]
+    return v, omega
 
 
 class SolidSphereRolling(WmleTask):
@@ -67,7 +95,7 @@ class SolidSphereRolling(WmleTask):
         incline_len = float(rng.uniform(250.0, 290.0))  # surface length from the ball's contact to the corner
         ppm = float(rng.uniform(90.0, 110.0))
         hold = float(rng.uniform(0.15, 0.3))
-        color = object_colors(seed, 1)[0]
+        color = DARK_BODIES[seed % len(DARK_BODIES)]
         d = (math.cos(theta), math.sin(theta))
         n = (math.sin(theta), -math.cos(theta))
         contact = (corner_x - incline_len * d[0], ground_y - incline_len * d[1])
@@ -106,32 +134,29 @@ class SolidSphereRolling(WmleTask):
         )
         return case, next(self.render(case))
 
-    def _path(self, case: Case, ell: np.ndarray) -> np.ndarray:
-        """Centre position ``[T, 2]`` after rolling a centre-path length ``ell`` (px)."""
+    def _incline_travel(self, case: Case) -> float:
+        """Centre travel (px) down the incline before the ball meets the floor (a concave corner)."""
         k = case.known
         th = math.radians(k["incline_deg"])
-        r, L = k["radius_px"], k["incline_len_px"]
-        cx, cy = k["corner"]
+        return (k["corner"][1] - k["radius_px"] - k["start"][1]) / math.sin(th)
+
+    def _path(self, case: Case, ell: np.ndarray) -> np.ndarray:
+        """Centre position ``[T, 2]`` after rolling a centre-path length ``ell`` (px): down the incline's
+        offset line, then along the floor's (the contact switches at the concave corner)."""
+        k = case.known
+        th = math.radians(k["incline_deg"])
         sx, sy = k["start"]
+        L = self._incline_travel(case)
         ell = np.asarray(ell, float)
-        out = np.empty(ell.shape + (2,))
-        inc = ell <= L
-        out[inc, 0] = sx + ell[inc] * math.cos(th)
-        out[inc, 1] = sy + ell[inc] * math.sin(th)
-        arc_len = r * th
-        on_arc = (~inc) & (ell <= L + arc_len)
-        ang = -math.pi / 2 + th - (ell[on_arc] - L) / r  # direction from the corner to the centre
-        out[on_arc, 0] = cx + r * np.cos(ang)
-        out[on_arc, 1] = cy + r * np.sin(ang)
-        fl = ell > L + arc_len
-        out[fl, 0] = cx + (ell[fl] - L - arc_len)
-        out[fl, 1] = cy - r
-        return out
+        on_incline = np.minimum(ell, L)
+        x = sx + on_incline * math.cos(th) + np.maximum(ell - L, 0.0)
+        y = sy + on_incline * math.sin(th)
+        return np.stack([x, y], axis=-1)
 
     def _state(self, case: Case, t: np.ndarray, law: Law) -> tuple[np.ndarray, np.ndarray]:
         k = case.known
         th = math.radians(k["incline_deg"])
-        L = k["incline_len_px"]
+        L = self._incline_travel(case)
         s = np.maximum(np.asarray(t) - k["hold_s"], 0.0)
         a = k["g"] * k["px_per_m"] * math.sin(th) / (1 + SOLID_SPHERE)
         t1 = math.sqrt(2 * L / a)
@@ -150,10 +175,32 @@ class SolidSphereRolling(WmleTask):
         scene = Scene(case.width, case.height, style).ground(cy)
         scene.ramp([(x0, y0), (cx, cy), (x0, cy)])
         color = tuple(k["color"])
-        marker = (250, 250, 250) if sum(color) < 420 else (20, 20, 20)
         xy, phi = self._state(case, frame_times(case), law)
         for (x, y), a in zip(xy, phi):
-            yield scene.frame([Cylinder(float(x), float(y), k["radius_px"], color, angle=float(a), marker_color=marker)])
+            yield scene.frame([Cylinder(float(x), float(y), k["radius_px"], color, angle=float(a))])
+
+    @staticmethod
+    def _radius(case: Case, tr, idx: np.ndarray) -> tuple[float, str]:
+        """Ball radius (px): the centre's height above the known floor line while it rolls on the floor;
+        the mask box when that is not available or disagrees with it by more than 25 %.
+
+        Colour masks lose the ball's shaded rim, so the box under-reads the radius by up to a pixel;
+        the contact height does not depend on segmentation.
+        """
+        w = np.nanmedian(tr.width_px[idx])
+        h = np.nanmedian(tr.height_px[idx])
+        r_box = 0.25 * (w + h + 2.0)  # box spans pixel centres: diameter ≈ extent + 1
+        floor = case.known.get("ground_y")
+        if floor is None:
+            return float(r_box), "mask box"
+        y = np.asarray(tr.y[idx], float)
+        tail = y[-max(5, len(y) // 5):]
+        level = float(np.median(tail))
+        on_floor = np.abs(tail - level) < 0.75
+        r_floor = float(floor) - level
+        if on_floor.sum() >= 5 and abs(r_floor / r_box - 1) <= 0.25:
+            return r_floor, "height above the floor line"
+        return float(r_box), "mask box"
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
@@ -163,18 +210,15 @@ class SolidSphereRolling(WmleTask):
         if len(idx) < 8:
             m.notes["unresolved"] = "ball or its marker not tracked"
             return m
-        w = np.nanmedian(tr.width_px[idx])
-        h = np.nanmedian(tr.height_px[idx])
-        r = 0.25 * (w + h + 2.0)  # box spans pixel centres: diameter ≈ extent + 1
+        r, how = self._radius(case, tr, idx)
+        m.notes["radius_from"] = how
         t = np.asarray(tracks.t, float)[idx]
         x = ev.smooth(tr.x[idx], SMOOTH)
         y = ev.smooth(tr.y[idx], SMOOTH)
-        phi = ev.smooth(np.unwrap(np.asarray(tr.angle[idx], float)), SMOOTH)
+        phi_raw = np.unwrap(np.asarray(tr.angle[idx], float))
         step = np.hypot(np.diff(x), np.diff(y))
         s = np.concatenate([[0.0], np.cumsum(step)])
-        dt = np.gradient(t)
-        v = np.gradient(s) / dt
-        omega = np.gradient(phi) / dt
+        v, omega = revolution_rates(t, s, phi_raw)
         frame_dt = 1.0 / max(tracks.fps, 1e-9)
         moving = v * frame_dt >= MIN_SPEED_PX_FRAME
         m.set("radius_px", r)
@@ -184,7 +228,7 @@ class SolidSphereRolling(WmleTask):
         first = int(np.flatnonzero(moving)[0])
         m.events.append(event("ball", "release", float(idx[max(first - 1, 0)]), tracks))
         sel = np.flatnonzero(moving)
-        b = float(theilslopes(s[sel], phi[sel])[0])
+        b = float(theilslopes(s[sel], phi_raw[sel])[0])
         m.set("displacement_per_radian_px", b)
         m.notes["slip"] = {"v": v[sel].round(4).tolist(), "omega": omega[sel].round(6).tolist()}
         return m

@@ -58,7 +58,7 @@ class CameraMotion:
     and boxes ``[(x0, y0, x1, y1), ...]`` (frame pixels) of moving objects to ignore.
     """
 
-    def __init__(self, max_side: int = 320, max_corners: int = 250, min_points: int = 12):
+    def __init__(self, max_side: int = 320, max_corners: int = 120, min_points: int = 12):
         self.max_side = max_side
         self.max_corners = max_corners
         self.min_points = min_points
@@ -127,7 +127,7 @@ class CameraMotion:
         method = "lk"
         A = None
         if len(self._pts) >= self.min_points:
-            nxt, st, _ = cv2.calcOpticalFlowPyrLK(self._prev, g, self._pts, None, winSize=(15, 15), maxLevel=3,
+            nxt, st, _ = cv2.calcOpticalFlowPyrLK(self._prev, g, self._pts, None, winSize=(11, 11), maxLevel=2,
                                                   criteria=(cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 0.01))
             ok = st.reshape(-1) == 1
             p = nxt.reshape(-1, 2)

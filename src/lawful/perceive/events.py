@@ -92,6 +92,24 @@ def crossing(signal, level: float, direction: int = +1, start: float = 0) -> flo
     return float(i0 - 1 + j + frac)
 
 
+def all_crossings(signal, level: float) -> list[float]:
+    """Every fractional index where ``signal`` crosses ``level`` (either direction), in order.
+
+    Touching the level and turning back counts as no crossing; a run of samples exactly at the
+    level counts once, where it is left on the other side.
+    """
+    s = np.asarray(signal, float)
+    side = np.sign(s - level)
+    out = []
+    last_i, last_side = None, 0.0
+    for i in np.flatnonzero(np.isfinite(s) & (side != 0)):
+        if last_i is not None and side[i] != last_side:
+            lo, hi = s[last_i], s[i]
+            out.append(float(last_i + (i - last_i) * (level - lo) / (hi - lo)))
+        last_i, last_side = i, side[i]
+    return out
+
+
 def _parabolic(s: np.ndarray, i: int) -> float:
     """Sub-sample offset of the vertex of the parabola through ``s[i-1], s[i], s[i+1]`` (in [-0.5, 0.5])."""
     if i <= 0 or i >= len(s) - 1:
@@ -130,9 +148,10 @@ def impacts(bottom_y, ground_y: float, tol: float, prominence: float | None = No
     ``bottom_y`` ``[T]``: the object's lowest pixel row (or centroid with ``ground_y`` shifted by
     the radius); ``ground_y``: ground row; ``tol``: how far above the ground (px) a reversal still
     counts. A reversal is a local maximum of ``bottom_y`` (prominence ``prominence``, default
-    ``tol``) lying at ``>= ground_y - tol``. The index is refined by intersecting straight lines
-    through the two samples before and the two after (a bounce is a V, not a parabola); a ball
-    resting on the ground gives the first sample of its contact plateau.
+    ``tol``). Its index is refined by intersecting straight lines through the samples before
+    and after (a bounce is a V, not a parabola); the corner of that V (the contact the
+    sampling skipped) or the sample itself must lie at ``>= ground_y - tol``. A ball resting
+    on the ground gives the first sample of its contact plateau.
     """
     s = np.asarray(bottom_y, float)
     prom = tol if prominence is None else prominence
@@ -143,18 +162,22 @@ def impacts(bottom_y, ground_y: float, tol: float, prominence: float | None = No
             continue
         peaks, props = find_peaks(seg, prominence=max(prom, 1e-9), plateau_size=(1, None))
         for p, left, width in zip(peaks, props["left_edges"], props["plateau_sizes"]):
-            if seg[p] < ground_y - tol:
-                continue
-            out.append(float(a + left) if width > 1 else float(a + _v_apex(seg, int(p))))
+            if width > 1:
+                x, top = float(left), float(seg[p])
+            else:
+                x, top = _v_apex(seg, int(p))
+            if max(top, seg[p]) >= ground_y - tol:
+                out.append(a + x)
     return out
 
 
-def _v_apex(s: np.ndarray, i: int) -> float:
-    """Time of the corner of a V-shaped maximum at sample ``i``: intersect the descending and
-    ascending lines (two samples each side, sample ``i`` given to the side it fits best)."""
+def _v_apex(s: np.ndarray, i: int) -> tuple[float, float]:
+    """Corner ``(index, value)`` of a V-shaped maximum at sample ``i``: the descending and ascending
+    lines (two samples each side, sample ``i`` given to the side it fits best) intersected."""
     n = len(s)
+    fallback = (i + _parabolic(s, i), float(s[i]))
     if i < 2 or i > n - 3:
-        return i + _parabolic(s, i)
+        return fallback
     best = None
     for left, right in (((i - 2, i - 1, i), (i + 1, i + 2)), ((i - 2, i - 1), (i, i + 1, i + 2))):
         xl, xr = np.array(left, float), np.array(right, float)
@@ -164,8 +187,8 @@ def _v_apex(s: np.ndarray, i: int) -> float:
         x = (pr[1] - pl[1]) / (pl[0] - pr[0])
         res = np.sum((np.polyval(pl, xl) - s[list(left)]) ** 2) + np.sum((np.polyval(pr, xr) - s[list(right)]) ** 2)
         if i - 1 <= x <= i + 1 and (best is None or res < best[0]):
-            best = (res, x)
-    return float(best[1]) if best is not None else i + _parabolic(s, i)
+            best = (res, float(x), float(np.polyval(pl, x)))
+    return (best[1], best[2]) if best is not None else fallback
 
 
 def rebound_apexes(y, impact_indices: list[float], prominence: float = 0.0) -> list[float]:
@@ -192,14 +215,7 @@ def half_periods(x, anchor_x: float, min_amplitude: float = 0.0) -> list[float]:
     are half-periods; the release point before the first crossing is not included.
     """
     s = np.asarray(x, float)
-    crossings = []
-    i = 0.0
-    while True:
-        c = crossing(s, anchor_x, 0, start=i)
-        if c is None:
-            break
-        crossings.append(c)
-        i = np.floor(c) + 1
+    crossings = all_crossings(s, anchor_x)
     out = []
     for k, c in enumerate(crossings):
         a = int(np.floor(c)) + 1

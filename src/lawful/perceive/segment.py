@@ -25,7 +25,8 @@ CHROMA_SCALE = 66.0  # chroma ratio -> Lab-like units (a mid-grey has L + 16 = 6
 # Minimum per-channel standard deviation (feature units) added to learned covariances:
 # covers sensor noise, compression and shading that the first frame may not show.
 MIN_STD = np.array([2.0, 3.0, 3.0], np.float32)
-THRESHOLD_RANGE = (6.0, 144.0)  # bounds of the squared-Mahalanobis acceptance threshold
+THRESHOLD_RANGE = (6.0, 144.0)
+_ONES = np.ones((1, 3), np.float32)  # bounds of the squared-Mahalanobis acceptance threshold
 
 
 def to_features(rgb: np.ndarray, blur: bool = True) -> np.ndarray:
@@ -89,11 +90,16 @@ class ColorModel:
         whiten = np.linalg.inv(np.linalg.cholesky(cov))
         return cls(mean.astype(np.float32), whiten.astype(np.float32), float(threshold))
 
-    def distance2(self, lab: np.ndarray) -> np.ndarray:
-        """Squared Mahalanobis distance of every pixel of ``lab`` ``[..., 3]`` -> ``[...]``."""
-        diff = lab - self.mean
-        z = cv2.transform(diff.reshape(-1, 1, 3), self.whiten).reshape(diff.shape)
-        return np.einsum("...i,...i->...", z, z)
+    def distance2(self, feat: np.ndarray) -> np.ndarray:
+        """Squared Mahalanobis distance of every pixel of ``feat`` ``[..., 3]`` -> ``[...]``."""
+        w = self.whiten.astype(np.float32)
+        affine = np.hstack([w, -(w @ self.mean.astype(np.float32))[:, None]])
+        x = np.asarray(feat, np.float32)
+        shape = x.shape[:-1]
+        if x.ndim != 3:
+            x = x.reshape(-1, 1, 3)
+        z = cv2.transform(x, affine)
+        return cv2.transform(cv2.multiply(z, z), _ONES).reshape(shape)
 
     def mask(self, lab: np.ndarray) -> np.ndarray:
         """Binary ``uint8`` mask (0/1) of the pixels of ``lab`` ``[H, W, 3]`` matching the object."""
@@ -219,7 +225,7 @@ def learn_from_box(lab: np.ndarray, box: tuple[int, int, int, int], background: 
     model = _trimmed_fit(inner[blob.astype(bool)])
     bg_d2 = model.distance2(background) if len(background) else np.array([np.inf])
     near_bg = float(np.quantile(bg_d2, 0.002)) if np.isfinite(bg_d2).all() else float("inf")
-    model.threshold = float(np.clip(0.25 * near_bg, *THRESHOLD_RANGE))
+    model.threshold = float(np.clip(0.36 * near_bg, *THRESHOLD_RANGE))
     model.bg_d2 = near_bg
     # the final blob: model pixels connected to the learned blob, holes filled
     m = model.mask(inner)

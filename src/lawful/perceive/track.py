@@ -45,6 +45,7 @@ from lawful.perceive.segment import (
 from lawful.tracks import Tracks
 from lawful.video import VideoError, iter_frames, probe
 
+_K3 = np.ones((3, 3), np.uint8)
 CONVEX_SHAPES = {"sphere", "block", "cylinder", "hollow_cylinder", "cone", "bob"}
 COAST_FRAMES = 4  # frames an unseen object is predicted forward before a whole-frame search
 BORDER_CUT = 0.6  # a component touching the border with less than this share of its area is not visible
@@ -166,8 +167,8 @@ def _measure(mask: np.ndarray, lab: np.ndarray, origin: tuple[int, int], o: _Obj
     bx0, by0, bx1, by1 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
     sub = np.ascontiguousarray(mask[by0:by1, bx0:bx1])
     if o.convex:
-        pts = cv2.findNonZero(sub)
-        hull = cv2.convexHull(pts)
+        contours, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(np.concatenate(contours))
         region = np.zeros_like(sub)
         cv2.fillConvexPoly(region, hull, 1)
         region |= sub
@@ -223,29 +224,62 @@ def _marker_angle(region: np.ndarray, main: np.ndarray, feat: np.ndarray, model:
     return float(0.5 * np.arctan2(2 * (xm * ym).mean(), (xm * xm).mean() - (ym * ym).mean()))
 
 
+@dataclass
+class _Region:
+    """One segmented rectangle of a frame: origin, features, component labels and stats."""
+
+    x0: int
+    y0: int
+    feat: np.ndarray
+    labels: np.ndarray
+    stats: np.ndarray
+    cents: np.ndarray
+
+
+def _merge_windows(wins: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Union overlapping rectangles until none overlap (so components are never split or doubled)."""
+    out = [list(b) for b in wins]
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, b = out[i], out[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    out[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return [tuple(b) for b in out]
+
+
 def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool) -> dict[int, _Found | None]:
     """Find the group's objects in ``frame``; returns object index -> measurement (None if not seen)."""
     h, w = frame.shape[:2]
-    if any(o.searching() for o in group):
-        wx0, wy0, wx1, wy1 = 0, 0, w, h
-    else:
-        wins = [o.window(w, h) for o in group]
-        wx0, wy0 = min(b[0] for b in wins), min(b[1] for b in wins)
-        wx1, wy1 = max(b[2] for b in wins), max(b[3] for b in wins)
     out: dict[int, _Found | None] = {o.j: None for o in group}
-    if wx1 - wx0 < 2 or wy1 - wy0 < 2:
-        return out
-    lab = to_features(frame[wy0:wy1, wx0:wx1])
-    mask = group[0].model.mask(lab)
-    for o in group[1:]:
-        mask |= o.model.mask(lab)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if any(o.searching() for o in group):
+        wins = [(0, 0, w, h)]
+    else:
+        wins = _merge_windows([o.window(w, h) for o in group])
+    regions, cand = [], []  # cand: (region index, label)
     min_area = max(3.0, 0.05 * min(o.ref_area for o in group))
-    cand = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_area]
+    for x0, y0, x1, y1 in wins:
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            continue
+        feat = to_features(frame[y0:y1, x0:x1])
+        mask = group[0].model.mask(feat)
+        for o in group[1:]:
+            mask |= o.model.mask(feat)
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        ks = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= min_area) + 1
+        cand.extend((len(regions), int(k)) for k in ks)
+        regions.append(_Region(x0, y0, feat, labels, stats, cents))
     if not cand:
         return out
-    cxy = cents[cand] + (wx0, wy0)
-    area = stats[cand, cv2.CC_STAT_AREA].astype(float)
+    cxy = np.array([regions[r].cents[k] + (regions[r].x0, regions[r].y0) for r, k in cand])
+    area = np.array([regions[r].stats[k, cv2.CC_STAT_AREA] for r, k in cand], float)
     big = 1e6
     cost = np.full((len(group), len(cand)), big)
     for i, o in enumerate(group):
@@ -257,51 +291,52 @@ def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool) -> dict[int,
         else:
             g = o.gate()
             ok = (d < 3 * g) & (ratio < np.log(4.0))
-            # a fragment (split by a marker) may be small: allow it when near
-            ok |= d < 0.5 * g
+            ok |= d < 0.5 * g  # a fragment (split by a marker) may be small: allow it when near
             c = d / g + 0.5 * ratio
         cost[i, ok] = c[ok]
     rows, cols = linear_sum_assignment(cost)
-    taken = {}
-    for r, c in zip(rows, cols):
-        if cost[r, c] < big:
-            taken[r] = c
-    used = set(taken.values())
+    taken = {int(r): int(c) for r, c in zip(rows, cols) if cost[r, c] < big}
+    free = np.ones(len(cand), bool)
+    free[list(taken.values())] = False
     for r, c in taken.items():
         o = group[r]
-        k = cand[c]
-        # merge unassigned fragments lying within the object's extent
-        x, y, bw, bh = stats[k, :4]
+        ri, k = cand[c]
+        reg = regions[ri]
+        st = reg.stats
+        # merge unassigned fragments of the same region lying within the object's extent
+        x, y, bw, bh = st[k, :4]
         ex0, ey0 = x - 0.5 * o.size[0], y - 0.5 * o.size[1]
         ex1, ey1 = x + bw + 0.5 * o.size[0], y + bh + 0.5 * o.size[1]
         keep = [k]
-        for cc, kk in enumerate(cand):
-            if cc in used or kk == k:
+        for cc in np.flatnonzero(free):
+            rj, kk = cand[cc]
+            if rj != ri:
                 continue
-            fx, fy = cents[kk]
-            if ex0 <= fx <= ex1 and ey0 <= fy <= ey1 and stats[kk, cv2.CC_STAT_AREA] + stats[k, cv2.CC_STAT_AREA] < 1.5 * o.ref_area:
+            fx, fy = reg.cents[kk]
+            if ex0 <= fx <= ex1 and ey0 <= fy <= ey1 and st[kk, 4] + st[k, 4] < 1.5 * o.ref_area:
                 keep.append(kk)
-        xs0 = min(stats[q, 0] for q in keep)
-        ys0 = min(stats[q, 1] for q in keep)
-        xs1 = max(stats[q, 0] + stats[q, 2] for q in keep)
-        ys1 = max(stats[q, 1] + stats[q, 3] for q in keep)
-        lab_c = labels[ys0:ys1, xs0:xs1]
-        m = np.isin(lab_c, keep).astype(np.uint8) if len(keep) > 1 else (lab_c == k).astype(np.uint8)
-        f = _measure(m, lab[ys0:ys1, xs0:xs1], (wx0 + xs0, wy0 + ys0), o, angles, (w, h))
+        sk = st[keep]
+        xs0, ys0 = int(sk[:, 0].min()), int(sk[:, 1].min())
+        xs1, ys1 = int((sk[:, 0] + sk[:, 2]).max()), int((sk[:, 1] + sk[:, 3]).max())
+        lab_c = reg.labels[ys0:ys1, xs0:xs1]
+        m = (np.isin(lab_c, keep) if len(keep) > 1 else lab_c == k).astype(np.uint8)
+        sub = reg.feat[ys0:ys1, xs0:xs1]
+        f = _measure(m, sub, (reg.x0 + xs0, reg.y0 + ys0), o, angles, (w, h))
         out[o.j] = f
         if f is not None and not f.cut:
-            inner = cv2.erode(m, np.ones((3, 3), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0).astype(bool)
-            o.model.adapt(lab[ys0:ys1, xs0:xs1][inner])
+            inner = cv2.erode(m, _K3, borderType=cv2.BORDER_CONSTANT, borderValue=0).astype(bool)
+            o.model.adapt(sub[inner])
     # same-coloured twins merged into one blob: nobody gets it
-    seen = {r: c for r, c in taken.items()}
-    for i, o in enumerate(group):
-        if i in seen or o.searching():
-            continue
-        p = o.predict()
-        for r, c in seen.items():
-            x, y, bw, bh = stats[cand[c], :4]
-            if (wx0 + x - 2 <= p[0] <= wx0 + x + bw + 2 and wy0 + y - 2 <= p[1] <= wy0 + y + bh + 2
-                    and area[c] > 1.4 * group[r].ref_area):
+    missing = [o for i, o in enumerate(group) if i not in taken]
+    if missing:
+        for r, c in taken.items():
+            ri, k = cand[c]
+            reg = regions[ri]
+            x, y, bw, bh = reg.stats[k, :4]
+            x, y = x + reg.x0, y + reg.y0
+            if area[c] > 1.6 * group[r].ref_area or any(
+                    x - 2 <= p[0] <= x + bw + 2 and y - 2 <= p[1] <= y + bh + 2
+                    for p in (o.predict() for o in missing if not o.searching())):
                 out[group[r].j] = None
     return out
 

@@ -10,7 +10,8 @@ This suite does not use the Task ABC flow; the CLI calls these functions directl
 
     run_applepi(out_dir, models=("reference", "counterfactual", "static"), cases_per_task=2, seed=0,
                 dataset=None, workers=None, progress=True, width=832, height=480, tasks=None,
-                ocr=None, motion_masks=False, protocol="video", store=None) -> dict
+                ocr=False, motion_masks=False, protocol="video", store=None, duration=2.0, gt_fps=24.0,
+                dense_maps=True) -> dict
         # builds (or reads, with dataset=PATH) the dataset, writes the built-in models' outputs under
         # out_dir/applepi/predictions/<model>/, scores them into out_dir/results.sqlite and returns the
         # leaderboard.json "applepi" section:
@@ -19,7 +20,7 @@ This suite does not use the Task ABC flow; the CLI calls these functions directl
         #  "ocr": engine or None}
 
     evaluate_predictions(dataset_dir, predictions_dir, out_dir, model=None, workers=None, progress=True,
-                         ocr=None, motion_masks=False, store=None) -> dict
+                         ocr=False, motion_masks=False, store=None) -> dict
         # validates (missing / unreadable outputs listed under "validation") and scores predictions in
         # the release layout; same section shape as run_applepi.
 
@@ -28,6 +29,7 @@ This suite does not use the Task ABC flow; the CLI calls these functions directl
         # out_dir/applepi/prompts/<protocol>/<subtrack>.jsonl
 
     aggregate_rows(store_rows) -> dict         # the same section from Store.scores("applepi") rows
+    apply_judge(store, values=None) -> int     # judge rubric values -> the paper's fused subtrack scores
     table(section) -> rich.table.Table        # models × overall / subtracks / pillars
     task_table(section) -> rich.table.Table   # tasks × models
 
@@ -50,7 +52,8 @@ def make_suite() -> Suite:
 
 
 def __getattr__(name: str):
-    if name in ("run_applepi", "evaluate_predictions", "export_prompts", "table", "task_table", "build_dataset"):
+    if name in ("run_applepi", "evaluate_predictions", "export_prompts", "table", "task_table", "build_dataset",
+                "aggregate_rows", "apply_judge"):
         from lawful.suites.applepi import run
 
         return getattr(run, name)

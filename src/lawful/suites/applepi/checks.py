@@ -30,7 +30,7 @@ import numpy as np
 
 from lawful.score import applepi as F
 from lawful.suites.applepi import ocr as ocr_mod
-from lawful.suites.applepi.dataset import GTCase
+from lawful.suites.applepi.dataset import DatasetError, GTCase
 from lawful.suites.applepi.predictions import DeductionFrames
 from lawful.suites.applepi.segment import centroid
 
@@ -259,7 +259,11 @@ def formulation_text(case: GTCase, gen: np.ndarray, reference: np.ndarray, use_o
 
 def target_objects(case: GTCase) -> np.ndarray:
     """Instance ids at t* (``instantaneous_velocity/mask.npy``); a binary mask is split into components."""
-    m = np.load(case.dir / "instantaneous_velocity/mask.npy")
+    p = case.dir / "instantaneous_velocity/mask.npy"
+    try:
+        m = np.load(p)
+    except (OSError, ValueError):
+        raise DatasetError(f"{p}: missing or unreadable target-time mask") from None
     if m.dtype == bool or m.max() <= 1:
         _, m = cv2.connectedComponents(m.astype(np.uint8))
     return m
@@ -270,7 +274,7 @@ def formulation_graphic(case: GTCase, gen: np.ndarray, use_ocr: bool = False) ->
     inst = target_objects(case)
     key = case.colour_key()
     ids = [int(i) for i in np.unique(inst) if i != 0]
-    masks_all = key.masks(gen, fill_convex=True)
+    masks_all = key.masks(gen, fill_convex=True, exclude=orange_mask(gen))
     by_id = dict(zip(key.ids, masks_all))
     masks = [by_id.get(i, np.zeros(inst.shape, bool)) for i in ids]
     gt = inst > 0
@@ -296,6 +300,34 @@ def formulation_graphic(case: GTCase, gen: np.ndarray, use_ocr: bool = False) ->
     return {k: _na(v) for k, v in out.items()}
 
 
+def pixel_velocity(samples: list[tuple[float, tuple[float, float]]]) -> np.ndarray | None:
+    """Velocity (px/s) at offset 0 from centroids at time offsets ``(dt, (x, y))``.
+
+    Three samples at ``-h, 0, h``: the central difference, lengthened by ``θ / sin θ`` where ``θ``
+    is the turn between the two chords (exact for uniform circular motion, a no-op on straight
+    paths, so curved paths are not flattened into a chord). Otherwise the least-squares slope;
+    None with fewer than two samples.
+    """
+    if len(samples) < 2:
+        return None
+    by = {round(dt, 9): np.asarray(c, float) for dt, c in samples}
+    dts = sorted(by)
+    if len(dts) == 3 and dts[1] == 0.0 and abs(dts[0] + dts[2]) < 1e-6:
+        h = dts[2]
+        a, b = by[0.0] - by[dts[0]], by[dts[2]] - by[0.0]
+        v = (by[dts[2]] - by[dts[0]]) / (2 * h)
+        na, nb = np.linalg.norm(a), np.linalg.norm(b)
+        if na > 0.5 and nb > 0.5:
+            theta = math.acos(float(np.clip(a @ b / (na * nb), -1, 1)))
+            if 1e-6 < theta < math.pi / 2:
+                v = v * theta / math.sin(theta)
+        return v
+    t = np.array(dts)
+    xy = np.array([by[d] for d in dts])
+    tc = t - t.mean()
+    return (tc[:, None] * (xy - xy.mean(0))).sum(0) / (tc**2).sum()
+
+
 def deduction(case: GTCase, frames: DeductionFrames) -> dict[str, float]:
     """E.2 metrics at the case's deduction timestamps, plus annotation removal and object presence."""
     ts = sorted(frames.at)
@@ -317,14 +349,14 @@ def deduction(case: GTCase, frames: DeductionFrames) -> dict[str, float]:
         psnrs.append(F.psnr_score(F.psnr(gen, ref)))
         if fg.any():
             mpsnrs.append(F.psnr_score(F.psnr(gen, ref, fg)))
-        masks = key.masks(gen)
+        masks, cents = key.segment(gen, centroids=True)
         gen_seq.append(np.any(masks, 0) if masks else np.zeros_like(fg))
         gt_seq.append(fg)
         r = removed_fraction(gen, input_img, ref, ann)
         if r != NA:
             removed.append(r)
         inst = inst_all[g]
-        nb_masks = [(dt, key.masks(f)) for dt, f in frames.neighbours.get(t, []) if dt != 0]
+        nb_cents = [(dt, key.segment(f, centroids=True)[1]) for dt, f in frames.neighbours.get(t, []) if dt != 0]
         for j, oid in enumerate(ids):
             gt_area = float((inst == oid).sum())
             area = float(masks[j].sum())
@@ -335,16 +367,9 @@ def deduction(case: GTCase, frames: DeductionFrames) -> dict[str, float]:
             if frames.kind != "video" or v_gt is None or mpp is None or gt_area == 0:
                 continue
             gt_v.append(v_gt)
-            pts = [(0.0, centroid(masks[j]))] + [(dt, centroid(m[j])) for dt, m in nb_masks]
-            pts = [(dt, c) for dt, c in pts if c is not None]
-            if pts and pts[0][0] == 0.0 and len(pts) >= 2:
-                dts = np.array([p[0] for p in pts])
-                xy = np.array([p[1] for p in pts])
-                dts_c = dts - dts.mean()
-                slope = (dts_c[:, None] * (xy - xy.mean(0))).sum(0) / (dts_c**2).sum()
-                gen_v.append(slope * mpp)
-            else:
-                gen_v.append(None)  # lost by the tracker: error 100
+            pts = [(0.0, cents[j])] + [(dt, c[j]) for dt, c in nb_cents]
+            v_px = pixel_velocity([(dt, c) for dt, c in pts if c is not None]) if pts[0][1] is not None else None
+            gen_v.append(None if v_px is None else v_px * mpp)  # None: lost by the tracker, error 100
     gen_seq, gt_seq = np.stack(gen_seq), np.stack(gt_seq)
     out = {
         "psnr": float(np.mean(psnrs)),

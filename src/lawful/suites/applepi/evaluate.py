@@ -55,7 +55,7 @@ def score_output(case: GTCase, out: Output, opts: Options, memo: dict | None = N
     if out.subtrack == "deduction":
         key = ("deduction", _file_hash(out.path) if out.path.is_file() else str(out.path))
         if key not in memo:
-            frames = deduction_frames(out, case.deduction_timestamps, case.physics_duration, shape)
+            frames = deduction_frames(out, case.deduction_timestamps, case.physics_duration, shape, window=1)
             m = checks.deduction(case, frames)
             if opts.motion_masks:
                 m.update(checks.deduction_motion_masks(case, out))

@@ -219,6 +219,8 @@ def aggregate(outputs: list[OutputScore]) -> dict:
         "subtracks": {k: mean_over(lambda c, kk, k=k: kk == k) for k in subtracks},
         "pillars": {p: mean_over(lambda c, k, p=p: info[c][1] == p) for p in sorted({i[1] for i in info.values()})},
         "tasks": {t: mean_over(lambda c, k, t=t: info[c][0] == t) for t in sorted({i[0] for i in info.values()})},
+        "task_subtracks": {t: {k: mean_over(lambda c, kk, t=t, k=k: info[c][0] == t and kk == k) for k in subtracks}
+                           for t in sorted({i[0] for i in info.values()})},
         "sources": {s: mean_over(lambda c, k, s=s: info[c][2] == s) for s in sorted({i[2] for i in info.values()})},
         "metrics": dict(sorted(flat_metrics.items())),
         "task_metrics": {t: dict(sorted(v.items())) for t, v in sorted(task_metrics.items())},

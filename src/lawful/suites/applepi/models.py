@@ -22,11 +22,11 @@ import numpy as np
 
 from lawful.suites.applepi import scenes
 from lawful.suites.applepi.dataset import GTCase, imwrite
-from lawful.suites.applepi.infographic import Infographic, formula_answer, objects_only, target_state
+from lawful.suites.applepi.infographic import Infographic, formula_answer, target_state
 from lawful.suites.applepi.predictions import SUBTRACKS
 MODELS = ("reference", "counterfactual", "static")
 CLIP_FRAMES = 8
-CRF = 8  # near-lossless, full-resolution chroma: the built-in answers should not lose to the codec
+CRF = 2  # near-lossless with full-resolution chroma: the built-in answers should not lose to the codec
 
 
 def write_video(path: str | Path, frames: list[np.ndarray], fps: float, crf: int = CRF) -> Path:

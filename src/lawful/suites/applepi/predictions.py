@@ -156,15 +156,15 @@ def video_frame_count(path: Path) -> int:
         cap.release()
 
 
-def read_video_frames(path: Path, indices, shape: tuple[int, int] | None = None) -> tuple[dict[int, np.ndarray], int]:
+def read_video_frames(path: Path, indices, shape: tuple[int, int] | None = None, cap=None) -> tuple[dict[int, np.ndarray], int]:
     """Decode frames ``indices`` (full indices); returns ``(frames, decoded_count)``.
 
     Decoding stops after the largest wanted index; ``decoded_count`` is then that index + 1,
-    or the true length when the stream ended earlier.
+    or the true length when the stream ended earlier. ``cap``: an opened capture to use (released here).
     """
     want = set(int(i) for i in indices)
     last = max(want) if want else -1
-    cap = _open(path)
+    cap = cap if cap is not None else _open(path)
     out: dict[int, np.ndarray] = {}
     i = 0
     try:
@@ -242,11 +242,14 @@ def deduction_frames(out: Output, timestamps: list[float], duration: float, shap
         return DeductionFrames(at, {t: [] for t in timestamps}, None, "keyframes")
     if out.kind != "video":
         raise PredictionError(f"{out.path}: Deduction needs a video or a keyframe folder")
-    n_total = video_frame_count(out.path)
+    cap = _open(out.path)
+    n_total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
     for _attempt in range(2):
         if n_total < 2:
             n_total = _count(out.path)
             if n_total < 2:
+                if cap is not None:
+                    cap.release()
                 raise PredictionError(f"{out.path}: needs the condition frame and at least one physics frame")
         n_phys = n_total - 1
         plan = {}
@@ -255,7 +258,8 @@ def deduction_frames(out: Output, timestamps: list[float], duration: float, shap
             nb = [q for q in range(p - window, p + window + 1) if 0 <= q < n_phys]
             plan[t] = (p, nb)
         idx = {q + 1 for _, (p, nb) in plan.items() for q in [p, *nb]}
-        frames, decoded = read_video_frames(out.path, idx, shape)
+        frames, decoded = read_video_frames(out.path, idx, shape, cap)
+        cap = None
         if all(i in frames for i in idx):
             dt = duration / n_phys
             at = {t: frames[p + 1] for t, (p, _) in plan.items()}

@@ -157,6 +157,52 @@ def leaderboard(store: Store, models: Iterable[str], case_ids: set[str]) -> dict
     return aggregate_rows(store.scores(SUITE), models, case_ids)
 
 
+def apply_judge(store: Store, values: dict[tuple[str, str, int, str], dict[str, float]] | None = None,
+                judge_meta: dict | None = None) -> int:
+    """Fuse judge rubric values with the stored objective metrics into the paper's subtrack scores.
+
+    ``values[(case_id, model, rollout, subtrack)] = {criterion: value}`` (``-1`` = not applicable) are
+    first recorded as judgements (rubric ``applepi.<subtrack>``); then every stored output whose rubric
+    is complete gets a ``<subtrack>`` column (E.1/E.3 fusion). For image-protocol Deduction, average the
+    per-keyframe judge values with :func:`lawful.suites.applepi.fusion.keyframe_judge_values` first.
+    Returns the number of outputs fused. Nothing is filled in for a missing criterion.
+    """
+    from lawful.suites.applepi.fusion import fuse
+
+    for (case_id, model, rollout, sub), crit in (values or {}).items():
+        for name, v in crit.items():
+            store.put_judgement(VideoKey(SUITE, case_id, model, int(rollout)), f"{SUITE}.{sub}", name, float(v),
+                                "scored", meta=judge_meta or {})
+    rows = store.scores(SUITE)
+    by_key: dict[tuple, list[dict]] = {}
+    for r in rows:
+        by_key.setdefault((r["case_id"], r["model"], int(r["rollout"])), []).append(r)
+    judged_cache: dict[tuple[str, str], dict] = {}
+    fused_n = 0
+    for (case_id, model, rollout), rs in by_key.items():
+        if (case_id, model) not in judged_cache:
+            judged_cache[(case_id, model)] = _judge_values(store, case_id, model)
+        judge = judged_cache[(case_id, model)]
+        cols = {r["col"]: Score.model_validate(r["score"]) for r in rs}
+        changed = False
+        for sub in SUBTRACKS:
+            obj = cols.get(f"{sub}_objective")
+            if obj is None or obj.status != "scored" or (sub, rollout) not in judge:
+                continue
+            value, groups = fuse(sub, judge[(sub, rollout)], obj.metrics)
+            if value is None:
+                continue
+            cols[sub] = Score(status="scored", value=value, metrics=dict(obj.metrics),
+                              extra={**obj.extra, "groups": groups, "judge": judge[(sub, rollout)]})
+            changed = True
+            fused_n += 1
+        if changed:
+            v = next(x for x in store.videos(SUITE) if (x["case_id"], x["model"], x["rollout"]) == (case_id, model, rollout))
+            store.put(VideoKey(SUITE, case_id, model, rollout), rs[0]["task"], v["status"], cols, reason=v["reason"],
+                      path=v["path"], evidence=store.evidence(VideoKey(SUITE, case_id, model, rollout)))
+    return fused_n
+
+
 def score_predictions(store: Store, dataset: Dataset, pred_root: str | Path, model: str, opts: Options,
                       workers: int | None = None, progress: bool = False, num_rollouts: int | None = None) -> None:
     """Score every not-yet-scored case of ``model`` and record it in ``store``."""
@@ -179,11 +225,14 @@ def _case_ids(dataset: Dataset) -> set[str]:
 
 def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per_task: int = DEFAULT_CASES_PER_TASK,
                 seed: int = 0, dataset: str | Path | None = None, workers: int | None = None, progress: bool = True,
-                width: int = 832, height: int = 480, tasks: Iterable[str] | None = None, ocr: bool | None = None,
-                motion_masks: bool = False, protocol: str = "video", store: Store | None = None) -> dict:
+                width: int = 832, height: int = 480, tasks: Iterable[str] | None = None, ocr: bool = False,
+                motion_masks: bool = False, protocol: str = "video", store: Store | None = None,
+                duration: float = 2.0, gt_fps: float = 24.0, dense_maps: bool = True) -> dict:
     """Build (or read) the dataset, write the built-in models' outputs, score them, return the leaderboard section.
 
-    ``ocr=None`` uses Tesseract when it is installed. Finished work is never redone.
+    ``ocr=True`` adds the text-reading checks when Tesseract is installed (slow: ~1 s per image);
+    ``dense_maps=False`` skips the large
+    ``velocity/`` and ``depth/`` arrays of generated cases. Finished work is never redone.
     """
     out = Path(out_dir)
     base = out / SUITE
@@ -194,11 +243,11 @@ def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per
 
             raise KeyError(unknown(m, M.MODELS, "built-in Apple-π model"))
     if dataset is None:
-        ds = build_dataset(base / "dataset", cases_per_task, seed, width, height, tasks, workers, progress=progress)
+        ds = build_dataset(base / "dataset", cases_per_task, seed, width, height, tasks, workers, duration, gt_fps,
+                           dense_maps, progress=progress)
     else:
         ds = Dataset(dataset)
-    opts = Options(use_ocr=ocr_mod.available() if ocr is None else bool(ocr and ocr_mod.available()),
-                   motion_masks=motion_masks)
+    opts = Options(use_ocr=bool(ocr and ocr_mod.available()), motion_masks=motion_masks)
     own = store is None
     store = store or Store(out / "results.sqlite")
     try:
@@ -225,7 +274,7 @@ def _write_job(model: str, root: str, entry: dict, pred_root: str, n: int, proto
 
 def evaluate_predictions(dataset_dir: str | Path, predictions_dir: str | Path, out_dir: str | Path,
                          model: str | None = None, workers: int | None = None, progress: bool = True,
-                         ocr: bool | None = None, motion_masks: bool = False, store: Store | None = None) -> dict:
+                         ocr: bool = False, motion_masks: bool = False, store: Store | None = None) -> dict:
     """Validate and score predictions in the release layout against a dataset in the release layout.
 
     Missing and unreadable outputs are listed under ``validation`` and score 0 (invalid); nothing raises
@@ -235,8 +284,7 @@ def evaluate_predictions(dataset_dir: str | Path, predictions_dir: str | Path, o
     pred = Path(predictions_dir)
     report = validate(pred, ds)
     model = model or report.submission.get("model") or pred.name
-    opts = Options(use_ocr=ocr_mod.available() if ocr is None else bool(ocr and ocr_mod.available()),
-                   motion_masks=motion_masks)
+    opts = Options(use_ocr=bool(ocr and ocr_mod.available()), motion_masks=motion_masks)
     out = Path(out_dir)
     own = store is None
     store = store or Store(out / "results.sqlite")

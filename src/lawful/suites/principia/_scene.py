@@ -81,7 +81,7 @@ def truth(t: np.ndarray, tracks: dict[str, tuple[np.ndarray, np.ndarray]], event
 
 
 def make(task: str, index: int, seed: int, *, prompt: str, duration: float, objects: list[ObjectSpec],
-         known: dict, assumptions: list[str], criteria: list[str], truth: GroundTruth) -> Case:
+         known: dict, assumptions: list[str], criteria: list[str], truth: GroundTruth | None = None) -> Case:
     """Assemble a Principia case (640 x 360, 24 fps)."""
     st = style_variant(known.get("style_seed"))
     return Case(id=f"{task}-{index:03d}", suite="principia", task=task, prompt=prompt, width=WIDTH, height=HEIGHT,

@@ -106,7 +106,7 @@ class Drop(PrincipiaTask):
         case = sc.make(self.name, index, seed, prompt=prompt, duration=duration, objects=objects, known=known,
                        assumptions=["no air resistance", "both balls have the same coefficient of restitution",
                                     "released together from rest"],
-                       criteria=["restitution", "gravity"], truth=None)  # type: ignore[arg-type]
+                       criteria=["restitution", "gravity"])
         case.truth = _truth(case)
         return case, next(iter(self.render(case)))
 

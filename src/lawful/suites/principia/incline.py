@@ -164,7 +164,7 @@ class Friction(_TentRace):
         case = sc.make(self.name, index, seed, prompt=prompt, duration=3.0, objects=objects, known=k,
                        assumptions=["same surface material and slope angle on both faces", "released together from rest",
                                     "blocks slide without tipping"],
-                       criteria=["friction"], truth=None)  # type: ignore[arg-type]
+                       criteria=["friction"])
         case.truth = self._truth(case)
         return case, next(iter(self.render(case)))
 
@@ -273,7 +273,7 @@ class Inertia(_TentRace):
         case = sc.make(self.name, index, seed, prompt=prompt, duration=3.0, objects=objects, known=k,
                        assumptions=["rolling without slipping", "equal mass and outer radius", "equal slope angles",
                                     "released together from rest"],
-                       criteria=["inertia"], truth=None)  # type: ignore[arg-type]
+                       criteria=["inertia"])
         case.truth = self._truth(case)
         return case, next(iter(self.render(case)))
 

@@ -79,7 +79,7 @@ class Pendulum(PrincipiaTask):
         case = sc.make(self.name, index, seed, prompt=prompt, duration=4.0, objects=objects, known=k,
                        assumptions=["same release angle", "released together from rest", "no air resistance",
                                     "strings stay taut"],
-                       criteria=["pendulum"], truth=None)  # type: ignore[arg-type]
+                       criteria=["pendulum"])
         case.truth = _truth(case)
         return case, next(iter(self.render(case)))
 

@@ -157,7 +157,7 @@ def crossing_indices(x: np.ndarray, level: float) -> list[tuple[float, int]]:
         if c == i and i > 0:  # landed exactly on the level: direction from the samples around it
             direction = 1 if x[i] > x[i - 1] else -1
         out.append((c, direction))
-        start = math.floor(c) + 1
+        start = math.ceil(c) + 1  # the next pair of samples after the crossing's pair
     return out
 
 
@@ -232,6 +232,43 @@ def fit_circle(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float
     return float(cx + mx), float(cy + my), float(abs(r)), rms
 
 
+def fit_pivots_on_one_bar(paths: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[float, float, float]]:
+    """Pivots of pendulums hanging from one horizontal bar: circles with a common centre row.
+
+    ``paths``: per pendulum the bob centre ``(x [n], y [n])`` (px, NaN ignored). Each circle has its
+    own centre column and radius; the centre row is shared. On short arcs the radius and the
+    centre row of a single circle trade off against each other; sharing the row pins the
+    difference of the radii to the difference of the bobs' lowest rows. Returns ``[(cx, cy, r)]``
+    (NaN for a pendulum with fewer than 5 points).
+    """
+    pts, singles = [], []
+    for x, y in paths:
+        x, y = np.asarray(x, float), np.asarray(y, float)
+        ok = np.isfinite(x) & np.isfinite(y)
+        pts.append((x[ok], y[ok]))
+        singles.append(fit_circle(x[ok], y[ok]))
+    use = [i for i, (x, _) in enumerate(pts) if len(x) >= 5 and math.isfinite(singles[i][0])]
+    out = [(math.nan, math.nan, math.nan)] * len(paths)
+    if not use:
+        return out
+    cy0 = float(np.median([singles[i][1] for i in use]))
+    p0 = [cy0]
+    for i in use:
+        x, y = pts[i]
+        cx = singles[i][0]
+        p0 += [cx, float(np.median(np.hypot(x - cx, y - cy0)))]
+
+    def resid(p):
+        cy = p[0]
+        return np.concatenate([np.hypot(pts[i][0] - p[1 + 2 * k], pts[i][1] - cy) - p[2 + 2 * k]
+                               for k, i in enumerate(use)])
+
+    fit = least_squares(resid, p0, method="lm")
+    for k, i in enumerate(use):
+        out[i] = (float(fit.x[1 + 2 * k]), float(fit.x[0]), float(abs(fit.x[2 + 2 * k])))
+    return out
+
+
 def sinusoid_rms(t: np.ndarray, a: np.ndarray, period_guess: float) -> tuple[float, float]:
     """RMS residual of the best sinusoid ``A cos ωt + B sin ωt + c`` to ``a(t)`` and its period.
 
@@ -253,6 +290,24 @@ def sinusoid_rms(t: np.ndarray, a: np.ndarray, period_guess: float) -> tuple[flo
     fit = least_squares(resid, [w0], bounds=([0.5 * w0], [1.5 * w0]))
     r = resid(fit.x)
     return float(np.sqrt(np.mean(r * r))), float(2 * math.pi / fit.x[0])
+
+
+def swing_lengths(tracks: Tracks, ids: Sequence[str], m: Measurement | None = None) -> dict[str, float | None]:
+    """First-frame lengths (px): pivot recovered from the swings (one bar) to the bob's first position."""
+    paths = []
+    for oid in ids:
+        tr = tracks[oid]
+        vis = np.asarray(tr.visible, bool)
+        paths.append((tr.x[vis], tr.y[vis]))
+    fits = fit_pivots_on_one_bar(paths)
+    out: dict[str, float | None] = {}
+    for oid, (cx, cy, r) in zip(ids, fits):
+        x0, y0 = first_visible_xy(tracks, oid)
+        ok = all(math.isfinite(v) for v in (cx, cy, x0, y0))
+        out[oid] = float(math.hypot(x0 - cx, y0 - cy)) if ok else None
+        if m is not None:
+            m.notes[f"pivot_{oid}"] = [cx, cy, r]
+    return out
 
 
 def first_visible_xy(tracks: Tracks, oid: str) -> tuple[float, float]:

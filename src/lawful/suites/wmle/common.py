@@ -73,7 +73,7 @@ WIDTH, HEIGHT, FPS = 640, 360, 24.0
 
 GAP_TOLERANCE = 2
 JUMP_PENALTY = 0.25
-AREA_RATIO = 2.5
+AREA_RATIO = 1.75
 
 MetricStatus = Literal["measured", "operational_zero", "undefined"]
 

@@ -23,7 +23,8 @@ from lawful.result import Measurement
 from lawful.score.wmle import cv, geometric_mean, q
 from lawful.suites.base import Law
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, steady_visible, event, fill_gaps, frame_times, sphere_box, style_of,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, fill_gaps, frame_times, sphere_box,
+    steady_visible, style_of,
 )
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors

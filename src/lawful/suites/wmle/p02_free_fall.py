@@ -1,7 +1,8 @@
 """P2 — free fall: constant acceleration from rest (equal velocity increments, distances 1 : 3 : 5).
 
-Extraction: the release time comes from the ball's departure from its resting height (sub-frame,
-motion from rest); the fall ends at the last sample before the ball reaches its lowest point.
+Extraction: the release time comes from the ball's departure from its resting height (sub-frame: the
+from-rest model ``d = k (t - t0)^2`` fitted to the whole fall and the resting samples before it); the
+fall ends at the last sample before the ball reaches its lowest point.
 Velocities are least-squares slopes on three equal sub-intervals of the fall (exact mid-interval
 velocities on a parabola); distances in three equal intervals use a local quadratic fit of the
 tracked height at the interval boundaries.
@@ -19,8 +20,8 @@ from lawful.result import Measurement
 from lawful.score.wmle import cv, q
 from lawful.suites.base import Law
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, steady_visible, departure_time, event, frame_times,
-    interval_slopes, local_poly_value, sphere_box, style_of,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, departure_time, event, frame_times,
+    interval_slopes, local_poly_value, sphere_box, steady_visible, style_of,
 )
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
@@ -141,9 +142,6 @@ class FreeFall(WmleTask):
         if t_r is None:
             m.notes["unresolved"] = "ball never released"
             return m
-        # refine with the first half of the fall: more samples, same from-rest model
-        n_half = int(np.sum(vis & (t > t_r) & (d < 0.25 * np.nanmax(d))))
-        t_r = departure_time(t, d, threshold=LOCALISATION_NOISE_PX, n_fit=max(8, n_half))
         after = vis & (t > t_r)
         if after.sum() < 6:
             m.notes["unresolved"] = "too few samples after release"
@@ -154,6 +152,10 @@ class FreeFall(WmleTask):
         if fall.sum() < 6:
             m.notes["unresolved"] = "fall too short to resolve"
             return m
+        # refine the release time with every sample of the fall (same from-rest model, far less noise)
+        t_r = departure_time(t, np.where(np.arange(len(t)) < i_low, d, np.nan), threshold=LOCALISATION_NOISE_PX,
+                             n_fit=int(fall.sum()) + 2)
+        fall = vis & (t > t_r) & (np.arange(len(t)) < i_low)
         t_end = float(t[np.flatnonzero(fall)[-1]])
         m.events.append(event("ball", "release", float(np.interp(t_r, t, np.arange(len(t)))), tracks))
         if i_low < len(t) - 1 or y_max - y0 > 0:

@@ -27,7 +27,7 @@ from lawful.world.appearance import object_colors
 from lawful.world.draw import Scene, Sphere
 
 G = 9.81
-LIFT_PX = 1.0  # height above launch level (px) that counts as airborne
+LIFT_PX = 2.0  # height above launch level (px, at least; 0.2 radius for larger balls) that counts as airborne
 
 
 @dataclass
@@ -67,15 +67,18 @@ class Arc:
         return self.launch_y - self.apex[1]
 
 
-def projectile_arc(t: np.ndarray, x: np.ndarray, y: np.ndarray, visible: np.ndarray) -> Arc | str:
-    """The first flight of a tracked ball, or a string saying why none was resolved."""
+def projectile_arc(t: np.ndarray, x: np.ndarray, y: np.ndarray, visible: np.ndarray,
+                   radius: float | None = None) -> Arc | str:
+    """The first flight of a tracked ball (radius in px, if known, sets the airborne margin), or a string
+    saying why none was resolved."""
     t, x, y = (np.asarray(a, float) for a in (t, x, y))
     vis = np.asarray(visible, bool) & np.isfinite(x) & np.isfinite(y)
     if vis.sum() < 8:
         return "ball not tracked"
     first = np.flatnonzero(vis)[:3]
     y0, x0 = float(np.median(y[first])), float(np.median(x[first]))
-    air = vis & (y < y0 - LIFT_PX)
+    lift = max(LIFT_PX, 0.2 * radius) if radius else LIFT_PX
+    air = vis & (y < y0 - lift)
     idx = np.flatnonzero(air)
     if len(idx) < 5:
         return "ball never left the launch height"
@@ -140,10 +143,10 @@ class ComplementaryAngleThrows(WmleTask):
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)
-        r = float(rng.uniform(9.0, 11.0))
+        r = float(rng.uniform(12.0, 14.0))
         ground_y = float(rng.uniform(322.0, 336.0))
         xa = float(rng.uniform(45.0, 70.0))
-        xb = xa + float(rng.uniform(38.0, 48.0))
+        xb = xa + float(rng.uniform(44.0, 52.0))
         R = float(rng.uniform(400.0, min(470.0, 600.0 - xb)))
         v = float(rng.uniform(7.5, 9.0))
         ppm = R / (v * v * math.sin(math.radians(60)) / G)
@@ -215,7 +218,8 @@ class ComplementaryAngleThrows(WmleTask):
         idx = np.arange(len(tracks))
         for oid, tag in (("ball_30", "30"), ("ball_60", "60")):
             tr = tracks[oid]
-            arc = projectile_arc(tracks.t, tr.x, tr.y, steady_visible(tr))
+            arc = projectile_arc(tracks.t, tr.x, tr.y, steady_visible(tr),
+                                 radius=0.25 * float(tr.width_px[0] + tr.height_px[0] + 2))
             if isinstance(arc, str):
                 m.notes[f"unresolved_{tag}"] = arc
                 continue

@@ -117,7 +117,8 @@ class ObliqueProjectile(WmleTask):
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
         tr = tracks["ball"]
-        arc = projectile_arc(tracks.t, tr.x, tr.y, steady_visible(tr))
+        arc = projectile_arc(tracks.t, tr.x, tr.y, steady_visible(tr),
+                             radius=0.25 * float(tr.width_px[0] + tr.height_px[0] + 2))
         if isinstance(arc, str):
             m.notes["unresolved"] = arc
             return m

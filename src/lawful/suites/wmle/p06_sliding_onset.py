@@ -90,7 +90,8 @@ class SlidingOnset(WmleTask):
                          "rigid board turning about a fixed hinge", "fixed side view, uniform time"],
             criteria=["M1: both blocks start sliding in the same frame", "M2: both start at the same inclination"],
             known={"g": G, "hinge": list(hinge), "board_length_px": board_len, "board_thickness_px": 12.0,
-                   "board_angle0_deg": 0.0, "tilt_rate_deg_s": omega, "max_tilt_deg": theta_c + 12.0, "mu_static": mu_s, "mu_kinetic": 0.8 * mu_s,
+                   "board_angle0_deg": 0.0, "tilt_rate_deg_s": omega, "max_tilt_deg": theta_c + 12.0,
+                   "mu_static": mu_s, "mu_kinetic": 0.8 * mu_s,
                    "onset_angle_deg": theta_c, "px_per_m": ppm, "s_px": [s_left, s_right],
                    "sizes_px": [list(sizes[0]), list(sizes[1])], "colors": [list(c) for c in colors],
                    "style_seed": seed, "anti_onset_delta_deg": 8.0,
@@ -195,7 +196,7 @@ class SlidingOnset(WmleTask):
             tilted = np.flatnonzero(turn >= TILT_EVENT_DEG)
             if len(tilted):
                 i_tilt = int(tilted[0]) if i_tilt is None else min(i_tilt, int(tilted[0]))
-            t_on = departure_time(t, np.maximum(d0 - dist, 0.0), SLIDE_TOL_PX)
+            t_on = departure_time(t, np.maximum(d0 - dist, 0.0), SLIDE_TOL_PX, n_fit=5)
             if t_on is None:
                 m.notes[f"stayed_{tag}"] = True
                 last = np.flatnonzero(vis)[-1]

@@ -1,8 +1,9 @@
 """P7 — static shape of a hanging chain: released from a kinked shape, it settles into a catenary.
 
 The chain carries seven coloured marker beads at equal spacing along its length (the two end beads
-sit on the supports and share a colour, so colour-dependent centroid bias cancels in M2); each bead is a tracked object, so the settled contour is read from ordinary
-tracks. Settled contour = the median bead positions over the last ``SETTLED_FRACTION`` of the clip.
+sit on the supports and share a colour, so colour-dependent centroid bias cancels in M2); each bead
+is a tracked object, so the settled contour is read from ordinary tracks (no frame access needed).
+Settled contour = the median bead positions over the last ``SETTLED_FRACTION`` of the clip.
 
 M1 fits ``y = c - a cosh((x - x0) / a)`` (image y down) to the settled beads: e1 = RMSE / measured sag.
 M2 is the support-height difference over the horizontal span, from the end beads.

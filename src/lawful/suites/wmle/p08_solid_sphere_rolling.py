@@ -51,29 +51,50 @@ def rolling_slip_metric(v: np.ndarray, omega: np.ndarray, r: float, eps: float =
     return MetricScore.measured(q(e2, 0.35), e2)
 
 
-def revolution_rates(t: np.ndarray, s: np.ndarray, phi: np.ndarray, min_window: int = 5,
-                     max_window: int = 31) -> tuple[np.ndarray, np.ndarray]:
+def _running_integral(y: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """Integral over sample index of the piecewise-linear interpolant of ``y`` ``[n]`` from 0 to ``pos``."""
+    n = len(y)
+    cum = np.concatenate([[0.0], np.cumsum(0.5 * (y[1:] + y[:-1]))])
+    pos = np.clip(pos, 0.0, n - 1.0)
+    k = np.minimum(np.floor(pos).astype(int), n - 2)
+    f = pos - k
+    return cum[k] + y[k] * f + 0.5 * (y[k + 1] - y[k]) * f * f
+
+
+def revolution_rates(t: np.ndarray, s: np.ndarray, phi: np.ndarray, max_window: float = 31.0
+                     ) -> tuple[np.ndarray, np.ndarray]:
     """Speed ``v`` (px/s) and spin ``ω`` (rad/s) per sample from path length ``s`` and unwrapped marker
-    angle ``phi`` ``[T]`` (uniform ``t``), each a least-squares slope over a centred window of about one
-    marker revolution (``2π / |ω|``, odd, within ``[min_window, max_window]`` samples).
+    angle ``phi`` ``[T]`` (uniform ``t``), both averaged over a window of one marker revolution.
 
     Marker-angle errors that depend on the marker's orientation (shading, light direction) repeat once
-    per revolution and cancel over such a window; on uniformly accelerated motion a centred window's
-    slope is the exact rate at its centre.
+    per revolution: the running mean of ``phi`` over exactly one revolution (``2π/|ω|`` samples,
+    fractional, at most ``max_window``) removes them; ``ω`` is the central difference of that mean,
+    ``v`` likewise for ``s``. Exact for uniformly accelerated motion.
     """
     t, s, phi = (np.asarray(a, float) for a in (t, s, phi))
     n = len(t)
-    dt = float(np.median(np.diff(t))) if n > 1 else 1.0
-    coarse = np.abs(np.gradient(ev.smooth(phi, 9), t))
-    v, omega = np.full(n, np.nan), np.full(n, np.nan)
-    for i in range(n):
-        per_rev = 2 * math.pi / max(coarse[i] * dt, 1e-9)
-        w = int(min(max(math.ceil(per_rev), min_window), max_window)) | 1
-        a, b = max(0, i - w // 2), min(n, i + w // 2 + 1)
-        if b - a >= 3:
-            tt = t[a:b] - t[i]
-            v[i] = np.polyfit(tt, s[a:b], 1)[0]
-            omega[i] = np.polyfit(tt, phi[a:b], 1)[0]
+    if n < 4:
+        return np.full(n, np.nan), np.full(n, np.nan)
+    dt = float(np.median(np.diff(t)))
+    idx = np.arange(n, dtype=float)
+    per_sample = np.abs(np.gradient(ev.smooth(phi, 9)))  # rad per sample, biased: refined below
+
+    def rate(y: np.ndarray, width: np.ndarray) -> np.ndarray:
+        def window_mean(c: np.ndarray) -> np.ndarray:
+            return (_running_integral(y, c + width / 2) - _running_integral(y, c - width / 2)) / width
+
+        out = (window_mean(idx + 1) - window_mean(idx - 1)) / (2 * dt)
+        inside = (idx - 1 - width / 2 >= 0) & (idx + 1 + width / 2 <= n - 1)
+        return np.where(inside, out, np.nan)
+
+    for _ in range(3):  # the window needs the spin rate; the rate needs the window
+        width = np.clip(2 * math.pi / np.maximum(per_sample, 1e-9), 2.0, max_window)
+        omega = rate(phi, width)
+        ok = np.isfinite(omega)
+        if ok.sum() < 2:
+            break
+        per_sample = np.abs(np.interp(idx, idx[ok], omega[ok])) * dt
+    v = rate(s, width)
     return v, omega
 
 

@@ -6,8 +6,8 @@ pendulum does not depend on the bob's mass.
 
 - M1 ``e1 = T_heavy / T_light - 1``, ``s1 = q(e1; 0.10)`` — periods from centre-line crossings.
 - M2 ``e2 = |L_left - L_right| / mean(L_left, L_right)``, ``s2 = q(e2; 0.10)`` — each length is the
-  distance from the pivot recovered by a circle fit to the bob's swing to the bob's first-frame
-  position.
+  distance from the pivot recovered from the swings (circle fits sharing the bar's row, see
+  :func:`~lawful.suites.wmle._pendulums.fit_pivots_on_one_bar`) to the bob's first-frame position.
 
 Twin: the heavy pendulum's swing is replayed on a clock stretched by ``anti_period_factor``
 (0.78–0.86 or 1.16–1.28), so its period is off by that factor while the lengths stay equal.
@@ -15,7 +15,6 @@ Twin: the heavy pendulum's swing is replayed on a clock stretched by ``anti_peri
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 
 import numpy as np
@@ -48,18 +47,6 @@ def length_equality(L_left: float | None, L_right: float | None) -> MetricScore:
     return MetricScore.measured(q(e2, 0.10), e2, L_left=L_left, L_right=L_right)
 
 
-def swing_length(tracks: Tracks, oid: str) -> tuple[float | None, dict]:
-    """Pivot by a circle fit to the bob's path; length = pivot to first-frame bob centre (px)."""
-    tr = tracks[oid]
-    vis = np.asarray(tr.visible, bool)
-    cx, cy, r, rms = pk.fit_circle(tr.x[vis], tr.y[vis])
-    info = {"pivot_x": cx, "pivot_y": cy, "radius": r, "rms": rms}
-    x0, y0 = pk.first_visible_xy(tracks, oid)
-    if not all(math.isfinite(v) for v in (cx, cy, x0, y0)):
-        return None, info
-    return float(math.hypot(x0 - cx, y0 - cy)), info
-
-
 class PendulumMass(WmleTask):
     """Equal-length pendulums with a heavy and a light bob, released together from the same angle."""
 
@@ -74,7 +61,7 @@ class PendulumMass(WmleTask):
         rng = case_rng(seed, self.label)
         L_px = float(rng.uniform(200.0, 245.0))
         L_m = float(rng.uniform(0.45, 0.8))
-        amp = float(rng.uniform(15.0, 22.0))
+        amp = float(rng.uniform(18.0, 25.0))
         spacing = float(rng.uniform(255.0, 290.0))
         side = int(rng.choice([-1, 1]))
         heavy_left = bool(rng.integers(2))
@@ -117,10 +104,9 @@ class PendulumMass(WmleTask):
             m.set(f"period_{oid}_s", sw["period"], sw["reason"])
             m.notes[f"cycles_{oid}"] = sw["cycles"]
         left, right = sorted(IDS, key=lambda o: pk.pivot_of(case, o)[0])
-        for side, oid in (("left", left), ("right", right)):
-            L, info = swing_length(tracks, oid)
-            m.set(f"length_{side}_px", L, f"{oid}: no pivot from the swing")
-            m.notes[f"pivot_fit_{oid}"] = info
+        lengths = pk.swing_lengths(tracks, (left, right), m)
+        m.set("length_left_px", lengths[left], f"{left}: no pivot from the swing")
+        m.set("length_right_px", lengths[right], f"{right}: no pivot from the swing")
         return m
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:

@@ -160,3 +160,25 @@ def validate(n_variants: int = 12, tasks: Sequence[str] | None = None, workers: 
     out = _summarise(results, robustness)
     out["n_variants"] = n_variants
     return out
+
+
+def validation_table(result: dict):
+    """A rich Table of :func:`validate`'s result: per task reference P, twin P, AUC, robustness drops."""
+    from rich.table import Table
+
+    rob = any("robustness_drop" in e for e in result["tasks"].values())
+    t = Table(title=f"WMLE synthetic validation ({result.get('n_variants', '?')} variants per task, gate bypassed)")
+    for col in ("Task", "Name", "ref P", "ref P min", "twin P", "twin P max", "twin lower", "AUC"):
+        t.add_column(col, justify="left" if col in ("Task", "Name") else "right")
+    if rob:
+        for k in PERTURBATIONS:
+            t.add_column(f"Δ {k}", justify="right")
+    for label, e in result["tasks"].items():
+        row = [label, e["name"], f"{e['reference_P']:.2f}", f"{e['reference_P_min']:.2f}", f"{e['anti_P']:.2f}",
+               f"{e['anti_P_max']:.2f}", "yes" if e["anti_lower_every_variant"] else "[red]no[/red]", f"{e['auc']:.3f}"]
+        if rob:
+            row += [f"{e.get('robustness_drop', {}).get(k, math.nan):+.2f}" for k in PERTURBATIONS]
+        t.add_row(*row)
+    t.add_row("", "[bold]overall[/bold]", f"[bold]{result['overall_reference_P']:.2f}[/bold]", "",
+              f"[bold]{result['overall_anti_P']:.2f}[/bold]", "", "", "", *([""] * (len(PERTURBATIONS) if rob else 0)))
+    return t

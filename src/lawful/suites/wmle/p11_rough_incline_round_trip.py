@@ -1,0 +1,280 @@
+"""P11 — sliding up and down a rough incline (WMLE appendix B.2).
+
+A block is pushed up an incline of about 30° with kinetic friction coefficient μ = 0.20; it slows,
+stops and slides back down. Friction opposes the motion both ways, so the deceleration going up,
+``g (sin θ + μ cos θ)``, exceeds the acceleration coming down, ``g (sin θ - μ cos θ)``.
+
+- M1 ``R* = (sin θ + 0.20 cos θ) / (sin θ - 0.20 cos θ)`` with the measured incline angle θ,
+  ``e1 = |(a_up / a_down) / R* - 1|``, ``s1 = q(e1; 0.10)``. A confirmed ascent-only event (the
+  block goes up, stops and stays up for at least 0.5 s to the end of the clip) scores ``s1 = 0.1``.
+  M2 is not defined.
+
+Extraction: the block's distance ``s(t)`` along its path (projection of the centroid's displacement
+on the path's principal direction, positive up the slope); θ is the path's angle to the image
+horizontal. The apex is the highest sample; ``a_up`` and ``a_down`` are ``-2 c₂`` of quadratic fits
+to the ascent (after the launch sample, before the apex sample) and to the descent (after the apex
+sample, before the block comes to rest at the bottom).
+
+Twin: the descent mirrors the ascent with ``a_up / a_down = anti_ratio`` (0.9–1.15) instead of R*,
+as on a frictionless slope.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+
+from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.result import Measurement
+from lawful.score.wmle import q
+from lawful.suites.base import Law
+from lawful.suites.wmle.common import (
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, style_of,
+)
+from lawful.tracks import Tracks
+from lawful.world.appearance import object_colors
+from lawful.world.draw import Block, Scene
+
+G = 9.81
+MU = 0.20
+MOVE_PX = 2.0
+MIN_FIT_SAMPLES = 5
+STAY_S = 0.5  # an ascent-only event: the block rests at its highest point at least this long
+
+
+def friction_ratio(theta: float, mu: float = MU) -> float:
+    """``R* = (sin θ + μ cos θ) / (sin θ - μ cos θ)``; NaN where the block could not slide down."""
+    den = math.sin(theta) - mu * math.cos(theta)
+    return (math.sin(theta) + mu * math.cos(theta)) / den if den > 0 else math.nan
+
+
+def round_trip_ratio(a_up: float | None, a_down: float | None, theta: float | None) -> MetricScore:
+    """M1: ``e1 = |(a_up / a_down) / R*(θ) - 1|``; ``s1 = q(e1; 0.10)``."""
+    if a_up is None or a_down is None or theta is None:
+        return MetricScore.operational_zero("ascent or descent acceleration not resolved")
+    R = friction_ratio(theta)
+    if not math.isfinite(R):
+        return MetricScore.operational_zero(f"measured incline angle {math.degrees(theta):.1f}° too shallow "
+                                            "for the block to slide down")
+    if a_up <= 0 or a_down <= 0:
+        return MetricScore.measured(0.0, math.inf, "rule: no deceleration up or no acceleration down",
+                                    a_up=a_up, a_down=a_down, R_star=R)
+    e1 = abs((a_up / a_down) / R - 1.0)
+    return MetricScore.measured(q(e1, 0.10), e1, ratio=a_up / a_down, R_star=R,
+                                theta_deg=math.degrees(theta))
+
+
+def ascent_only() -> MetricScore:
+    """The rule for a confirmed ascent-only event: ``s1 = 0.1``."""
+    return MetricScore.measured(0.1, None, "rule: confirmed ascent-only event")
+
+
+def path_coordinate(tracks: Tracks, oid: str) -> tuple[np.ndarray, float] | None:
+    """Distance (px) ``[T]`` along the block's path, positive in the direction it first moves (NaN
+    where unseen), and the path's angle (rad) to the image horizontal."""
+    tr = tracks[oid]
+    vis = np.asarray(tr.visible, bool)
+    if vis.sum() < 8:
+        return None
+    xy = tr.xy[vis]
+    d = xy - xy[0]
+    _, _, vt = np.linalg.svd(d - d.mean(0), full_matrices=False)
+    u = vt[0]
+    s = d @ u
+    first = np.flatnonzero(np.abs(s) > MOVE_PX)
+    if len(first) and s[first[0]] < 0:
+        s, u = -s, -u
+    out = np.full(len(vis), np.nan)
+    out[vis] = s
+    return out, math.atan2(abs(u[1]), abs(u[0]))
+
+
+def quad_accel(t: np.ndarray, s: np.ndarray) -> float | None:
+    """``-2 c₂`` of a least-squares quadratic ``s(t)`` (None with fewer than MIN_FIT_SAMPLES points)."""
+    ok = np.isfinite(t) & np.isfinite(s)
+    if ok.sum() < MIN_FIT_SAMPLES:
+        return None
+    tt = t[ok] - t[ok].mean()
+    return float(-2.0 * np.polyfit(tt, s[ok], 2)[0])
+
+
+def descent_end(s: np.ndarray, i_apex: int, last: int, rest_px: float = 0.75) -> int:
+    """End (exclusive sample index) of the free descent after ``i_apex``: the first sample of the final
+    rest (samples within ``rest_px`` of the last position through the end, when there are at least
+    three), else ``last + 1``."""
+    resting = np.isfinite(s[: last + 1]) & (np.abs(s[: last + 1] - s[last]) < rest_px)
+    k = last
+    while k > i_apex and resting[k]:
+        k -= 1
+    first_rest = k + 1
+    return first_rest if last - first_rest + 1 >= 3 else last + 1
+
+
+# ----------------------------------------------------------------------------- scene and motion
+
+
+def slope_frame(k: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Foot of the incline, unit vector up the slope and outward normal (px)."""
+    th = math.radians(k["theta_deg"])
+    return (np.array([k["foot_x"], k["ground_y"]]), np.array([math.cos(th), -math.sin(th)]),
+            np.array([-math.sin(th), -math.cos(th)]))
+
+
+def slide_px(k: dict, t: np.ndarray, law: str) -> np.ndarray:
+    """Block centre's distance up the slope from the foot (px) at times ``t``: at rest, launched at
+    ``launch_s``, up to the apex, back down to the stop post, at rest."""
+    t = np.asarray(t, float)
+    a_up = k["a_up_px_s2"]
+    a_down = a_up / (k["anti_ratio"] if law == "anti" else k["R_star"])
+    v0 = k["v0_px_s"]
+    tau = t - k["launch_s"]
+    t_apex = v0 / a_up
+    s_apex = k["start_px"] + v0 * v0 / (2 * a_up)
+    up = k["start_px"] + v0 * tau - 0.5 * a_up * tau * tau
+    down = s_apex - 0.5 * a_down * (tau - t_apex) ** 2
+    s = np.where(tau <= 0, k["start_px"], np.where(tau <= t_apex, up, np.maximum(down, k["stop_px"])))
+    return s
+
+
+def block_item(k: dict, s: float) -> Block:
+    foot, u, n = slope_frame(k)
+    c = foot + s * u + 0.5 * k["block_h"] * n
+    return Block(float(c[0]), float(c[1]), k["block_w"], k["block_h"], -math.radians(k["theta_deg"]),
+                 tuple(k["color"]))
+
+
+class RoughInclineRoundTrip(WmleTask):
+    """A block pushed up a rough 30° incline slides back down (μ = 0.20)."""
+
+    name = "rough_incline_round_trip"
+    label = "P11"
+    family = FAMILIES[1]
+    level = "H"
+    required_objects = ("block",)
+    required_events = ("launch", "apex")
+
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = case_rng(seed, self.label)
+        theta = float(rng.uniform(27.0, 33.0))
+        th = math.radians(theta)
+        ground_y = float(rng.uniform(320.0, 336.0))
+        foot_x = float(rng.uniform(40.0, 70.0))
+        span = min(540.0, (ground_y - 24.0) / math.tan(th))
+        length = span / math.cos(th)
+        bw, bh = float(rng.uniform(36.0, 44.0)), float(rng.uniform(22.0, 28.0))
+        post = 6.0
+        stop = post + bw / 2
+        start = stop + 8.0
+        travel = float(rng.uniform(0.62, 0.74)) * (length - start - bw / 2)
+        t_up = float(rng.uniform(0.9, 1.1))
+        a_up_px = 2 * travel / t_up**2
+        R = friction_ratio(th)
+        a_up_m = G * (math.sin(th) + MU * math.cos(th))
+        launch = float(rng.uniform(0.25, 0.4))
+        t_down = math.sqrt(2 * (travel + start - stop) * R / a_up_px)
+        duration = math.ceil((launch + t_up + t_down + 0.5) * 4) / 4
+        anti = float(rng.uniform(0.9, 1.15))
+        color = object_colors(seed, 1)[0]
+        k = {
+            "g": G, "mu": MU, "theta_deg": round(theta, 4), "ground_y": round(ground_y, 2), "foot_x": round(foot_x, 2),
+            "span_px": round(span, 3), "block_w": round(bw, 3), "block_h": round(bh, 3), "post_px": post,
+            "stop_px": round(stop, 4), "start_px": round(start, 4), "launch_s": round(launch, 4),
+            "v0_px_s": round(a_up_px * t_up, 5), "a_up_px_s2": round(a_up_px, 5), "R_star": R,
+            "px_per_m": round(a_up_px / a_up_m, 5), "color": list(color), "style_seed": int(seed),
+            "anti_ratio": round(anti, 5),
+            "anti_note": "twin: the descent acceleration is a_up / anti_ratio instead of a_up / R_star",
+        }
+        first = block_item(k, start)
+        x0, y0, x1, y1 = first.bbox()
+        objects = [ObjectSpec(id="block", shape="block", color=tuple(color), box=(x0 - 1, y0 - 1, x1 + 1, y1 + 1),
+                              known={"mu": MU})]
+        prompt = (
+            f"Fixed side view of a straight wooden incline rising to the right at about {theta:.0f} degrees, with a "
+            "small stop post at its lower end. A rectangular block rests on the slope just above the post. The "
+            "surface is rough: the kinetic friction coefficient between block and slope is 0.20. After a "
+            "moment the block is given one quick push up the slope; it slides up, slows down, stops, then "
+            "slides back down to the post. The camera does not move and time runs at a steady rate.")
+        case = Case(
+            id=self.case_id(index), suite="wmle", task=self.name, seed=int(seed), variant=f"style-{seed}",
+            width=WIDTH, height=HEIGHT, fps=FPS, duration=duration, prompt=prompt, objects=objects,
+            assumptions=["kinetic friction coefficient 0.20 both ways", "incline about 30 degrees",
+                         "one push at the start, then free sliding", "fixed side view, uniform time"],
+            criteria=["M1: (a_up / a_down) / R*(theta) = 1 (q, a = 0.10); ascent only scores 0.1"], known=k)
+        t = frame_times(case)
+        foot, u, n = slope_frame(k)
+        s = slide_px(k, t, "true")
+        c = foot[None] + s[:, None] * u[None] + 0.5 * bh * n[None]
+        case.truth = GroundTruth(
+            tracks={"block": [(round(float(a), 5), round(float(x), 3), round(float(y), 3)) for a, (x, y) in zip(t, c)]},
+            events={"launch": launch, "apex": launch + t_up},
+            quantities={"R_star": R, "a_up_px_s2": a_up_px, "a_down_px_s2": a_up_px / R, "e1": 0.0,
+                        "anti_e1": abs(anti / R - 1)})
+        return case, next(iter(self.render(case)))
+
+    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        k = case.known
+        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
+        foot, u, n = slope_frame(k)
+        th = math.radians(k["theta_deg"])
+        top = (k["foot_x"] + k["span_px"], k["ground_y"] - k["span_px"] * math.tan(th))
+        scene.ramp([tuple(foot), top, (top[0], k["ground_y"])])
+        h = 0.8 * k["block_h"]
+        scene.ramp([tuple(foot), tuple(foot + h * n), tuple(foot + h * n + k["post_px"] * u),
+                    tuple(foot + k["post_px"] * u)])
+        for s in slide_px(k, frame_times(case), law):
+            yield scene.frame([block_item(k, float(s))])
+
+    def extract(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        got = path_coordinate(tracks, "block")
+        if got is None:
+            m.notes["unresolved"] = "block not tracked"
+            return m
+        s, theta = got
+        t = np.asarray(tracks.t, float)
+        m.set("theta_deg", math.degrees(theta))
+        moving = np.flatnonzero(np.isfinite(s) & (s > MOVE_PX))
+        if len(moving) == 0:
+            m.notes["unresolved"] = "block never moves up the slope"
+            return m
+        i_launch = int(moving[0])
+        m.events.append(event("block", "launch", float(i_launch), tracks))
+        i_apex = int(np.nanargmax(np.where(np.arange(len(s)) >= i_launch, s, np.nan)))
+        last = int(np.flatnonzero(np.isfinite(s))[-1])
+        if i_apex >= last:
+            m.notes["unresolved"] = "block still rising at the end of the clip"
+            return m
+        m.events.append(event("block", "apex", float(i_apex), tracks, float(s[i_apex])))
+        rise = float(s[i_apex])
+        up = np.arange(i_launch + 1, i_apex)
+        a_up = quad_accel(t[up], s[up])
+        m.set("a_up_px_s2", a_up, "too few ascent samples")
+        tol = max(MOVE_PX, 0.05 * rise)
+        after = np.arange(i_apex + 1, last + 1)
+        left = after[np.isfinite(s[after]) & (s[after] < s[i_apex] - tol)]
+        if len(left) == 0:
+            stay_t = float(t[last] - t[i_apex])
+            if stay_t >= STAY_S:
+                m.notes["ascent_only"] = True
+                m.events.append(event("block", "rest_at_top", float(i_apex), tracks))
+            else:
+                m.notes["unresolved"] = "no descent seen after the apex"
+            return m
+        i_end = descent_end(s, i_apex, last)
+        down = np.arange(i_apex + 1, i_end)
+        a_down = quad_accel(t[down], s[down])
+        m.set("a_down_px_s2", a_down, "too few descent samples")
+        if a_down is not None:
+            m.events.append(event("block", "descent", float(i_end - 1), tracks))
+        return m
+
+    def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
+        if "unresolved" in m.notes:
+            return {"M1": MetricScore.operational_zero(m.notes["unresolved"])}
+        if m.notes.get("ascent_only"):
+            return {"M1": ascent_only()}
+        th = m.get("theta_deg")
+        return {"M1": round_trip_ratio(m.get("a_up_px_s2"), m.get("a_down_px_s2"),
+                                       math.radians(th) if th is not None else None)}

@@ -1,0 +1,81 @@
+"""The built-in models on every task: reference ≥ 0.95 on each objective check, the others clearly lower.
+
+One small run (320×192, 1.5 s clips, one case per task) through run_applepi: dataset, outputs in the
+release layout, scoring, store and leaderboard.
+"""
+
+import pytest
+
+from lawful.store import Store
+from lawful.suites.applepi import run
+from lawful.suites.applepi.scenes import TASKS
+
+KW = dict(cases_per_task=1, width=320, height=192, duration=1.5, ocr=False, workers=2, progress=False,
+          dense_maps=False)
+
+
+@pytest.fixture(scope="module")
+def section(tmp_path_factory):
+    out = tmp_path_factory.mktemp("applepi_run")
+    return out, run.run_applepi(out, **KW)
+
+
+def test_leaderboard_shape(section):
+    _, sec = section
+    assert sec["scale"] == [0, 1] and set(sec["models"]) == {"reference", "counterfactual", "static"}
+    e = sec["models"]["reference"]
+    assert e["scoring"].startswith("objective-only")
+    assert set(e["subtracks"]) == {f"{s}_objective" for s in run.SUBTRACKS}
+    assert set(e["tasks"]) == set(TASKS) and len(e["pillars"]) == 4
+    assert (e["cases"], e["videos"], e["scored"], e["invalid"]) == (10, 150, 150, 0)
+
+
+def test_reference_passes_every_objective_check(section):
+    _, sec = section
+    ref = sec["models"]["reference"]
+    low = {k: round(v, 3) for k, v in ref["metrics"].items() if v < 0.95}
+    assert not low, f"reference below 0.95: {low}"
+    for task, ms in ref["task_metrics"].items():  # small frames: allow a little for tiny objects per task
+        bad = {k: round(v, 3) for k, v in ms.items() if v < 0.9}
+        assert not bad, f"{task}: {bad}"
+
+
+def test_counterfactual_and_static_clearly_lower_on_every_task(section):
+    _, sec = section
+    m = sec["models"]
+    for t in TASKS:
+        ref, cf, st = (m[k]["tasks"][t] for k in ("reference", "counterfactual", "static"))
+        assert ref - cf >= 0.15, (t, ref, cf)
+        assert ref - st >= 0.4, (t, ref, st)
+        ded = {k: m[k]["task_subtracks"][t]["deduction"] for k in m}
+        assert ded["reference"] - ded["counterfactual"] >= 0.2, (t, ded)
+        assert ded["reference"] - ded["static"] >= 0.2, (t, ded)
+    # the law-dependent checks separate the counterfactual from the reference
+    for k in ("deduction/spatiotemporal_iou", "deduction/velocity_accuracy", "formulation_graphic/object_position_accuracy",
+              "perception_graphic/segmentation_iou"):
+        assert m["reference"]["metrics"][k] - m["counterfactual"]["metrics"][k] > 0.3, k
+
+
+def test_store_rows_and_resume(section):
+    out, sec = section
+    with Store(out / "results.sqlite") as st:
+        keys = st.finished("applepi")
+        assert len(keys) == 3 * 10 * 3  # model × case × rollout
+        rows = st.scores("applepi")
+    cols = {r["col"] for r in rows}
+    assert {"deduction_objective", "deduction/velocity_accuracy", "formulation_graphic/arrow_direction"} <= cols
+    assert run.aggregate_rows(rows)["models"]["static"]["overall"] == pytest.approx(sec["models"]["static"]["overall"])
+    again = run.run_applepi(out, **KW)  # everything is on disk and in the store: nothing is redone
+    assert again["models"]["reference"]["overall"] == pytest.approx(sec["models"]["reference"]["overall"])
+
+
+def test_export_prompts(section, tmp_path):
+    out, _ = section
+    res = run.export_prompts(tmp_path, dataset=out / "applepi" / "dataset", progress=False)
+    assert len(res["files"]) == 10
+    import json
+
+    lines = [json.loads(x) for x in open(res["files"]["image/deduction"])]
+    assert len(lines) == 10 and all("frame_000_t" in x["outputs"][0] for x in lines)
+    ft = [json.loads(x) for x in open(res["files"]["video/formulation_text"])]
+    assert all("A)" in x["prompt"] and x["outputs"][0].endswith("rollout_00.mp4") for x in ft)

@@ -1,0 +1,213 @@
+"""Tracking on small synthetic clips whose object positions are known exactly."""
+
+import cv2
+import numpy as np
+import pytest
+
+from lawful.case import Case, ObjectSpec
+from lawful.perceive.track import ObjectNotFound, track
+from lawful.suites.base import TrackingPlan
+from lawful.video import write_video
+
+W, H = 320, 240
+RED, BLUE, GREEN = (220, 40, 40), (40, 90, 225), (40, 175, 60)
+
+
+def backdrop(w=W, h=H, seed=0):
+    """Low-saturation textured backdrop with a ground band (gives the camera estimator corners)."""
+    rng = np.random.default_rng(seed)
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = (200, 204, 208)
+    for _ in range(w * h // 1200):
+        x, y = int(rng.integers(0, w)), int(rng.integers(0, h))
+        v = int(rng.integers(120, 235))
+        cv2.rectangle(img, (x, y), (x + int(rng.integers(3, 18)), y + int(rng.integers(3, 18))), (v, v - 4, v - 8), -1)
+    img[int(0.85 * h):] = (125, 118, 110)
+    return img
+
+
+def disc(img, x, y, r, color, marker_angle=None):
+    """Anti-aliased disc centred at (x, y) (pixel centres at integers); optional dark marker dot."""
+    s = 16
+    cv2.circle(img, (round(x * s), round(y * s)), round(r * s), color, -1, cv2.LINE_AA, shift=4)
+    if marker_angle is not None:
+        mx, my = x + 0.55 * r * np.cos(marker_angle), y + 0.55 * r * np.sin(marker_angle)
+        cv2.circle(img, (round(mx * s), round(my * s)), round(0.3 * r * s), (30, 30, 30), -1, cv2.LINE_AA, shift=4)
+
+
+def make_case(objects, w=W, h=H, duration=2.0, fps=25.0):
+    return Case(id="synthetic", suite="test", task="track", width=w, height=h, duration=duration, fps=fps,
+                objects=objects)
+
+
+def ball_spec(oid, x, y, r, color, shape="sphere", with_box=True, with_color=True):
+    box = (x - r - 3, y - r - 3, x + r + 3, y + r + 3) if with_box else None
+    return ObjectSpec(id=oid, shape=shape, box=box, color=color if with_color else None)
+
+
+def falling_ball(n=50, duration=2.0, scale=1.0):
+    """Frames and truth [n, 2] of a red ball falling on a parabola (case pixels) drawn at ``scale``."""
+    bg = cv2.resize(backdrop(), None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST) if scale != 1 else backdrop()
+    t = np.arange(n) * duration / n
+    truth = np.stack([100 + 12 * t, 30 + 0.5 * 80 * t * t], 1)
+    frames = []
+    for x, y in truth:
+        img = bg.copy()
+        disc(img, (x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5, 10 * scale, RED)
+        frames.append(img)
+    return frames, truth
+
+
+def test_falling_ball_tracked_within_one_pixel(tmp_path):
+    frames, truth = falling_ball()
+    path = write_video(tmp_path / "fall.mp4", frames, fps=25)
+    case = make_case([ball_spec("ball", *truth[0], 10, RED)])
+    tr = track(path, case, TrackingPlan())
+    assert tr.ids == ["ball"] and len(tr) == 50
+    assert tr.visible.all()
+    assert np.abs(tr.xy[:, 0] - truth).max() < 1.0
+    np.testing.assert_allclose(tr["ball"].bottom, truth[:, 1] + 10, atol=1.5)
+    np.testing.assert_allclose(tr.t, np.arange(50) * 2.0 / 50)
+    assert tr.meta["n_frames"] == 50 and tr.meta["video_size"] == [W, H]
+    assert tr.meta["camera"]["static"] is True
+
+
+def test_colour_only_spec_finds_the_object(tmp_path):
+    frames, truth = falling_ball(n=20)
+    path = write_video(tmp_path / "fall.mp4", frames, fps=25)
+    case = make_case([ObjectSpec(id="ball", shape="sphere", color=RED)], duration=0.8)
+    tr = track(path, case, TrackingPlan(compensate_camera=False))
+    assert np.abs(tr.xy[:, 0] - truth).max() < 1.0
+
+
+def test_other_resolution_and_every_map_back_to_case_pixels(tmp_path):
+    frames, truth = falling_ball(scale=2.0)  # the video is 640x480, the case 320x240
+    path = write_video(tmp_path / "fall2x.mp4", frames, fps=25)
+    case = make_case([ball_spec("ball", *truth[0], 10, RED)])
+    tr = track(path, case, TrackingPlan(every=2, max_side=320))
+    assert tr.meta["video_size"] == [640, 480] and tr.meta["track_size"] == [320, 240]
+    np.testing.assert_array_equal(tr.frames, np.arange(0, 50, 2))
+    np.testing.assert_allclose(tr.t, np.arange(0, 50, 2) * 2.0 / 50)
+    assert np.abs(tr.xy[:, 0] - truth[::2]).max() < 1.0
+
+
+def test_same_coloured_balls_keep_identities_when_passing(tmp_path):
+    n = 50
+    xa = np.linspace(50, 270, n)
+    xb = xa[::-1]
+    bg = backdrop()
+    frames = []
+    for a, b in zip(xa, xb):
+        img = bg.copy()
+        disc(img, a, 80, 11, BLUE)
+        disc(img, b, 112, 11, BLUE)  # 32 px lower: they pass without touching
+        frames.append(img)
+    path = write_video(tmp_path / "twins.mp4", frames, fps=25)
+    case = make_case([ball_spec("left", xa[0], 80, 11, BLUE), ball_spec("right", xb[0], 112, 11, BLUE)])
+    tr = track(path, case, TrackingPlan())
+    assert tr.meta["groups"] == [["left", "right"]]
+    assert tr.visible.all()
+    assert np.abs(tr["left"].x - xa).max() < 1.0 and np.abs(tr["left"].y - 80).max() < 1.0
+    assert np.abs(tr["right"].x - xb).max() < 1.0 and np.abs(tr["right"].y - 112).max() < 1.0
+
+
+def test_overlapping_twins_are_hidden_while_merged_and_recovered_after(tmp_path):
+    n = 50
+    xa = np.linspace(50, 270, n)
+    xb = xa[::-1]
+    bg = backdrop()
+    frames = []
+    for a, b in zip(xa, xb):
+        img = bg.copy()
+        disc(img, a, 100, 11, BLUE)
+        disc(img, b, 108, 11, BLUE)  # their discs overlap while passing
+        frames.append(img)
+    path = write_video(tmp_path / "twins.mp4", frames, fps=25)
+    case = make_case([ball_spec("left", xa[0], 100, 11, BLUE), ball_spec("right", xb[0], 108, 11, BLUE)])
+    tr = track(path, case, TrackingPlan(compensate_camera=False))
+    for oid, xs, y in (("left", xa, 100), ("right", xb, 108)):
+        o = tr[oid]
+        apart = np.abs(xa - xb) > 26  # discs separated by a clear gap
+        assert o.visible[apart].all()
+        err = np.hypot(o.x - xs, o.y - y)
+        assert np.nanmax(err[o.visible]) < 1.5  # whenever reported, it is the right ball
+        assert np.abs(o.x[-5:] - xs[-5:]).max() < 1.0  # identity kept after the crossing
+
+
+def test_object_absent_from_first_frame_raises(tmp_path):
+    frames, truth = falling_ball(n=10)
+    path = write_video(tmp_path / "fall.mp4", frames, fps=25)
+    ghost = ObjectSpec(id="ghost", shape="sphere", box=(230, 40, 260, 70), color=GREEN)
+    with pytest.raises(ObjectNotFound) as err:
+        track(path, make_case([ball_spec("ball", *truth[0], 10, RED), ghost], duration=0.4), TrackingPlan())
+    assert err.value.object_id == "ghost"
+    assert str(err.value) == "object 'ghost' not found in the first frame"
+    with pytest.raises(ObjectNotFound):  # colour only, nowhere in the frame
+        track(path, make_case([ObjectSpec(id="g2", color=GREEN)], duration=0.4), TrackingPlan())
+
+
+def test_object_leaving_the_frame_is_not_visible_and_not_invented(tmp_path):
+    n = 40
+    x = 150 + 6.0 * np.arange(n)  # leaves through the right edge around frame 30
+    bg = backdrop()
+    frames = []
+    for xi in x:
+        img = bg.copy()
+        disc(img, xi, 90, 10, RED)
+        disc(img, 60, 90, 10, GREEN)  # a second object that stays
+        frames.append(img)
+    path = write_video(tmp_path / "exit.mp4", frames, fps=25)
+    case = make_case([ball_spec("runner", x[0], 90, 10, RED), ball_spec("stayer", 60, 90, 10, GREEN)], duration=1.6)
+    tr = track(path, case, TrackingPlan())
+    o = tr["runner"]
+    inside = x + 10 <= W - 1
+    gone = x - 10 > W
+    assert o.visible[inside].all()
+    assert np.abs(o.x[inside] - x[inside]).max() < 1.0
+    assert not o.visible[gone].any()
+    assert np.isnan(o.xy[~o.visible]).all() and (o.area[~o.visible] == 0).all()
+    assert np.nanmax(o.x) <= W  # no position beyond the frame
+    assert o.first_lost() is not None and o.first_lost() <= int(np.argmax(gone))
+    assert tr["stayer"].visible.all()
+
+
+def _hue_shift(img, degrees):
+    hsv = cv2.cvtColor(img.astype(np.float32) / 255, cv2.COLOR_RGB2HSV)
+    hsv[..., 0] = (hsv[..., 0] + degrees) % 360
+    return np.clip(np.rint(cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB) * 255), 0, 255).astype(np.uint8)
+
+
+def test_noise_compression_and_hue_shift_track_within_two_pixels(tmp_path):
+    frames, truth = falling_ball()
+    rng = np.random.default_rng(1)
+    xb = np.linspace(40, 200, len(frames))
+    bad = []
+    for f, x in zip(frames, xb):
+        disc(f, x, 180, 12, BLUE)
+        noisy = f.astype(np.float32) + rng.normal(0, 8, f.shape)
+        bad.append(_hue_shift(np.clip(np.rint(noisy), 0, 255).astype(np.uint8), 10))
+    path = write_video(tmp_path / "bad.mp4", bad, fps=25, crf=35)
+    case = make_case([ball_spec("ball", *truth[0], 10, RED), ball_spec("blue", xb[0], 180, 12, BLUE)])
+    tr = track(path, case, TrackingPlan())
+    assert tr.visible.all()
+    assert np.abs(tr["ball"].xy - truth).max() < 2.0
+    assert np.abs(tr["blue"].x - xb).max() < 2.0 and np.abs(tr["blue"].y - 180).max() < 2.0
+
+
+def test_marker_angle_follows_rolling(tmp_path):
+    n, r = 40, 16
+    x = np.linspace(60, 250, n)
+    ang = (x - x[0]) / r + 0.3  # rolling without slipping, clockwise on screen (y down)
+    bg = backdrop()
+    frames = []
+    for xi, a in zip(x, ang):
+        img = bg.copy()
+        disc(img, xi, 150, r, GREEN, marker_angle=a)
+        frames.append(img)
+    path = write_video(tmp_path / "roll.mp4", frames, fps=25)
+    case = make_case([ball_spec("wheel", x[0], 150, r, GREEN, shape="cylinder")], duration=1.6)
+    tr = track(path, case, TrackingPlan(angles=True))
+    got = np.unwrap(tr["wheel"].angle)
+    assert np.isfinite(got).all()
+    assert np.abs(got - ang).max() < 0.15
+    assert np.abs(tr["wheel"].x - x).max() < 1.0  # the marker does not pull the centroid

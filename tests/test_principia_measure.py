@@ -1,0 +1,155 @@
+"""Principia measurements on hand-built tracks whose events are known (no video, no tracker)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from lawful.case import Case, ObjectSpec
+from lawful.suites.base import get_suite
+from lawful.tracks import Tracks
+
+SUITE = get_suite("principia")
+
+
+def tracks_from(case: Case, xy: dict[str, np.ndarray] | None = None, t: np.ndarray | None = None) -> Tracks:
+    """Tracks with the given centroids (default: the case's true centroid tracks) and boxes of the
+    first-frame box size; boxes use the tracker's convention (inclusive pixel rows/columns)."""
+    if xy is None:
+        rows = {o: np.asarray(r, float) for o, r in case.truth.tracks.items()}
+        t = next(iter(rows.values()))[:, 0]
+        xy = {o: r[:, 1:] for o, r in rows.items()}
+    ids = [o.id for o in case.objects]
+    tr = Tracks.empty(ids, len(t), fps=case.fps)
+    tr.t = np.asarray(t, float)
+    for j, o in enumerate(case.objects):
+        hw, hh = (o.box[2] - o.box[0]) / 2, (o.box[3] - o.box[1]) / 2
+        p = np.asarray(xy[o.id], float)
+        tr.xy[:, j] = p
+        tr.box[:, j] = np.column_stack([p[:, 0] - hw + 0.5, p[:, 1] - hh + 0.5, p[:, 0] + hw - 0.5, p[:, 1] + hh - 0.5])
+        tr.area[:, j] = 4 * hw * hh
+        tr.visible[:, j] = True
+    return tr
+
+
+@pytest.mark.parametrize("name", list(SUITE.tasks))
+def test_truth_tracks_give_the_true_sides_and_full_score(name):
+    task = SUITE.task(name)
+    case, _ = task.make_case(1, 11)
+    m = task.measure(case, tracks_from(case))
+    q = case.truth.quantities
+    scores = task.score(case, m)
+    for col, s in scores.items():
+        assert s.status == "scored", (col, s.reason)
+        assert s.value == 1.0 if col in task.ordering_columns else s.value >= 0.99, (col, s.value)
+        assert s.metrics["dcs"] > 0.99
+        f1, f2 = task.sides.get(col, ("F1", "F2"))
+        assert m.get(f1) == pytest.approx(q[f1], rel=0.01)
+        assert m.get(f2) == pytest.approx(q[f2], rel=0.01)
+
+
+def test_drop_fall_times_and_rebounds_from_a_sampled_bounce():
+    task = SUITE.task("drop")
+    case, _ = task.make_case(0, 5)
+    m = task.measure(case, tracks_from(case))
+    q = case.truth.quantities
+    for oid in ("ball_1", "ball_2"):
+        assert m.get(f"fall_time_{oid}") == pytest.approx(q[f"fall_time_{oid}"], rel=0.002)
+        assert m.get(f"drop_height_{oid}") == pytest.approx(q[f"drop_height_{oid}"], rel=0.002)
+        assert m.get(f"rebound_height_{oid}") == pytest.approx(q[f"rebound_height_{oid}"], rel=0.005)
+    names = {(e.object, e.name) for e in m.events}
+    assert ("ball_1", "impact") in names and ("ball_2", "rebound_apex") in names
+
+
+def _pendulum_case(anchor_x=(200.0, 440.0)) -> Case:
+    return Case(id="pend", suite="principia", task="pendulum", duration=4.0, fps=24.0, width=640, height=360,
+                known={"anchors": {"bob_1": [anchor_x[0], 30.0], "bob_2": [anchor_x[1], 30.0]}},
+                objects=[ObjectSpec(id="bob_1", shape="bob", box=(0, 0, 20, 20)),
+                         ObjectSpec(id="bob_2", shape="bob", box=(0, 0, 20, 20))])
+
+
+def test_pendulum_period_of_a_synthetic_swing_within_one_percent():
+    task = SUITE.task("pendulum")
+    case = _pendulum_case()
+    t = np.arange(96) / 24.0
+    periods, lengths, amp = (1.37, 0.83), (180.0, 66.0), 0.3
+    xy = {}
+    for (oid, (ax, ay)), period, length in zip(case.known["anchors"].items(), periods, lengths):
+        th = amp * np.cos(2 * np.pi * t / period)
+        xy[oid] = np.column_stack([ax + length * np.sin(th), ay + length * np.cos(th)])
+    m = task.measure(case, tracks_from(case, xy, t))
+    assert m.get("period_bob_1") == pytest.approx(periods[0], rel=0.01)
+    assert m.get("period_bob_2") == pytest.approx(periods[1], rel=0.01)
+    assert m.get("F1") == pytest.approx(periods[0] / periods[1], rel=0.01)
+    assert m.get("F2") == pytest.approx(math.sqrt(lengths[0] / lengths[1]), rel=1e-6)
+    s = task.score(case, m)["pendulum"]
+    assert s.status == "scored" and s.metrics["dcs"] == pytest.approx(1.0)
+    assert s.value == pytest.approx(1 - abs(m.get("F1") - m.get("F2")) / (m.get("F1") + m.get("F2")))
+
+
+@pytest.mark.parametrize("name", ["drop", "friction", "spring", "projectile", "momentum_mass"])
+def test_static_tracks_fail_the_dcs_gate(name):
+    task = SUITE.task(name)
+    case, _ = task.make_case(0, 3)
+    still = {o.id: np.tile(np.asarray(case.truth.tracks[o.id])[0, 1:], (case.n_frames, 1)) for o in case.objects}
+    m = task.measure(case, tracks_from(case, still, np.arange(case.n_frames) / case.fps))
+    for col, s in task.score(case, m).items():
+        assert s.status == "scored" and s.value == 0.0
+        assert s.reason.startswith("DCS undefined")
+
+
+def test_motion_against_the_expected_direction_fails_the_gate():
+    task = SUITE.task("spring")
+    case, _ = task.make_case(0, 4)
+    rows = {o: np.asarray(r, float) for o, r in case.truth.tracks.items()}
+    t = rows["cube_1"][:, 0]
+    # mirrored in y about the start: the cubes fly up instead of falling
+    xy = {o: np.column_stack([r[:, 1], 2 * r[0, 2] - r[:, 2]]) for o, r in rows.items()}
+    s = task.score(case, task.measure(case, tracks_from(case, xy, t)))["spring"]
+    assert s.status == "scored" and s.value == 0.0
+    # no down-to-up turn exists, so the window is the whole clip: mostly upward steps
+    assert s.metrics["dcs"] < 0 and s.reason == f"DCS {s.metrics['dcs']:.2f} < 0.8"
+
+
+def test_reversed_ranges_score_zero_and_a_lost_ball_is_unmeasurable():
+    task = SUITE.task("projectile")
+    case, _ = task.make_case(0, 8)
+    rows = {o: np.asarray(r, float) for o, r in case.truth.tracks.items()}
+    t = rows["ball_1"][:, 0]
+    m = task.measure(case, tracks_from(case))
+    assert task.score(case, m)["projectile"].value == 1.0
+    hi = m.notes["higher"]
+    lo = "ball_2" if hi == "ball_1" else "ball_1"
+    # stretch the lower ball's flight away from its launch point: it now lands three times farther
+    launch = case.known["launch_x"][lo]
+    xy = {o: r[:, 1:].copy() for o, r in rows.items()}
+    out = np.sign(xy[lo][-1, 0] - launch)
+    beyond = (xy[lo][:, 0] - launch) * out > 0
+    xy[lo][beyond, 0] = launch + 3.0 * (xy[lo][beyond, 0] - launch)
+    m2 = task.measure(case, tracks_from(case, xy, t))
+    s2 = task.score(case, m2)["projectile"]
+    assert s2.status == "scored" and s2.value == 0.0 and m2.get("F2") > m2.get("F1")
+    tr = tracks_from(case)
+    j = tr.ids.index(lo)
+    tr.visible[8:, j] = False
+    tr.xy[8:, j] = np.nan
+    tr.box[8:, j] = np.nan
+    s3 = task.score(case, task.measure(case, tr))["projectile"]
+    assert s3.status == "unmeasurable" and lo in s3.reason
+
+
+def test_drop_scores_both_columns_and_anti_restitution_is_low():
+    task = SUITE.task("drop")
+    case, _ = task.make_case(2, 9)
+    k = case.known
+    from lawful.suites.principia.drop import _height_px
+
+    t = np.arange(case.n_frames) / case.fps
+    xy = {o: np.column_stack([np.full_like(t, k["x"][i]), k["ground_y"] - k["radius_px"] - _height_px(k, i, t, "anti")])
+          for i, o in enumerate(("ball_1", "ball_2"))}
+    scores = task.score(case, task.measure(case, tracks_from(case, xy, t)))
+    assert set(scores) == {"restitution", "gravity"}
+    assert scores["restitution"].value == pytest.approx(2 / 3.6, abs=0.02)  # e ratio 2.6 -> S = 2 / (2.6 + 1)
+    assert scores["gravity"].value == pytest.approx(0.5, abs=0.02)  # (t1/t2)^2 off by 3 -> S = 2 / (3 + 1)

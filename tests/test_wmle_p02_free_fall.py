@@ -1,0 +1,65 @@
+"""P2 free fall: metric formulas, the no-acceleration rule, extraction on an analytic fall, end to end."""
+
+import math
+
+import numpy as np
+import pytest
+
+from lawful.score.wmle import q
+from lawful.suites.wmle.p02_free_fall import FreeFall, free_fall_acceleration_cv, free_fall_distance_ratios
+from lawful.suites.wmle.validate import validate_variant
+from lawful.tracks import Tracks
+
+def _tracks(t, objects, r=10.0):
+    """Hand-made Tracks: ``objects`` maps id to (x [T], y [T]) centres of discs of radius r."""
+    ids = list(objects)
+    tr = Tracks.empty(ids, len(t), fps=1.0 / (t[1] - t[0]))
+    tr.t = np.asarray(t, float)
+    for j, oid in enumerate(ids):
+        x, y = (np.broadcast_to(np.asarray(a, float), (len(t),)) for a in objects[oid])
+        tr.xy[:, j, 0], tr.xy[:, j, 1] = x, y
+        tr.box[:, j] = np.stack([x - r, y - r, x + r, y + r], axis=1)
+        tr.area[:, j] = np.pi * r * r
+        tr.visible[:, j] = True
+    tr.meta["n_frames"] = len(t)
+    return tr
+
+
+def test_acceleration_cv_formula():
+    dv = [1.0, 1.1, 0.9]
+    e1 = np.std(dv) / np.mean(dv)
+    m = free_fall_acceleration_cv(dv)
+    assert m.residual == pytest.approx(e1, abs=1e-12)
+    assert m.value == pytest.approx(1 / (1 + e1 / 0.10), abs=1e-6)
+
+
+def test_constant_speed_fails_acceleration_test():
+    m = free_fall_acceleration_cv([0.0, -0.01])
+    assert m.status == "measured" and m.value == 0.0
+
+
+def test_distance_ratio_formula_and_noise_floor():
+    assert free_fall_distance_ratios(10.0, 30.0, 50.0).value == pytest.approx(1.0, abs=1e-12)
+    e2 = math.sqrt(((20 / 30 - 1) ** 2 + (30 / 50 - 1) ** 2) / 2)
+    m = free_fall_distance_ratios(10.0, 20.0, 30.0)
+    assert m.residual == pytest.approx(e2, abs=1e-12) and m.value == pytest.approx(q(e2, 0.10), abs=1e-6)
+    assert free_fall_distance_ratios(0.5, 1.5, 2.5).status == "operational_zero"
+
+
+def test_extraction_on_analytic_fall():
+    task = FreeFall()
+    case, _ = task.make_case(0, 5)
+    k = case.known
+    t = np.arange(case.n_frames) * case.duration / case.n_frames
+    y = task._y(case, t, "true")
+    m = task.measure(case, _tracks(t, {"ball": (k["x"], y)}, k["radius_px"]))
+    assert m.get("release_time_s") == pytest.approx(k["hold_s"], abs=2e-3)
+    s = task.metrics(case, m)
+    assert s["M1"].value > 0.99 and s["M2"].value > 0.99
+    assert m.get("acceleration_px_s2") == pytest.approx(k["g"] * k["px_per_m"], rel=1e-3)
+
+
+def test_reference_beats_twin_end_to_end():
+    r = validate_variant("free_fall", 0, 11)
+    assert r["ref_P"] >= 95 and r["ref_C"] >= 80
+    assert r["anti_P"] < r["ref_P"] - 5

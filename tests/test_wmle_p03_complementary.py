@@ -1,0 +1,66 @@
+"""P3 complementary-angle throws: metric formulas, projectile extraction on analytic arcs, end to end."""
+
+import numpy as np
+import pytest
+
+from lawful.score.wmle import geometric_mean, q
+from lawful.suites.wmle.p03_complementary_angle_throws import (
+    ComplementaryAngleThrows, complementary_fit_metric, complementary_range_metric, projectile_arc,
+)
+from lawful.suites.wmle.validate import validate_variant
+from lawful.tracks import Tracks
+
+def _tracks(t, objects, r=10.0):
+    """Hand-made Tracks: ``objects`` maps id to (x [T], y [T]) centres of discs of radius r."""
+    ids = list(objects)
+    tr = Tracks.empty(ids, len(t), fps=1.0 / (t[1] - t[0]))
+    tr.t = np.asarray(t, float)
+    for j, oid in enumerate(ids):
+        x, y = (np.broadcast_to(np.asarray(a, float), (len(t),)) for a in objects[oid])
+        tr.xy[:, j, 0], tr.xy[:, j, 1] = x, y
+        tr.box[:, j] = np.stack([x - r, y - r, x + r, y + r], axis=1)
+        tr.area[:, j] = np.pi * r * r
+        tr.visible[:, j] = True
+    tr.meta["n_frames"] = len(t)
+    return tr
+
+
+def test_range_metric_formula():
+    m = complementary_range_metric(400.0, 320.0)
+    assert m.residual == pytest.approx(0.25, abs=1e-12)
+    assert m.value == pytest.approx(1 / (1 + 0.25 / 0.15), abs=1e-6)
+
+
+def test_fit_metric_formula():
+    m = complementary_fit_metric(0.1, 0.2, 500.0, 400.0)
+    assert m.value == pytest.approx(geometric_mean([q(0.1, 0.3), q(0.2, 0.3), q(0.25, 0.2)]), abs=1e-6)
+
+
+def test_projectile_arc_recovers_range_apex_and_speed():
+    t = np.arange(60) / 24.0
+    s = np.clip(t - 0.25, 0, 1.5)
+    vx, vy, g = 300.0, 360.0, 480.0  # px/s, px/s², y up in the formula
+    x, y = 50 + vx * s, 320 - (vy * s - 0.5 * g * s * s)
+    arc = projectile_arc(t, x, y, np.ones(60, bool), radius=10.0)
+    assert arc.range == pytest.approx(vx * 2 * vy / g, rel=1e-6)
+    assert arc.height == pytest.approx(vy**2 / (2 * g), rel=1e-6)
+    assert arc.speed == pytest.approx(np.hypot(vx, vy), rel=1e-6)
+    assert arc.rms == pytest.approx(0.0, abs=1e-6)
+
+
+def test_extraction_on_analytic_throws():
+    task = ComplementaryAngleThrows()
+    case, _ = task.make_case(0, 5)
+    t = np.arange(case.n_frames) * case.duration / case.n_frames
+    (x30, y30), (x60, y60) = task._xy(case, t, "true")
+    m = task.measure(case, _tracks(t, {"ball_30": (x30, y30), "ball_60": (x60, y60)}, case.known["radius_px"]))
+    assert m.get("range_30_px") == pytest.approx(case.known["range_px"], rel=1e-4)
+    assert m.get("range_60_px") == pytest.approx(case.known["range_px"], rel=1e-4)
+    s = task.metrics(case, m)
+    assert s["M1"].value > 0.999 and s["M2"].value > 0.999
+
+
+def test_reference_beats_twin_end_to_end():
+    r = validate_variant("complementary_angle_throws", 0, 11)
+    assert r["ref_P"] >= 95 and r["ref_C"] >= 80
+    assert r["anti_P"] < r["ref_P"] - 5

@@ -1,0 +1,104 @@
+"""P10 edge-pivot rotation: M1's formula and noise adjustment, pose helpers, hand-made tracks, end to end."""
+
+import math
+
+import numpy as np
+import pytest
+
+from lawful.runner.evaluate import evaluate_video
+from lawful.score.wmle import q
+from lawful.suites.wmle.p10_edge_pivot_rotation import (
+    EdgePivotRotation, edge_lengths, largest_rotation, noise_adjusted, rot, rotation_about_edge, tilt,
+)
+from lawful.tracks import Tracks
+from lawful.video import write_video
+
+
+def test_metric_formula_and_rotation_indicator():
+    m = rotation_about_edge(0.004, 0.01, 0.002, 90.0)
+    assert m.residual == pytest.approx(0.01) and m.value == pytest.approx(1 / (1 + 0.01 / 0.02), abs=1e-12)
+    assert rotation_about_edge(0.0, 0.0, 0.0, 4.9).value == 0.0  # I[Δθ ≥ 5°] = 0
+    assert rotation_about_edge(0.0, 0.0, 0.0, 5.0).value == 1.0
+    assert rotation_about_edge(0.0, None, 0.0, 40.0).status == "operational_zero"
+    assert rotation_about_edge(0.0, 0.0, 0.0, None).status == "operational_zero"
+
+
+def test_noise_adjustment():
+    v = np.arange(101, dtype=float)  # P95 = 95
+    assert noise_adjusted(v, 1.5, 100.0) == pytest.approx((95 - 3.0) / 100.0, abs=1e-12)
+    assert noise_adjusted(np.full(10, 1.0), 1.0, 50.0) == 0.0  # below twice the floor: clipped at zero
+    assert math.isnan(noise_adjusted(np.full(3, np.nan), 1.0, 50.0))
+
+
+def test_largest_rotation_needs_four_samples_and_0p3_s():
+    t = np.arange(20) / 10.0
+    phi = np.linspace(0, 1.9, 20)
+    phi[[3, 9]] = np.nan  # runs: 0-2 (3 samples), 4-8 (5 samples, 0.4 s), 10-19 (10 samples)
+    assert largest_rotation(phi, t) == pytest.approx(phi[19] - phi[10], abs=1e-12)
+    short = phi.copy()
+    short[13] = np.nan  # runs 10-12 (3), 14-19 (6 samples, 0.5 s)
+    assert largest_rotation(short, t) == pytest.approx(phi[19] - phi[14], abs=1e-12)
+    assert largest_rotation(np.array([0.0, 1.0, np.nan, 2.0]), np.arange(4.0)) is None
+
+
+def test_edge_lengths_invert_the_box():
+    w, h = 50.0, 90.0
+    for phi in (0.0, 0.1, 0.3, 1.3, math.pi / 2):
+        c, s = abs(math.cos(phi)), abs(math.sin(phi))
+        bw, bh = w * c + h * s, w * s + h * c
+        ew, eh = edge_lengths(np.array([bw]), np.array([bh]), np.array([phi]))
+        assert ew[0] == pytest.approx(w, abs=1e-9) and eh[0] == pytest.approx(h, abs=1e-9)
+    assert np.isnan(edge_lengths(np.array([1.0]), np.array([1.0]), np.array([math.pi / 4]))[0][0])
+
+
+def _block_tracks(case, t, phi, slide_px):
+    """Exact tracks of the block turning about its lower right corner, which slides by ``slide_px``."""
+    k = case.known
+    w, h = k["w_px"], k["h_px"]
+    tr = Tracks.empty(["block"], len(t), fps=24.0)
+    tr.t, tr.frames = t, np.arange(len(t))
+    corners = np.array([[-w, 0.0], [0.0, 0.0], [0.0, -h], [-w, -h]])  # about the pivot, φ = 0
+    spot = np.array([-0.3 * w, -0.8 * h])
+    for i, (p, d) in enumerate(zip(phi, slide_px)):
+        P = np.array([k["pivot_x"] + d, k["ground_y"]])
+        pts = P + corners @ rot(p).T
+        c = pts.mean(0)
+        sp = P + rot(p) @ spot
+        tr.xy[i, 0] = c
+        tr.box[i, 0] = [pts[:, 0].min(), pts[:, 1].min(), pts[:, 0].max() - 1, pts[:, 1].max() - 1]
+        tr.area[i, 0] = w * h
+        tr.angle[i, 0] = math.atan2(sp[1] - c[1], sp[0] - c[0])
+    tr.visible[:] = True
+    return tr
+
+
+@pytest.mark.parametrize("law", ["true", "anti"])
+def test_hand_made_rotation(law):
+    task = EdgePivotRotation()
+    case, _ = task.make_case(0, 7)
+    k = case.known
+    t = np.arange(case.n_frames) * case.duration / case.n_frames
+    phi = tilt(k, t)
+    diag = math.hypot(k["w_px"], k["h_px"])
+    slide = (k["anti_slide_fraction"] * diag * phi / (math.pi / 2)) if law == "anti" else np.zeros_like(t)
+    m = task.measure(case, _block_tracks(case, t, phi, slide))
+    got = task.metrics(case, m)["M1"]
+    assert m.get("rotation_deg") == pytest.approx(90.0, abs=1e-6)
+    assert m.get("noise_floor_px") == pytest.approx(1.0)
+    expected_E = max(0.0, float(np.percentile(slide, 95)) - 2.0) / diag
+    assert m.get("e_contact") == pytest.approx(0.0, abs=1e-9)
+    assert m.get("e_shape") == pytest.approx(0.0, abs=1e-9)
+    assert got.value == pytest.approx(q(expected_E, 0.02), abs=1e-6)
+
+
+def test_reference_and_twin_end_to_end(tmp_path):
+    task = EdgePivotRotation()
+    case, _ = task.make_case(1, 1001)
+    P = {}
+    for law in ("true", "anti"):
+        path = write_video(tmp_path / f"{law}.mp4", task.render(case, law), case.fps)
+        sc = evaluate_video(case, path, task).scores["P10"]
+        P[law] = sc.metrics["P"]
+        assert sc.metrics["C"] >= 80
+    assert P["true"] >= 95
+    assert P["anti"] < 30

@@ -79,3 +79,12 @@ def test_export_prompts(section, tmp_path):
     assert len(lines) == 10 and all("frame_000_t" in x["outputs"][0] for x in lines)
     ft = [json.loads(x) for x in open(res["files"]["video/formulation_text"])]
     assert all("A)" in x["prompt"] and x["outputs"][0].endswith("rollout_00.mp4") for x in ft)
+
+
+def test_folder_models_are_scored_and_unknown_ones_skipped(section):
+    out, sec = section
+    folder = f"folder:{out / 'applepi' / 'predictions' / 'reference'}"
+    res = run.run_applepi(out, models=(folder, "command:false"), **KW)
+    assert res["models"][folder]["overall"] == pytest.approx(sec["models"]["reference"]["overall"])
+    assert res["validation"][folder]["ok"]
+    assert "command:false" in res["skipped"] and "command:false" not in res["models"]

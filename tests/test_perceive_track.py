@@ -211,3 +211,41 @@ def test_marker_angle_follows_rolling(tmp_path):
     assert np.isfinite(got).all()
     assert np.abs(got - ang).max() < 0.15
     assert np.abs(tr["wheel"].x - x).max() < 1.0  # the marker does not pull the centroid
+
+
+def test_slow_lighting_change_keeps_track_and_static_camera(tmp_path):
+    frames, truth = falling_ball()
+    n = len(frames)
+    dimmed = [np.clip(f * (1 - 0.35 * i / (n - 1)), 0, 255).astype(np.uint8) for i, f in enumerate(frames)]
+    path = write_video(tmp_path / "dim.mp4", dimmed, fps=25)
+    tr = track(path, make_case([ball_spec("ball", *truth[0], 10, RED)]), TrackingPlan())
+    assert tr.visible.all()
+    assert np.abs(tr.xy[:, 0] - truth).max() < 1.0
+    assert tr.meta["camera"]["static"] is True  # a global dimming is not camera motion
+
+
+def test_world_renderer_sphere_and_marked_cylinder(tmp_path):
+    from lawful.world.appearance import object_colors, style_variant
+    from lawful.world.draw import Cylinder, Scene, Sphere
+
+    n, r = 40, 14
+    cols = object_colors(2, 2)
+    scene = Scene(W, H, style_variant(2))
+    scene.ground(200)
+    t = np.arange(n) / n
+    ball = np.stack([250 + 0 * t, 40 + 120 * t * t], 1)
+    xc = 50 + 150 * t
+    phi = (xc - xc[0]) / r
+    frames = [scene.frame([Sphere(*b, 12, cols[0]), Cylinder(x, 200 - r, r, cols[1], angle=p)])
+              for b, x, p in zip(ball, xc, phi)]
+    path = write_video(tmp_path / "world.mp4", frames, fps=25)
+    case = make_case([ball_spec("ball", *ball[0], 12, cols[0]), ball_spec("wheel", xc[0], 200 - r, r, cols[1], "cylinder")],
+                     duration=1.6)
+    tr = track(path, case, TrackingPlan(angles=True))
+    assert tr.visible.all()
+    assert np.abs(tr["ball"].xy - ball).max() < 1.0
+    assert np.abs(tr["wheel"].x - xc).max() < 1.0 and np.abs(tr["wheel"].y - (200 - r)).max() < 1.0
+    turn = np.unwrap(tr["wheel"].angle) - tr["wheel"].angle[0]
+    assert np.abs(turn - phi).max() < 0.4
+    slope = np.polyfit(phi, turn, 1)[0]  # rotation rate read off the marker
+    assert abs(slope - 1) < 0.02

@@ -153,3 +153,25 @@ def test_drop_scores_both_columns_and_anti_restitution_is_low():
     assert set(scores) == {"restitution", "gravity"}
     assert scores["restitution"].value == pytest.approx(2 / 3.6, abs=0.02)  # e ratio 2.6 -> S = 2 / (2.6 + 1)
     assert scores["gravity"].value == pytest.approx(0.5, abs=0.02)  # (t1/t2)^2 off by 3 -> S = 2 / (3 + 1)
+
+
+def test_a_hand_written_case_without_needed_geometry_is_unmeasurable_with_the_reason():
+    task = SUITE.task("drop")
+    case, _ = task.make_case(0, 2)
+    tracks = tracks_from(case)
+    bare = case.model_copy(update={"known": {}})
+    scores = task.score(bare, task.measure(bare, tracks))
+    assert {s.status for s in scores.values()} == {"unmeasurable"}
+    assert "ground_y" in scores["gravity"].reason
+    renamed = case.model_copy(update={"objects": [o.model_copy(update={"id": f"x{o.id}"}) for o in case.objects]})
+    s = task.score(renamed, task.measure(renamed, tracks))["restitution"]
+    assert s.status == "unmeasurable" and "ball_1" in s.reason
+
+
+def test_one_finish_row_may_serve_both_faces():
+    task = SUITE.task("friction")
+    case, _ = task.make_case(0, 6)
+    rows = case.known["finish_y"]
+    shared = case.model_copy(update={"known": {**case.known, "finish_y": rows["block_1"]}})
+    m = task.measure(shared, tracks_from(case))
+    assert m.get("F1") == pytest.approx(case.truth.quantities["F1"], rel=0.01)

@@ -4,9 +4,11 @@
 frame with pyramidal Lucas-Kanade, but each point keeps the first-frame position it was
 born with, so frame ``k`` is registered to frame 0 directly (no chained drift): a 4-dof
 similarity (``cv2.estimateAffinePartial2D``, RANSAC) maps frame-``k`` points to their frame-0
-positions. Points on moving objects are excluded by masks and by RANSAC. When too few corners
-survive (plain backdrops) the transform comes from ECC on edges (``cv2.findTransformECC``).
-Work happens on a grey copy at most ``max_side`` pixels wide.
+positions. Points on moving objects are excluded by masks and by RANSAC; lost points are
+replaced by new corners whose frame-0 position comes from the current transform. When too
+few corners agree (a plain backdrop, a frame filled by a moving object) the last transform is
+kept (``methods['hold']`` in the summary). Work happens on a grey copy at most ``max_side``
+pixels wide, normalised in mean and contrast so a global lighting change is not read as motion.
 
 Transforms are ``[2, 3]`` float64 matrices in the pixel coordinates of the frames handed in
 (pixel centres at integer coordinates): ``p0 = A @ [x, y, 1]``.
@@ -83,11 +85,14 @@ class CameraMotion:
         return (np.linalg.inv(S) @ _h(Aw) @ S)[:2]
 
     def _gray(self, rgb: np.ndarray) -> np.ndarray:
+        """Grey work image with mean and contrast normalised (a global lighting change is not motion)."""
         g = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
         if self._s != 1.0:
             g = cv2.resize(g, (round(g.shape[1] * self._s), round(g.shape[0] * self._s)),
                            interpolation=cv2.INTER_AREA)
-        return g
+        mean, std = cv2.meanStdDev(g)
+        gain = 40.0 / max(float(std[0, 0]), 1.0)
+        return cv2.convertScaleAbs(g, alpha=gain, beta=128.0 - gain * float(mean[0, 0]))
 
     def _mask(self, gray: np.ndarray, boxes) -> np.ndarray:
         m = np.full(gray.shape, 255, np.uint8)
@@ -101,7 +106,19 @@ class CameraMotion:
         m[:b], m[-b:], m[:, :b], m[:, -b:] = 0, 0, 0, 0
         return m
 
+    def _on_objects(self, p: np.ndarray, boxes) -> np.ndarray:
+        """Which work-resolution points ``[N, 2]`` lie on (slightly grown) object boxes."""
+        hit = np.zeros(len(p), bool)
+        s, pad = self._s, 4
+        for x0, y0, x1, y1 in boxes or ():
+            if np.all(np.isfinite([x0, y0, x1, y1])):
+                hit |= ((p[:, 0] >= x0 * s - pad) & (p[:, 0] <= x1 * s + pad)
+                        & (p[:, 1] >= y0 * s - pad) & (p[:, 1] <= y1 * s + pad))
+        return hit
+
     def _detect(self, gray: np.ndarray, mask: np.ndarray, n: int) -> np.ndarray:
+        if n <= 0:  # (0 would mean "no limit" to OpenCV)
+            return np.zeros((0, 1, 2), np.float32)
         for p in self._pts.reshape(-1, 2):
             cv2.circle(mask, (int(p[0]), int(p[1])), 6, 0, -1)
         pts = cv2.goodFeaturesToTrack(gray, maxCorners=n, qualityLevel=0.01, minDistance=6, mask=mask,
@@ -133,7 +150,9 @@ class CameraMotion:
             p = nxt.reshape(-1, 2)
             gh, gw = g.shape
             ok &= (p[:, 0] >= 0) & (p[:, 1] >= 0) & (p[:, 0] < gw) & (p[:, 1] < gh)
+            ok &= ~self._on_objects(p, boxes)  # an object passing over a corner drags it
             self._pts, self._ref = nxt[ok], self._ref[ok]
+            self._pts = self._refine_to_first(g)
             if len(self._pts) >= self.min_points:
                 A, inl = cv2.estimateAffinePartial2D(self._pts, self._ref, method=cv2.RANSAC,
                                                      ransacReprojThreshold=1.0, maxIters=1000, confidence=0.995,
@@ -144,12 +163,9 @@ class CameraMotion:
                         A = None
                     else:
                         self._pts, self._ref = self._pts[inl], self._ref[inl]
-        if A is None:
-            method = "ecc"
-            A = self._ecc(g)
-            if A is None:
-                method = "hold"
-                A = self._A
+        if A is None:  # too few background corners agree: keep the last transform
+            method = "hold"
+            A = self._A
         self._A = A
         # replenish points lost at the borders or on objects
         if len(self._pts) < max(self.min_points * 2, self.max_corners // 3):
@@ -163,15 +179,30 @@ class CameraMotion:
         self.methods.append(method)
         return Af
 
-    def _ecc(self, g: np.ndarray) -> np.ndarray | None:
-        """Similarity from frame 0 to this frame by ECC on gradients (plain backdrops)."""
-        try:
-            W = invert(self._A).astype(np.float32)  # ECC warps template (frame 0) coords -> input coords
-            crit = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4)
-            _, W = cv2.findTransformECC(self._gray0, g, W, cv2.MOTION_AFFINE, crit, None, 5)
-            return invert(W.astype(np.float64))
-        except cv2.error:
-            return None
+    def _refine_to_first(self, g: np.ndarray) -> np.ndarray:
+        """Re-match points whose frame-0 position is inside frame 0 directly against frame 0.
+
+        Frame-to-frame tracking drifts like a random walk; matching the frame-0 neighbourhood of
+        each point (started from its tracked position) removes that drift.
+        """
+        pts = self._pts.reshape(-1, 1, 2).copy()
+        if len(pts) == 0:
+            return pts
+        gh, gw = self._gray0.shape
+        m = 8
+        ref = self._ref.reshape(-1, 2)
+        inside = (ref[:, 0] >= m) & (ref[:, 1] >= m) & (ref[:, 0] < gw - m) & (ref[:, 1] < gh - m)
+        if not inside.any():
+            return pts
+        idx = np.flatnonzero(inside)
+        start = ref[idx].reshape(-1, 1, 2).astype(np.float32)
+        guess = pts[idx].copy()
+        got, st, _ = cv2.calcOpticalFlowPyrLK(self._gray0, g, start, guess, winSize=(11, 11), maxLevel=1,
+                                              criteria=(cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 0.01),
+                                              flags=cv2.OPTFLOW_USE_INITIAL_FLOW)
+        ok = (st.reshape(-1) == 1) & (np.abs(got - guess).reshape(-1, 2).max(1) < 2.0)
+        pts[idx[ok]] = got[ok]
+        return pts
 
     def summary(self) -> dict:
         """Camera-motion summary for ``Tracks.meta``: largest shift, scale and rotation, methods."""

@@ -1,16 +1,20 @@
 """Colour models of objects, learned from the first frame, and per-frame object masks.
 
-Colours live in OpenCV's 8-bit Lab (``L`` scaled to 0-255, ``a``/``b`` offset by 128), as
-``float32``. An object is one Gaussian in that space (:class:`ColorModel`: mean ``[3]``,
-whitening matrix ``[3, 3]``, squared-Mahalanobis threshold). The threshold sits halfway
-(in distance) between the object's colour and the nearest background colour seen in the
-first frame, so blur, compression, noise, a global hue shift of ~10 degrees and moderate
-lighting change keep pixels inside the object while the scene stays outside.
+Pixels are compared in a shading-robust feature space (:func:`to_features`): OpenCV 8-bit Lab
+lightness (down-weighted) and the chroma ratios ``a / (L + 16)``, ``b / (L + 16)``, which stay
+put when a colour is darkened or brightened (shaded limbs, soft lighting changes). An object
+is one Gaussian there (:class:`ColorModel`: mean ``[3]``, whitening ``[3, 3]``, a
+squared-Mahalanobis threshold). The threshold sits a little past halfway (in distance) from
+the object's colour to the nearest background colour of the first frame, so blur,
+compression, noise and a global hue shift of ~10 degrees keep object pixels in while the
+scene (low-saturation by construction in rendered cases) stays out.
 
 Learning (:func:`learn_from_box`): pixels of the box that differ from the colours of a ring
-around it are foreground; a trimmed mean/covariance of the largest foreground blob's colour
-is the model (a small contrasting marker is trimmed away). Without a box,
-:func:`find_by_color` locates blobs near an approximate RGB colour.
+around it are foreground; a trimmed mean/covariance of the largest foreground blob is the
+model (a small contrasting marker is trimmed away). Without a box, :func:`find_by_color`
+locates blobs near an approximate RGB colour. Two objects of the same colour get
+indistinguishable models (:meth:`ColorModel.similar`); the tracker then tells them apart by
+position.
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ CHROMA_SCALE = 66.0  # chroma ratio -> Lab-like units (a mid-grey has L + 16 = 6
 # Minimum per-channel standard deviation (feature units) added to learned covariances:
 # covers sensor noise, compression and shading that the first frame may not show.
 MIN_STD = np.array([2.0, 3.0, 3.0], np.float32)
-THRESHOLD_RANGE = (6.0, 144.0)
-_ONES = np.ones((1, 3), np.float32)  # bounds of the squared-Mahalanobis acceptance threshold
+THRESHOLD_RANGE = (6.0, 144.0)  # bounds of the squared-Mahalanobis acceptance threshold
+THRESHOLD_FRACTION = 0.36  # threshold = this x squared distance to the nearest background colour
+_ONES = np.ones((1, 3), np.float32)
 
 
 def to_features(rgb: np.ndarray, blur: bool = True) -> np.ndarray:
@@ -64,9 +69,10 @@ def rgb_to_features(color: tuple[int, int, int]) -> np.ndarray:
 class ColorModel:
     """Gaussian colour model of one object.
 
-    ``mean`` ``[3]`` Lab; ``whiten`` ``[3, 3]`` with ``d2 = |whiten @ (lab - mean)|^2``;
-    ``threshold``: pixels with ``d2 < threshold`` belong to the object. ``mean0`` is the
-    first-frame mean; :meth:`adapt` never moves ``mean`` further than the threshold from it.
+    ``mean`` ``[3]`` (feature units, see :func:`to_features`); ``whiten`` ``[3, 3]`` with
+    ``d2 = |whiten @ (f - mean)|^2``; ``threshold``: pixels with ``d2 < threshold`` belong to
+    the object. ``mean0`` is the first-frame mean; :meth:`adapt` keeps ``mean`` within half
+    the threshold of it. ``bg_d2``: squared distance of the nearest background colour seen.
     """
 
     mean: np.ndarray
@@ -81,7 +87,7 @@ class ColorModel:
 
     @classmethod
     def fit(cls, pixels: np.ndarray, threshold: float = 16.0) -> "ColorModel":
-        """Fit mean and regularised covariance to Lab ``pixels`` ``[N, 3]``."""
+        """Fit mean and regularised covariance (``+ MIN_STD**2``) to feature ``pixels`` ``[N, 3]``."""
         pixels = np.asarray(pixels, np.float64).reshape(-1, 3)
         mean = pixels.mean(0)
         cov = np.cov(pixels.T) if len(pixels) > 3 else np.zeros((3, 3))
@@ -101,9 +107,9 @@ class ColorModel:
         z = cv2.transform(x, affine)
         return cv2.transform(cv2.multiply(z, z), _ONES).reshape(shape)
 
-    def mask(self, lab: np.ndarray) -> np.ndarray:
-        """Binary ``uint8`` mask (0/1) of the pixels of ``lab`` ``[H, W, 3]`` matching the object."""
-        return (self.distance2(lab) < self.threshold).astype(np.uint8)
+    def mask(self, feat: np.ndarray) -> np.ndarray:
+        """Binary ``uint8`` mask (0/1) of the pixels of ``feat`` ``[H, W, 3]`` matching the object."""
+        return (self.distance2(feat) < self.threshold).astype(np.uint8)
 
     def adapt(self, pixels: np.ndarray, rate: float = 0.05) -> None:
         """Move the mean a little toward the mean of confident object ``pixels`` ``[N, 3]``."""
@@ -141,7 +147,7 @@ def _trimmed_fit(pixels: np.ndarray, iters: int = 4) -> ColorModel:
     return model
 
 
-def _largest_component(mask: np.ndarray, seed_point: tuple[float, float] | None = None) -> np.ndarray:
+def _largest_component(mask: np.ndarray) -> np.ndarray:
     """The largest 8-connected component of ``mask`` (uint8 0/1) as a 0/1 mask."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n <= 1:
@@ -150,15 +156,15 @@ def _largest_component(mask: np.ndarray, seed_point: tuple[float, float] | None 
     return (labels == k).astype(np.uint8)
 
 
-def background_sample(lab: np.ndarray, exclude: list[tuple[int, int, int, int]], n: int = 6000,
-                      seed: int = 0) -> np.ndarray:
-    """Up to ``n`` Lab pixels ``[n, 3]`` of the frame outside the ``exclude`` boxes (x0, y0, x1, y1)."""
-    h, w = lab.shape[:2]
+def background_sample(feat: np.ndarray, exclude: list[tuple[int, int, int, int]], n: int = 6000) -> np.ndarray:
+    """About ``n`` feature pixels ``[M, 3]`` on a grid over the frame outside the ``exclude`` boxes
+    (``x0, y0, x1, y1`` end-exclusive)."""
+    h, w = feat.shape[:2]
     keep = np.ones((h, w), bool)
     for x0, y0, x1, y1 in exclude:
         keep[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = False
     step = max(1, int(np.sqrt(keep.sum() / max(n, 1))))
-    sub = lab[::step, ::step][keep[::step, ::step]]
+    sub = feat[::step, ::step][keep[::step, ::step]]
     return sub.reshape(-1, 3)
 
 
@@ -178,29 +184,30 @@ class NotFound(Exception):
     """The requested object could not be found in the frame."""
 
 
-def learn_from_box(lab: np.ndarray, box: tuple[int, int, int, int], background: np.ndarray,
+def learn_from_box(feat: np.ndarray, box: tuple[int, int, int, int], background: np.ndarray,
                    hint: np.ndarray | None = None) -> Learned:
     """Learn an object's colour from the pixels of ``box`` that differ from its surroundings.
 
-    ``lab``: frame ``[H, W, 3]``; ``box``: ``x0, y0, x1, y1`` (end-exclusive ints, frame pixels);
-    ``background``: Lab sample ``[M, 3]`` of the scene outside all objects (sets the threshold);
-    ``hint``: optional Lab colour ``[3]`` the object should be near. Raises :class:`NotFound`.
+    ``feat``: frame features ``[H, W, 3]``; ``box``: ``x0, y0, x1, y1`` (end-exclusive ints,
+    frame pixels); ``background``: feature sample ``[M, 3]`` of the scene outside all objects
+    (sets the threshold); ``hint``: optional feature colour ``[3]`` the object should be near.
+    Raises :class:`NotFound`.
     """
-    h, w = lab.shape[:2]
+    h, w = feat.shape[:2]
     x0, y0, x1, y1 = (int(v) for v in box)
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
     if x1 - x0 < 1 or y1 - y0 < 1:
         raise NotFound("box outside the frame")
     pad = max(3, int(0.25 * max(x1 - x0, y1 - y0)))
     ox0, oy0, ox1, oy1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
-    outer = lab[oy0:oy1, ox0:ox1]
+    outer = feat[oy0:oy1, ox0:ox1]
     ring_sel = np.ones(outer.shape[:2], bool)
     ring_sel[y0 - oy0:y1 - oy0, x0 - ox0:x1 - ox0] = False
-    inner = lab[y0:y1, x0:x1]
+    inner = feat[y0:y1, x0:x1]
     if ring_sel.sum() >= 8:
         ring = outer[ring_sel]
         ring = ring[:: max(1, len(ring) // 1500)]
-        # distance of each box pixel to its nearest ring colour (L counts half: shading)
+        # distance of each box pixel to its nearest ring colour
         cents = _kcenters(ring, 8)
         flat = inner.reshape(-1, 3)
         d = np.sqrt(((flat[:, None, :] - cents[None]) ** 2).sum(-1)).min(1)
@@ -225,7 +232,7 @@ def learn_from_box(lab: np.ndarray, box: tuple[int, int, int, int], background: 
     model = _trimmed_fit(inner[blob.astype(bool)])
     bg_d2 = model.distance2(background) if len(background) else np.array([np.inf])
     near_bg = float(np.quantile(bg_d2, 0.002)) if np.isfinite(bg_d2).all() else float("inf")
-    model.threshold = float(np.clip(0.36 * near_bg, *THRESHOLD_RANGE))
+    model.threshold = float(np.clip(THRESHOLD_FRACTION * near_bg, *THRESHOLD_RANGE))
     model.bg_d2 = near_bg
     # the final blob: model pixels connected to the learned blob, holes filled
     m = model.mask(inner)
@@ -238,11 +245,12 @@ def learn_from_box(lab: np.ndarray, box: tuple[int, int, int, int], background: 
                    (int(xs.min() + x0), int(ys.min() + y0), int(xs.max() + x0), int(ys.max() + y0)))
 
 
-def find_by_color(lab: np.ndarray, color: tuple[int, int, int], count: int = 1,
+def find_by_color(feat: np.ndarray, color: tuple[int, int, int], count: int = 1,
                   tolerance: float = 30.0) -> list[tuple[int, int, int, int]]:
-    """Boxes (end-exclusive, padded) of the ``count`` largest blobs near RGB ``color``, left to right."""
+    """Boxes (end-exclusive, padded) of the ``count`` largest blobs within ``tolerance`` (feature
+    units) of RGB ``color`` in ``feat`` ``[H, W, 3]``, sorted left to right."""
     hint = rgb_to_features(color)
-    d = np.sqrt(((lab - hint) ** 2).sum(-1))
+    d = np.sqrt(((feat - hint) ** 2).sum(-1))
     m = (d < tolerance).astype(np.uint8)
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, _, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)

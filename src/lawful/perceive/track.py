@@ -14,7 +14,7 @@ case colour), and per frame:
 4. optionally estimates camera motion (:mod:`lawful.perceive.camera`).
 
 Objects that are lost, merged with a same-coloured twin, or cut by the frame border (less than
-60% of their area visible) are ``visible=False`` with NaN positions: positions are never
+85% of their usual area visible) are ``visible=False`` with NaN positions: positions are never
 invented. Output coordinates are first-frame case pixels (``case.width x case.height``, pixel
 centres at integers), whatever the video's resolution.
 """
@@ -48,8 +48,8 @@ from lawful.video import VideoError, iter_frames, probe
 _K3 = np.ones((3, 3), np.uint8)
 CONVEX_SHAPES = {"sphere", "block", "cylinder", "hollow_cylinder", "cone", "bob"}
 COAST_FRAMES = 4  # frames an unseen object is predicted forward before a whole-frame search
-BORDER_CUT = 0.6  # a component touching the border with less than this share of its area is not visible
-STATIC_SHIFT_PX = 0.3  # a camera whose estimated shift never exceeds this (tracking px) is static
+BORDER_CUT = 0.85  # a component touching the border with less than this share of its area is not visible
+STATIC_SHIFT_PX = 0.5  # a camera whose estimated shift never exceeds this (tracking px) is static: identity
 
 
 class ObjectNotFound(Exception):
@@ -95,9 +95,9 @@ def _case_box_to_frame(box, sx: float, sy: float, w: int, h: int) -> tuple[int, 
             min(w, int(np.ceil((x1 + 1) / sx))), min(h, int(np.ceil((y1 + 1) / sy))))
 
 
-def _init_objects(lab: np.ndarray, case: Case, sx: float, sy: float) -> list[_Obj]:
+def _init_objects(feat: np.ndarray, case: Case, sx: float, sy: float) -> list[_Obj]:
     """Learn every object's colour model from the first frame (tracking resolution)."""
-    h, w = lab.shape[:2]
+    h, w = feat.shape[:2]
     boxes: dict[str, tuple[int, int, int, int]] = {}
     for spec in case.objects:
         if spec.box is not None:
@@ -115,17 +115,17 @@ def _init_objects(lab: np.ndarray, case: Case, sx: float, sy: float) -> list[_Ob
                 raise ObjectNotFound(spec.id, "no box, no colour and no readable mask")
             by_color.setdefault(tuple(spec.color), []).append(spec)
     for color, specs in by_color.items():
-        found = find_by_color(lab, color, count=len(specs))
+        found = find_by_color(feat, color, count=len(specs))
         for spec, b in zip(specs, found):
             boxes[spec.id] = b
         for spec in specs[len(found):]:
             raise ObjectNotFound(spec.id, "no blob of its colour")
-    background = background_sample(lab, list(boxes.values()))
+    background = background_sample(feat, list(boxes.values()))
     objs = []
     for j, spec in enumerate(case.objects):
         hint = rgb_to_features(spec.color) if spec.color is not None else None
         try:
-            got = learn_from_box(lab, boxes[spec.id], background, hint)
+            got = learn_from_box(feat, boxes[spec.id], background, hint)
         except NotFound as e:
             raise ObjectNotFound(spec.id, str(e)) from None
         x0, y0, x1, y1 = got.bbox
@@ -156,9 +156,10 @@ class _Found:
     area: float
     angle: float
     cut: bool  # touches the frame border with a small share of its usual area
+    touches: bool = False  # touches the frame border
 
 
-def _measure(mask: np.ndarray, lab: np.ndarray, origin: tuple[int, int], o: _Obj, angles: bool,
+def _measure(mask: np.ndarray, feat: np.ndarray, origin: tuple[int, int], o: _Obj, angles: bool,
              frame_size: tuple[int, int]) -> _Found | None:
     """Centroid, box, area (and marker angle) of the object pixels ``mask`` (window coordinates)."""
     ys, xs = np.nonzero(mask)
@@ -181,12 +182,12 @@ def _measure(mask: np.ndarray, lab: np.ndarray, origin: tuple[int, int], o: _Obj
     ox, oy = origin[0] + bx0, origin[1] + by0
     angle = float("nan")
     if angles:
-        angle = _marker_angle(region, sub, lab[by0:by1, bx0:bx1], o.model, cx, cy)
+        angle = _marker_angle(region, sub, feat[by0:by1, bx0:bx1], o.model, cx, cy)
     w, h = frame_size
     x0, y0, x1, y1 = ox, oy, ox + (bx1 - bx0) - 1, oy + (by1 - by0) - 1
     touches = x0 <= 0 or y0 <= 0 or x1 >= w - 1 or y1 >= h - 1
     cut = touches and m["m00"] < BORDER_CUT * o.ref_area
-    return _Found((cx + ox, cy + oy), (x0, y0, x1, y1), float(m["m00"]), angle, cut)
+    return _Found((cx + ox, cy + oy), (x0, y0, x1, y1), float(m["m00"]), angle, cut, touches)
 
 
 def _marker_angle(region: np.ndarray, main: np.ndarray, feat: np.ndarray, model: ColorModel,
@@ -370,12 +371,9 @@ def track(video_path: str | Path, case: Case, plan=None) -> Tracks:
         k = len(objs)
         xy, box = np.full((k, 2), np.nan), np.full((k, 4), np.nan)
         area, vis, ang = np.zeros(k), np.zeros(k, bool), np.full(k, np.nan)
-        if not frames_idx:  # the first frame: what was learned
-            found = {o.j: _first_found(o, frame, plan.angles) for o in objs}
-        else:
-            found = {}
-            for g in groups:
-                found.update(_step_group(g, frame, plan.angles))
+        found = {}
+        for g in groups:
+            found.update(_step_group(g, frame, plan.angles))
         for o in objs:
             f = found.get(o.j)
             if f is None or f.cut:
@@ -389,7 +387,10 @@ def track(video_path: str | Path, case: Case, plan=None) -> Tracks:
                 o.vel = (p - o.pos) / (o.lost + 1)
             o.pos, o.lost = p, 0
             o.size = np.array([f.box[2] - f.box[0] + 1, f.box[3] - f.box[1] + 1], float)
-            o.ref_area = 0.9 * o.ref_area + 0.1 * f.area if frames_idx else f.area
+            if not frames_idx:
+                o.ref_area = f.area
+            elif not f.touches:
+                o.ref_area = 0.9 * o.ref_area + 0.1 * f.area
             xy[o.j], box[o.j], area[o.j], vis[o.j], ang[o.j] = f.xy, f.box, f.area, True, f.angle
         if motion is not None:
             motion.update(frame, [tuple(b) for b in box] + [o.window(*size) for o in objs if o.lost])
@@ -440,24 +441,6 @@ def track(video_path: str | Path, case: Case, plan=None) -> Tracks:
         "timing_s": round(elapsed, 3),
     }
     return tracks
-
-
-def _first_found(o: _Obj, frame: np.ndarray, angles: bool) -> _Found | None:
-    """Measure the object in the first frame from its learned model, in its own window."""
-    h, w = frame.shape[:2]
-    x0, y0, x1, y1 = o.window(w, h)
-    lab = to_features(frame[y0:y1, x0:x1])
-    m = o.model.mask(lab)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=8)
-    if n <= 1:
-        return None
-    d = np.hypot(*(cents[1:] + (x0, y0) - o.pos).T) - 0.01 * stats[1:, cv2.CC_STAT_AREA]
-    k = 1 + int(np.argmin(d))
-    mk = (labels == k).astype(np.uint8)
-    f = _measure(mk, lab, (x0, y0), o, angles, (w, h))
-    if f is not None:
-        o.ref_area = f.area
-    return f
 
 
 def _to_frame0(A: np.ndarray, xy: np.ndarray, box: np.ndarray, area: np.ndarray, ang: np.ndarray):

@@ -15,6 +15,7 @@ release's time rule reads back. Image protocol: one PNG per rollout, keyframe fo
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -153,7 +154,7 @@ def write_predictions(model: str, case: GTCase, pred_root: str | Path, num_rollo
             if protocol == "video":
                 first = write_video(d / "rollout_00.mp4", frames, fps, crf=CRF)
                 for r in range(1, num_rollouts):
-                    shutil.copyfile(first, d / f"rollout_{r:02d}.mp4")
+                    _link(first, d / f"rollout_{r:02d}.mp4")
             else:
                 n = len(frames) - 1
                 from lawful.score.applepi import pred_physics_index
@@ -168,10 +169,19 @@ def write_predictions(model: str, case: GTCase, pred_root: str | Path, num_rollo
         if protocol == "video":
             first = write_video(d / "rollout_00.mp4", _fade(case.image("input_image"), img, CLIP_FRAMES), fps, crf=CRF)
             for r in range(1, num_rollouts):
-                shutil.copyfile(first, d / f"rollout_{r:02d}.mp4")
+                _link(first, d / f"rollout_{r:02d}.mp4")
         else:
             for r in range(num_rollouts):
                 imwrite(d / f"rollout_{r:02d}.png", img)
+
+
+def _link(src: Path, dst: Path) -> None:
+    """The deterministic built-in models give identical rollouts: hard-link them (copy if linking fails)."""
+    dst.unlink(missing_ok=True)
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copyfile(src, dst)
 
 
 def _complete(d: Path, protocol: str, subtrack: str, n: int) -> bool:

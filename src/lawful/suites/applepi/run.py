@@ -38,7 +38,8 @@ DEFAULT_CASES_PER_TASK = 2
 
 
 def _workers(workers: int | None) -> int:
-    return max(1, workers if workers else min(2, os.cpu_count() or 1))
+    """``None``/``0``: every core."""
+    return max(1, workers if workers else (os.cpu_count() or 1))
 
 
 def _pmap(fn, items: list, workers: int):
@@ -223,7 +224,7 @@ def _case_ids(dataset: Dataset) -> set[str]:
     return {e["case_id"] for e in dataset.entries}
 
 
-def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per_task: int = DEFAULT_CASES_PER_TASK,
+def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per_task: int | None = None,
                 seed: int = 0, dataset: str | Path | None = None, workers: int | None = None, progress: bool = True,
                 width: int = 832, height: int = 480, tasks: Iterable[str] | None = None, ocr: bool = False,
                 motion_masks: bool = False, protocol: str = "video", store: Store | None = None,
@@ -236,12 +237,20 @@ def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per
     """
     out = Path(out_dir)
     base = out / SUITE
-    models = list(models)
+    cases_per_task = DEFAULT_CASES_PER_TASK if cases_per_task is None else int(cases_per_task)
+    builtin, folders, skipped = [], {}, {}
     for m in models:
-        if m not in M.MODELS:
+        if m in M.MODELS:
+            builtin.append(m)
+        elif m.startswith("folder:"):
+            folders[m] = Path(m.split(":", 1)[1])
+        else:
             from lawful.suites.base import unknown
 
-            raise KeyError(unknown(m, M.MODELS, "built-in Apple-π model"))
+            skipped[m] = (unknown(m, M.MODELS, "built-in Apple-π model") + "; Apple-π needs five outputs per case: "
+                          "export the prompts (lawful suite export --suite applepi) and score a predictions folder "
+                          "(folder:DIR, or lawful evaluate --suite applepi --predictions DIR)")
+            _progress(progress, f"[yellow]skipping {m}[/yellow]: {skipped[m]}")
     if dataset is None:
         ds = build_dataset(base / "dataset", cases_per_task, seed, width, height, tasks, workers, duration, gt_fps,
                            dense_maps, progress=progress)
@@ -251,15 +260,23 @@ def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per
     own = store is None
     store = store or Store(out / "results.sqlite")
     try:
-        for m in models:
+        for m in builtin:
             pred_root = base / "predictions" / m
             M.write_submission(pred_root, m, protocol, ds.num_rollouts, PROMPT_VERSION)
             _progress(progress, f"writing {m} outputs for {len(ds)} cases")
             _pmap(_write_job, [(m, str(ds.root), c.entry, str(pred_root), ds.num_rollouts, protocol) for c in ds],
                   _workers(workers))
             score_predictions(store, ds, pred_root, m, opts, workers, progress)
-        section = leaderboard(store, models, _case_ids(ds))
+        validation = {}
+        for m, pred_root in folders.items():
+            validation[m] = validate(pred_root, ds).to_dict()
+            score_predictions(store, ds, pred_root, m, opts, workers, progress)
+        section = leaderboard(store, builtin + list(folders), _case_ids(ds))
         section["ocr"] = ocr_mod.version() if opts.use_ocr else None
+        if validation:
+            section["validation"] = validation
+        if skipped:
+            section["skipped"] = skipped
     finally:
         if own:
             store.close()
@@ -272,20 +289,22 @@ def _write_job(model: str, root: str, entry: dict, pred_root: str, n: int, proto
     M.write_predictions(model, GTCase(root, entry), pred_root, n, protocol)
 
 
-def evaluate_predictions(dataset_dir: str | Path, predictions_dir: str | Path, out_dir: str | Path,
+def evaluate_predictions(dataset_dir: str | Path | None, predictions_dir: str | Path, out_dir: str | Path,
                          model: str | None = None, workers: int | None = None, progress: bool = True,
                          ocr: bool = False, motion_masks: bool = False, store: Store | None = None) -> dict:
-    """Validate and score predictions in the release layout against a dataset in the release layout.
+    """Validate and score predictions in the release layout against a dataset in the release layout
+    (``dataset_dir=None``: lawful's default generated dataset, built under ``out_dir`` if absent).
 
     Missing and unreadable outputs are listed under ``validation`` and score 0 (invalid); nothing raises
     for a bad prediction file. ``model`` defaults to ``submission.json``'s model, else the folder name.
     """
-    ds = Dataset(dataset_dir)
+    out = Path(out_dir)
+    ds = (Dataset(dataset_dir) if dataset_dir is not None else
+          build_dataset(out / SUITE / "dataset", DEFAULT_CASES_PER_TASK, 0, workers=workers, progress=progress))
     pred = Path(predictions_dir)
     report = validate(pred, ds)
     model = model or report.submission.get("model") or pred.name
     opts = Options(use_ocr=bool(ocr and ocr_mod.available()), motion_masks=motion_masks)
-    out = Path(out_dir)
     own = store is None
     store = store or Store(out / "results.sqlite")
     try:
@@ -301,14 +320,15 @@ def evaluate_predictions(dataset_dir: str | Path, predictions_dir: str | Path, o
     return section
 
 
-def export_prompts(out_dir: str | Path, dataset: str | Path | None = None, cases_per_task: int = DEFAULT_CASES_PER_TASK,
+def export_prompts(out_dir: str | Path, dataset: str | Path | None = None, cases_per_task: int | None = None,
                    seed: int = 0, protocols: Iterable[str] = ("video", "image"), width: int = 832, height: int = 480,
                    tasks: Iterable[str] | None = None, workers: int | None = None, progress: bool = True) -> dict:
     """Write one JSONL per protocol and subtrack: ``{case_id, path, input_image, prompt, outputs, …}``."""
     out = Path(out_dir) / SUITE
+    cases_per_task = DEFAULT_CASES_PER_TASK if cases_per_task is None else int(cases_per_task)
     ds = Dataset(dataset) if dataset else build_dataset(out / "dataset", cases_per_task, seed, width, height, tasks,
                                                         workers, progress=progress)
-    summary: dict = {"dataset": str(ds.root), "prompt_version": PROMPT_VERSION, "files": {}}
+    summary: dict = {"dataset": str(ds.root), "prompt_version": PROMPT_VERSION, "cases": len(ds), "files": {}}
     for proto in protocols:
         if proto not in ("video", "image"):
             raise ValueError(f"unknown protocol '{proto}' (video or image)")

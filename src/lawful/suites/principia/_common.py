@@ -3,8 +3,8 @@
 A Principia task's :meth:`measure` records, per object, the Directional Consistency Score
 (DCS, appendix A.6) over the primary motion window (release → first key event), and the
 two sides of the invariant as quantities; :meth:`PrincipiaTask.score` turns them into
-scores: the DCS gate first (DCS < 0.8 → 0), then the consistency ``S`` (continuous
-invariants) or 1/0 (ordering tests: ``F1 > F2`` must hold).
+scores: the DCS gate first (DCS < 0.8 or undefined → value 0, ``metrics['S']`` None), then the
+consistency ``S`` (continuous invariants) or 1/0 (ordering tests: ``F1 > F2`` must hold).
 
 Quantities written by ``measure`` (all tasks):
 
@@ -13,7 +13,8 @@ Quantities written by ``measure`` (all tasks):
 
 ``Measurement.notes["dcs_status"]`` is ``"ok"``, ``"no_motion"`` (a watched object never
 moves by ``DCS_EPS`` px per frame in its window: the DCS is undefined and counts as a fail)
-or ``"not_visible"`` (the object is not seen often enough to say).
+or ``"not_visible"`` (the object is not seen often enough to say), or ``"bad_case"`` (the case
+lacks an object or a known quantity the task needs; ``notes['case_problem']`` says which).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import ClassVar
 import numpy as np
 
 from lawful.case import Case
+from lawful.perceive import events
 from lawful.result import Event, Measurement, Score
 from lawful.score.consistency import DCS_THRESHOLD, consistency, directional_consistency, ordering
 from lawful.suites.base import Task, TrackingPlan
@@ -35,16 +37,6 @@ DCS_EPS = 0.5  # px per frame below which a step does not count towards the DCS 
 
 
 # ----------------------------------------------------------------------------- time
-
-
-def time_at(tracks: Tracks, index: float) -> float:
-    """Physical time (s) of a fractional sample ``index`` of ``tracks`` (linear between samples)."""
-    n = len(tracks.t)
-    if n == 1:
-        return float(tracks.t[0])
-    i0 = int(min(max(math.floor(index), 0), n - 2))
-    f = float(index) - i0
-    return float(tracks.t[i0] + f * (tracks.t[i0 + 1] - tracks.t[i0]))
 
 
 def value_at(values: np.ndarray, index: float) -> float:
@@ -160,18 +152,19 @@ def finish_dcs(m: Measurement, ids: Sequence[str]) -> None:
 # ----------------------------------------------------------------------------- events
 
 
+def per_object(case: Case, key: str, oid: str) -> float:
+    """``case.known[key]`` for object ``oid``: a per-object mapping, or one value shared by all objects."""
+    v = case.known[key]
+    return float(v[oid]) if isinstance(v, dict) else float(v)
+
+
 def add_event(m: Measurement, tracks: Tracks, obj: str, name: str, index: float, value: float | None = None) -> float:
     """Append an :class:`Event` at fractional sample ``index``; return its time in seconds."""
-    t = time_at(tracks, index)
+    t = events.index_to_time(index, tracks.t)
     frame = float(np.interp(index, np.arange(len(tracks.frames)), tracks.frames))
     m.events.append(Event(object=obj, name=name, frame=round(frame, 3), t=round(t, 5),
                           value=None if value is None else round(float(value), 4)))
     return t
-
-
-def index_of_time(tracks: Tracks, t: float) -> float:
-    """Fractional sample index showing physical time ``t`` (inverse of :func:`time_at`)."""
-    return float(np.interp(t, tracks.t, np.arange(len(tracks.t))))
 
 
 # ----------------------------------------------------------------------------- the task base
@@ -191,6 +184,27 @@ class PrincipiaTask(Task):
     ordering_columns: ClassVar[tuple[str, ...]] = ()
     object_ids: ClassVar[tuple[str, ...]] = ()
 
+    # case.known keys measure() needs, with what they are (for hand-written cases)
+    required_known: ClassVar[dict[str, str]] = {}
+
+    def case_problem(self, case: Case) -> str:
+        """Why ``case`` cannot be measured by this task ("" when it can)."""
+        ids = {o.id for o in case.objects}
+        for oid in self.object_ids:
+            if oid not in ids:
+                return f"case has no object '{oid}' (this task watches {', '.join(self.object_ids)})"
+        for key, what in self.required_known.items():
+            if key not in case.known:
+                return f"case.known lacks '{key}' ({what})"
+        return ""
+
+    def bad_case(self, why: str) -> Measurement:
+        """An empty measurement that scores as unmeasurable with ``why``."""
+        m = Measurement()
+        m.notes.update(dcs_status="bad_case", case_problem=why)
+        m.set("dcs", None, why)
+        return m
+
     def score(self, case: Case, measurement: Measurement) -> dict[str, Score]:
         return {col: self._score_column(col, measurement) for col in self.phenomena}
 
@@ -201,13 +215,13 @@ class PrincipiaTask(Task):
         f1, f2 = m.get(f1_key), m.get(f2_key)
         sides = {"F1": f1, "F2": f2}
         if dcs is None:
-            if dcs_status == "not_visible" or "dcs" not in m.quantities:
+            if dcs_status in ("not_visible", "bad_case") or "dcs" not in m.quantities:
                 return Score.unmeasurable(m.missing.get("dcs", "DCS not measured"), m, sides=sides)
             return Score(status="scored", value=0.0, reason=f"DCS undefined ({m.missing.get('dcs', 'no motion')}) "
-                         f"< {DCS_THRESHOLD}", metrics={"dcs": None, "S": 0.0}, sides=sides, measurement=m)
+                         f"< {DCS_THRESHOLD}", metrics={"dcs": None, "S": None}, sides=sides, measurement=m)
         if dcs < DCS_THRESHOLD:
             return Score(status="scored", value=0.0, reason=f"DCS {dcs:.2f} < {DCS_THRESHOLD}",
-                         metrics={"dcs": dcs, "S": 0.0}, sides=sides, measurement=m)
+                         metrics={"dcs": dcs, "S": None}, sides=sides, measurement=m)
         for key, v in ((f1_key, f1), (f2_key, f2)):
             if v is None:
                 return Score.unmeasurable(m.missing.get(key, f"{key} not measured"), m, metrics={"dcs": dcs},
@@ -221,10 +235,3 @@ class PrincipiaTask(Task):
         s = consistency(f1, f2)
         return Score(status="scored", value=s, metrics={"dcs": dcs, "S": s},
                      residuals={"relative_gap": 1.0 - s}, sides=sides, measurement=m)
-
-
-def fold_sides(m: Measurement, names: Sequence[str]) -> None:
-    """Ensure every name in ``names`` is present in ``m.quantities`` (missing ones stay None with a reason)."""
-    for n in names:
-        if n not in m.quantities:
-            m.set(n, None, f"{n} not measured")

@@ -18,6 +18,8 @@ Measurements per ball (pixels of the first frame, y down):
 - drop height ``h = y_imp - y0`` (release centroid to contact centroid; equals ground line minus
   the ball's lower edge at release); fall time ``t_imp - t(frame 0)`` (release at frame 0);
 - rebound height ``r = y_imp - y_apex`` with the apex the vertex of the rebound parabola.
+
+Objects ``ball_1``, ``ball_2``; ``case.known``: ``ground_y``. DCS window: release → first impact.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ class Drop(PrincipiaTask):
     phenomena = ("restitution", "gravity")
     sides = {"restitution": ("restitution_F1", "restitution_F2"), "gravity": ("gravity_F1", "gravity_F2")}
     object_ids = IDS
+    required_known = {"ground_y": "pixel row of the floor line"}
 
     # ------------------------------------------------------------------ cases
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
@@ -120,6 +123,8 @@ class Drop(PrincipiaTask):
 
     # ------------------------------------------------------------------ measure
     def measure(self, case: Case, tracks: Tracks) -> Measurement:
+        if why := self.case_problem(case):
+            return self.bad_case(why)
         m = Measurement()
         ground_y = float(case.known["ground_y"])
         got = {oid: _measure_ball(m, tracks, oid, ground_y) for oid in IDS}

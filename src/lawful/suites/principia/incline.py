@@ -10,7 +10,10 @@
 Arrival (appendix A.2): the first time the object's lowest pixel (lower edge of its mask box)
 reaches the finish row ``case.known['finish_y'][object]`` painted near the foot of its face;
 sub-frame by a local parabola through the lower-edge samples around the crossing.
-Release is frame 0 (both objects start from rest).
+Release is frame 0 (both objects start from rest). DCS window: release → arrival.
+
+Objects ``block_1``, ``block_2`` (friction) or ``cylinder_1``, ``cylinder_2`` with
+``known['inertia_factor']`` (inertia); ``case.known``: ``finish_y`` (one row, or one per object).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from lawful.suites.principia._common import (
     finish_dcs,
     fit_parabola,
     parabola_level_time,
+    per_object,
     record_dcs,
 )
 
@@ -64,11 +68,12 @@ class _TentRace(PrincipiaTask):
     """Two objects released together from the same height on opposite faces of a tent ramp."""
 
     object_ids = ("left", "right")  # overridden
+    required_known = {"finish_y": "pixel row of the finish line: one value, or one per object"}
 
     def _measure_arrivals(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float | None]:
         out = {}
         for oid in self.object_ids:
-            idx = arrival_index(tracks, oid, float(case.known["finish_y"][oid]))
+            idx = arrival_index(tracks, oid, per_object(case, "finish_y", oid))
             record_dcs(m, tracks[oid], idx)
             if idx is None:
                 m.set(f"arrival_time_{oid}", None, f"{oid}: never reaches its finish line")
@@ -86,7 +91,7 @@ class _TentRace(PrincipiaTask):
         poses = self._poses(k, t, law)
         left, right = _faces(k)
         scene = sc.new_scene(k).ground(k["ground_y"]).ramp(sc.tent_polygon(left, right))
-        for face, oid in zip((left, right), self.object_ids):
+        for face in (left, right):
             p = face.point(k["finish_s"])
             scene.marker_line(tuple(p), tuple(p + 14 * (-face.n)), width=2)
         return sc.render_frames(case, scene, lambda f: self._items(k, {o: p[f] for o, p in poses.items()}))
@@ -210,6 +215,8 @@ class Friction(_TentRace):
                         {f"{o}.arrival": t_arr for o in self.object_ids}, q)
 
     def measure(self, case: Case, tracks: Tracks) -> Measurement:
+        if why := self.case_problem(case):
+            return self.bad_case(why)
         m = Measurement()
         arr = self._measure_arrivals(case, tracks, m)
         for side, oid in (("F1", "block_1"), ("F2", "block_2")):
@@ -311,6 +318,8 @@ class Inertia(_TentRace):
                         {f"{o}.arrival": ti for o, ti in zip(self.object_ids, times)}, q)
 
     def measure(self, case: Case, tracks: Tracks) -> Measurement:
+        if why := self.case_problem(case):
+            return self.bad_case(why)
         m = Measurement()
         arr = self._measure_arrivals(case, tracks, m)
         t1, t2 = (arr[o] for o in self.object_ids)

@@ -18,6 +18,8 @@ block's centroid from its first-frame position. Which ball starts higher: smalle
 centroid ``y``. Block masses: ``known['mass']`` of the objects when both are given, else
 ``(side)^3`` from the case's first-frame boxes (same material).
 DCS window per ball: release → the first frame its block has moved 1.5 px (the collision).
+
+Objects ``ball_1``, ``ball_2``, ``block_1``, ``block_2``; nothing else needed in ``case.known``.
 """
 
 from __future__ import annotations
@@ -129,6 +131,8 @@ class _Momentum(PrincipiaTask):
 
     # ------------------------------------------------------------------ measure
     def measure(self, case: Case, tracks: Tracks) -> Measurement:
+        if why := self.case_problem(case):
+            return self.bad_case(why)
         m = Measurement()
         slides = {}
         for ball, block in zip(BALLS, BLOCKS):

@@ -12,6 +12,8 @@ frame 0 (a turning point, at rest) and turning points ``τ_1 < … < τ_n``, the
 
 DCS window: release → first crossing of the pivot line; coordinate ``x``, expected direction
 towards the pivot line.
+
+Objects ``bob_1``, ``bob_2``; ``case.known``: ``anchors`` (``{object: [x, y]}``, pixels).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class Pendulum(PrincipiaTask):
     label = "Table 2: Pendulum"
     phenomena = ("pendulum",)
     object_ids = IDS
+    required_known = {"anchors": "pivot [x, y] in pixels of each pendulum, per object"}
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = sc.rng_for(seed)
@@ -91,6 +94,8 @@ class Pendulum(PrincipiaTask):
         return sc.render_frames(case, scene, lambda f: _items(k, pos, f))
 
     def measure(self, case: Case, tracks: Tracks) -> Measurement:
+        if why := self.case_problem(case):
+            return self.bad_case(why)
         m = Measurement()
         periods, lengths = {}, {}
         for oid in IDS:

@@ -9,9 +9,12 @@ of the other; the order holds when ``F1 > F2`` (score 1, else 0).
 
 Landing (appendix A.2): the first time, after release, that the ball's centroid moving down
 reaches the floor level (ground line ``case.known['ground_y']`` minus the ball's median box
-half-height, less a quarter of it), refined to sub-frame by extrapolating the last flight samples
+half-height, or the lowest row the ball reaches if a little above that; less a quarter of the
+half-height), refined to sub-frame by extrapolating the last flight samples
 (``y`` quadratic, ``x`` linear in time) to the floor level; range = ``|x_landing - launch_x|`` with the launch point the end of
-the ramp at the table edge (``case.known['launch_x'][object]``).
+the ramp at the table edge (``case.known['launch_x'][object]``). DCS window: release → landing.
+
+Objects ``ball_1``, ``ball_2``; ``case.known``: ``ground_y``, ``launch_x`` (per object).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from lawful.suites.principia._common import (
     fit_parabola,
     half_height,
     parabola_level_time,
+    per_object,
     record_dcs,
     value_at,
 )
@@ -55,6 +59,8 @@ class Projectile(PrincipiaTask):
     phenomena = ("projectile",)
     ordering_columns = ("projectile",)
     object_ids = IDS
+    required_known = {"ground_y": "pixel row of the floor line",
+                      "launch_x": "pixel column of each ball's launch point (the end of its ramp), per object"}
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = sc.rng_for(seed)
@@ -112,21 +118,29 @@ class Projectile(PrincipiaTask):
         return sc.render_frames(case, scene, lambda i: _items(k, [(p[0][i], p[1][i]) for p in paths]))
 
     def measure(self, case: Case, tracks: Tracks) -> Measurement:
+        if why := self.case_problem(case):
+            return self.bad_case(why)
         m = Measurement()
         ranges, start_y = {}, {}
         for oid in IDS:
             tr = tracks[oid]
             start_y[oid] = first_value(tr.y)
             half = half_height(tr)
-            floor = float(case.known["ground_y"]) - half  # centroid row of a ball resting on the floor
-            level = floor - max(2.0, 0.25 * half)
-            land = events.crossing(tr.y, level, +1) if math.isfinite(half) else None
+            land = floor = None
+            if math.isfinite(half):
+                # centroid row of a ball resting on the floor; a mask that loses the ball's shaded
+                # underside sits a little higher, so the lowest row the ball reaches is used if close
+                floor = float(case.known["ground_y"]) - half
+                lowest = float(np.nanmax(tr.y)) if np.isfinite(tr.y).any() else -math.inf
+                if lowest >= floor - max(4.0, 0.6 * half):
+                    floor = min(floor, lowest)
+                    land = events.crossing(tr.y, floor - max(2.0, 0.25 * half), +1)
             record_dcs(m, tr, land)
             ranges[oid] = None
             if land is None:
                 m.set(f"range_{oid}", None, f"{oid}: never lands on the floor")
                 continue
-            launch_x = float(case.known["launch_x"][oid])
+            launch_x = per_object(case, "launch_x", oid)
             land, x_land = _landing(tr, land, floor, launch_x)
             if not math.isfinite(x_land):
                 m.set(f"range_{oid}", None, f"{oid}: not seen where it lands")

@@ -14,7 +14,9 @@ Side length: the mean of width and height of the cube's first-frame box in the c
 annotated first frame the video starts from); without a case box, the mean over the clip of the
 tracked box (``side_tracked_<id>`` is recorded either way). The case box is preferred because
 colour masks lose the shaded rim of a cube unevenly (1-3 px on one side), an error the cube
-law triples.
+law triples. DCS window: release → first lowest point.
+
+Objects ``cube_1``, ``cube_2``; nothing else needed in ``case.known``.
 """
 
 from __future__ import annotations
@@ -109,6 +111,8 @@ class MassSpring(PrincipiaTask):
         return sc.render_frames(case, scene, lambda f: _items(k, ext, f))
 
     def measure(self, case: Case, tracks: Tracks) -> Measurement:
+        if why := self.case_problem(case):
+            return self.bad_case(why)
         m = Measurement()
         ext, side = {}, {}
         for oid in IDS:

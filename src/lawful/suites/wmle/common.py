@@ -474,3 +474,27 @@ def fill_gaps(y: np.ndarray, max_gap: int = 2) -> np.ndarray:
         if 1 < b - a <= max_gap + 1:
             y[a + 1:b] = np.interp(np.arange(a + 1, b), [a, b], [y[a], y[b]])
     return y
+
+
+def contrasting_colors(seed: int, k: int, min_hue_deg: float = 75.0) -> list[tuple[int, int, int]]:
+    """``k`` palette colours (seed-dependent order) whose hues differ pairwise by at least ``min_hue_deg``.
+
+    For objects that come close or touch: neighbouring palette hues (blue/purple, red/orange) can share a
+    colour model and merge. Falls back to the plain seed order when the palette cannot satisfy it.
+    """
+    import colorsys
+
+    from lawful.world.appearance import OBJECT_PALETTE, object_colors
+
+    order = object_colors(seed, len(OBJECT_PALETTE))
+
+    def hue(c):
+        return 360.0 * colorsys.rgb_to_hsv(*(v / 255 for v in c))[0]
+
+    chosen: list = []
+    for c in order:
+        if all(min(abs(hue(c) - hue(o)), 360 - abs(hue(c) - hue(o))) >= min_hue_deg for o in chosen):
+            chosen.append(c)
+        if len(chosen) == k:
+            return chosen
+    return order[:k]

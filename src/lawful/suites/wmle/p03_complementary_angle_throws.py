@@ -19,11 +19,10 @@ from lawful.result import Measurement
 from lawful.score.wmle import geometric_mean, q
 from lawful.suites.base import Law
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, sphere_box, steady_visible,
-    style_of,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, contrasting_colors, event, frame_times,
+    sphere_box, steady_visible, style_of,
 )
 from lawful.tracks import Tracks
-from lawful.world.appearance import object_colors
 from lawful.world.draw import Scene, Sphere
 
 G = 9.81
@@ -152,7 +151,7 @@ class ComplementaryAngleThrows(WmleTask):
         ppm = R / (v * v * math.sin(math.radians(60)) / G)
         hold = float(rng.uniform(0.2, 0.3))
         t60 = 2 * v * math.sin(math.radians(60)) / G
-        colors = object_colors(seed, 2)
+        colors = contrasting_colors(seed, 2)
         y0 = ground_y - r
         duration = round(hold + t60 + 0.45, 4)
         case = Case(

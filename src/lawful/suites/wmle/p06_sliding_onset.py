@@ -20,11 +20,10 @@ from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, departure_time, event, frame_times,
-    local_poly_value, steady_visible, style_of,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, contrasting_colors, departure_time, event,
+    frame_times, local_poly_value, steady_visible, style_of,
 )
 from lawful.tracks import Tracks
-from lawful.world.appearance import object_colors
 from lawful.world.draw import Block, Scene
 
 G = 9.81
@@ -67,7 +66,7 @@ class SlidingOnset(WmleTask):
         sizes = [big, small] if rng.uniform() < 0.5 else [small, big]
         s_left = float(rng.uniform(120.0, 160.0))
         s_right = float(rng.uniform(290.0, 340.0))
-        colors = object_colors(seed, 2)
+        colors = contrasting_colors(seed, 2)
         ppm = board_len / 1.2
         objs = []
         for oid, s, (w, h), col in (("block_left", s_left, sizes[0], colors[0]),

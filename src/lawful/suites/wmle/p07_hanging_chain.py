@@ -35,6 +35,7 @@ LINK_R = 2.6
 LINK_COLOR = (62, 62, 66)
 SETTLED_FRACTION = 0.15
 SETTLED_MOTION_PX = 1.0
+RELEASE_MOTION_PX = 3.0  # a bead moving this far from its first-frame place shows the release
 BEADS = tuple(f"bead_{i}" for i in range(N_BEADS))
 
 
@@ -101,7 +102,7 @@ class HangingChain(WmleTask):
     family = FAMILIES[1]
     level = "E"
     required_objects = BEADS
-    required_events = ("settled",)
+    required_events = ("release", "settled")
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)
@@ -224,9 +225,12 @@ class HangingChain(WmleTask):
         m = Measurement()
         n = len(tracks)
         w0 = int(math.floor(n * (1 - SETTLED_FRACTION)))
-        pts, spread = [], 0.0
+        pts, spread, release = [], 0.0, None
         for b in BEADS:
             tr = tracks[b]
+            moved = np.flatnonzero(np.hypot(*(tr.xy - tr.xy[0]).T) > RELEASE_MOTION_PX)
+            if len(moved):
+                release = int(moved[0]) if release is None else min(release, int(moved[0]))
             vis = steady_visible(tr)[w0:]
             if vis.sum() < max(2, 0.5 * (n - w0)):
                 m.notes["unresolved"] = f"{b} not visible while the chain should be at rest"
@@ -235,6 +239,8 @@ class HangingChain(WmleTask):
             pts.append(np.median(xy, axis=0))
             spread = max(spread, float(np.max(np.ptp(xy, axis=0))))
         pts = np.array(pts)
+        if release is not None:
+            m.events.append(event("chain", "release", float(max(release - 1, 0)), tracks))
         m.notes["settled_beads"] = pts.round(3).tolist()
         m.set("settled_motion_px", spread)
         if spread <= SETTLED_MOTION_PX * 3:

@@ -15,7 +15,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 suite_app = typer.Typer(no_args_is_help=True, help="List suites and export their cases.")
 app.add_typer(suite_app, name="suite")
 out = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 # Suites with their own flow (not per-video tasks): name -> module with run/evaluate/export functions.
 SPECIAL_FLOWS = {"applepi": "lawful.suites.applepi.run", "phyground": "lawful.suites.phyground.run"}

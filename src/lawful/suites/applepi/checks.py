@@ -247,13 +247,19 @@ def formulation_text(case: GTCase, gen: np.ndarray, reference: np.ndarray, use_o
     """``reference``: the correct three-line answer drawn on white (defines the white area)."""
     out = {"white_background": white_background(gen, reference), "three_text_lines": float(text_line_count(gen) == 3)}
     if use_ocr and ocr_mod.available():
+        # Each line is compared with the true text and with how the engine reads the reference answer
+        # (the better of the two), so the engine's own misreadings of symbols do not count against an answer.
         info = case.formula_info
         lines = ocr_mod.text_lines(gen)
+        ref_lines = ocr_mod.text_lines(reference) + ["", "", ""]
         first = re.sub(r"[^A-Za-z]", "", lines[0]) if lines else ""
         out["option_letter_ocr"] = float(first[:1].upper() == str(info.get("correct_letter", "")).upper()) if first else 0.0
-        out["formula_text_ocr"] = _similarity(lines[1], info.get("correct_formula", "")) if len(lines) > 1 else 0.0
+        truth = info.get("correct_formula", "")
+        out["formula_text_ocr"] = (max(_similarity(lines[1], truth), _similarity(lines[1], ref_lines[1]))
+                                   if len(lines) > 1 else 0.0)
         sub = (case.ext or {}).get("substituted_formula")
-        out["substitution_text_ocr"] = (_similarity(lines[2], sub) if len(lines) > 2 else 0.0) if sub else NA
+        out["substitution_text_ocr"] = ((max(_similarity(lines[2], sub), _similarity(lines[2], ref_lines[2]))
+                                         if len(lines) > 2 else 0.0) if sub else NA)
     return {k: _na(v) for k, v in out.items()}
 
 

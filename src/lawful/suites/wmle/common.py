@@ -37,7 +37,14 @@ Metric statuses
 ``measured`` (value from a resolved measurement or a task's special rule), ``operational_zero`` (the
 extraction completed but could not resolve the quantity: contributes 0 to P, is not a measured
 violation) and ``undefined`` (input/execution problem: excluded from P's denominator). A video whose
-metrics are all undefined has no physics score: status ``invalid``.
+metrics are all undefined has no physics score: status ``invalid``. A completed extraction is
+``scored`` even when every metric is an operational zero (P = 0, ``extra["unresolved"] = True``;
+the leaderboard counts it as unmeasurable). Task-specific rules (P1's 0.1, P6's 0.7) are ``measured``
+with the rule named in ``extra["metric_reasons"]``.
+
+The Score of a video: ``{label: Score(status, value=S, metrics={"C", "P", "M1", "M2"}, residuals={"M1": e1,
+"M1.<component>": …}, extra={"S", "gated", "C_source", "C_checks", "metric_status", "metric_reasons",
+"unresolved", "label", "level", "family"})}``.
 """
 
 from __future__ import annotations

@@ -223,8 +223,10 @@ def suite_export(
     _check_suites([suite])
     if suite in SPECIAL_FLOWS:
         mod = __import__(SPECIAL_FLOWS[suite], fromlist=["x"])
-        n = mod.export_prompts(out_dir, cases_per_task=cases_per_task, seed=seed)
-        out.print(f"wrote {n} {suite} cases to {out_dir}")
+        res = mod.export_prompts(out_dir, cases_per_task=cases_per_task, seed=seed)
+        n = res["cases"] if isinstance(res, dict) else res
+        files = f" ({len(res['files'])} prompt files)" if isinstance(res, dict) and "files" in res else ""
+        out.print(f"wrote {n} {suite} cases to {out_dir}{files}")
         return
     paths = build_cases(get_suite(suite), out_dir, cases_per_task, seed, progress=not quiet)
     for p in paths:

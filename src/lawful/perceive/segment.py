@@ -111,11 +111,9 @@ class ColorModel:
         """Binary ``uint8`` mask (0/1) of the pixels of ``feat`` ``[H, W, 3]`` matching the object."""
         return (self.distance2(feat) < self.threshold).astype(np.uint8)
 
-    def adapt(self, pixels: np.ndarray, rate: float = 0.05) -> None:
-        """Move the mean a little toward the mean of confident object ``pixels`` ``[N, 3]``."""
-        if len(pixels) < 5:
-            return
-        target = (1 - rate) * self.mean + rate * pixels.reshape(-1, 3).mean(0)
+    def adapt(self, observed: np.ndarray, rate: float = 0.05) -> None:
+        """Move the mean a little toward ``observed`` ``[3]``, the mean of confident object pixels."""
+        target = (1 - rate) * self.mean + rate * np.asarray(observed, np.float32).reshape(3)
         z = self.whiten @ (target - self.mean0)
         d2 = float(z @ z)
         limit = 0.5 * self.threshold

@@ -162,10 +162,10 @@ class _Found:
 def _measure(mask: np.ndarray, feat: np.ndarray, origin: tuple[int, int], o: _Obj, angles: bool,
              frame_size: tuple[int, int]) -> _Found | None:
     """Centroid, box, area (and marker angle) of the object pixels ``mask`` (window coordinates)."""
-    ys, xs = np.nonzero(mask)
-    if len(xs) == 0:
+    bx0, by0, bw, bh = cv2.boundingRect(mask)
+    if bw == 0 or bh == 0:
         return None
-    bx0, by0, bx1, by1 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+    bx1, by1 = bx0 + bw, by0 + bh
     sub = np.ascontiguousarray(mask[by0:by1, bx0:bx1])
     if o.convex:
         contours, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -325,8 +325,10 @@ def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool) -> dict[int,
         f = _measure(m, sub, (reg.x0 + xs0, reg.y0 + ys0), o, angles, (w, h))
         out[o.j] = f
         if f is not None and not f.cut:
-            inner = cv2.erode(m, _K3, borderType=cv2.BORDER_CONSTANT, borderValue=0).astype(bool)
-            o.model.adapt(sub[inner])
+            inner = cv2.erode(m, _K3, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+            n_in = cv2.countNonZero(inner)
+            if n_in >= 5:
+                o.model.adapt(np.array(cv2.mean(np.ascontiguousarray(sub), mask=inner)[:3], np.float32))
     # same-coloured twins merged into one blob: nobody gets it
     missing = [o for i, o in enumerate(group) if i not in taken]
     if missing:
@@ -347,7 +349,8 @@ def track(video_path: str | Path, case: Case, plan=None) -> Tracks:
 
     Returns :class:`~lawful.tracks.Tracks` in case pixels with ``t = frame * duration / n``
     (``n`` decoded frames). ``meta`` holds ``n_frames``, ``video_fps``, ``video_size``,
-    ``track_size``, ``camera`` (motion summary), per-object ``thresholds`` and ``timing_s``.
+    ``track_size``, ``camera`` (motion summary), ``groups`` (objects of one colour), per-object
+    ``thresholds`` and ``timing_s`` (wall seconds: total, decode incl. resize, camera, objects).
     Raises :class:`~lawful.video.VideoError` (unreadable) or :class:`ObjectNotFound`.
     """
     from lawful.suites.base import TrackingPlan
@@ -362,7 +365,15 @@ def track(video_path: str | Path, case: Case, plan=None) -> Tracks:
     groups: list[list[_Obj]] = []
     motion = cam.CameraMotion() if plan.compensate_camera else None
     size = None
-    for idx, frame in iter_frames(video_path, every=every, max_side=plan.max_side):
+    t_decode = t_camera = 0.0
+    frames_in = iter_frames(video_path, every=every, max_side=plan.max_side)
+    while True:
+        t0 = time.perf_counter()
+        item = next(frames_in, None)
+        t_decode += time.perf_counter() - t0
+        if item is None:
+            break
+        idx, frame = item
         if size is None:
             h, w = frame.shape[:2]
             size = (w, h)
@@ -393,7 +404,9 @@ def track(video_path: str | Path, case: Case, plan=None) -> Tracks:
                 o.ref_area = 0.9 * o.ref_area + 0.1 * f.area
             xy[o.j], box[o.j], area[o.j], vis[o.j], ang[o.j] = f.xy, f.box, f.area, True, f.angle
         if motion is not None:
+            t0 = time.perf_counter()
             motion.update(frame, [tuple(b) for b in box] + [o.window(*size) for o in objs if o.lost])
+            t_camera += time.perf_counter() - t0
         frames_idx.append(idx)
         rows_xy.append(xy), rows_box.append(box), rows_area.append(area), rows_vis.append(vis), rows_ang.append(ang)
     if size is None:
@@ -438,7 +451,8 @@ def track(video_path: str | Path, case: Case, plan=None) -> Tracks:
         "camera": camera_meta,
         "thresholds": {o.spec.id: round(o.model.threshold, 2) for o in objs},
         "groups": [[o.spec.id for o in g] for g in groups],
-        "timing_s": round(elapsed, 3),
+        "timing_s": {"total": round(elapsed, 3), "decode": round(t_decode, 3), "camera": round(t_camera, 3),
+                     "objects": round(elapsed - t_decode - t_camera, 3)},
     }
     return tracks
 

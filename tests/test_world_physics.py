@@ -82,3 +82,11 @@ def test_projectile_and_pixel_map():
     assert (u, v) == (150.0, 250.0)
     assert pm.to_m(u, v) == pytest.approx((1.0, 0.5))
     assert pm.px(0.2) == pytest.approx(20.0) and pm.m(20) == pytest.approx(0.2)
+
+
+def test_pendulum_angle_at_release_only():
+    import numpy as np
+
+    from lawful.world.physics import pendulum_angle
+
+    assert np.allclose(pendulum_angle(np.zeros(3), 1.0, 0.3, 9.81), 0.3)

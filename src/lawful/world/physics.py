@@ -97,6 +97,8 @@ def pendulum_angle(t, length: float, theta0: float, g: float) -> np.ndarray:
     if np.any(flat < 0):
         raise ValueError("pendulum_angle needs t >= 0")
     ts, inv = np.unique(flat, return_inverse=True)
+    if ts[-1] == 0.0:  # only the release instant: no interval to integrate over
+        return np.full(t.shape, float(theta0))
     w2 = g / length
     sol = solve_ivp(lambda _, y: (y[1], -w2 * np.sin(y[0])), (0.0, float(ts[-1])), (theta0, 0.0),
                     method="DOP853", t_eval=ts, rtol=1e-9, atol=1e-12)

@@ -137,10 +137,7 @@ def _positions(k: dict, t: np.ndarray, law: str) -> list[tuple[np.ndarray, np.nd
     out = []
     for i, oid in enumerate(IDS):
         g = k["g"] * (k["anti"]["g_scale"][i] if law == "anti" else 1.0)
-        if np.all(t <= 0):  # release pose (pendulum_angle needs a time span)
-            th = np.full(np.shape(t), float(k["release_angle"]))
-        else:
-            th = pendulum_angle(t, k["length_m"][i], k["release_angle"], g)
+        th = pendulum_angle(t, k["length_m"][i], k["release_angle"], g)
         ax, ay = k["anchors"][oid]
         out.append((ax + k["length_px"][i] * np.sin(th), ay + k["length_px"][i] * np.cos(th)))
     return out

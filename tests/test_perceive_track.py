@@ -249,3 +249,16 @@ def test_world_renderer_sphere_and_marked_cylinder(tmp_path):
     assert np.abs(turn - phi).max() < 0.4
     slope = np.polyfit(phi, turn, 1)[0]  # rotation rate read off the marker
     assert abs(slope - 1) < 0.02
+
+
+@pytest.mark.parametrize("with_color", [True, False])
+def test_box_slightly_off_the_object_still_finds_it(tmp_path, with_color):
+    """A generated first frame may move the object a little against the case's box."""
+    frames, truth = falling_ball(n=20)
+    path = write_video(tmp_path / "fall.mp4", frames, fps=25)
+    x, y = truth[0]
+    box = (x - 16 + 6, y - 16 - 5, x + 16 + 6, y + 16 - 5) if with_color else (x - 16, y - 16, x + 16, y + 16)
+    spec = ObjectSpec(id="ball", shape="sphere", box=box, color=RED if with_color else None)
+    tr = track(path, make_case([spec], duration=0.8), TrackingPlan(compensate_camera=False))
+    assert np.abs(tr.xy[:, 0] - truth).max() < 1.0
+    assert abs(tr.area[0, 0] / (np.pi * 10**2) - 1) < 0.2  # the whole ball, not the part in the box

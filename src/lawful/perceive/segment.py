@@ -9,9 +9,9 @@ the object's colour to the nearest background colour of the first frame, so blur
 compression, noise and a global hue shift of ~10 degrees keep object pixels in while the
 scene (low-saturation by construction in rendered cases) stays out.
 
-Learning (:func:`learn_from_box`): pixels of the box that differ from the colours of a ring
-around it are foreground; a trimmed mean/covariance of the largest foreground blob is the
-model (a small contrasting marker is trimmed away). Without a box, :func:`find_by_color`
+Learning (:func:`learn_from_box`): the blob of the case's colour in the box (or, failing
+that, the pixels of the box that differ from the colours of a ring around it); a trimmed
+mean/covariance of its pixels is the model (a small contrasting marker is trimmed away). Without a box, :func:`find_by_color`
 locates blobs near an approximate RGB colour. Two objects of the same colour get
 indistinguishable models (:meth:`ColorModel.similar`); the tracker then tells them apart by
 position.
@@ -145,15 +145,6 @@ def _trimmed_fit(pixels: np.ndarray, iters: int = 4) -> ColorModel:
     return model
 
 
-def _largest_component(mask: np.ndarray) -> np.ndarray:
-    """The largest 8-connected component of ``mask`` (uint8 0/1) as a 0/1 mask."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if n <= 1:
-        return np.zeros_like(mask)
-    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    return (labels == k).astype(np.uint8)
-
-
 def background_sample(feat: np.ndarray, exclude: list[tuple[int, int, int, int]], n: int = 6000) -> np.ndarray:
     """About ``n`` feature pixels ``[M, 3]`` on a grid over the frame outside the ``exclude`` boxes
     (``x0, y0, x1, y1`` end-exclusive)."""
@@ -171,7 +162,7 @@ class Learned:
     """What :func:`learn_from_box` found: the model, the object's blob (frame coordinates)."""
 
     model: ColorModel
-    mask: np.ndarray  # uint8 0/1 [y1 - y0, x1 - x0] of the blob inside the (clipped) search box
+    mask: np.ndarray  # uint8 0/1 blob, holes filled, in the search region (the box grown by 25%)
     origin: tuple[int, int]  # (x0, y0) of ``mask`` in the frame
     area: float
     centroid: tuple[float, float]
@@ -182,14 +173,20 @@ class NotFound(Exception):
     """The requested object could not be found in the frame."""
 
 
+HINT_TOLERANCE = 30.0  # feature distance within which a pixel has the case's stated colour
+
+
 def learn_from_box(feat: np.ndarray, box: tuple[int, int, int, int], background: np.ndarray,
                    hint: np.ndarray | None = None) -> Learned:
-    """Learn an object's colour from the pixels of ``box`` that differ from its surroundings.
+    """Learn an object's colour from the blob in ``box``.
 
-    ``feat``: frame features ``[H, W, 3]``; ``box``: ``x0, y0, x1, y1`` (end-exclusive ints,
-    frame pixels); ``background``: feature sample ``[M, 3]`` of the scene outside all objects
-    (sets the threshold); ``hint``: optional feature colour ``[3]`` the object should be near.
-    Raises :class:`NotFound`.
+    The blob is the connected set of pixels near the ``hint`` colour with the most pixels in
+    the box (it may spill past the box: a generated first frame can shift the object a
+    little); without a hint, or if nothing is near it, the pixels of the box that differ from
+    the colours of a ring around it. ``feat``: frame features ``[H, W, 3]``; ``box``:
+    ``x0, y0, x1, y1`` (end-exclusive ints, frame pixels); ``background``: feature sample
+    ``[M, 3]`` of the scene outside all objects (sets the threshold); ``hint``: optional
+    feature colour ``[3]``. Raises :class:`NotFound`.
     """
     h, w = feat.shape[:2]
     x0, y0, x1, y1 = (int(v) for v in box)
@@ -198,49 +195,58 @@ def learn_from_box(feat: np.ndarray, box: tuple[int, int, int, int], background:
         raise NotFound("box outside the frame")
     pad = max(3, int(0.25 * max(x1 - x0, y1 - y0)))
     ox0, oy0, ox1, oy1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
-    outer = feat[oy0:oy1, ox0:ox1]
-    ring_sel = np.ones(outer.shape[:2], bool)
-    ring_sel[y0 - oy0:y1 - oy0, x0 - ox0:x1 - ox0] = False
-    inner = feat[y0:y1, x0:x1]
-    if ring_sel.sum() >= 8:
-        ring = outer[ring_sel]
-        ring = ring[:: max(1, len(ring) // 1500)]
-        # distance of each box pixel to its nearest ring colour
-        cents = _kcenters(ring, 8)
-        flat = inner.reshape(-1, 3)
-        d = np.sqrt(((flat[:, None, :] - cents[None]) ** 2).sum(-1)).min(1)
-        dr = np.sqrt(((ring[:, None, :] - cents[None]) ** 2).sum(-1)).min(1)
-        tau = max(10.0, 2.5 * float(np.quantile(dr, 0.95)))
-        fg = (d > tau).reshape(inner.shape[:2])
-    else:  # box covers the frame: everything is candidate, the hint must decide
-        fg = np.ones(inner.shape[:2], bool)
+    region = feat[oy0:oy1, ox0:ox1]
+    in_box = np.zeros(region.shape[:2], bool)
+    in_box[y0 - oy0:y1 - oy0, x0 - ox0:x1 - ox0] = True
+    min_px = max(4, int(0.02 * in_box.sum()))
+    blob = None
     if hint is not None:
-        dh = np.sqrt(((inner - hint) ** 2).sum(-1))
-        near = fg & (dh < 30.0)
-        if near.sum() >= max(4, 0.02 * fg.size):
-            fg = near
-        elif fg.sum() < 4 or np.median(dh[fg]) > 60.0:
-            raise NotFound("no pixels of the expected colour in the box")
-    min_px = max(4, int(0.02 * inner.shape[0] * inner.shape[1]))
-    if fg.sum() < min_px:
-        raise NotFound("nothing in the box differs from its surroundings")
-    blob = _largest_component(fg.astype(np.uint8))
-    if blob.sum() < min_px:
-        raise NotFound("no object-sized blob in the box")
-    model = _trimmed_fit(inner[blob.astype(bool)])
+        near = (np.sqrt(((region - hint) ** 2).sum(-1)) < HINT_TOLERANCE).astype(np.uint8)
+        blob = _component_in_box(near, in_box, min_px)
+    if blob is None:
+        blob = _component_in_box(_differs_from_ring(region, in_box).astype(np.uint8), in_box, min_px)
+        if blob is None:
+            raise NotFound("nothing in the box differs from its surroundings")
+        if hint is not None and np.median(np.sqrt(((region[blob > 0] - hint) ** 2).sum(-1))) > 2 * HINT_TOLERANCE:
+            raise NotFound("no blob of the expected colour in the box")
+    model = _trimmed_fit(region[blob > 0])
     bg_d2 = model.distance2(background) if len(background) else np.array([np.inf])
     near_bg = float(np.quantile(bg_d2, 0.002)) if np.isfinite(bg_d2).all() else float("inf")
     model.threshold = float(np.clip(THRESHOLD_FRACTION * near_bg, *THRESHOLD_RANGE))
     model.bg_d2 = near_bg
     # the final blob: model pixels connected to the learned blob, holes filled
-    m = model.mask(inner)
-    m = _largest_component(m | blob)
-    m = fill_holes(m)
+    m = _component_in_box(model.mask(region) | blob, in_box, 1)
+    m = fill_holes(blob if m is None else m)
     ys, xs = np.nonzero(m)
-    if len(xs) == 0:
-        raise NotFound("empty blob")
-    return Learned(model, m, (x0, y0), float(len(xs)), (float(xs.mean() + x0), float(ys.mean() + y0)),
-                   (int(xs.min() + x0), int(ys.min() + y0), int(xs.max() + x0), int(ys.max() + y0)))
+    return Learned(model, m, (ox0, oy0), float(len(xs)), (float(xs.mean() + ox0), float(ys.mean() + oy0)),
+                   (int(xs.min() + ox0), int(ys.min() + oy0), int(xs.max() + ox0), int(ys.max() + oy0)))
+
+
+def _component_in_box(mask: np.ndarray, in_box: np.ndarray, min_px: int) -> np.ndarray | None:
+    """The 8-connected component of ``mask`` with the most pixels inside ``in_box`` (at least
+    ``min_px``), as a uint8 0/1 mask, else None."""
+    n, labels, _, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return None
+    counts = np.bincount(labels[in_box], minlength=n)
+    counts[0] = 0
+    k = int(np.argmax(counts))
+    if counts[k] < min_px:
+        return None
+    return (labels == k).astype(np.uint8)
+
+
+def _differs_from_ring(region: np.ndarray, in_box: np.ndarray) -> np.ndarray:
+    """Pixels of the box ``[h, w]`` bool whose colour is far from every colour of the ring around it."""
+    ring = region[~in_box]
+    if len(ring) < 8:  # the box covers the frame: nothing to compare with
+        return in_box.copy()
+    ring = ring[:: max(1, len(ring) // 1500)]
+    cents = _kcenters(ring, 8)
+    d = np.sqrt(((region.reshape(-1, 1, 3) - cents[None]) ** 2).sum(-1)).min(1).reshape(in_box.shape)
+    dr = np.sqrt(((ring[:, None, :] - cents[None]) ** 2).sum(-1)).min(1)
+    tau = max(10.0, 2.5 * float(np.quantile(dr, 0.95)))
+    return (d > tau) & in_box
 
 
 def find_by_color(feat: np.ndarray, color: tuple[int, int, int], count: int = 1,

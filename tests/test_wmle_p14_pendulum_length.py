@@ -55,8 +55,8 @@ def test_full_cycles_are_same_direction_crossing_gaps():
 def test_hand_made_swings_with_uneven_cycles():
     t = np.arange(int(8 * FPS)) / FPS
     amp = math.radians(12)
-    short_halves = np.array([0.6, 0.6, 0.65, 0.65, 0.6, 0.6, 0.65, 0.65, 0.6, 0.6, 0.65])
-    long_halves = np.full(7, 0.85)
+    short_halves = np.array([0.6, 0.6, 0.65, 0.65] * 4)  # runs past the clip's end
+    long_halves = np.full(11, 0.85)
     task = PendulumLength()
     case, _ = task.make_case(0, 3)
     for p, x in zip(case.known["pendulums"], (180.0, 460.0)):

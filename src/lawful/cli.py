@@ -14,7 +14,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Test whether video generators obey physical laws (Principia, WMLE, Apple-pi, PhyGround).")
 suite_app = typer.Typer(no_args_is_help=True, help="List suites and export their cases.")
 app.add_typer(suite_app, name="suite")
-out = Console()
+out = Console(width=None if sys.stdout.isatty() else 200)  # full tables when piped to a file
 err = Console(stderr=True, soft_wrap=True)
 
 # Suites with their own flow (not per-video tasks): name -> module with run/evaluate/export functions.

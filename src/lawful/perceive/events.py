@@ -75,7 +75,7 @@ def crossing(signal, level: float, direction: int = +1, start: float = 0) -> flo
     past the level at ``start`` has not *crossed* it: the next crossing is returned, else None.
     """
     s = np.asarray(signal, float)
-    i0 = max(1, int(np.ceil(start)))
+    i0 = max(1, int(np.floor(start)) + 1)  # first pair (i0 - 1, i0) reaching past ``start``
     if len(s) < 2 or i0 >= len(s):
         return None
     a, b = s[i0 - 1:-1], s[i0:]
@@ -83,13 +83,12 @@ def crossing(signal, level: float, direction: int = +1, start: float = 0) -> flo
         up = (a < level) & (b >= level)
         down = (a > level) & (b <= level)
     hit = up if direction > 0 else down if direction < 0 else (up | down)
-    k = np.flatnonzero(hit)
-    if len(k) == 0:
-        return None
-    j = int(k[0])
-    lo, hi = a[j], b[j]
-    frac = (level - lo) / (hi - lo) if hi != lo else 1.0
-    return float(i0 - 1 + j + frac)
+    for j in np.flatnonzero(hit):
+        lo, hi = a[j], b[j]
+        c = float(i0 - 1 + j + (level - lo) / (hi - lo))
+        if c >= start:
+            return c
+    return None
 
 
 def all_crossings(signal, level: float) -> list[float]:

@@ -176,6 +176,24 @@ class NotFound(Exception):
 HINT_TOLERANCE = 30.0  # feature distance within which a pixel has the case's stated colour
 
 
+def chroma_distance(feat: np.ndarray, color: np.ndarray) -> np.ndarray:
+    """Distance ``[...]`` between the chroma ratios of ``feat`` ``[..., 3]`` and ``color`` ``[3]``
+    (lightness ignored: a case's colour says nothing of shading)."""
+    d = feat[..., 1:] - color[1:]
+    return np.sqrt((d * d).sum(-1))
+
+
+def hint_tolerance(hint: np.ndarray, background: np.ndarray, quantile: float = 0.002) -> float:
+    """How far (chroma units) a pixel may be from a case colour and still count as it: at most
+    :data:`HINT_TOLERANCE`, and under half-way to the closest background colour (the
+    ``quantile`` of the background sample's distances; raise it when the sample may contain
+    the objects themselves)."""
+    if len(background) == 0:
+        return HINT_TOLERANCE
+    near_bg = float(np.quantile(chroma_distance(background, hint), quantile))
+    return min(HINT_TOLERANCE, 0.5 * near_bg)
+
+
 def learn_from_box(feat: np.ndarray, box: tuple[int, int, int, int], background: np.ndarray,
                    hint: np.ndarray | None = None) -> Learned:
     """Learn an object's colour from the blob in ``box``.
@@ -201,13 +219,15 @@ def learn_from_box(feat: np.ndarray, box: tuple[int, int, int, int], background:
     min_px = max(4, int(0.02 * in_box.sum()))
     blob = None
     if hint is not None:
-        near = (np.sqrt(((region - hint) ** 2).sum(-1)) < HINT_TOLERANCE).astype(np.uint8)
+        near = (chroma_distance(region, hint) < hint_tolerance(hint, background)).astype(np.uint8)
         blob = _component_in_box(near, in_box, min_px)
+        if blob is not None and (blob > 0)[~in_box].sum() > 0.6 * (blob > 0)[in_box].sum():
+            blob = None  # spills far past the box: the backdrop, not the object
     if blob is None:
         blob = _component_in_box(_differs_from_ring(region, in_box).astype(np.uint8), in_box, min_px)
         if blob is None:
             raise NotFound("nothing in the box differs from its surroundings")
-        if hint is not None and np.median(np.sqrt(((region[blob > 0] - hint) ** 2).sum(-1))) > 2 * HINT_TOLERANCE:
+        if hint is not None and np.median(chroma_distance(region[blob > 0], hint)) > 2 * HINT_TOLERANCE:
             raise NotFound("no blob of the expected colour in the box")
     model = _trimmed_fit(region[blob > 0])
     bg_d2 = model.distance2(background) if len(background) else np.array([np.inf])
@@ -251,11 +271,10 @@ def _differs_from_ring(region: np.ndarray, in_box: np.ndarray) -> np.ndarray:
 
 def find_by_color(feat: np.ndarray, color: tuple[int, int, int], count: int = 1,
                   tolerance: float = 30.0) -> list[tuple[int, int, int, int]]:
-    """Boxes (end-exclusive, padded) of the ``count`` largest blobs within ``tolerance`` (feature
-    units) of RGB ``color`` in ``feat`` ``[H, W, 3]``, sorted left to right."""
+    """Boxes (end-exclusive, padded) of the ``count`` largest blobs within ``tolerance`` (chroma
+    units, see :func:`chroma_distance`) of RGB ``color`` in ``feat`` ``[H, W, 3]``, left to right."""
     hint = rgb_to_features(color)
-    d = np.sqrt(((feat - hint) ** 2).sum(-1))
-    m = (d < tolerance).astype(np.uint8)
+    m = (chroma_distance(feat, hint) < tolerance).astype(np.uint8)
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, _, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
     if n <= 1:

@@ -37,6 +37,7 @@ from lawful.perceive.segment import (
     background_sample,
     fill_holes,
     find_by_color,
+    hint_tolerance,
     learn_from_box,
     rgb_to_features,
     to_features,
@@ -114,8 +115,12 @@ def _init_objects(feat: np.ndarray, case: Case, sx: float, sy: float) -> list[_O
             if spec.color is None:
                 raise ObjectNotFound(spec.id, "no box, no colour and no readable mask")
             by_color.setdefault(tuple(spec.color), []).append(spec)
+    if by_color:
+        everything = background_sample(feat, list(boxes.values()))
     for color, specs in by_color.items():
-        found = find_by_color(feat, color, count=len(specs))
+        # the sample holds these objects too: ignore its nearest 5% (objects are small)
+        tol = hint_tolerance(rgb_to_features(color), everything, quantile=0.05)
+        found = find_by_color(feat, color, count=len(specs), tolerance=tol)
         for spec, b in zip(specs, found):
             boxes[spec.id] = b
         for spec in specs[len(found):]:

@@ -142,22 +142,22 @@ def swing_centre(x: np.ndarray, fallback: float) -> float:
 
 
 def crossing_indices(x: np.ndarray, level: float) -> list[tuple[float, int]]:
-    """All crossings of ``level`` by ``x`` ``[T]``: ``(fractional index, direction ±1)`` in order."""
-    x = np.asarray(x, float)
+    """All crossings of ``level`` by ``x`` ``[T]``: ``(fractional index, direction ±1)`` in order.
+
+    A crossing lies between two consecutive finite samples on opposite sides of the level (linear
+    interpolation); a sample exactly at the level counts with the side it came from, so touching
+    the level and turning back is no crossing. Pairs with a NaN are skipped (hidden samples are
+    not bridged).
+    """
+    d = np.asarray(x, float) - level
+    side = np.sign(d)
+    for i in range(1, len(side)):  # a sample on the level keeps the side it came from
+        if side[i] == 0 and np.isfinite(d[i]):
+            side[i] = side[i - 1]
     out: list[tuple[float, int]] = []
-    start = 0.0
-    while True:
-        c = events.crossing(x, level, 0, start=start)
-        if c is None:
-            break
-        i = int(math.floor(c))
-        a = x[i] if i < len(x) else x[-1]
-        b = x[min(i + 1, len(x) - 1)]
-        direction = 1 if b > a else -1
-        if c == i and i > 0:  # landed exactly on the level: direction from the samples around it
-            direction = 1 if x[i] > x[i - 1] else -1
-        out.append((c, direction))
-        start = math.ceil(c) + 1  # the next pair of samples after the crossing's pair
+    for i in np.flatnonzero((side[1:] * side[:-1]) < 0) + 1:
+        a, b = d[i - 1], d[i]
+        out.append((float(i - 1 + a / (a - b)), 1 if b > a else -1))
     return out
 
 

@@ -47,7 +47,7 @@ def catenary_y(x: np.ndarray, a: float, x0: float, c: float) -> np.ndarray:
 def fit_catenary(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:
     """Least-squares catenary through points ``(x, y)`` ``[n ≥ 4]``: returns ``(a, x0, c, rmse)`` (px)."""
     x, y = np.asarray(x, float), np.asarray(y, float)
-    A, B, C = np.polyfit(x, y, 2)  # y ≈ A x² + B x + C, A < 0 for a sagging chain (image y down)
+    A, B, _ = np.polyfit(x, y, 2)  # y ≈ A x² + B x + C, A < 0 for a sagging chain (image y down)
     span = max(float(np.ptp(x)), 1.0)
     if A < 0:
         a0 = -1.0 / (2 * A)
@@ -155,7 +155,7 @@ class HangingChain(WmleTask):
     def _settled(self, case: Case, law: Law, n: int = 241) -> tuple[np.ndarray, np.ndarray]:
         """Settled curve ``[n, 2]`` and bead positions ``[N_BEADS, 2]``, both at equal arc-length spacing."""
         k = case.known
-        (xa, ys), (xb, _) = k["supports"]
+        (xa, ys), _ = k["supports"]
         a, span = k["catenary_a_px"], k["span_px"]
         u = np.linspace(0.0, 1.0, 4001)
         depth = a * math.cosh(span / (2 * a)) - a * np.cosh((u - 0.5) * span / a)  # below the supports, px
@@ -250,7 +250,7 @@ class HangingChain(WmleTask):
         sag = float(np.max(y) - 0.5 * (y[0] + y[-1]))
         m.set("sag_px", sag)
         if sag > 2.0:
-            a, x0, c, rmse = fit_catenary(x, y)
+            a, _, _, rmse = fit_catenary(x, y)
             m.set("catenary_rmse_px", rmse)
             m.set("catenary_a_px", a)
         m.set("support_dh_px", float(pts[-1, 1] - pts[0, 1]))

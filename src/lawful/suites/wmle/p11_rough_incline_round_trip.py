@@ -100,16 +100,21 @@ def quad_accel(t: np.ndarray, s: np.ndarray) -> float | None:
     return float(-2.0 * np.polyfit(tt, s[ok], 2)[0])
 
 
-def descent_end(s: np.ndarray, i_apex: int, last: int, rest_px: float = 0.75) -> int:
-    """End (exclusive sample index) of the free descent after ``i_apex``: the first sample of the final
-    rest (samples within ``rest_px`` of the last position through the end, when there are at least
-    three), else ``last + 1``."""
-    resting = np.isfinite(s[: last + 1]) & (np.abs(s[: last + 1] - s[last]) < rest_px)
-    k = last
-    while k > i_apex and resting[k]:
-        k -= 1
-    first_rest = k + 1
-    return first_rest if last - first_rest + 1 >= 3 else last + 1
+def descent_end(s: np.ndarray, i_apex: int, last: int, rest_px: float = 1.5) -> int:
+    """End (exclusive sample index) of the free descent after ``i_apex``.
+
+    When the clip ends at rest (the last three samples within ``2 rest_px`` of each other), the
+    descent ends at the first sample after the apex that is within ``rest_px`` of the resting
+    position (a sliding block covers many pixels per sample, so only the stopped block is that
+    close); otherwise at ``last + 1``.
+    """
+    tail = s[max(i_apex + 1, last - 2): last + 1]
+    if len(tail) < 3 or not np.all(np.isfinite(tail)) or np.ptp(tail) > 2 * rest_px:
+        return last + 1
+    rest = float(np.median(tail))
+    idx = np.arange(i_apex + 1, last + 1)
+    near = idx[np.isfinite(s[idx]) & (s[idx] <= rest + rest_px)]
+    return int(near[0]) if len(near) else last + 1
 
 
 # ----------------------------------------------------------------------------- scene and motion

@@ -62,6 +62,11 @@ def run(
     rollouts: int = typer.Option(1, help="Rollouts (seeds) per case for stochastic models.", min=1),
     tasks: Optional[str] = typer.Option(None, help="Comma-separated subset of tasks."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars."),
+    judge: Optional[str] = typer.Option(None, "--judge", help="OpenAI-compatible endpoint, e.g. "
+                                        "http://127.0.0.1:8000/v1 (optional; measurement needs none)."),
+    judge_model: Optional[str] = typer.Option(None, "--judge-model", help="Model name the endpoint serves."),
+    api_key_env: Optional[str] = typer.Option(None, "--api-key-env",
+                                              help="NAME of the environment variable holding the API key."),
 ) -> None:
     """Build the suite(s), generate videos with the models, score them and print the leaderboard."""
     from lawful.generators.base import get_generator
@@ -81,17 +86,44 @@ def run(
     video_suites = [s for s in suites if s not in SPECIAL_FLOWS]
     cfg = RunConfig(video_suites, model_list, out_dir, cases_per_task, seed, workers, rollouts,
                     _split(tasks) if tasks else None, not quiet)
+    judge_cfg = _judge_config(judge, judge_model, api_key_env)
     board = run_suites(cfg) if video_suites else {}
+    if judge_cfg is not None:
+        _judge_suites(out_dir, video_suites, judge_cfg)
     extra = {}
     for s in suites:
         if s in SPECIAL_FLOWS:
             mod = __import__(SPECIAL_FLOWS[s], fromlist=["x"])
+            kw = {"judge_config": judge_cfg} if s == "phyground" else {}
             extra[s] = getattr(mod, f"run_{s}")(out_dir, models=tuple(model_list), cases_per_task=cases_per_task,
-                                               seed=seed, workers=workers, progress=not quiet)
-    if extra:
+                                               seed=seed, workers=workers, progress=not quiet, **kw)
+    if extra or judge_cfg is not None:
         with Store(out_dir / "results.sqlite") as store:
             board = write_reports(store, out_dir, video_suites, extra)
     _print_board(board, suites, out_dir)
+
+
+def _judge_config(url: str | None, model: str | None, api_key_env: str | None):
+    """A JudgeConfig when --judge is given (with --judge-model), else None: measurement only."""
+    if url is None and model is None:
+        return None
+    if not url or not model:
+        fail("--judge and --judge-model go together")
+    from lawful.judges.client import JudgeConfig
+
+    return JudgeConfig(url=url, model=model, api_key_env=api_key_env)
+
+
+def _judge_suites(run_dir: Path, suites: list[str], cfg) -> None:
+    """Ask the judge every rubric whose values feed a suite's scores; results land in the run's store."""
+    from lawful.judges.judge import judge_run
+    from lawful.suites.base import get_suite
+
+    for name in suites:
+        for rubric in get_suite(name).judged:
+            rep = judge_run(run_dir, rubric, cfg, suite=name)
+            st = ", ".join(f"{n} {s}" for s, n in sorted(rep.statuses.items())) or "nothing to do"
+            err.print(f"judge {rubric}: {rep.videos} videos ({st}); {rep.summary}")
 
 
 @app.command()
@@ -108,6 +140,9 @@ def evaluate(
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
     workers: int = typer.Option(0, help="Worker processes (0: all cores)."),
     quiet: bool = typer.Option(False, "--quiet", "-q"),
+    judge: Optional[str] = typer.Option(None, "--judge", help="OpenAI-compatible endpoint (optional)."),
+    judge_model: Optional[str] = typer.Option(None, "--judge-model", help="Model name the endpoint serves."),
+    api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="NAME of the API-key variable."),
 ) -> None:
     """Score videos made elsewhere: a folder against a suite, or one video against one case file."""
     if case is not None or video is not None:
@@ -135,10 +170,18 @@ def evaluate(
         fail("--videos DIR is required")
     from lawful.runner.run import evaluate_folder
 
+    judge_cfg = _judge_config(judge, judge_model, api_key_env)
     try:
         board = evaluate_folder(suite, videos, out_dir, cases, workers=workers, progress=not quiet)
     except FileNotFoundError as e:
         fail(str(e))
+    if judge_cfg is not None:
+        from lawful.report.leaderboard import write_reports
+        from lawful.store import Store
+
+        _judge_suites(out_dir, [suite], judge_cfg)
+        with Store(out_dir / "results.sqlite") as store:
+            board = write_reports(store, out_dir, [suite])
     _finish(board, [suite], out_dir, as_json)
 
 

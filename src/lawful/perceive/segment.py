@@ -1,8 +1,9 @@
 """Colour models of objects, learned from the first frame, and per-frame object masks.
 
-Pixels are compared in a shading-robust feature space (:func:`to_features`): OpenCV 8-bit Lab
-lightness (down-weighted) and the chroma ratios ``a / (L + 16)``, ``b / (L + 16)``, which stay
-put when a colour is darkened or brightened (shaded limbs, soft lighting changes). An object
+Pixels are compared in a shading-robust feature space (:func:`to_features`): brightness
+(down-weighted) and opponent chroma divided by brightness, which stays put when a colour is
+darkened or brightened (shaded limbs, soft lighting changes) and is small for the scene's
+greyish colours, however dark. An object
 is one Gaussian there (:class:`ColorModel`: mean ``[3]``, whitening ``[3, 3]``, a
 squared-Mahalanobis threshold). The threshold sits a little past halfway (in distance) from
 the object's colour to the nearest background colour of the first frame, so blur,
@@ -24,8 +25,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-L_WEIGHT = 0.3  # weight of lightness against chroma in the feature space
-CHROMA_SCALE = 66.0  # chroma ratio -> Lab-like units (a mid-grey has L + 16 = 66)
+L_WEIGHT = 0.3  # weight of brightness against chroma in the feature space
+CHROMA_SCALE = 100.0  # chroma per unit of (brightness + DARK_OFFSET)
+DARK_OFFSET = 16.0  # keeps the chroma of near-black pixels (mostly noise) small
 # Minimum per-channel standard deviation (feature units) added to learned covariances:
 # covers sensor noise, compression and shading that the first frame may not show.
 MIN_STD = np.array([2.0, 3.0, 3.0], np.float32)
@@ -34,28 +36,35 @@ THRESHOLD_FRACTION = 0.36  # threshold = this x squared distance to the nearest 
 _ONES = np.ones((1, 3), np.float32)
 
 
+# opponent axes of RGB: (R - G) / sqrt 2 and (R + G - 2 B) / sqrt 6 (greys have none)
+_OPPONENT = np.array([[0, 0, 0], [1 / np.sqrt(2), -1 / np.sqrt(2), 0], [1 / np.sqrt(6), 1 / np.sqrt(6), -2 / np.sqrt(6)]],
+                     np.float32)
+
+
 def to_features(rgb: np.ndarray, blur: bool = True) -> np.ndarray:
     """``uint8`` RGB ``[H, W, 3]`` -> shading-robust colour features ``float32 [H, W, 3]``.
 
-    ``blur``: a 3x3 box filter first (cuts pixel noise ~3x; edges stay centred).
-    Channels: ``0.3 * L8`` (OpenCV 8-bit Lab lightness) and the chroma ratios
-    ``66 * a / (L + 16)``, ``66 * b / (L + 16)`` (``L`` in 0-100). Scaling a colour's intensity
-    scales Lab ``a``, ``b`` and ``L + 16`` alike, so the ratios stay put across shading, soft
-    lighting changes and dark limbs; greys sit near zero chroma.
+    Channels: ``0.3 * V`` (``V = max(R, G, B)``, 0-255) and the two opponent chroma axes
+    divided by ``V + 16`` (times 100). Shading scales R, G, B alike, so the chroma ratios stay
+    put over lit faces, dark limbs and soft lighting changes; greys (the scene's colours have
+    HSV saturation <= 0.25) sit near zero, saturated objects ~60-75 away. ``blur``: a 3x3 box
+    filter first (cuts pixel noise ~3x; edges stay centred).
     """
     rgb = np.ascontiguousarray(rgb)
     if blur and min(rgb.shape[:2]) >= 3:
         rgb = cv2.blur(rgb, (3, 3))
-    lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2Lab).astype(np.float32)
-    k = CHROMA_SCALE / (lab[..., 0] * (100.0 / 255.0) + 16.0)
-    lab[..., 1] = (lab[..., 1] - 128.0) * k
-    lab[..., 2] = (lab[..., 2] - 128.0) * k
-    lab[..., 0] *= L_WEIGHT
-    return lab
+    x = rgb.astype(np.float32)
+    v = x.max(axis=-1)
+    out = cv2.transform(x, _OPPONENT)
+    k = CHROMA_SCALE / (v + DARK_OFFSET)
+    out[..., 0] = L_WEIGHT * v
+    out[..., 1] *= k
+    out[..., 2] *= k
+    return out
 
 
 def lightness(feat: np.ndarray) -> np.ndarray:
-    """OpenCV 8-bit Lab lightness (0-255) back from :func:`to_features` output ``[..., 3]``."""
+    """Brightness ``V`` (0-255) back from :func:`to_features` output ``[..., 3]``."""
     return feat[..., 0] / L_WEIGHT
 
 

@@ -57,6 +57,13 @@ def aggregate_generic(rows: list[dict], columns: list[str], scale=(0.0, 1.0)) ->
 def suite_section(store: Store, suite_name: str) -> dict:
     suite = get_suite(suite_name)
     rows = store.scores(suite_name)
+    if suite.judged:
+        from lawful.judges.judge import stored_values
+
+        for rubric, apply in suite.judged.items():
+            values = stored_values(store, rubric, suite_name)
+            if values:
+                rows = apply(rows, values)
     if suite.aggregate is not None:
         section = suite.aggregate(rows)
     else:

@@ -81,6 +81,10 @@ class Suite:
     # table(section: dict) -> rich.table.Table    (what `lawful run` prints)
     aggregate: Callable[[list[dict]], dict] | None = None
     table: Callable[[dict], Any] | None = None
+    # Judge rubrics whose stored values feed this suite's scores: rubric name → apply(rows, values) → rows,
+    # where values maps lawful.store.VideoKey → {criterion: value}. Applied when the leaderboard is
+    # recomputed, so a judged re-score never regenerates or re-measures a video.
+    judged: dict[str, Callable[[list[dict], dict], list[dict]]] = field(default_factory=dict)
 
     def task(self, name: str) -> Task:
         try:

@@ -38,6 +38,7 @@ G = 9.81
 SUPPORT_Y = 34.0  # lower edge of the support bar (px): the pivots' row
 MIN_CYCLES = 1  # full cycles needed for a period
 MIN_VISIBLE = 12  # visible samples needed to measure a pendulum
+MIN_ARC_PX = 10.0  # a bob path shorter than this (px) does not define a pivot
 
 
 def pendulum_dict(oid: str, pivot_x: float, length_px: float, length_m: float, amplitude_deg: float,
@@ -239,7 +240,7 @@ def fit_pivots_on_one_bar(paths: Sequence[tuple[np.ndarray, np.ndarray]]) -> lis
     own centre column and radius; the centre row is shared. On short arcs the radius and the
     centre row of a single circle trade off against each other; sharing the row pins the
     difference of the radii to the difference of the bobs' lowest rows. Returns ``[(cx, cy, r)]``
-    (NaN for a pendulum with fewer than 5 points).
+    (NaN for a pendulum with fewer than 5 points or a path spanning less than ``MIN_ARC_PX``).
     """
     pts, singles = [], []
     for x, y in paths:
@@ -247,7 +248,8 @@ def fit_pivots_on_one_bar(paths: Sequence[tuple[np.ndarray, np.ndarray]]) -> lis
         ok = np.isfinite(x) & np.isfinite(y)
         pts.append((x[ok], y[ok]))
         singles.append(fit_circle(x[ok], y[ok]))
-    use = [i for i, (x, _) in enumerate(pts) if len(x) >= 5 and math.isfinite(singles[i][0])]
+    use = [i for i, (x, y) in enumerate(pts) if len(x) >= 5 and math.isfinite(singles[i][0])
+           and math.hypot(np.ptp(x), np.ptp(y)) >= MIN_ARC_PX]
     out = [(math.nan, math.nan, math.nan)] * len(paths)
     if not use:
         return out
@@ -318,18 +320,18 @@ def first_visible_xy(tracks: Tracks, oid: str) -> tuple[float, float]:
     return float(tr.x[idx[0]]), float(tr.y[idx[0]])
 
 
-def pendulum_params(case: Case, oid: str) -> dict:
-    for p in case.known.get("pendulums", []):
-        if p["id"] == oid:
-            return p
-    raise KeyError(f"case {case.id} has no pendulum '{oid}'")
-
-
-def pivot_of(case: Case, oid: str) -> tuple[float, float]:
-    """The first-frame pivot of ``oid`` from the case (``known['pendulums']``), else the bar row above the bob."""
-    try:
-        p = pendulum_params(case, oid)
-        return float(p["pivot_x"]), float(p["pivot_y"])
-    except KeyError:
-        b = case.object(oid).box
-        return (0.5 * (b[0] + b[2]) if b else math.nan), float(case.known.get("support_y", math.nan))
+def pivots(case: Case, tracks: Tracks, ids: Sequence[str]) -> dict[str, tuple[float, float]]:
+    """First-frame pivot ``(x, y)`` (px) of each pendulum: from ``case.known['pendulums']`` when the
+    case states it (the string's attachment on the bar), else recovered from the swings
+    (:func:`fit_pivots_on_one_bar`), e.g. for a hand-written case of a real recording."""
+    known = {p["id"]: (float(p["pivot_x"]), float(p["pivot_y"])) for p in case.known.get("pendulums", [])}
+    out = {o: known[o] for o in ids if o in known}
+    if len(out) < len(ids):
+        paths = []
+        for oid in ids:
+            tr = tracks[oid]
+            vis = np.asarray(tr.visible, bool)
+            paths.append((tr.x[vis], tr.y[vis]))
+        for oid, (cx, cy, _) in zip(ids, fit_pivots_on_one_bar(paths)):
+            out.setdefault(oid, (cx, cy))
+    return out

@@ -173,7 +173,7 @@ class RoughInclineRoundTrip(WmleTask):
         stop = post + bw / 2
         start = stop + 8.0
         travel = float(rng.uniform(0.62, 0.74)) * (length - start - bw / 2)
-        t_up = float(rng.uniform(0.9, 1.1))
+        t_up = float(rng.uniform(1.2, 1.4))
         a_up_px = 2 * travel / t_up**2
         R = friction_ratio(th)
         a_up_m = G * (math.sin(th) + MU * math.cos(th))

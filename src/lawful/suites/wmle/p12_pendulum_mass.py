@@ -98,12 +98,13 @@ class PendulumMass(WmleTask):
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
+        piv = pk.pivots(case, tracks, IDS)
         for oid in IDS:
-            sw = pk.measure_swing(tracks, oid, pk.pivot_of(case, oid)[0])
+            sw = pk.measure_swing(tracks, oid, piv[oid][0])
             pk.add_swing_events(m, tracks, oid, sw)
             m.set(f"period_{oid}_s", sw["period"], sw["reason"])
             m.notes[f"cycles_{oid}"] = sw["cycles"]
-        left, right = sorted(IDS, key=lambda o: pk.pivot_of(case, o)[0])
+        left, right = sorted(IDS, key=lambda o: piv[o][0])
         lengths = pk.swing_lengths(tracks, (left, right), m)
         m.set("length_left_px", lengths[left], f"{left}: no pivot from the swing")
         m.set("length_right_px", lengths[right], f"{right}: no pivot from the swing")

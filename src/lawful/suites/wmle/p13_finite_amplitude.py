@@ -111,9 +111,10 @@ class FiniteAmplitude(WmleTask):
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
+        piv = pk.pivots(case, tracks, IDS)
         periods = {}
         for oid in IDS:
-            sw = pk.measure_swing(tracks, oid, pk.pivot_of(case, oid)[0])
+            sw = pk.measure_swing(tracks, oid, piv[oid][0])
             pk.add_swing_events(m, tracks, oid, sw)
             m.set(f"period_{oid}_s", sw["period"], sw["reason"])
             m.notes[f"cycles_{oid}"] = sw["cycles"]

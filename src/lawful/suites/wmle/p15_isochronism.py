@@ -103,8 +103,9 @@ class Isochronism(WmleTask):
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
+        piv = pk.pivots(case, tracks, IDS)
         for oid in IDS:
-            pivot = pk.pivot_of(case, oid)
+            pivot = piv[oid]
             sw = pk.measure_swing(tracks, oid, pivot[0])
             pk.add_swing_events(m, tracks, oid, sw)
             m.set(f"period_{oid}_s", sw["period"], sw["reason"])

@@ -239,8 +239,8 @@ def test_world_renderer_sphere_and_marked_cylinder(tmp_path):
     frames = [scene.frame([Sphere(*b, 12, cols[0]), Cylinder(x, 200 - r, r, cols[1], angle=p)])
               for b, x, p in zip(ball, xc, phi)]
     path = write_video(tmp_path / "world.mp4", frames, fps=25)
-    case = make_case([ball_spec("ball", *ball[0], 12, cols[0]), ball_spec("wheel", xc[0], 200 - r, r, cols[1], "cylinder")],
-                     duration=1.6)
+    specs = [ball_spec("ball", *ball[0], 12, cols[0]), ball_spec("wheel", xc[0], 200 - r, r, cols[1], "cylinder")]
+    case = make_case(specs, duration=1.6)
     tr = track(path, case, TrackingPlan(angles=True))
     assert tr.visible.all()
     assert np.abs(tr["ball"].xy - ball).max() < 1.0

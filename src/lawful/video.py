@@ -118,7 +118,7 @@ def iter_frames(
                     ok, bgr = cap.read()
                     if not ok:
                         break
-                    yield i, _resize(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB), max_side)
+                    yield i, cv2.cvtColor(_resize(bgr, max_side), cv2.COLOR_BGR2RGB)
                     yielded += 1
                     if limit is not None and yielded >= limit:
                         return

@@ -86,10 +86,10 @@ class CameraMotion:
 
     def _gray(self, rgb: np.ndarray) -> np.ndarray:
         """Grey work image with mean and contrast normalised (a global lighting change is not motion)."""
-        g = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
         if self._s != 1.0:
-            g = cv2.resize(g, (round(g.shape[1] * self._s), round(g.shape[0] * self._s)),
-                           interpolation=cv2.INTER_AREA)
+            rgb = cv2.resize(rgb, (round(rgb.shape[1] * self._s), round(rgb.shape[0] * self._s)),
+                             interpolation=cv2.INTER_AREA)
+        g = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
         mean, std = cv2.meanStdDev(g)
         gain = 40.0 / max(float(std[0, 0]), 1.0)
         return cv2.convertScaleAbs(g, alpha=gain, beta=128.0 - gain * float(mean[0, 0]))
@@ -101,7 +101,9 @@ class CameraMotion:
             if not np.all(np.isfinite([x0, y0, x1, y1])):
                 continue
             p = 4
-            m[max(0, int(y0 * s) - p):max(0, int(y1 * s) + p + 1), max(0, int(x0 * s) - p):max(0, int(x1 * s) + p + 1)] = 0
+            r0, r1 = max(0, int(y0 * s) - p), max(0, int(y1 * s) + p + 1)
+            c0, c1 = max(0, int(x0 * s) - p), max(0, int(x1 * s) + p + 1)
+            m[r0:r1, c0:c1] = 0
         b = 4  # borders: corners there leave the frame first
         m[:b], m[-b:], m[:, :b], m[:, -b:] = 0, 0, 0, 0
         return m

@@ -1,21 +1,20 @@
 """Colour models of objects, learned from the first frame, and per-frame object masks.
 
 Pixels are compared in a shading-robust feature space (:func:`to_features`): brightness
-(down-weighted) and opponent chroma divided by brightness, which stays put when a colour is
-darkened or brightened (shaded limbs, soft lighting changes) and is small for the scene's
-greyish colours, however dark. An object
-is one Gaussian there (:class:`ColorModel`: mean ``[3]``, whitening ``[3, 3]``, a
-squared-Mahalanobis threshold). The threshold sits a little past halfway (in distance) from
-the object's colour to the nearest background colour of the first frame, so blur,
-compression, noise and a global hue shift of ~10 degrees keep object pixels in while the
-scene (low-saturation by construction in rendered cases) stays out.
+(down-weighted) and opponent chroma divided by brightness. The chroma part stays put when a
+colour is darkened or brightened (shaded limbs, soft lighting changes) and is small for the
+scene's greyish colours, however dark. An object is one Gaussian there (:class:`ColorModel`:
+mean ``[3]``, whitening ``[3, 3]``, a squared-Mahalanobis threshold). The threshold sits a
+little past halfway (in distance) from the object's colour to the nearest background colour
+of the first frame, so blur, compression, noise and a global hue shift of ~10 degrees keep
+object pixels in while the scene (low-saturation by construction in rendered cases) stays out.
 
 Learning (:func:`learn_from_box`): the blob of the case's colour in the box (or, failing
 that, the pixels of the box that differ from the colours of a ring around it); a trimmed
-mean/covariance of its pixels is the model (a small contrasting marker is trimmed away). Without a box, :func:`find_by_color`
-locates blobs near an approximate RGB colour. Two objects of the same colour get
-indistinguishable models (:meth:`ColorModel.similar`); the tracker then tells them apart by
-position.
+mean/covariance of its pixels is the model (a small contrasting marker is trimmed away).
+Without a box, :func:`find_by_color` locates blobs near an approximate RGB colour. Two
+objects of the same colour get indistinguishable models (:meth:`ColorModel.similar`); the
+tracker then tells them apart by position.
 """
 
 from __future__ import annotations
@@ -33,12 +32,12 @@ DARK_OFFSET = 16.0  # keeps the chroma of near-black pixels (mostly noise) small
 MIN_STD = np.array([2.0, 3.0, 3.0], np.float32)
 THRESHOLD_RANGE = (6.0, 144.0)  # bounds of the squared-Mahalanobis acceptance threshold
 THRESHOLD_FRACTION = 0.36  # threshold = this x squared distance to the nearest background colour
+HINT_TOLERANCE = 30.0  # chroma distance within which a pixel has the case's stated colour
 _ONES = np.ones((1, 3), np.float32)
-
-
 # opponent axes of RGB: (R - G) / sqrt 2 and (R + G - 2 B) / sqrt 6 (greys have none)
-_OPPONENT = np.array([[0, 0, 0], [1 / np.sqrt(2), -1 / np.sqrt(2), 0], [1 / np.sqrt(6), 1 / np.sqrt(6), -2 / np.sqrt(6)]],
-                     np.float32)
+_OPPONENT = np.array([[0, 0, 0],
+                      [1 / np.sqrt(2), -1 / np.sqrt(2), 0],
+                      [1 / np.sqrt(6), 1 / np.sqrt(6), -2 / np.sqrt(6)]], np.float32)
 
 
 def to_features(rgb: np.ndarray, blur: bool = True) -> np.ndarray:
@@ -53,14 +52,19 @@ def to_features(rgb: np.ndarray, blur: bool = True) -> np.ndarray:
     rgb = np.ascontiguousarray(rgb)
     if blur and min(rgb.shape[:2]) >= 3:
         rgb = cv2.blur(rgb, (3, 3))
-    x = rgb.astype(np.float32)
-    v = x.max(axis=-1)
-    out = cv2.transform(x, _OPPONENT)
+    v = brightness(rgb).astype(np.float32)
+    out = cv2.transform(rgb.astype(np.float32), _OPPONENT)
     k = CHROMA_SCALE / (v + DARK_OFFSET)
     out[..., 0] = L_WEIGHT * v
     out[..., 1] *= k
     out[..., 2] *= k
     return out
+
+
+def brightness(rgb: np.ndarray) -> np.ndarray:
+    """``V = max(R, G, B)`` of ``uint8`` RGB ``[H, W, 3]`` -> ``uint8 [H, W]``."""
+    r, g, b = cv2.split(np.ascontiguousarray(rgb))
+    return cv2.max(cv2.max(r, g), b)
 
 
 def lightness(feat: np.ndarray) -> np.ndarray:
@@ -182,12 +186,10 @@ class NotFound(Exception):
     """The requested object could not be found in the frame."""
 
 
-HINT_TOLERANCE = 30.0  # feature distance within which a pixel has the case's stated colour
-
 
 def chroma_distance(feat: np.ndarray, color: np.ndarray) -> np.ndarray:
     """Distance ``[...]`` between the chroma ratios of ``feat`` ``[..., 3]`` and ``color`` ``[3]``
-    (lightness ignored: a case's colour says nothing of shading)."""
+    (brightness ignored: a case's colour says nothing of shading)."""
     d = feat[..., 1:] - color[1:]
     return np.sqrt((d * d).sum(-1))
 

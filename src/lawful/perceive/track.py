@@ -35,13 +35,13 @@ from lawful.perceive.segment import (
     ColorModel,
     NotFound,
     background_sample,
+    brightness,
     fill_holes,
     find_by_color,
     hint_tolerance,
     learn_from_box,
     rgb_to_features,
     to_features,
-    lightness,
 )
 from lawful.tracks import Tracks
 from lawful.video import VideoError, iter_frames, probe
@@ -50,6 +50,7 @@ _K3 = np.ones((3, 3), np.uint8)
 CONVEX_SHAPES = {"sphere", "block", "cylinder", "hollow_cylinder", "cone", "bob"}
 COAST_FRAMES = 4  # frames an unseen object is predicted forward before a whole-frame search
 BORDER_CUT = 0.85  # a component touching the border with less than this share of its area is not visible
+MARKER_CONTRAST = 1.35  # brightness factor that sets a marker stripe apart from its body
 STATIC_SHIFT_PX = 0.5  # a camera whose estimated shift never exceeds this (tracking px) is static: identity
 
 
@@ -164,9 +165,10 @@ class _Found:
     touches: bool = False  # touches the frame border
 
 
-def _measure(mask: np.ndarray, feat: np.ndarray, origin: tuple[int, int], o: _Obj, angles: bool,
+def _measure(mask: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[int, int], o: _Obj, angles: bool,
              frame_size: tuple[int, int]) -> _Found | None:
-    """Centroid, box, area (and marker angle) of the object pixels ``mask`` (window coordinates)."""
+    """Centroid, box, area (and marker angle) of the object pixels ``mask`` of a window whose
+    features are ``feat`` and raw pixels ``rgb`` (all ``[h, w, ...]``, window at ``origin``)."""
     bx0, by0, bw, bh = cv2.boundingRect(mask)
     if bw == 0 or bh == 0:
         return None
@@ -187,7 +189,7 @@ def _measure(mask: np.ndarray, feat: np.ndarray, origin: tuple[int, int], o: _Ob
     ox, oy = origin[0] + bx0, origin[1] + by0
     angle = float("nan")
     if angles:
-        angle = _marker_angle(region, sub, feat[by0:by1, bx0:bx1], o.model, cx, cy)
+        angle = _marker_angle(region, sub, feat[by0:by1, bx0:bx1], rgb[by0:by1, bx0:bx1], o.model, cx, cy)
     w, h = frame_size
     x0, y0, x1, y1 = ox, oy, ox + (bx1 - bx0) - 1, oy + (by1 - by0) - 1
     touches = x0 <= 0 or y0 <= 0 or x1 >= w - 1 or y1 >= h - 1
@@ -195,30 +197,32 @@ def _measure(mask: np.ndarray, feat: np.ndarray, origin: tuple[int, int], o: _Ob
     return _Found((cx + ox, cy + oy), (x0, y0, x1, y1), float(m["m00"]), angle, cut, touches)
 
 
-def _marker_angle(region: np.ndarray, main: np.ndarray, feat: np.ndarray, model: ColorModel,
+def _marker_angle(region: np.ndarray, main: np.ndarray, feat: np.ndarray, rgb: np.ndarray, model: ColorModel,
                   cx: float, cy: float) -> float:
     """Direction (radians, image axes: +x right, +y down) from the centroid to the marker's centroid.
 
-    Marker pixels: inside the object (eroded by 2 px against edge blending) but clearly off its
-    body colour: another chroma, or a lightness far from the body's median (a dark or light
-    stripe of the same hue). A marker centred on the centroid (a diameter stripe) gives its
-    axis instead (defined mod pi).
+    Marker pixels lie inside the object, away from its rim, and are clearly off its body colour:
+    a brightness ``max(R, G, B)`` (unblurred, so thin stripes keep their contrast) off the body's
+    median by a factor of ~1.35 (a dark or bright stripe of the body's hue; rim shading is kept
+    out by a 3 px erosion), or another chroma (deeper inside: chroma is blurred by 4:2:0
+    subsampling and compression). A marker centred on the centroid (a diameter stripe) gives
+    its axis instead (defined mod pi).
     """
-    inner = cv2.erode(region, np.ones((5, 5), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
+    r = np.sqrt(region.sum() / np.pi)
+    e = 2 * max(3, int(round(0.15 * r))) + 1
+    inner = cv2.erode(region, np.ones((e, e), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
     if inner.sum() < 10:
         return float("nan")
-    L = lightness(feat)
-    body = L[inner & (main > 0)]
+    v = brightness(rgb).astype(np.float32)
+    body = v[inner & (main > 0)]
     if len(body) < 5:
         return float("nan")
     med = float(np.median(body))
-    mad = float(np.median(np.abs(body - med))) * 1.4826
-    # chroma is blurred by 4:2:0 subsampling and compression: trust it only well inside the rim
-    r = np.sqrt(region.sum() / np.pi)
+    ratio = (v + 16.0) * (1.0 / (med + 16.0))
+    marker = inner & ((ratio > MARKER_CONTRAST) | (ratio < 1.0 / MARKER_CONTRAST))
     e = 2 * max(2, int(round(0.2 * r))) + 1
     deep = cv2.erode(region, np.ones((e, e), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
-    marker = inner & (np.abs(L - med) > max(20.0, 3.0 * mad))
-    marker |= deep & (model.distance2(feat) > 2.0 * model.threshold)
+    marker |= deep & (model.distance2(feat) > model.threshold)
     n = int(marker.sum())
     if n < max(3, 0.01 * region.sum()):
         return float("nan")
@@ -327,7 +331,8 @@ def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool) -> dict[int,
         lab_c = reg.labels[ys0:ys1, xs0:xs1]
         m = (np.isin(lab_c, keep) if len(keep) > 1 else lab_c == k).astype(np.uint8)
         sub = reg.feat[ys0:ys1, xs0:xs1]
-        f = _measure(m, sub, (reg.x0 + xs0, reg.y0 + ys0), o, angles, (w, h))
+        raw = frame[reg.y0 + ys0:reg.y0 + ys1, reg.x0 + xs0:reg.x0 + xs1]
+        f = _measure(m, sub, raw, (reg.x0 + xs0, reg.y0 + ys0), o, angles, (w, h))
         out[o.j] = f
         if f is not None and not f.cut:
             inner = cv2.erode(m, _K3, borderType=cv2.BORDER_CONSTANT, borderValue=0)

@@ -138,6 +138,13 @@ def plan_jobs(store: Store, suite_name: str, case_paths: list[Path], models: lis
     return jobs
 
 
+def _quiet_worker() -> None:
+    """One OpenCV thread per worker process: the pool already uses every core."""
+    import cv2
+
+    cv2.setNumThreads(1)
+
+
 def execute(jobs: list[Job], store: Store, workers: int, progress: bool = True, label: str = "videos") -> None:
     """Run jobs on a process pool (or inline for one worker), storing each result as it finishes."""
     if not jobs:
@@ -153,7 +160,7 @@ def execute(jobs: list[Job], store: Store, workers: int, progress: bool = True, 
             for job in jobs:
                 record(*_run_job(job))
             return
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker) as pool:
             pending: set[Future] = set()
             it = iter(jobs)
             for job in it:  # keep a bounded number of jobs in flight

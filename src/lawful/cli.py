@@ -284,19 +284,22 @@ def validate(
     variants: int = typer.Option(12, help="Appearance variants per task.", min=1),
     tasks: Optional[str] = typer.Option(None, help="Comma-separated subset of tasks."),
     workers: int = typer.Option(0),
+    robustness: bool = typer.Option(False, help="Also score noise / CRF 35 / hue-shifted references."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Synthetic-reference validation: render references and twins, score them, print mean P and ROC AUC."""
     _check_suites([suite])
     if suite != "wmle":
         fail("validate is defined for --suite wmle")
-    from lawful.suites.wmle.validate import print_report, validate as run_validation
+    from lawful.suites.wmle.validate import validate as run_validation
+    from lawful.suites.wmle.validate import validation_table
 
-    result = run_validation(n_variants=variants, tasks=_split(tasks) if tasks else None, workers=workers)
+    result = run_validation(n_variants=variants, tasks=_split(tasks) if tasks else None, workers=workers or None,
+                            robustness=robustness)
     if as_json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
     else:
-        print_report(result, out)
+        out.print(validation_table(result))
 
 
 @app.command()

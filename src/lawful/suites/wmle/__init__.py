@@ -38,11 +38,13 @@ def task_info() -> dict[str, dict]:
 
 @register_suite("wmle")
 def wmle_suite() -> Suite:
+    from lawful.suites.wmle.judged import RUBRIC as JUDGE_RUBRIC
+    from lawful.suites.wmle.judged import apply_judge_consistency
     from lawful.suites.wmle.report import aggregate, table
 
     tasks = [cls() for cls in task_classes()]
     return Suite(name="wmle", tasks={t.name: t for t in tasks}, scale=(0.0, 100.0), default_cases_per_task=2,
-                 aggregate=aggregate, table=table)
+                 aggregate=aggregate, table=table, judged={JUDGE_RUBRIC: apply_judge_consistency})
 
 
 __all__ = ["FAMILIES", "WmleTask", "task_classes", "task_info", "wmle_suite"]

@@ -12,7 +12,7 @@ from lawful.suites.wmle.common import (
     FAMILIES, MetricScore, WmleTask, departure_time, fill_gaps, interval_slopes, measure_consistency, score_metrics,
 )
 from lawful.suites.wmle.report import aggregate, table
-from lawful.suites.wmle.validate import roc_auc
+from lawful.score.stats import roc_auc
 from lawful.tracks import Tracks
 
 

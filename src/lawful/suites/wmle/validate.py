@@ -22,18 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
+from lawful.score.stats import roc_auc
+
 PERTURBATIONS = ("noise", "crf35", "hue10")
 SEED_BASE = 1000
-
-
-def roc_auc(positive: Sequence[float], negative: Sequence[float]) -> float:
-    """Mann–Whitney AUC: probability a positive outscores a negative, ties counting ½; NaN if a side is empty."""
-    pos = np.asarray(list(positive), float)
-    neg = np.asarray(list(negative), float)
-    if len(pos) == 0 or len(neg) == 0:
-        return math.nan
-    diff = pos[:, None] - neg[None, :]
-    return float(((diff > 0).sum() + 0.5 * (diff == 0).sum()) / diff.size)
 
 
 def _physics_P(task, case, path) -> tuple[float, str, float | None]:

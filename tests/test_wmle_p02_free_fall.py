@@ -11,18 +11,7 @@ from lawful.suites.wmle.validate import validate_variant
 from lawful.tracks import Tracks
 
 def _tracks(t, objects, r=10.0):
-    """Hand-made Tracks: ``objects`` maps id to (x [T], y [T]) centres of discs of radius r."""
-    ids = list(objects)
-    tr = Tracks.empty(ids, len(t), fps=1.0 / (t[1] - t[0]))
-    tr.t = np.asarray(t, float)
-    for j, oid in enumerate(ids):
-        x, y = (np.broadcast_to(np.asarray(a, float), (len(t),)) for a in objects[oid])
-        tr.xy[:, j, 0], tr.xy[:, j, 1] = x, y
-        tr.box[:, j] = np.stack([x - r, y - r, x + r, y + r], axis=1)
-        tr.area[:, j] = np.pi * r * r
-        tr.visible[:, j] = True
-    tr.meta["n_frames"] = len(t)
-    return tr
+    return Tracks.from_positions(t, objects, radius=r)
 
 
 def test_acceleration_cv_formula():

@@ -101,6 +101,25 @@ class Tracks:
             fps=fps,
         )
 
+    @classmethod
+    def from_positions(cls, t, positions: dict, radius: float = 10.0) -> "Tracks":
+        """Tracks of discs of ``radius`` px whose centres are ``positions[id] = (x [T], y [T])`` at times ``t``.
+
+        For tracks made elsewhere (another tracker, hand-made tests): every sample is visible.
+        """
+        t = np.asarray(t, float)
+        ids = list(positions)
+        tr = cls.empty(ids, len(t), fps=1.0 / (t[1] - t[0]) if len(t) > 1 else 0.0)
+        tr.t = t
+        for j, oid in enumerate(ids):
+            x, y = (np.broadcast_to(np.asarray(a, float), (len(t),)) for a in positions[oid])
+            tr.xy[:, j, 0], tr.xy[:, j, 1] = x, y
+            tr.box[:, j] = np.stack([x - radius, y - radius, x + radius, y + radius], axis=1)
+            tr.area[:, j] = np.pi * radius * radius
+            tr.visible[:, j] = True
+        tr.meta["n_frames"] = len(t)
+        return tr
+
     def __len__(self) -> int:
         return len(self.t)
 

@@ -168,7 +168,7 @@ class RoughInclineRoundTrip(WmleTask):
         foot_x = float(rng.uniform(40.0, 70.0))
         span = min(540.0, (ground_y - 24.0) / math.tan(th))
         length = span / math.cos(th)
-        bw, bh = float(rng.uniform(46.0, 54.0)), float(rng.uniform(28.0, 34.0))
+        bw, bh = float(rng.uniform(36.0, 44.0)), float(rng.uniform(22.0, 28.0))
         post = 6.0
         stop = post + bw / 2
         start = stop + 8.0

@@ -28,51 +28,20 @@ import numpy as np
 SUBTRACKS = ("perception_text", "perception_graphic", "formulation_text", "formulation_graphic", "deduction")
 
 
-@dataclass(frozen=True)
-class Group:
-    name: str
-    weight: float
-    judge: tuple[str, ...]  # rubric criteria the judge fills
-    programmatic: tuple[str, ...] = ()  # objective metrics the paper puts in this group
+def rubric_name(subtrack: str) -> str:
+    """The judge rubric (``lawful/judges/rubrics/<name>.json``) of a subtrack, e.g. ``applepi-perception-text``."""
+    return "applepi-" + subtrack.replace("_", "-")
 
 
-RUBRICS: dict[str, tuple[Group, ...]] = {
-    "perception_text": (
-        Group("content", 0.50, ("text_content_match", "text_readability", "no_extra_annotations")),
-        Group("layout", 0.30, ("text_position_match", "axes_position_match", "axes_angle_match",
-                               "velocity_position_match")),
-        Group("style", 0.20, ("text_font_match", "text_style_match", "text_size_match", "text_color_match",
-                              "axes_color_match", "axes_style_match", "axes_size_match", "velocity_color_match",
-                              "velocity_style_match", "velocity_size_match", "white_background")),
-    ),
-    "perception_graphic": (
-        Group("background", 0.10, ("white_background",)),
-        Group("annotation_removal", 0.30, ("coord_axes", "velocity_arrows", "text_annotations")),
-        Group("object_preservation", 0.30, ("objects_only_from_gt", "object_completeness", "object_visual_match")),
-        Group("spatial", 0.30, ("object_position_match",), ("segmentation_iou",)),
-    ),
-    "formulation_text": (
-        Group("option", 0.20, ("option_correct",)),
-        Group("formula", 0.30, ("formula_variables_correct", "formula_constants_correct", "formula_operators_correct")),
-        Group("substitution", 0.40, ("substitution_all_replaced", "substitution_values_correct",
-                                     "substitution_unreplaced_correct", "substitution_constants_correct",
-                                     "substitution_operators_correct")),
-        Group("presentation", 0.10, ("format_3_lines", "background_pure_white")),
-    ),
-    "formulation_graphic": (
-        Group("annotation_removal", 0.10, ("annotations_removed",)),
-        Group("object_match", 0.30, ("object_position_match", "object_appearance_match"), ("segmentation_iou",)),
-        Group("velocity_arrow", 0.30, ("arrow_is_borderless_orange", "arrow_from_center", "arrow_direction_match")),
-        Group("velocity_text", 0.30, ("velocity_label_present_and_format", "velocity_value_match",
-                                      "velocity_label_no_unit")),
-    ),
-    "deduction": (
-        Group("integrity", 0.20, ("gen_annotations_removed", "object_consistency")),
-        Group("fidelity", 0.20, ("visual_quality", "motion_smoothness"), ("psnr", "masked_psnr")),
-        Group("physics", 0.60, ("physics_accuracy",),
-              ("spatial_iou", "spatiotemporal_iou", "weighted_spatial_iou", "velocity_accuracy")),
-    ),
-}
+def _groups(subtrack: str):
+    """The subtrack's E.1/E.3 groups (name, weight, judge criteria, objective metrics) from its rubric file."""
+    from lawful.judges.rubric import load_rubric
+
+    return load_rubric(rubric_name(subtrack)).groups
+
+
+# One source for the groups and weights: the rubric data files in lawful/judges/rubrics/.
+RUBRICS = {sub: _groups(sub) for sub in SUBTRACKS}
 
 # Objective checks (lawful's, measured in pixels) per group, for the objective-only score.
 OBJECTIVE_GROUPS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -114,7 +83,7 @@ def group_mean(values: list[float | None]) -> float:
 
 
 def judge_criteria(subtrack: str) -> list[str]:
-    return [c for g in RUBRICS[subtrack] for c in g.judge]
+    return [c for g in RUBRICS[subtrack] for c in g.criteria]
 
 
 def fuse(subtrack: str, judge: dict[str, float], objective: dict[str, float]) -> tuple[float | None, dict]:
@@ -124,12 +93,12 @@ def fuse(subtrack: str, judge: dict[str, float], objective: dict[str, float]) ->
     or programmatic metric is absent. Values of -1 are "not applicable".
     """
     missing = [c for c in judge_criteria(subtrack) if c not in judge]
-    missing += [m for g in RUBRICS[subtrack] for m in g.programmatic if m not in objective]
+    missing += [m for g in RUBRICS[subtrack] for m in g.objective if m not in objective]
     if missing:
         return None, {"missing": missing}
     groups, total = {}, 0.0
     for g in RUBRICS[subtrack]:
-        vals = [judge[c] for c in g.judge] + [objective[m] for m in g.programmatic]
+        vals = [judge[c] for c in g.criteria] + [objective[m] for m in g.objective]
         groups[g.name] = group_mean(vals)
         total += g.weight * groups[g.name]
     return total, groups

@@ -28,7 +28,7 @@ import numpy as np
 
 from lawful.score.applepi import pred_physics_index
 
-SUBTRACKS = ("perception_text", "perception_graphic", "formulation_text", "formulation_graphic", "deduction")
+from lawful.suites.applepi.fusion import SUBTRACKS
 SUBTRACK_TITLES = {"perception_text": "Perception-Text", "perception_graphic": "Perception-Graphic",
                    "formulation_text": "Formulation-Text", "formulation_graphic": "Formulation-Graphic",
                    "deduction": "Deduction"}

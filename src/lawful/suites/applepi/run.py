@@ -29,7 +29,7 @@ from lawful.suites.applepi import ocr as ocr_mod
 from lawful.suites.applepi import scenes
 from lawful.suites.applepi.dataset import Dataset, GTCase, case_relpath, write_case, write_dataset_index
 from lawful.suites.applepi.evaluate import Options, Result, evaluate_case
-from lawful.suites.applepi.fusion import SUBTRACKS, OutputScore, aggregate, judge_criteria
+from lawful.suites.applepi.fusion import SUBTRACKS, OutputScore, aggregate, judge_criteria, rubric_name
 from lawful.suites.applepi.predictions import read_submission, validate
 from lawful.suites.applepi.prompts import PROMPT_VERSION, expected_outputs, prompt
 
@@ -82,10 +82,11 @@ def build_dataset(root: str | Path, cases_per_task: int = DEFAULT_CASES_PER_TASK
 
 # --- scoring ------------------------------------------------------------------------------------
 def _judge_values(store: Store, case_id: str, model: str) -> dict[tuple[str, int], dict[str, float]]:
-    """Rubric values recorded by a judge (rubric ``applepi.<subtrack>``) for one case and model."""
+    """Rubric values recorded by a judge (rubric :func:`~lawful.suites.applepi.fusion.rubric_name`) for one case
+    and model."""
     out: dict[tuple[str, int], dict[str, float]] = {}
     for sub in SUBTRACKS:
-        for row in store.judgements(suite=SUITE, rubric=f"{SUITE}.{sub}"):
+        for row in store.judgements(suite=SUITE, rubric=rubric_name(sub)):
             if row["case_id"] == case_id and row["model"] == model and row["value"] is not None:
                 out.setdefault((sub, int(row["rollout"])), {})[row["criterion"]] = float(row["value"])
     return {k: v for k, v in out.items() if all(c in v for c in judge_criteria(k[0]))}
@@ -163,7 +164,7 @@ def apply_judge(store: Store, values: dict[tuple[str, str, int, str], dict[str, 
     """Fuse judge rubric values with the stored objective metrics into the paper's subtrack scores.
 
     ``values[(case_id, model, rollout, subtrack)] = {criterion: value}`` (``-1`` = not applicable) are
-    first recorded as judgements (rubric ``applepi.<subtrack>``); then every stored output whose rubric
+    first recorded as judgements (rubric ``applepi-<subtrack>``); then every stored output whose rubric
     is complete gets a ``<subtrack>`` column (E.1/E.3 fusion). For image-protocol Deduction, average the
     per-keyframe judge values with :func:`lawful.suites.applepi.fusion.keyframe_judge_values` first.
     Returns the number of outputs fused. Nothing is filled in for a missing criterion.
@@ -172,7 +173,7 @@ def apply_judge(store: Store, values: dict[tuple[str, str, int, str], dict[str, 
 
     for (case_id, model, rollout, sub), crit in (values or {}).items():
         for name, v in crit.items():
-            store.put_judgement(VideoKey(SUITE, case_id, model, int(rollout)), f"{SUITE}.{sub}", name, float(v),
+            store.put_judgement(VideoKey(SUITE, case_id, model, int(rollout)), rubric_name(sub), name, float(v),
                                 "scored", meta=judge_meta or {})
     rows = store.scores(SUITE)
     by_key: dict[tuple, list[dict]] = {}

@@ -42,6 +42,23 @@ def _window(img: np.ndarray, x0: float, y0: float, x1: float, y1: float):
         return None
     return c0, r0, c1, r1
 
+def _rotated_window(img: np.ndarray, item) -> tuple | None:
+    """The window around ``item``'s box in ``img`` and each pixel's offset from the item's centre.
+
+    Returns ``((c0, r0, c1, r1), dx, dy, qx, qy)``: ``dx, dy`` in image axes, ``qx`` along the item's
+    rotated x axis and ``qy`` across it (all broadcastable ``[rows, cols]``); None when off-screen.
+    """
+    x0, y0, x1, y1 = item.bbox()
+    win = _window(img, x0 - 1.5, y0 - 1.5, x1 + 1.5, y1 + 1.5)
+    if win is None:
+        return None
+    c0, r0, c1, r1 = win
+    dx = (np.arange(c0, c1, dtype=np.float32) - item.x)[None, :]
+    dy = (np.arange(r0, r1, dtype=np.float32) - item.y)[:, None]
+    c, s = math.cos(item.angle), math.sin(item.angle)
+    return win, dx, dy, c * dx + s * dy, -s * dx + c * dy
+
+
 
 def _blend(img: np.ndarray, win, alpha: np.ndarray, color: np.ndarray) -> None:
     """Composite ``color`` (``[h, w, 3]`` or ``[3]`` float) over ``img[win]`` with coverage ``alpha``."""
@@ -166,16 +183,10 @@ class Block:
         return max(self.w, self.h) / 2
 
     def draw(self, img: np.ndarray, style: Style) -> None:
-        x0, y0, x1, y1 = self.bbox()
-        win = _window(img, x0 - 1.5, y0 - 1.5, x1 + 1.5, y1 + 1.5)
-        if win is None or self.w <= 0 or self.h <= 0:
+        got = _rotated_window(img, self) if self.w > 0 and self.h > 0 else None
+        if got is None:
             return
-        c0, r0, c1, r1 = win
-        dx = (np.arange(c0, c1, dtype=np.float32) - self.x)[None, :]
-        dy = (np.arange(r0, r1, dtype=np.float32) - self.y)[:, None]
-        c, s = math.cos(self.angle), math.sin(self.angle)
-        qx = c * dx + s * dy
-        qy = -s * dx + c * dy
+        win, dx, dy, qx, qy = got
         ex = np.abs(qx) - self.w / 2
         ey = np.abs(qy) - self.h / 2
         d = np.sqrt(np.maximum(ex, 0) ** 2 + np.maximum(ey, 0) ** 2) + np.minimum(np.maximum(ex, ey), 0)
@@ -286,16 +297,10 @@ class Cone:
         return max(self.r, self.h / 2)
 
     def draw(self, img: np.ndarray, style: Style) -> None:
-        x0, y0, x1, y1 = self.bbox()
-        win = _window(img, x0 - 1.5, y0 - 1.5, x1 + 1.5, y1 + 1.5)
-        if win is None or self.r <= 0 or self.h <= 0:
+        got = _rotated_window(img, self) if self.r > 0 and self.h > 0 else None
+        if got is None:
             return
-        c0, r0, c1, r1 = win
-        dx = (np.arange(c0, c1, dtype=np.float32) - self.x)[None, :]
-        dy = (np.arange(r0, r1, dtype=np.float32) - self.y)[:, None]
-        c, s = math.cos(self.angle), math.sin(self.angle)
-        qx = c * dx + s * dy
-        qy = -s * dx + c * dy
+        win, dx, dy, qx, qy = got
         hh, r = self.h / 2, self.r
         n = math.hypot(self.h, r)
         d_base = qy - hh
@@ -306,7 +311,7 @@ class Cone:
         half_w = np.maximum(r * (qy + hh) / self.h, 1e-3)
         u = np.clip(qx / half_w, -1.0, 1.0)
         L = _light3(style)
-        l_local = c * L[0] + s * L[1]
+        l_local = math.cos(self.angle) * L[0] + math.sin(self.angle) * L[1]
         lam = np.clip(u * l_local + np.sqrt(1.0 - u * u) * L[2], 0.0, 1.0)
         edge = _smoothstep(-1.5, -0.5, d_base)
         intensity = (0.4 + 0.6 * lam) * (1.0 - 0.3 * edge)

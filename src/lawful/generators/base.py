@@ -61,4 +61,4 @@ def get_generator(spec: str) -> Generator:
 
 def _load() -> None:
     import lawful.generators.builtin  # noqa: F401
-    import lawful.generators.external  # noqa: F401
+    import lawful.generators.external  # noqa: F401  (registers folder and command)

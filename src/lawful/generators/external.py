@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shlex
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -70,12 +69,6 @@ class Command(Generator):
             last = (r.stderr or r.stdout or "").strip().splitlines()[-1:] or ["no output file"]
             raise GenerationError(f"command failed for case {case.id} (exit {r.returncode}): {last[0][:200]}")
         return out
-
-
-def copy_into(src: Path, dst: Path) -> Path:
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(src, dst)
-    return dst
 
 
 register_generator("folder")(Folder)

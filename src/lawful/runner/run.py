@@ -17,16 +17,17 @@ import hashlib
 import os
 import re
 from collections.abc import Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from PIL import Image
 
-from lawful.case import Case, load_case
+from lawful.case import load_case
 from lawful.generators.base import GenerationError, get_generator
 from lawful.generators.external import Folder
 from lawful.progress import progress_bar
+from lawful.runner.pool import process_pool
 from lawful.result import Score
 from lawful.runner.evaluate import Evaluation, _all, evaluate_video, task_for
 from lawful.store import Store, VideoKey
@@ -138,13 +139,6 @@ def plan_jobs(store: Store, suite_name: str, case_paths: list[Path], models: lis
     return jobs
 
 
-def _quiet_worker() -> None:
-    """One OpenCV thread per worker process: the pool already uses every core."""
-    import cv2
-
-    cv2.setNumThreads(1)
-
-
 def execute(jobs: list[Job], store: Store, workers: int, progress: bool = True, label: str = "videos") -> None:
     """Run jobs on a process pool (or inline for one worker), storing each result as it finishes."""
     if not jobs:
@@ -160,7 +154,7 @@ def execute(jobs: list[Job], store: Store, workers: int, progress: bool = True, 
             for job in jobs:
                 record(*_run_job(job))
             return
-        with ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker) as pool:
+        with process_pool(workers) as pool:
             pending: set[Future] = set()
             it = iter(jobs)
             for job in it:  # keep a bounded number of jobs in flight

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from lawful.result import Score
@@ -45,9 +44,9 @@ def _workers(workers: int | None) -> int:
 def _pmap(fn, items: list, workers: int):
     if workers <= 1 or len(items) <= 1:
         return [fn(*a) for a in items]
-    import multiprocessing as mp
+    from lawful.runner.pool import process_pool
 
-    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("fork")) as ex:
+    with process_pool(workers) as ex:
         return list(ex.map(fn, *zip(*items)))
 
 
@@ -160,21 +159,25 @@ def leaderboard(store: Store, models: Iterable[str], case_ids: set[str]) -> dict
 
 
 def apply_judge(store: Store, values: dict[tuple[str, str, int, str], dict[str, float]] | None = None,
-                judge_meta: dict | None = None) -> int:
+                judge_meta: dict | None = None,
+                details: dict[tuple[str, str, int, str], dict[str, tuple[str, dict]]] | None = None) -> int:
     """Fuse judge rubric values with the stored objective metrics into the paper's subtrack scores.
 
     ``values[(case_id, model, rollout, subtrack)] = {criterion: value}`` (``-1`` = not applicable) are
     first recorded as judgements (rubric ``applepi-<subtrack>``); then every stored output whose rubric
     is complete gets a ``<subtrack>`` column (E.1/E.3 fusion). For image-protocol Deduction, average the
     per-keyframe judge values with :func:`lawful.suites.applepi.fusion.keyframe_judge_values` first.
+    ``details`` (same keys) may give each criterion's ``(raw reply, meta)`` to keep with its value.
     Returns the number of outputs fused. Nothing is filled in for a missing criterion.
     """
     from lawful.suites.applepi.fusion import fuse
 
-    for (case_id, model, rollout, sub), crit in (values or {}).items():
+    for k, crit in (values or {}).items():
+        case_id, model, rollout, sub = k
         for name, v in crit.items():
+            raw, meta = (details or {}).get(k, {}).get(name, ("", {}))
             store.put_judgement(VideoKey(SUITE, case_id, model, int(rollout)), rubric_name(sub), name, float(v),
-                                "scored", meta=judge_meta or {})
+                                "scored", raw, {**(judge_meta or {}), **meta})
     rows = store.scores(SUITE)
     by_key: dict[tuple, list[dict]] = {}
     for r in rows:

@@ -17,11 +17,12 @@ import math
 import os
 import tempfile
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from pathlib import Path
 
 import numpy as np
 
+from lawful.runner.pool import process_pool
 from lawful.score.stats import roc_auc
 
 PERTURBATIONS = ("noise", "crf35", "hue10")
@@ -140,7 +141,7 @@ def validate(n_variants: int = 12, tasks: Sequence[str] | None = None, workers: 
                 if bar:
                     bar.advance(tid)
         else:
-            with ProcessPoolExecutor(max_workers=workers) as ex:
+            with process_pool(workers) as ex:
                 futs = [ex.submit(validate_variant, name, i, seed, robustness) for name, i, seed in jobs]
                 for f in as_completed(futs):
                     results.append(f.result())

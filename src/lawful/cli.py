@@ -67,6 +67,8 @@ def run(
     judge_model: Optional[str] = typer.Option(None, "--judge-model", help="Model name the endpoint serves."),
     api_key_env: Optional[str] = typer.Option(None, "--api-key-env",
                                               help="NAME of the environment variable holding the API key."),
+    ocr: bool = typer.Option(False, "--ocr", help="Apple-pi: read text with Tesseract (apt-get install "
+                                                  "tesseract-ocr) for the text checks."),
 ) -> None:
     """Build the suite(s), generate videos with the models, score them and print the leaderboard."""
     from lawful.generators.base import get_generator
@@ -94,7 +96,7 @@ def run(
     for s in suites:
         if s in SPECIAL_FLOWS:
             mod = __import__(SPECIAL_FLOWS[s], fromlist=["x"])
-            kw = {"judge_config": judge_cfg} if s == "phyground" else {}
+            kw = {"judge_config": judge_cfg} if s == "phyground" else {"ocr": ocr}
             extra[s] = getattr(mod, f"run_{s}")(out_dir, models=tuple(model_list), cases_per_task=cases_per_task,
                                                seed=seed, workers=workers, progress=not quiet, **kw)
     if extra or judge_cfg is not None:

@@ -4,7 +4,8 @@
 
 Prints, for the same set of reference videos:
 - decode-only time (every frame decoded, nothing else) and full evaluation time
-  (probe + track + measure + score), and their ratio (target ≤ 2);
+  (probe + track + measure + score), and their ratio (target ≤ 2), for the suite's own
+  640×360 renders and for one 1280×720, 240-frame clip (the generators' usual size);
 - peak RSS of a fresh process evaluating one 1280×720, 240-frame video (target ≤ 1 GB).
 """
 
@@ -84,6 +85,14 @@ def main() -> None:
         task = task_for(big)
         frames = (cv2.resize(f, (1280, 720), interpolation=cv2.INTER_LINEAR) for f in task.render(big, "true"))
         big_video = write_video(tmp / "big" / "big.mp4", frames, big.fps)
+        t0 = time.perf_counter()
+        n_big = _decode_all(big_video)
+        t_big_decode = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        evaluate_video(big, big_video, task)
+        t_big_eval = time.perf_counter() - t0
+        print(f"1280x720, {n_big} frames: decode {t_big_decode:.2f} s, evaluation {t_big_eval:.2f} s, "
+              f"ratio {t_big_eval / t_big_decode:.2f}")
         rss, status = _rss_child(big_path, big_video)
         base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"peak RSS evaluating one 1280x720 240-frame video: {rss:.0f} MB (target ≤ 1024 MB; status {status};"

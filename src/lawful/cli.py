@@ -96,7 +96,7 @@ def run(
     for s in suites:
         if s in SPECIAL_FLOWS:
             mod = __import__(SPECIAL_FLOWS[s], fromlist=["x"])
-            kw = {"judge_config": judge_cfg} if s == "phyground" else {"ocr": ocr}
+            kw = {"judge_config": judge_cfg} if s == "phyground" else {"ocr": ocr, "judge_config": judge_cfg}
             extra[s] = getattr(mod, f"run_{s}")(out_dir, models=tuple(model_list), cases_per_task=cases_per_task,
                                                seed=seed, workers=workers, progress=not quiet, **kw)
     if extra or judge_cfg is not None:

@@ -232,8 +232,14 @@ def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per
                 seed: int = 0, dataset: str | Path | None = None, workers: int | None = None, progress: bool = True,
                 width: int = 832, height: int = 480, tasks: Iterable[str] | None = None, ocr: bool = False,
                 motion_masks: bool = False, protocol: str = "video", store: Store | None = None,
-                duration: float = 2.0, gt_fps: float = 24.0, dense_maps: bool = True) -> dict:
+                duration: float = 2.0, gt_fps: float = 24.0, dense_maps: bool = True, judge_config=None,
+                redo_judge: bool = False) -> dict:
     """Build (or read) the dataset, write the built-in models' outputs, score them, return the leaderboard section.
+
+    With a :class:`~lawful.judges.client.JudgeConfig` the judge scores every output with its subtrack's
+    rubric after the objective checks (:func:`lawful.suites.applepi.judging.judge_applepi`; replies cached
+    under ``<out>/judge_cache``) and the section holds the fused E.1/E.3 scores (``section["judge"]``:
+    the counts).
 
     ``ocr=True`` adds the text-reading checks when Tesseract is installed (slow: ~1 s per image);
     ``dense_maps=False`` skips the large
@@ -275,7 +281,18 @@ def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per
         for m, pred_root in folders.items():
             validation[m] = validate(pred_root, ds).to_dict()
             score_predictions(store, ds, pred_root, m, opts, workers, progress)
+        judged = None
+        if judge_config is not None:
+            from lawful.judges.cache import JudgeCache
+            from lawful.judges.client import JudgeClient
+            from lawful.suites.applepi.judging import judge_applepi
+
+            _progress(progress, f"judging with {judge_config.model}")
+            client = JudgeClient(judge_config, JudgeCache(out / "judge_cache"))
+            judged = judge_applepi(out, client, builtin + list(folders), redo=redo_judge, dataset=ds.root, store=store)
         section = leaderboard(store, builtin + list(folders), _case_ids(ds))
+        if judged is not None:
+            section["judge"] = {**judged, "config": judge_config.public()}
         section["ocr"] = ocr_mod.version() if opts.use_ocr else None
         if validation:
             section["validation"] = validation

@@ -45,6 +45,10 @@ def _print_board(board: dict, suites: list[str], run_dir: Path) -> None:
     for s in suites:
         if s in board and "models" in board[s]:
             out.print(table(s, board[s]))
+            if s == "applepi":  # per task, with the reference's gap to the other models
+                from lawful.suites.applepi.run import task_table
+
+                out.print(task_table(board[s]))
     out.print(f"run folder: {run_dir}  (leaderboard.json, report.html, results.sqlite)")
 
 
@@ -314,8 +318,15 @@ def report(run_dir: Path = typer.Option(..., "--run", help="Run folder.")) -> No
     if not db.exists():
         fail(f"{run_dir}: no results.sqlite (not a run folder)")
     with Store(db) as store:
-        suites = sorted({v["suite"] for v in store.videos()} - set(SPECIAL_FLOWS))
-        board = write_reports(store, run_dir, suites)
+        suites = sorted({v["suite"] for v in store.videos()})
+        extra = {}
+        if "phyground" in suites:  # PhyGround's section comes from the judge's answers, not score rows
+            from lawful.suites.phyground.run import phyground_section
+
+            suites.remove("phyground")
+            extra["phyground"] = phyground_section(store)
+        board = write_reports(store, run_dir, suites, extra)
+        suites += list(extra)
     _print_board(board, suites, run_dir)
 
 

@@ -18,6 +18,17 @@ from pydantic import BaseModel, Field
 Status = Literal["scored", "unmeasurable", "invalid"]
 
 
+def finite_float(v: Any) -> float | None:
+    """``v`` as a finite float, else None (None, booleans, non-numbers, NaN and inf all give None)."""
+    if v is None or isinstance(v, bool):
+        return None
+    try:
+        f = float(v.strip() if isinstance(v, str) else v)
+    except (TypeError, ValueError):
+        return None
+    return f if math.isfinite(f) else None
+
+
 class Event(BaseModel):
     """A detected event of one object: its name, frame index (fractional when interpolated) and time."""
 

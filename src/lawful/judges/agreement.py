@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from lawful.result import finite_float
+
 Row = dict[str, Any]
 
 
@@ -56,16 +58,6 @@ def _cell(v: str | None) -> Any:
         return float(v)
     except ValueError:
         return v.strip()
-
-
-def _num(v: Any) -> float | None:
-    if v is None or isinstance(v, bool):
-        return None
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return None
-    return f if math.isfinite(f) else None
 
 
 # --- correlations ------------------------------------------------------------------------------
@@ -107,7 +99,7 @@ def model_means(rows: Iterable[Row], *, model: str = "model", score: str = "scor
     """
     acc: dict[str | None, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for r in rows:
-        v = _num(r.get(score))
+        v = finite_float(r.get(score))
         if v is None:
             continue
         acc[None][str(r[model])].append(v)
@@ -142,7 +134,7 @@ def relative_bias(judge: Iterable[Row], human: Iterable[Row], *, dimension: str 
     def collect(rows):
         d: dict[str, dict[Any, list[float]]] = defaultdict(lambda: defaultdict(list))
         for r in rows:
-            v = _num(r.get(score))
+            v = finite_float(r.get(score))
             if v is not None:
                 d[str(r[dimension])][r.get(item) if item else len(d[str(r[dimension])])].append(v)
         return d
@@ -220,7 +212,7 @@ def rank_agreement(rows: Iterable[Row], *, task: str = "task", auto: str = "P", 
     by_task: dict[Any, list[tuple[float, float]]] = defaultdict(list)
     excluded = 0
     for r in rows:
-        by_task[r[task]].append((_num(r.get(auto)), _num(r.get(human))))
+        by_task[r[task]].append((finite_float(r.get(auto)), finite_float(r.get(human))))
     n = agree = 0
     for vids in by_task.values():
         for (pi, hi), (pj, hj) in itertools.combinations(vids, 2):
@@ -264,7 +256,7 @@ def confirmed_pairwise(rows: Iterable[Row], *, votes: str = "votes", auto_a: str
     for r in rows:
         n += 1
         h = human_majority(parse_votes(r.get(votes)))
-        pa, pb = _num(r.get(auto_a)), _num(r.get(auto_b))
+        pa, pb = finite_float(r.get(auto_a)), finite_float(r.get(auto_b))
         if h is None:
             no_majority += 1
             continue

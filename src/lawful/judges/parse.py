@@ -10,12 +10,12 @@ not-applicable value where allowed (``scored`` with ``na=True``), or status
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from lawful.judges.rubric import Criterion, Rubric
+from lawful.result import finite_float
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 
@@ -104,7 +104,7 @@ def check_value(raw: Any, rubric: Rubric, c: Criterion) -> CriterionAnswer:
                 if raw.strip().upper() == label.upper():
                     return CriterionAnswer(v, "scored")
         return CriterionAnswer(None, "invalid", f"{raw!r} is not one of {list(s.labels)}")
-    v = _number(raw)
+    v = finite_float(raw)
     if v is None:
         return CriterionAnswer(None, "invalid", f"{raw!r} is not a number")
     if c.allow_na and s.not_applicable is not None and v == s.not_applicable:
@@ -114,17 +114,3 @@ def check_value(raw: Any, rubric: Rubric, c: Criterion) -> CriterionAnswer:
     if s.integer and not float(v).is_integer():
         return CriterionAnswer(None, "invalid", f"{v:g} is not a whole number on the {s.min:g}-{s.max:g} scale")
     return CriterionAnswer(float(v), "scored")
-
-
-def _number(raw: Any) -> float | None:
-    if isinstance(raw, bool):
-        return None
-    if isinstance(raw, (int, float)):
-        return float(raw) if math.isfinite(raw) else None
-    if isinstance(raw, str):
-        try:
-            v = float(raw.strip())
-        except ValueError:
-            return None
-        return v if math.isfinite(v) else None
-    return None

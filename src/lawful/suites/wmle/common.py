@@ -57,7 +57,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 
 from lawful.case import Case
-from lawful.result import Event, Measurement, Score
+from lawful.result import Event, Measurement, Score, finite_float
 from lawful.score.wmle import CONSISTENCY_GATE, composite, passes_gate, physical_score
 from lawful.suites.base import Task, TrackingPlan
 from lawful.tracks import Tracks
@@ -101,26 +101,16 @@ class MetricScore:
 
     @classmethod
     def measured(cls, value: float, residual: float | None = None, reason: str = "", **components: float | None):
-        return cls(float(value), "measured", _finite_or_none(residual), {k: _finite_or_none(v) for k, v in
+        return cls(float(value), "measured", finite_float(residual), {k: finite_float(v) for k, v in
                                                                         components.items()}, reason)
 
     @classmethod
     def operational_zero(cls, reason: str, **components: float | None) -> "MetricScore":
-        return cls(0.0, "operational_zero", None, {k: _finite_or_none(v) for k, v in components.items()}, reason)
+        return cls(0.0, "operational_zero", None, {k: finite_float(v) for k, v in components.items()}, reason)
 
     @classmethod
     def undefined(cls, reason: str) -> "MetricScore":
         return cls(None, "undefined", None, {}, reason)
-
-
-def _finite_or_none(v: Any) -> float | None:
-    if v is None:
-        return None
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return None
-    return f if math.isfinite(f) else None
 
 
 @dataclass

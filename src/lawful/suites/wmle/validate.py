@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from lawful.progress import progress_bar
 from lawful.runner.pool import process_pool
 from lawful.score.stats import roc_auc
 
@@ -127,29 +128,18 @@ def validate(n_variants: int = 12, tasks: Sequence[str] | None = None, workers: 
     jobs = [(t.name, i, SEED_BASE + i) for t in chosen for i in range(n_variants)]
     workers = workers or min(len(jobs), max(1, (os.cpu_count() or 2)))
     results: list[dict] = []
-    bar = None
-    if progress:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        bar = Progress(TextColumn("[bold]wmle validate"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-        bar.start()
-        tid = bar.add_task("variants", total=len(jobs))
-    try:
+    with progress_bar(progress) as bar:
+        tid = bar.add_task("wmle validate", total=len(jobs))
         if workers <= 1:
             for name, i, seed in jobs:
                 results.append(validate_variant(name, i, seed, robustness))
-                if bar:
-                    bar.advance(tid)
+                bar.advance(tid)
         else:
             with process_pool(workers) as ex:
                 futs = [ex.submit(validate_variant, name, i, seed, robustness) for name, i, seed in jobs]
                 for f in as_completed(futs):
                     results.append(f.result())
-                    if bar:
-                        bar.advance(tid)
-    finally:
-        if bar:
-            bar.stop()
+                    bar.advance(tid)
     out = _summarise(results, robustness)
     out["n_variants"] = n_variants
     return out

@@ -36,3 +36,18 @@ def test_judge_C_changes_only_C_and_S(tmp_path, monkeypatch):
         r = CliRunner().invoke(app, ARGS + ["--out", str(judged), "--judge", srv.url, "--judge-model", "vlm"])
         assert r.exit_code == 0 and srv.requests == []
     assert _section(judged)["tasks"]["P12"] == b["tasks"]["P12"]
+
+
+def test_evaluate_one_wmle_case_with_a_judge(tmp_path):
+    out = tmp_path / "plain"
+    assert CliRunner().invoke(app, ARGS + ["--out", str(out)]).exit_code == 0
+    case = out / "cases" / "wmle" / "pendulum_mass-000.json"
+    video = out / "videos" / "reference" / "pendulum_mass-000__0.mp4"
+    with ChatServer(lambda req, i: Reply('{"consistency": 60}')) as srv:
+        r = CliRunner().invoke(app, ["evaluate", "--case", str(case), "--video", str(video), "--json",
+                                     "--judge", srv.url, "--judge-model", "vlm"])
+        assert r.exit_code == 0, r.output
+        assert len(srv.requests) == 1
+    s = json.loads(r.stdout)["scores"]["P12"]
+    assert s["metrics"]["C"] == 60.0 and s["extra"]["C_source"] == "judge"
+    assert s["value"] == 0.15 * 60.0  # gated: physics not counted

@@ -154,7 +154,7 @@ def evaluate(
     if case is not None or video is not None:
         if case is None or video is None:
             fail("--case and --video go together")
-        _evaluate_one(case, video, as_json)
+        _evaluate_one(case, video, as_json, _judge_config(judge, judge_model, api_key_env))
         return
     if suite is None:
         fail("give --suite with --videos/--predictions, or --case with --video")
@@ -198,7 +198,7 @@ def _finish(board: dict, suites: list[str], run_dir: Path, as_json: bool) -> Non
         _print_board(board, suites, run_dir)
 
 
-def _evaluate_one(case_path: Path, video_path: Path, as_json: bool) -> None:
+def _evaluate_one(case_path: Path, video_path: Path, as_json: bool, judge_cfg=None) -> None:
     from lawful.case import CaseError, load_case
     from lawful.runner.evaluate import evaluate_video, task_for
 
@@ -209,6 +209,16 @@ def _evaluate_one(case_path: Path, video_path: Path, as_json: bool) -> None:
         fail(str(e))
     except KeyError as e:
         fail(f"{case_path}: {e.args[0]}")
+    if judge_cfg is not None and c.suite == "wmle":  # the judge's C replaces the measured one (the seam)
+        from lawful.judges.cache import JudgeCache
+        from lawful.judges.client import JudgeClient
+        from lawful.judges.judge import CACHE_DIR, judge_consistency
+
+        client = JudgeClient(judge_cfg, JudgeCache(case_path.parent / CACHE_DIR))
+        judged_C = judge_consistency(video_path, c, client)
+        err.print(f"judge C = {judged_C if judged_C is not None else 'no usable answer'}; {client.usage.summary()}")
+        if judged_C is not None:
+            c = c.model_copy(update={"known": {**c.known, "judge_C": judged_C}})
     ev = evaluate_video(c, video_path, task)
     result = {
         "case": c.id, "suite": c.suite, "task": c.task, "video": str(video_path), "status": ev.status,

@@ -16,16 +16,10 @@ FPS = 240.0
 
 
 def _bobs(t, swings):
-    ids = list(swings)
-    tr = Tracks.empty(ids, len(t), fps=FPS)
-    tr.t, tr.frames = t, np.arange(len(t))
-    for j, oid in enumerate(ids):
-        px, L, a = swings[oid]
-        x, y = px + L * np.sin(a), 34 + L * np.cos(a)
-        tr.xy[:, j, 0], tr.xy[:, j, 1] = x, y
-        tr.box[:, j] = np.stack([x - 12, y - 12, x + 12, y + 12], axis=1)
-        tr.area[:, j] = math.pi * 144
-        tr.visible[:, j] = True
+    """Bobs of radius 12 px swinging at angles ``a`` [T] on strings of ``L`` px from pivots (px, 34)."""
+    tr = Tracks.from_positions(t, {oid: (px + L * np.sin(a), 34 + L * np.cos(a))
+                                   for oid, (px, L, a) in swings.items()}, radius=12)
+    tr.frames = np.arange(len(t))
     return tr
 
 

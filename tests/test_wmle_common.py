@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from lawful.case import Case
-from lawful.result import Event, Measurement
+from lawful.result import Measurement
 from lawful.score.wmle import CONSISTENCY_GATE, composite, cv, geometric_mean, physical_score, q
 from lawful.suites.wmle.common import (
     FAMILIES, MetricScore, WmleTask, departure_time, fill_gaps, interval_slopes, measure_consistency, score_metrics,

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
+from lawful.report.leaderboard import fmt
+
 
 def _bar_chart(section: dict, title: str) -> str:
     """Grouped bars (task × model) as a base64 PNG <img>."""
@@ -19,11 +21,7 @@ def _bar_chart(section: dict, title: str) -> str:
     import matplotlib.pyplot as plt
 
     models = list(section.get("models", {}))
-    tasks: list[str] = []
-    for m in models:
-        for t in section["models"][m].get("tasks", {}):
-            if t not in tasks:
-                tasks.append(t)
+    tasks = task_names(section)
     if not models or not tasks:
         return ""
     fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(tasks) + 2), 3.6), dpi=100)
@@ -45,25 +43,23 @@ def _bar_chart(section: dict, title: str) -> str:
     return f'<img alt="{html.escape(title)}" src="data:image/png;base64,{base64.b64encode(buf.getvalue()).decode()}">'
 
 
-def _fmt(v) -> str:
-    if isinstance(v, (int, float)) and math.isfinite(v):
-        return f"{v:.3f}" if abs(v) <= 1 else f"{v:.2f}"
-    return "–"
+def task_names(section: dict) -> list[str]:
+    """Task columns of a leaderboard section, in first-seen order over its models."""
+    names: list[str] = []
+    for m in section.get("models", {}).values():
+        names += [t for t in m.get("tasks", {}) if t not in names]
+    return names
 
 
 def _table(section: dict) -> str:
     models = section.get("models", {})
-    tasks: list[str] = []
-    for m in models.values():
-        for t in m.get("tasks", {}):
-            if t not in tasks:
-                tasks.append(t)
+    tasks = task_names(section)
     head = "".join(f"<th>{html.escape(t)}</th>" for t in tasks)
     rows = []
     for name, m in models.items():
-        cells = "".join(f"<td>{_fmt(m.get('tasks', {}).get(t))}</td>" for t in tasks)
+        cells = "".join(f"<td>{fmt(m.get('tasks', {}).get(t))}</td>" for t in tasks)
         counts = f"{m.get('scored', 0)}/{m.get('unmeasurable', 0)}/{m.get('invalid', 0)}"
-        rows.append(f"<tr><th>{html.escape(name)}</th>{cells}<td><b>{_fmt(m.get('overall'))}</b></td>"
+        rows.append(f"<tr><th>{html.escape(name)}</th>{cells}<td><b>{fmt(m.get('overall'))}</b></td>"
                     f"<td>{counts}</td></tr>")
     return (f"<table><tr><th>model</th>{head}<th>overall</th><th>scored/unmeasurable/invalid</th></tr>"
             + "".join(rows) + "</table>")

@@ -118,6 +118,7 @@ def table(suite_name: str, section: dict) -> Table:
 
 
 def fmt(v) -> str:
-    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+    """A score for a table: 3 decimals on a 0–1 scale, 2 above; '–' for anything not a finite number."""
+    if not isinstance(v, (int, float)) or not math.isfinite(v):
         return "–"
     return f"{v:.3f}" if abs(v) <= 1.0 else f"{v:.2f}"

@@ -89,7 +89,66 @@ def test_camera_motion_recovers_known_similarity_directly():
         c, sn = s * np.cos(a), s * np.sin(a)
         fwd = np.array([[c, -sn, 1.5 * i], [sn, c, -0.7 * i]])
         g = cv2.warpAffine(f, fwd, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        A = est.update(g, boxes=[(60, 40, 240, 180)])
+        est.update(g, boxes=[(60, 40, 240, 180)])
     expected = camera.invert(fwd)
     pts = np.array([[20, 20], [300, 30], [160, 120], [40, 220]], float)
-    assert np.abs(camera.apply(A, pts) - camera.apply(expected, pts)).max() < 0.3
+    assert np.abs(camera.apply(est.transforms[-1], pts) - camera.apply(expected, pts)).max() < 0.3
+
+
+def camera_path(kind, n):
+    """Frame-0 -> frame-i similarities ``[n, 2, 3]``: a steady pan + zoom + roll, or a hand-held shake."""
+    i = np.arange(n)
+    if kind == "steady":
+        t = i / (n - 1)
+        s, a, tx, ty = 1 + 0.04 * t, 0.01 * t, 14 * t, -6 * t
+    else:
+        s, a = 1 + 0.003 * np.sin(2 * np.pi * i / 6), np.zeros(n)
+        tx, ty = 1.5 * np.sin(2 * np.pi * i / 5), 1.2 * np.sin(2 * np.pi * i / 7)
+    c, sn = s * np.cos(a), s * np.sin(a)
+    cx, cy = (W - 1) / 2, (H - 1) / 2  # about the centre
+    return np.stack([np.stack([c, -sn, cx - c * cx + sn * cy + tx], 1),
+                     np.stack([sn, c, cy - sn * cx - c * cy + ty], 1)], 1)
+
+
+def filmed(kind, n=24, **kw):
+    """Worst corner error (px) of the transforms recovered from ``scene`` filmed along ``camera_path``, and
+    the estimator."""
+    frames, truth = scene(n)
+    est = camera.CameraMotion(max_side=320, **kw)
+    path = camera_path(kind, n)
+    for f, (x, y), fwd in zip(frames, truth, path):
+        box = np.r_[camera.apply(fwd, [x - 14, y - 14]), camera.apply(fwd, [x + 14, y + 14])]
+        g = cv2.warpAffine(f, fwd, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        est.update(g, [tuple(box)])
+    corners = np.array([[0, 0], [W - 1, 0], [0, H - 1], [W - 1, H - 1]], float)
+    err = max(np.abs(camera.apply(A, corners) - camera.apply(camera.invert(fwd), corners)).max()
+              for A, fwd in zip(est.transforms, path))
+    return err, est
+
+
+def test_known_camera_path_is_recovered_at_every_frame():
+    err, est = filmed("steady")
+    assert err < 0.25
+    assert est.summary()["methods"].get("interpolated", 0) >= 10  # most frames between estimates cost nothing
+
+
+def test_a_shaking_camera_is_estimated_at_every_frame():
+    err, est = filmed("shake")
+    assert err < 0.25
+    assert "interpolated" not in est.summary()["methods"]
+
+
+def test_one_transform_per_update_whatever_the_stride():
+    frames, _ = scene(n=8)
+    for stride in (1, 2, 3, 5):
+        for n in range(1, 9):
+            est = camera.CameraMotion(stride=stride)
+            for f in frames[:n]:
+                est.update(f)
+            assert len(est.transforms) == n and est.summary()["frames"] == n
+            assert sum(est.summary()["methods"].values()) == n
+    est = camera.CameraMotion(stride=3)  # reading mid-stream, then going on
+    for k, f in enumerate(frames):
+        est.update(f)
+        assert len(est.transforms) == k + 1
+    assert max(camera.corner_shift(A, W, H) for A in est.transforms) < 0.05

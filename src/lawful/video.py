@@ -12,6 +12,8 @@ shows physical time ``i * duration / n`` and time ``t`` is shown by frame
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,10 +39,11 @@ class VideoInfo:
         return self.n_frames / self.fps if self.fps > 0 else 0.0
 
 
-def _cv2_capture(path: Path):
+def _cv2_capture(path: Path, threads: int = 0):
+    """An opened OpenCV FFmpeg capture (``threads``: decoder threads, 0 = FFmpeg's choice), or None."""
     import cv2
 
-    cap = cv2.VideoCapture(str(path), cv2.CAP_FFMPEG)
+    cap = cv2.VideoCapture(str(path), cv2.CAP_FFMPEG, [cv2.CAP_PROP_N_THREADS, threads] if threads else [])
     if not cap.isOpened():
         cap.release()
         return None
@@ -97,18 +100,75 @@ def _resize(frame: np.ndarray, max_side: int | None) -> np.ndarray:
 
 
 def iter_frames(
-    path: str | Path, every: int = 1, max_side: int | None = None, limit: int | None = None
+    path: str | Path, every: int = 1, max_side: int | None = None, limit: int | None = None, prefetch: int = 0
 ) -> Iterator[tuple[int, np.ndarray]]:
     """Yield ``(index, rgb_frame)`` for every ``every``-th decoded frame, at most ``limit`` of them.
 
-    Only one frame is held in memory at a time.
+    Only one frame is held in memory at a time, or ``prefetch + 1`` when ``prefetch > 0``:
+    then a background thread decodes up to ``prefetch`` frames ahead (decoding releases the
+    GIL, so it overlaps with the caller's work on another core; the decoder then uses one
+    thread, leaving the other cores to the caller).
     """
-    path = Path(path)
+    if prefetch > 0:
+        return _prefetched(_iter_frames(Path(path), every, max_side, limit, threads=1), prefetch)
+    return _iter_frames(Path(path), every, max_side, limit)
+
+
+_DONE = object()
+
+
+def _prefetched(it: Iterator, size: int) -> Iterator:
+    """Run ``it`` in a daemon thread, ``size`` items ahead; its exceptions surface here.
+
+    Closing the returned generator early stops the thread at its next item.
+    """
+    q: queue.Queue = queue.Queue(maxsize=size)
+    stop = threading.Event()
+
+    def work() -> None:
+        try:
+            for item in it:
+                while not stop.is_set():
+                    try:
+                        q.put(item, timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    break
+            q.put(_DONE)
+        except BaseException as e:  # handed to the consumer
+            q.put(e)
+        finally:
+            it.close()
+
+    thread = threading.Thread(target=work, name="lawful-decode", daemon=True)
+    thread.start()
+
+    def consume() -> Iterator:
+        try:
+            while (item := q.get()) is not _DONE:
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+        finally:
+            stop.set()
+            while thread.is_alive():  # unblock a put waiting on a full queue
+                try:
+                    q.get_nowait()
+                except queue.Empty:
+                    thread.join(0.05)
+
+    return consume()
+
+
+def _iter_frames(path: Path, every: int, max_side: int | None, limit: int | None,
+                 threads: int = 0) -> Iterator[tuple[int, np.ndarray]]:
     if not path.exists():
         raise VideoError(f"{path}: no such video")
     import cv2
 
-    cap = _cv2_capture(path)
+    cap = _cv2_capture(path, threads)
     yielded = 0
     if cap is not None:
         try:

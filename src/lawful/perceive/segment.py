@@ -97,6 +97,7 @@ class ColorModel:
     def __post_init__(self) -> None:
         if self.mean0 is None:
             self.mean0 = self.mean.copy()
+        self._affine = (None, None)  # (mean it was built for, [3, 4] float32 [whiten | -whiten @ mean])
 
     @classmethod
     def fit(cls, pixels: np.ndarray, threshold: float = 16.0) -> "ColorModel":
@@ -111,8 +112,13 @@ class ColorModel:
 
     def distance2(self, feat: np.ndarray) -> np.ndarray:
         """Squared Mahalanobis distance of every pixel of ``feat`` ``[..., 3]`` -> ``[...]``."""
-        w = self.whiten.astype(np.float32)
-        affine = np.hstack([w, -(w @ self.mean.astype(np.float32))[:, None]])
+        built_for, affine = self._affine
+        if built_for is not self.mean:
+            w = np.asarray(self.whiten, np.float32)
+            affine = np.empty((3, 4), np.float32)
+            affine[:, :3] = w
+            affine[:, 3] = -(w @ self.mean)
+            self._affine = (self.mean, affine)
         x = np.asarray(feat, np.float32)
         shape = x.shape[:-1]
         if x.ndim != 3:
@@ -122,7 +128,7 @@ class ColorModel:
 
     def mask(self, feat: np.ndarray) -> np.ndarray:
         """Binary ``uint8`` mask (0/1) of the pixels of ``feat`` ``[H, W, 3]`` matching the object."""
-        return (self.distance2(feat) < self.threshold).astype(np.uint8)
+        return np.less(self.distance2(feat), self.threshold).view(np.uint8)
 
     def adapt(self, observed: np.ndarray, rate: float = 0.05) -> None:
         """Move the mean a little toward ``observed`` ``[3]``, the mean of confident object pixels."""
@@ -299,6 +305,15 @@ def find_by_color(feat: np.ndarray, color: tuple[int, int, int], count: int = 1,
         p = max(2, int(0.15 * max(bw, bh)))
         out.append((int(x - p), int(y - p), int(x + bw + p), int(y + bh + p)))
     return sorted(out)
+
+
+def components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """8-connected components of a uint8 mask: ``(n, labels, stats, centroids)`` as
+    ``cv2.connectedComponentsWithStats`` gives them; 16-bit labels (about twice as fast) when
+    the mask is small enough that no labelling can overflow them."""
+    if mask.size < 4 * 65535:  # isolated 8-connected pixels are at most a quarter of the mask
+        return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_16U, cv2.CCL_SPAGHETTI)
+    return cv2.connectedComponentsWithStats(mask, connectivity=8)
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:

@@ -1,11 +1,15 @@
 """Track the case's objects through a video: colour masks, association, camera compensation.
 
-:func:`track` streams frames (``lawful.video.iter_frames``, downscaled to ``plan.max_side``),
-learns each object's colour from the video's own first frame inside its case box (or near its
-case colour), and per frame:
+:func:`track` streams frames (``lawful.video.iter_frames``, downscaled to ``plan.max_side``,
+decoded ahead in a background thread), learns each object's colour from the video's own first
+frame inside its case box (or near its case colour), and per frame:
 
+0. keeps the last measurement of an object at rest whose surroundings have not changed
+   (no pixel by more than :data:`STILL_LEVELS`): bit-exact static regions are common in
+   compressed video and cost one comparison;
 1. segments each colour group (objects of indistinguishable colour share a group) inside a
-   search window around the constant-velocity prediction (the whole frame once lost);
+   search window around the constant-velocity prediction (the whole frame once lost;
+   wider when the blob found touches the window's edge);
 2. turns the mask into connected components and assigns them to the group's objects by
    predicted position and area consistency (``scipy.optimize.linear_sum_assignment``);
    fragments of the same object (split by a marker stripe) are merged back;
@@ -36,6 +40,7 @@ from lawful.perceive.segment import (
     NotFound,
     background_sample,
     brightness,
+    components,
     fill_holes,
     find_by_color,
     hint_tolerance,
@@ -51,6 +56,11 @@ CONVEX_SHAPES = {"sphere", "block", "cylinder", "hollow_cylinder", "cone", "bob"
 COAST_FRAMES = 4  # frames an unseen object is predicted forward before a whole-frame search
 BORDER_CUT = 0.85  # a component touching the border with less than this share of its area is not visible
 MARKER_CONTRAST = 1.35  # brightness factor that sets a marker stripe apart from its body
+PREFETCH = 8  # frames decoded ahead in a background thread
+REST_PX = 0.5  # |vx| + |vy| (px per sample) under which an object may be at rest
+STILL_LEVELS = 8  # largest change of any pixel (0-255) around an object at rest that counts as none
+MAX_GROW = 9.0  # widest window margin tried, relative to the first
+WINDOW_MARGIN = 0.2  # search-window margin past the predicted box, as a share of the object's size
 STATIC_SHIFT_PX = 0.5  # a camera whose estimated shift never exceeds this (tracking px) is static: identity
 
 
@@ -74,6 +84,24 @@ class _Obj:
     size: np.ndarray = field(default_factory=lambda: np.ones(2))  # bbox width, height
     ref_area: float = 1.0
     lost: int = 0  # samples since last seen
+    still: tuple | None = None  # (measurement, crop box, crop pixels) of the last full measurement
+
+    def unchanged(self, frame: np.ndarray) -> "_Found | None":
+        """The last measurement, if the object was at rest and no pixel of its surroundings has
+        changed by more than :data:`STILL_LEVELS` since (a shift of ~0.1 px at an edge would)."""
+        if self.still is None or self.lost or abs(self.vel[0]) + abs(self.vel[1]) > REST_PX:
+            return None
+        f, (x0, y0, x1, y1), crop = self.still
+        return f if cv2.norm(frame[y0:y1, x0:x1], crop, cv2.NORM_INF) <= STILL_LEVELS else None
+
+    def remember(self, f: "_Found | None", frame: np.ndarray) -> None:
+        """Keep ``f`` and the pixels around it for :meth:`unchanged`."""
+        if f is None or f.cut:
+            self.still = None
+            return
+        h, w = frame.shape[:2]
+        x0, y0, x1, y1 = max(0, f.box[0] - 2), max(0, f.box[1] - 2), min(w, f.box[2] + 3), min(h, f.box[3] + 3)
+        self.still = (f, (x0, y0, x1, y1), frame[y0:y1, x0:x1].copy())
 
     def predict(self) -> np.ndarray:
         return self.pos + self.vel * (self.lost + 1)
@@ -81,14 +109,25 @@ class _Obj:
     def searching(self) -> bool:
         return self.lost > COAST_FRAMES
 
-    def gate(self) -> float:
-        return max(4.0, 0.5 * float(self.size.max()) + 2.0 * float(np.hypot(*self.vel)) * (self.lost + 1))
+    def step(self) -> float:
+        """Distance (px) the object moved per sample, times the samples since it was seen."""
+        vx, vy = self.vel
+        return (vx * vx + vy * vy) ** 0.5 * (self.lost + 1)
 
-    def window(self, w: int, h: int) -> tuple[int, int, int, int]:
-        c = self.predict()
-        half = 0.5 * self.size + self.gate() + 3
-        return (max(0, int(c[0] - half[0])), max(0, int(c[1] - half[1])),
-                min(w, int(np.ceil(c[0] + half[0])) + 1), min(h, int(np.ceil(c[1] + half[1])) + 1))
+    def gate(self) -> float:
+        """Association radius (px) around the prediction: a reversal (bounce) misses it by 2 steps."""
+        return max(4.0, 0.5 * float(self.size.max()) + 2.0 * self.step())
+
+    def window(self, w: int, h: int, grow: float = 1.0) -> tuple[int, int, int, int]:
+        """Search rectangle (end-exclusive) around the predicted box, one step wide plus a share of
+        the object's size; a blob cut by its edge (a bounce) makes :func:`_step_group` retry with a
+        larger ``grow``."""
+        cx, cy = self.predict()
+        sw, sh = self.size
+        margin = grow * (WINDOW_MARGIN * max(sw, sh) + self.step()) + 4
+        hx, hy = 0.5 * sw + margin, 0.5 * sh + margin
+        return (max(0, int(cx - hx)), max(0, int(cy - hy)), min(w, int(np.ceil(cx + hx)) + 1),
+                min(h, int(np.ceil(cy + hy)) + 1))
 
 
 def _case_box_to_frame(box, sx: float, sy: float, w: int, h: int) -> tuple[int, int, int, int]:
@@ -265,14 +304,26 @@ def _merge_windows(wins: list[tuple[int, int, int, int]]) -> list[tuple[int, int
     return [tuple(b) for b in out]
 
 
-def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool) -> dict[int, _Found | None]:
-    """Find the group's objects in ``frame``; returns object index -> measurement (None if not seen)."""
+def _at_inner_edge(reg: _Region, k: int, w: int, h: int) -> bool:
+    """Whether component ``k`` of ``reg`` touches an edge of its window that is not the frame's."""
+    x, y, bw, bh = (int(v) for v in reg.stats[k, :4])
+    rh, rw = reg.labels.shape
+    return ((x == 0 and reg.x0 > 0) or (y == 0 and reg.y0 > 0)
+            or (x + bw == rw and reg.x0 + rw < w) or (y + bh == rh and reg.y0 + rh < h))
+
+
+def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool, grow: float = 1.0) -> dict[int, _Found | None]:
+    """Find the group's objects in ``frame``; returns object index -> measurement (None if not seen).
+
+    Objects are segmented in tight windows around their predictions; when an assigned blob
+    touches an inner window edge (it may continue outside), the step is redone in wider windows.
+    """
     h, w = frame.shape[:2]
     out: dict[int, _Found | None] = {o.j: None for o in group}
     if any(o.searching() for o in group):
         wins = [(0, 0, w, h)]
     else:
-        wins = _merge_windows([o.window(w, h) for o in group])
+        wins = _merge_windows([o.window(w, h, grow) for o in group])
     regions, cand = [], []  # cand: (region index, label)
     min_area = max(3.0, 0.05 * min(o.ref_area for o in group))
     for x0, y0, x1, y1 in wins:
@@ -282,7 +333,7 @@ def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool) -> dict[int,
         mask = group[0].model.mask(feat)
         for o in group[1:]:
             mask |= o.model.mask(feat)
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        n, labels, stats, cents = components(mask)
         ks = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= min_area) + 1
         cand.extend((len(regions), int(k)) for k in ks)
         regions.append(_Region(x0, y0, feat, labels, stats, cents))
@@ -304,8 +355,14 @@ def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool) -> dict[int,
             ok |= d < 0.5 * g  # a fragment (split by a marker) may be small: allow it when near
             c = d / g + 0.5 * ratio
         cost[i, ok] = c[ok]
-    rows, cols = linear_sum_assignment(cost)
-    taken = {int(r): int(c) for r, c in zip(rows, cols) if cost[r, c] < big}
+    if len(group) == 1:
+        c = int(np.argmin(cost[0]))
+        taken = {0: c} if cost[0, c] < big else {}
+    else:
+        rows, cols = linear_sum_assignment(cost)
+        taken = {int(r): int(c) for r, c in zip(rows, cols) if cost[r, c] < big}
+    if grow < MAX_GROW and any(_at_inner_edge(regions[cand[c][0]], cand[c][1], w, h) for c in taken.values()):
+        return _step_group(group, frame, angles, grow * 3)
     free = np.ones(len(cand), bool)
     free[list(taken.values())] = False
     for r, c in taken.items():
@@ -318,18 +375,21 @@ def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool) -> dict[int,
         ex0, ey0 = x - 0.5 * o.size[0], y - 0.5 * o.size[1]
         ex1, ey1 = x + bw + 0.5 * o.size[0], y + bh + 0.5 * o.size[1]
         keep = [k]
-        for cc in np.flatnonzero(free):
+        for cc in np.flatnonzero(free) if len(cand) > 1 else ():
             rj, kk = cand[cc]
             if rj != ri:
                 continue
             fx, fy = reg.cents[kk]
             if ex0 <= fx <= ex1 and ey0 <= fy <= ey1 and st[kk, 4] + st[k, 4] < 1.5 * o.ref_area:
                 keep.append(kk)
-        sk = st[keep]
-        xs0, ys0 = int(sk[:, 0].min()), int(sk[:, 1].min())
-        xs1, ys1 = int((sk[:, 0] + sk[:, 2]).max()), int((sk[:, 1] + sk[:, 3]).max())
+        if len(keep) == 1:
+            xs0, ys0, xs1, ys1 = int(x), int(y), int(x + bw), int(y + bh)
+        else:
+            sk = st[keep]
+            xs0, ys0 = int(sk[:, 0].min()), int(sk[:, 1].min())
+            xs1, ys1 = int((sk[:, 0] + sk[:, 2]).max()), int((sk[:, 1] + sk[:, 3]).max())
         lab_c = reg.labels[ys0:ys1, xs0:xs1]
-        m = (np.isin(lab_c, keep) if len(keep) > 1 else lab_c == k).astype(np.uint8)
+        m = (np.isin(lab_c, keep) if len(keep) > 1 else lab_c == k).view(np.uint8)
         sub = reg.feat[ys0:ys1, xs0:xs1]
         raw = frame[reg.y0 + ys0:reg.y0 + ys1, reg.x0 + xs0:reg.x0 + xs1]
         f = _measure(m, sub, raw, (reg.x0 + xs0, reg.y0 + ys0), o, angles, (w, h))
@@ -354,7 +414,7 @@ def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool) -> dict[int,
     return out
 
 
-def track(video_path: str | Path, case: Case, plan=None) -> Tracks:
+def track(video_path: str | Path, case: Case, plan=None, info=None) -> Tracks:
     """Track ``case.objects`` through ``video_path``; see the module docstring.
 
     Returns :class:`~lawful.tracks.Tracks` in case pixels with ``t = frame * duration / n``
@@ -367,7 +427,7 @@ def track(video_path: str | Path, case: Case, plan=None) -> Tracks:
 
     plan = plan or TrackingPlan()
     every = max(1, int(plan.every))
-    info = probe(video_path)
+    info = info or probe(video_path)
     t_start = time.perf_counter()
     frames_idx: list[int] = []
     rows_xy, rows_box, rows_area, rows_vis, rows_ang = [], [], [], [], []
@@ -376,7 +436,7 @@ def track(video_path: str | Path, case: Case, plan=None) -> Tracks:
     motion = cam.CameraMotion() if plan.compensate_camera else None
     size = None
     t_decode = t_camera = 0.0
-    frames_in = iter_frames(video_path, every=every, max_side=plan.max_side)
+    frames_in = iter_frames(video_path, every=every, max_side=plan.max_side, prefetch=PREFETCH)
     while True:
         t0 = time.perf_counter()
         item = next(frames_in, None)
@@ -394,7 +454,14 @@ def track(video_path: str | Path, case: Case, plan=None) -> Tracks:
         area, vis, ang = np.zeros(k), np.zeros(k, bool), np.full(k, np.nan)
         found = {}
         for g in groups:
-            found.update(_step_group(g, frame, plan.angles))
+            same = [o.unchanged(frame) for o in g]
+            if all(f is not None for f in same):
+                found.update((o.j, f) for o, f in zip(g, same))
+                continue
+            got = _step_group(g, frame, plan.angles)
+            for o in g:
+                o.remember(got[o.j], frame)
+            found.update(got)
         for o in objs:
             f = found.get(o.j)
             if f is None or f.cut:

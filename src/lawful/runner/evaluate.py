@@ -52,7 +52,7 @@ def evaluate_video(case: Case, video: str | Path, task: Task | None = None) -> E
         reason = f"{video.name}: only {info.n_frames} frames (need ≥ {MIN_FRAMES})"
         return Evaluation("invalid", _all(task, "invalid", reason), reason)
     try:
-        tracks = track(video, case, task.plan)
+        tracks = track(video, case, task.plan, info)
     except VideoError as e:
         return Evaluation("invalid", _all(task, "invalid", str(e)), str(e))
     except ObjectNotFound as e:

@@ -45,3 +45,19 @@ def test_time_rule():
     assert frame_at(4.0, 96, 4.0) == 95  # clamped to the last frame
     assert frame_at(2.0, 96, 4.0) == 48
     assert frame_at(1.0, 24, 2.0) == 12  # a shorter clip: same physical time, other index
+
+
+def test_prefetched_frames_match_and_stop_early(tmp_path):
+    import threading
+
+    p = write_video(tmp_path / "a.mp4", _frames(30), fps=24)
+    plain = read_frames(p)
+    ahead = [f for _, f in iter_frames(p, prefetch=4)]
+    assert np.array_equal(np.stack(ahead), plain)
+    before = threading.active_count()
+    it = iter_frames(p, prefetch=2)
+    next(it)
+    it.close()  # a consumer that stops early stops the decoding thread too
+    assert threading.active_count() == before
+    with pytest.raises(VideoError, match="no such video"):
+        next(iter_frames(tmp_path / "missing.mp4", prefetch=2))

@@ -129,7 +129,7 @@ def filmed(kind, n=24, **kw):
 def test_known_camera_path_is_recovered_at_every_frame():
     err, est = filmed("steady")
     assert err < 0.25
-    assert est.summary()["methods"].get("interpolated", 0) >= 10  # most frames between estimates cost nothing
+    assert est.summary()["methods"].get("interpolated", 0) >= 8  # a third of the frames or more cost nothing
 
 
 def test_a_shaking_camera_is_estimated_at_every_frame():

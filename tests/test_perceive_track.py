@@ -262,3 +262,26 @@ def test_box_slightly_off_the_object_still_finds_it(tmp_path, with_color):
     tr = track(path, make_case([spec], duration=0.8), TrackingPlan(compensate_camera=False))
     assert np.abs(tr.xy[:, 0] - truth).max() < 1.0
     assert abs(tr.area[0, 0] / (np.pi * 10**2) - 1) < 0.2  # the whole ball, not the part in the box
+
+
+def test_an_object_at_rest_is_remeasured_as_soon_as_it_creeps(tmp_path, monkeypatch):
+    """The at-rest shortcut reuses a measurement only while the pixels stay put: after 10 still
+    frames, a 0.25 px step and then a 0.05 px-per-frame creep are followed as closely as
+    without the shortcut."""
+    import lawful.perceive.track as tracking
+
+    x = np.r_[np.full(10, 100.0), np.full(10, 100.25), 100.25 + 0.05 * np.arange(1, 21)]
+    frames = []
+    for xi in x:
+        img = backdrop()
+        disc(img, xi, 120, 12, RED)
+        frames.append(img)
+    video = write_video(tmp_path / "creep.mp4", frames, fps=25, crf=12)
+    case = make_case([ball_spec("a", 100, 120, 12, RED)], duration=len(x) / 25)
+    got = track(video, case).xy[:, 0, 0]
+    monkeypatch.setattr(tracking, "STILL_LEVELS", -1)  # every frame measured in full
+    full = track(video, case).xy[:, 0, 0]
+    assert np.abs(got - full).max() < 0.15
+    assert np.abs(got - x).max() < 0.2 and np.abs(full - x).max() < 0.2
+    assert abs((got[12:20].mean() - got[:10].mean()) - 0.25) < 0.05  # (the encoder takes 2 frames to settle)
+    assert np.polyfit(np.arange(20), got[20:], 1)[0] == pytest.approx(0.05, abs=0.015)

@@ -12,13 +12,13 @@ shows physical time ``i * duration / n`` and time ``t`` is shown by frame
 
 from __future__ import annotations
 
-import queue
-import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from lawful.threads import prefetched
 
 
 class VideoError(ValueError):
@@ -110,56 +110,8 @@ def iter_frames(
     thread, leaving the other cores to the caller).
     """
     if prefetch > 0:
-        return _prefetched(_iter_frames(Path(path), every, max_side, limit, threads=1), prefetch)
+        return prefetched(_iter_frames(Path(path), every, max_side, limit, threads=1), prefetch)
     return _iter_frames(Path(path), every, max_side, limit)
-
-
-_DONE = object()
-
-
-def _prefetched(it: Iterator, size: int) -> Iterator:
-    """Run ``it`` in a daemon thread, ``size`` items ahead; its exceptions surface here.
-
-    Closing the returned generator early stops the thread at its next item.
-    """
-    q: queue.Queue = queue.Queue(maxsize=size)
-    stop = threading.Event()
-
-    def work() -> None:
-        try:
-            for item in it:
-                while not stop.is_set():
-                    try:
-                        q.put(item, timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if stop.is_set():
-                    break
-            q.put(_DONE)
-        except BaseException as e:  # handed to the consumer
-            q.put(e)
-        finally:
-            it.close()
-
-    thread = threading.Thread(target=work, name="lawful-decode", daemon=True)
-    thread.start()
-
-    def consume() -> Iterator:
-        try:
-            while (item := q.get()) is not _DONE:
-                if isinstance(item, BaseException):
-                    raise item
-                yield item
-        finally:
-            stop.set()
-            while thread.is_alive():  # unblock a put waiting on a full queue
-                try:
-                    q.get_nowait()
-                except queue.Empty:
-                    thread.join(0.05)
-
-    return consume()
 
 
 def _iter_frames(path: Path, every: int, max_side: int | None, limit: int | None,

@@ -72,9 +72,9 @@ class CameraMotion:
     are kept by reference (at most ``stride``): do not modify them in place.
     """
 
-    BEND = 0.5  # work pixels: an estimate this far from the extrapolated path also estimates the frames between
+    BEND = 0.3  # work pixels: an estimate this far from the extrapolated path also estimates the frames between
 
-    def __init__(self, max_side: int = 320, max_corners: int = 120, min_points: int = 12, stride: int = 3):
+    def __init__(self, max_side: int = 320, max_corners: int = 120, min_points: int = 12, stride: int = 6):
         self.max_side = max_side
         self.max_corners = max_corners
         self.min_points = min_points

@@ -38,6 +38,7 @@ _ONES = np.ones((1, 3), np.float32)
 _OPPONENT = np.array([[0, 0, 0],
                       [1 / np.sqrt(2), -1 / np.sqrt(2), 0],
                       [1 / np.sqrt(6), 1 / np.sqrt(6), -2 / np.sqrt(6)]], np.float32)
+_OPPONENT_AND_ONE = np.hstack([_OPPONENT, [[1], [0], [0]]]).astype(np.float32)  # [3, 4]: (1, o1, o2)
 
 
 def to_features(rgb: np.ndarray, blur: bool = True) -> np.ndarray:
@@ -49,22 +50,19 @@ def to_features(rgb: np.ndarray, blur: bool = True) -> np.ndarray:
     HSV saturation <= 0.25) sit near zero, saturated objects ~60-75 away. ``blur``: a 3x3 box
     filter first (cuts pixel noise ~3x; edges stay centred).
     """
-    rgb = np.ascontiguousarray(rgb)
     if blur and min(rgb.shape[:2]) >= 3:
         rgb = cv2.blur(rgb, (3, 3))
+    rgb = np.ascontiguousarray(rgb)
     v = brightness(rgb).astype(np.float32)
-    out = cv2.transform(rgb.astype(np.float32), _OPPONENT)
+    # channel 0 of the transform is the constant 1, scaled to L_WEIGHT * V below
+    out = cv2.transform(rgb.astype(np.float32), _OPPONENT_AND_ONE)
     k = CHROMA_SCALE / (v + DARK_OFFSET)
-    out[..., 0] = L_WEIGHT * v
-    out[..., 1] *= k
-    out[..., 2] *= k
-    return out
+    return cv2.multiply(out, cv2.merge((L_WEIGHT * v, k, k)))
 
 
 def brightness(rgb: np.ndarray) -> np.ndarray:
-    """``V = max(R, G, B)`` of ``uint8`` RGB ``[H, W, 3]`` -> ``uint8 [H, W]``."""
-    r, g, b = cv2.split(np.ascontiguousarray(rgb))
-    return cv2.max(cv2.max(r, g), b)
+    """``V = max(R, G, B)`` of ``uint8`` RGB ``[H, W, 3]`` -> ``uint8 [H, W]`` (HSV's V channel)."""
+    return cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2HSV)[..., 2]
 
 
 def lightness(feat: np.ndarray) -> np.ndarray:

@@ -414,13 +414,50 @@ def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool, grow: float 
     return out
 
 
+def _step_frame(objs: list[_Obj], groups: list[list[_Obj]], frame: np.ndarray, angles: bool, first: bool):
+    """Find every object in ``frame`` and update its motion state; returns this sample's
+    centroids ``[N, 2]``, boxes ``[N, 4]``, areas, visibility and marker angles ``[N]``."""
+    k = len(objs)
+    xy, box = np.full((k, 2), np.nan), np.full((k, 4), np.nan)
+    area, vis, ang = np.zeros(k), np.zeros(k, bool), np.full(k, np.nan)
+    found = {}
+    for g in groups:
+        same = [o.unchanged(frame) for o in g]
+        if all(f is not None for f in same):
+            found.update((o.j, f) for o, f in zip(g, same))
+            continue
+        got = _step_group(g, frame, angles)
+        for o in g:
+            o.remember(got[o.j], frame)
+        found.update(got)
+    for o in objs:
+        f = found.get(o.j)
+        if f is None or f.cut:
+            o.lost += 1
+            if f is not None:  # keep following a partly visible object without recording it
+                o.vel = (np.array(f.xy) - o.pos) / o.lost
+                o.pos, o.lost = np.array(f.xy), 0
+            continue
+        p = np.array(f.xy)
+        if not first:
+            o.vel = (p - o.pos) / (o.lost + 1)
+        o.pos, o.lost = p, 0
+        o.size = np.array([f.box[2] - f.box[0] + 1, f.box[3] - f.box[1] + 1], float)
+        if first:
+            o.ref_area = f.area
+        elif not f.touches:
+            o.ref_area = 0.9 * o.ref_area + 0.1 * f.area
+        xy[o.j], box[o.j], area[o.j], vis[o.j], ang[o.j] = f.xy, f.box, f.area, True, f.angle
+    return xy, box, area, vis, ang
+
+
 def track(video_path: str | Path, case: Case, plan=None, info=None) -> Tracks:
     """Track ``case.objects`` through ``video_path``; see the module docstring.
 
     Returns :class:`~lawful.tracks.Tracks` in case pixels with ``t = frame * duration / n``
     (``n`` decoded frames). ``meta`` holds ``n_frames``, ``video_fps``, ``video_size``,
     ``track_size``, ``camera`` (motion summary), ``groups`` (objects of one colour), per-object
-    ``thresholds`` and ``timing_s`` (wall seconds: total, decode incl. resize, camera, objects).
+    ``thresholds`` and ``timing_s`` (wall seconds: total, waiting for decode, camera, objects).
     Raises :class:`~lawful.video.VideoError` (unreadable) or :class:`ObjectNotFound`.
     """
     from lawful.suites.base import TrackingPlan
@@ -449,37 +486,7 @@ def track(video_path: str | Path, case: Case, plan=None, info=None) -> Tracks:
             size = (w, h)
             objs = _init_objects(to_features(frame), case, case.width / w, case.height / h)
             groups = _groups(objs)
-        k = len(objs)
-        xy, box = np.full((k, 2), np.nan), np.full((k, 4), np.nan)
-        area, vis, ang = np.zeros(k), np.zeros(k, bool), np.full(k, np.nan)
-        found = {}
-        for g in groups:
-            same = [o.unchanged(frame) for o in g]
-            if all(f is not None for f in same):
-                found.update((o.j, f) for o, f in zip(g, same))
-                continue
-            got = _step_group(g, frame, plan.angles)
-            for o in g:
-                o.remember(got[o.j], frame)
-            found.update(got)
-        for o in objs:
-            f = found.get(o.j)
-            if f is None or f.cut:
-                o.lost += 1
-                if f is not None:  # keep following a partly visible object without recording it
-                    o.vel = (np.array(f.xy) - o.pos) / o.lost
-                    o.pos, o.lost = np.array(f.xy), 0
-                continue
-            p = np.array(f.xy)
-            if frames_idx:
-                o.vel = (p - o.pos) / (o.lost + 1)
-            o.pos, o.lost = p, 0
-            o.size = np.array([f.box[2] - f.box[0] + 1, f.box[3] - f.box[1] + 1], float)
-            if not frames_idx:
-                o.ref_area = f.area
-            elif not f.touches:
-                o.ref_area = 0.9 * o.ref_area + 0.1 * f.area
-            xy[o.j], box[o.j], area[o.j], vis[o.j], ang[o.j] = f.xy, f.box, f.area, True, f.angle
+        xy, box, area, vis, ang = _step_frame(objs, groups, frame, plan.angles, first=not frames_idx)
         if motion is not None:
             t0 = time.perf_counter()
             motion.update(frame, [tuple(b) for b in box] + [o.window(*size) for o in objs if o.lost])

@@ -50,29 +50,53 @@ def _cv2_capture(path: Path, threads: int = 0):
     return cap
 
 
-def probe(path: str | Path, count: bool = False) -> VideoInfo:
-    """Read fps, size and frame count. ``count=True`` decodes to count frames exactly."""
-    path = Path(path)
+def _check_file(path: Path) -> None:
     if not path.exists():
         raise VideoError(f"{path}: no such video")
     if path.stat().st_size == 0:
         raise VideoError(f"{path}: empty file")
+
+
+def _cv2_info(cap) -> tuple[float, int, int, int]:
     import cv2
 
-    cap = _cv2_capture(path)
-    if cap is not None:
-        fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
-        n = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
-        w = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH))
-        h = int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT))
-        cap.release()
-    else:
-        fps, n, w, h = _probe_av(path)
+    return (float(cap.get(cv2.CAP_PROP_FPS) or 0.0), int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0),
+            int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+
+
+def _video_info(path: Path, fps: float, n: int, w: int, h: int, count: bool) -> VideoInfo:
     if count or n <= 0:
         n = sum(1 for _ in iter_frames(path))
     if n <= 0 or w <= 0 or h <= 0:
         raise VideoError(f"{path}: no decodable frames")
     return VideoInfo(str(path), fps, n, w, h)
+
+
+def probe(path: str | Path, count: bool = False) -> VideoInfo:
+    """Read fps, size and frame count. ``count=True`` decodes to count frames exactly."""
+    path = Path(path)
+    _check_file(path)
+    cap = _cv2_capture(path)
+    if cap is not None:
+        meta = _cv2_info(cap)
+        cap.release()
+    else:
+        meta = _probe_av(path)
+    return _video_info(path, *meta, count)
+
+
+def open_frames(path: str | Path, every: int = 1, max_side: int | None = None,
+                prefetch: int = 0) -> tuple[VideoInfo, Iterator[tuple[int, np.ndarray]]]:
+    """:func:`probe` and :func:`iter_frames` with one opening of the file (opening costs about
+    as much as decoding a few frames): ``(info, frames)``."""
+    path = Path(path)
+    _check_file(path)
+    cap = _cv2_capture(path, threads=1 if prefetch > 0 else 0)
+    if cap is None:
+        info, frames = probe(path), _iter_av(path, every, max_side, None)
+    else:
+        info, frames = _video_info(path, *_cv2_info(cap), False), _read_cv2(cap, path, every, max_side, None)
+    return info, prefetched(frames, prefetch) if prefetch > 0 else frames
 
 
 def _probe_av(path: Path) -> tuple[float, int, int, int]:
@@ -118,30 +142,37 @@ def _iter_frames(path: Path, every: int, max_side: int | None, limit: int | None
                  threads: int = 0) -> Iterator[tuple[int, np.ndarray]]:
     if not path.exists():
         raise VideoError(f"{path}: no such video")
+    cap = _cv2_capture(path, threads)
+    if cap is None:
+        yield from _iter_av(path, every, max_side, limit)
+    else:
+        yield from _read_cv2(cap, path, every, max_side, limit)
+
+
+def _read_cv2(cap, path: Path, every: int, max_side: int | None,
+              limit: int | None) -> Iterator[tuple[int, np.ndarray]]:
+    """Frames from an opened OpenCV capture (released at the end); PyAV if it yields none."""
     import cv2
 
-    cap = _cv2_capture(path, threads)
     yielded = 0
-    if cap is not None:
-        try:
-            i = 0
-            while True:
-                if i % every == 0:
-                    ok, bgr = cap.read()
-                    if not ok:
-                        break
-                    yield i, cv2.cvtColor(_resize(bgr, max_side), cv2.COLOR_BGR2RGB)
-                    yielded += 1
-                    if limit is not None and yielded >= limit:
-                        return
-                elif not cap.grab():
+    try:
+        i = 0
+        while True:
+            if i % every == 0:
+                ok, bgr = cap.read()
+                if not ok:
                     break
-                i += 1
-        finally:
-            cap.release()
-        if yielded:
-            return
-    yield from _iter_av(path, every, max_side, limit)
+                yield i, cv2.cvtColor(_resize(bgr, max_side), cv2.COLOR_BGR2RGB)
+                yielded += 1
+                if limit is not None and yielded >= limit:
+                    return
+            elif not cap.grab():
+                break
+            i += 1
+    finally:
+        cap.release()
+    if not yielded:
+        yield from _iter_av(path, every, max_side, limit)
 
 
 def _iter_av(path: Path, every: int, max_side: int | None, limit: int | None) -> Iterator[tuple[int, np.ndarray]]:

@@ -49,7 +49,7 @@ from lawful.perceive.segment import (
     to_features,
 )
 from lawful.tracks import Tracks
-from lawful.video import VideoError, iter_frames, probe
+from lawful.video import VideoError, open_frames
 
 _K3 = np.ones((3, 3), np.uint8)
 CONVEX_SHAPES = {"sphere", "block", "cylinder", "hollow_cylinder", "cone", "bob"}
@@ -451,21 +451,25 @@ def _step_frame(objs: list[_Obj], groups: list[list[_Obj]], frame: np.ndarray, a
     return xy, box, area, vis, ang
 
 
-def track(video_path: str | Path, case: Case, plan=None, info=None) -> Tracks:
+def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0) -> Tracks:
     """Track ``case.objects`` through ``video_path``; see the module docstring.
 
     Returns :class:`~lawful.tracks.Tracks` in case pixels with ``t = frame * duration / n``
     (``n`` decoded frames). ``meta`` holds ``n_frames``, ``video_fps``, ``video_size``,
     ``track_size``, ``camera`` (motion summary), ``groups`` (objects of one colour), per-object
     ``thresholds`` and ``timing_s`` (wall seconds: total, waiting for decode, camera, objects).
-    Raises :class:`~lawful.video.VideoError` (unreadable) or :class:`ObjectNotFound`.
+    Raises :class:`~lawful.video.VideoError` (unreadable, or the file says it has fewer than
+    ``min_frames`` frames) or :class:`ObjectNotFound`.
     """
     from lawful.suites.base import TrackingPlan
 
     plan = plan or TrackingPlan()
     every = max(1, int(plan.every))
-    info = info or probe(video_path)
     t_start = time.perf_counter()
+    info, frames_in = open_frames(video_path, every=every, max_side=plan.max_side, prefetch=PREFETCH)
+    if info.n_frames < min_frames:
+        frames_in.close()
+        raise VideoError(f"{Path(video_path).name}: only {info.n_frames} frames (need ≥ {min_frames})")
     frames_idx: list[int] = []
     rows_xy, rows_box, rows_area, rows_vis, rows_ang = [], [], [], [], []
     objs: list[_Obj] = []
@@ -473,7 +477,6 @@ def track(video_path: str | Path, case: Case, plan=None, info=None) -> Tracks:
     motion = cam.CameraMotion() if plan.compensate_camera else None
     size = None
     t_decode = t_camera = 0.0
-    frames_in = iter_frames(video_path, every=every, max_side=plan.max_side, prefetch=PREFETCH)
     while True:
         t0 = time.perf_counter()
         item = next(frames_in, None)

@@ -9,7 +9,7 @@ from pathlib import Path
 from lawful.case import Case
 from lawful.result import Score
 from lawful.suites.base import Task, get_suite
-from lawful.video import VideoError, probe
+from lawful.video import VideoError
 
 
 @dataclass
@@ -45,14 +45,7 @@ def evaluate_video(case: Case, video: str | Path, task: Task | None = None) -> E
     task = task or task_for(case)
     video = Path(video)
     try:
-        info = probe(video)
-    except VideoError as e:
-        return Evaluation("invalid", _all(task, "invalid", str(e)), str(e))
-    if info.n_frames < MIN_FRAMES:
-        reason = f"{video.name}: only {info.n_frames} frames (need ≥ {MIN_FRAMES})"
-        return Evaluation("invalid", _all(task, "invalid", reason), reason)
-    try:
-        tracks = track(video, case, task.plan, info)
+        tracks = track(video, case, task.plan, min_frames=MIN_FRAMES)
     except VideoError as e:
         return Evaluation("invalid", _all(task, "invalid", str(e)), str(e))
     except ObjectNotFound as e:
@@ -71,8 +64,8 @@ def evaluate_video(case: Case, video: str | Path, task: Task | None = None) -> E
     status = "scored" if "scored" in statuses else ("unmeasurable" if "unmeasurable" in statuses else "invalid")
     reason = "; ".join(sorted({s.reason for s in scores.values() if s.reason and s.status != "scored"}))
     evidence = {
-        "video": {"path": str(video), "fps": info.fps, "n_frames": info.n_frames, "width": info.width,
-                  "height": info.height},
+        "video": {"path": str(video), "fps": tracks.meta["video_fps"], "n_frames": tracks.meta["n_frames"],
+                  "width": tracks.meta["video_size"][0], "height": tracks.meta["video_size"][1]},
         "tracks": tracks.to_dict(),
         "events": [e.model_dump() for e in m.events],
         "quantities": m.quantities,

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 SHAPES = ("sphere", "block", "cylinder", "hollow_cylinder", "cone", "bob", "other")
 
@@ -94,6 +94,7 @@ class Case(BaseModel):
     seed: int | None = None
     variant: str | None = Field(default=None, description="Appearance variant name, if any.")
     truth: GroundTruth | None = None
+    _dir: Path | None = PrivateAttr(default=None)  # folder of the case file it was loaded from
 
     @field_validator("id")
     @classmethod
@@ -103,6 +104,9 @@ class Case(BaseModel):
         if "__" in v:
             raise ValueError("id must not contain '__' (it separates rollouts in video names)")
         return v
+
+    def __eq__(self, other: object) -> bool:  # where a case was read from is not part of it
+        return isinstance(other, Case) and self.model_dump() == other.model_dump()
 
     @property
     def n_frames(self) -> int:
@@ -124,6 +128,12 @@ class Case(BaseModel):
         path.write_text(self.model_dump_json(indent=2, exclude_none=True))
         return path
 
+    def resolve(self, relative: str) -> Path:
+        """A path the case file gives (a mask, say) as a real path: relative to the case file's
+        folder when the case was read with :func:`load_case`, else to the working directory."""
+        p = Path(relative)
+        return self._dir / p if self._dir is not None and not p.is_absolute() else p
+
     def first_frame_path(self, case_file: str | Path) -> Path | None:
         if self.first_frame is None:
             return None
@@ -140,11 +150,13 @@ def load_case(path: str | Path) -> Case:
     except json.JSONDecodeError as e:
         raise CaseError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
     try:
-        return Case.model_validate(data)
+        case = Case.model_validate(data)
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "case"
         raise CaseError(f"{path}: {where}: {first['msg']}") from None
+    case._dir = path.parent
+    return case
 
 
 def case_schema() -> dict:

@@ -10,7 +10,13 @@ impacts). :func:`index_to_time` turns such an index into seconds with the track'
 from __future__ import annotations
 
 import numpy as np
-from scipy.signal import find_peaks, savgol_filter
+
+
+def _scipy_signal():
+    """``scipy.signal``, imported on first use (it takes ~0.7 s; commands that score nothing skip it)."""
+    import scipy.signal
+
+    return scipy.signal
 
 
 def _runs(finite: np.ndarray) -> list[tuple[int, int]]:
@@ -36,7 +42,7 @@ def smooth(y, window: int = 7, order: int = 2) -> np.ndarray:
         win = min(window if window % 2 else window + 1, n if n % 2 else n - 1)
         if win <= order + 1:
             continue
-        out[a:b] = savgol_filter(y[a:b], win, order, mode="interp")
+        out[a:b] = _scipy_signal().savgol_filter(y[a:b], win, order, mode="interp")
     return out
 
 
@@ -136,7 +142,7 @@ def turning_points(signal, kind: str = "max", prominence: float = 0.0, distance:
         seg = sign * s[a:b]
         if len(seg) < 3:
             continue
-        peaks, _ = find_peaks(seg, prominence=prominence if prominence > 0 else None, distance=max(1, distance))
+        peaks, _ = _scipy_signal().find_peaks(seg, prominence=prominence if prominence > 0 else None, distance=max(1, distance))
         out.extend(a + p + _parabolic(seg, int(p)) for p in peaks)
     return [float(v) for v in out]
 
@@ -159,7 +165,7 @@ def impacts(bottom_y, ground_y: float, tol: float, prominence: float | None = No
         seg = s[a:b]
         if len(seg) < 3:
             continue
-        peaks, props = find_peaks(seg, prominence=max(prom, 1e-9), plateau_size=(1, None))
+        peaks, props = _scipy_signal().find_peaks(seg, prominence=max(prom, 1e-9), plateau_size=(1, None))
         for p, left, width in zip(peaks, props["left_edges"], props["plateau_sizes"]):
             if width > 1:
                 x, top = float(left), float(seg[p])

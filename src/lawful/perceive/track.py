@@ -70,7 +70,7 @@ class ObjectNotFound(Exception):
     def __init__(self, object_id: str, detail: str = ""):
         self.object_id = object_id
         self.detail = detail
-        super().__init__(f"object '{object_id}' not found in the first frame")
+        super().__init__(f"object '{object_id}' not found in the first frame" + (f" ({detail})" if detail else ""))
 
 
 @dataclass
@@ -143,8 +143,8 @@ def _init_objects(feat: np.ndarray, case: Case, sx: float, sy: float) -> list[_O
     for spec in case.objects:
         if spec.box is not None:
             boxes[spec.id] = _case_box_to_frame(spec.box, sx, sy, w, h)
-        elif spec.mask is not None and Path(spec.mask).exists():
-            m = cv2.imread(str(spec.mask), cv2.IMREAD_GRAYSCALE)
+        elif spec.mask is not None and case.resolve(spec.mask).exists():
+            m = cv2.imread(str(case.resolve(spec.mask)), cv2.IMREAD_GRAYSCALE)
             ys, xs = np.nonzero(m > 127) if m is not None else ((), ())
             if len(xs):
                 boxes[spec.id] = _case_box_to_frame((xs.min(), ys.min(), xs.max(), ys.max()), sx, sy, w, h)

@@ -60,6 +60,22 @@ def to_features(rgb: np.ndarray, blur: bool = True) -> np.ndarray:
     return cv2.multiply(out, cv2.merge((L_WEIGHT * v, k, k)))
 
 
+class FrameFeatures:
+    """:func:`to_features` of a whole frame, computed only for the regions asked for.
+
+    ``ff[y0:y1, x0:x1]`` (any spatial indexing, steps included) equals
+    ``to_features(rgb)[y0:y1, x0:x1]``: the frame is blurred once, the features are per pixel.
+    ``shape`` is the frame's ``(H, W, 3)``.
+    """
+
+    def __init__(self, rgb: np.ndarray):
+        self.blurred = cv2.blur(np.ascontiguousarray(rgb), (3, 3)) if min(rgb.shape[:2]) >= 3 else rgb
+        self.shape = rgb.shape
+
+    def __getitem__(self, key) -> np.ndarray:
+        return to_features(self.blurred[key], blur=False)
+
+
 def brightness(rgb: np.ndarray) -> np.ndarray:
     """``V = max(R, G, B)`` of ``uint8`` RGB ``[H, W, 3]`` -> ``uint8 [H, W]`` (HSV's V channel)."""
     return cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2HSV)[..., 2]

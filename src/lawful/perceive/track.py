@@ -37,6 +37,7 @@ from lawful.case import Case, ObjectSpec
 from lawful.perceive import camera as cam
 from lawful.perceive.segment import (
     ColorModel,
+    FrameFeatures,
     NotFound,
     background_sample,
     brightness,
@@ -136,7 +137,7 @@ def _case_box_to_frame(box, sx: float, sy: float, w: int, h: int) -> tuple[int, 
             min(w, int(np.ceil((x1 + 1) / sx))), min(h, int(np.ceil((y1 + 1) / sy))))
 
 
-def _init_objects(feat: np.ndarray, case: Case, sx: float, sy: float) -> list[_Obj]:
+def _init_objects(feat: FrameFeatures, case: Case, sx: float, sy: float) -> list[_Obj]:
     """Learn every object's colour model from the first frame (tracking resolution)."""
     h, w = feat.shape[:2]
     boxes: dict[str, tuple[int, int, int, int]] = {}
@@ -160,7 +161,7 @@ def _init_objects(feat: np.ndarray, case: Case, sx: float, sy: float) -> list[_O
     for color, specs in by_color.items():
         # the sample holds these objects too: ignore its nearest 5% (objects are small)
         tol = hint_tolerance(rgb_to_features(color), everything, quantile=0.05)
-        found = find_by_color(feat, color, count=len(specs), tolerance=tol)
+        found = find_by_color(feat[:, :], color, count=len(specs), tolerance=tol)
         for spec, b in zip(specs, found):
             boxes[spec.id] = b
         for spec in specs[len(found):]:
@@ -487,7 +488,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0) ->
         if size is None:
             h, w = frame.shape[:2]
             size = (w, h)
-            objs = _init_objects(to_features(frame), case, case.width / w, case.height / h)
+            objs = _init_objects(FrameFeatures(frame), case, case.width / w, case.height / h)
             groups = _groups(objs)
         xy, box, area, vis, ang = _step_frame(objs, groups, frame, plan.angles, first=not frames_idx)
         if motion is not None:

@@ -25,8 +25,9 @@ centres at integers), whatever the video's resolution.
 
 from __future__ import annotations
 
+import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -58,6 +59,8 @@ COAST_FRAMES = 4  # frames an unseen object is predicted forward before a whole-
 BORDER_CUT = 0.85  # a component touching the border with less than this share of its area is not visible
 MARKER_CONTRAST = 1.35  # brightness factor that sets a marker stripe apart from its body
 PREFETCH = 8  # frames decoded ahead in a background thread
+_FAR = 1e6  # cost of a blob an object may not take
+_LOG3, _LOG4 = math.log(3.0), math.log(4.0)
 REST_PX = 0.5  # |vx| + |vy| (px per sample) under which an object may be at rest
 STILL_LEVELS = 8  # largest change of any pixel (0-255) around an object at rest that counts as none
 MAX_GROW = 9.0  # widest window margin tried, relative to the first
@@ -80,9 +83,9 @@ class _Obj:
     j: int
     model: ColorModel
     convex: bool
-    pos: np.ndarray  # last seen centroid (tracking px)
-    vel: np.ndarray = field(default_factory=lambda: np.zeros(2))  # px per sample
-    size: np.ndarray = field(default_factory=lambda: np.ones(2))  # bbox width, height
+    pos: tuple[float, float]  # last seen centroid (tracking px)
+    vel: tuple[float, float] = (0.0, 0.0)  # px per sample
+    size: tuple[float, float] = (1.0, 1.0)  # bbox width, height
     ref_area: float = 1.0
     lost: int = 0  # samples since last seen
     still: tuple | None = None  # (measurement, crop box, crop pixels) of the last full measurement
@@ -105,7 +108,15 @@ class _Obj:
         self.still = (f, (x0, y0, x1, y1), frame[y0:y1, x0:x1].copy())
 
     def predict(self) -> np.ndarray:
-        return self.pos + self.vel * (self.lost + 1)
+        k = self.lost + 1
+        return self.pos[0] + self.vel[0] * k, self.pos[1] + self.vel[1] * k
+
+    def seen_at(self, xy: tuple[float, float], move: bool = True) -> None:
+        """Record the object at ``xy`` (``move``: update the velocity from the samples since last seen)."""
+        if move:
+            k = self.lost + 1
+            self.vel = ((xy[0] - self.pos[0]) / k, (xy[1] - self.pos[1]) / k)
+        self.pos, self.lost = xy, 0
 
     def searching(self) -> bool:
         return self.lost > COAST_FRAMES
@@ -117,7 +128,23 @@ class _Obj:
 
     def gate(self) -> float:
         """Association radius (px) around the prediction: a reversal (bounce) misses it by 2 steps."""
-        return max(4.0, 0.5 * float(self.size.max()) + 2.0 * self.step())
+        return max(4.0, 0.5 * max(self.size) + 2.0 * self.step())
+
+    def cost(self, x: float, y: float, area: float, diag: float) -> float:
+        """Cost of taking the blob at ``(x, y)`` of ``area`` for this object (:data:`_FAR`: not allowed).
+
+        Near the prediction and of about the usual area; a small fragment (split by a marker) is
+        allowed when very near. A lost object (searching the whole frame) weighs distance by the
+        frame ``diag`` only."""
+        px, py = self.predict()
+        ratio = abs(math.log(area / self.ref_area))
+        d = math.hypot(x - px, y - py)
+        if self.searching():
+            return d / diag + ratio if ratio < _LOG3 else _FAR
+        g = self.gate()
+        if (d < 3 * g and ratio < _LOG4) or d < 0.5 * g:
+            return d / g + 0.5 * ratio
+        return _FAR
 
     def window(self, w: int, h: int, grow: float = 1.0) -> tuple[int, int, int, int]:
         """Search rectangle (end-exclusive) around the predicted box, one step wide plus a share of
@@ -175,8 +202,8 @@ def _init_objects(feat: FrameFeatures, case: Case, sx: float, sy: float) -> list
         except NotFound as e:
             raise ObjectNotFound(spec.id, str(e)) from None
         x0, y0, x1, y1 = got.bbox
-        o = _Obj(spec, j, got.model, spec.shape in CONVEX_SHAPES, np.array(got.centroid, float))
-        o.size = np.array([x1 - x0 + 1, y1 - y0 + 1], float)
+        o = _Obj(spec, j, got.model, spec.shape in CONVEX_SHAPES, (float(got.centroid[0]), float(got.centroid[1])))
+        o.size = (float(x1 - x0 + 1), float(y1 - y0 + 1))
         o.ref_area = got.area
         objs.append(o)
     return objs
@@ -276,14 +303,15 @@ def _marker_angle(region: np.ndarray, main: np.ndarray, feat: np.ndarray, rgb: n
 
 @dataclass
 class _Region:
-    """One segmented rectangle of a frame: origin, features, component labels and stats."""
+    """One segmented rectangle of a frame: origin, features, component labels, and per label
+    ``[x, y, width, height, area]`` and centroid ``[x, y]`` (window px) as lists."""
 
     x0: int
     y0: int
     feat: np.ndarray
     labels: np.ndarray
-    stats: np.ndarray
-    cents: np.ndarray
+    stats: list[list[int]]
+    cents: list[list[float]]
 
 
 def _merge_windows(wins: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
@@ -307,7 +335,7 @@ def _merge_windows(wins: list[tuple[int, int, int, int]]) -> list[tuple[int, int
 
 def _at_inner_edge(reg: _Region, k: int, w: int, h: int) -> bool:
     """Whether component ``k`` of ``reg`` touches an edge of its window that is not the frame's."""
-    x, y, bw, bh = (int(v) for v in reg.stats[k, :4])
+    x, y, bw, bh = reg.stats[k][:4]
     rh, rw = reg.labels.shape
     return ((x == 0 and reg.x0 > 0) or (y == 0 and reg.y0 > 0)
             or (x + bw == rw and reg.x0 + rw < w) or (y + bh == rh and reg.y0 + rh < h))
@@ -325,7 +353,7 @@ def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool, grow: float 
         wins = [(0, 0, w, h)]
     else:
         wins = _merge_windows([o.window(w, h, grow) for o in group])
-    regions, cand = [], []  # cand: (region index, label)
+    regions, cand = [], []  # cand: (region index, label, centroid x, y in frame px, area)
     min_area = max(3.0, 0.05 * min(o.ref_area for o in group))
     for x0, y0, x1, y1 in wins:
         if x1 - x0 < 2 or y1 - y0 < 2:
@@ -335,60 +363,40 @@ def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool, grow: float 
         for o in group[1:]:
             mask |= o.model.mask(feat)
         n, labels, stats, cents = components(mask)
-        ks = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= min_area) + 1
-        cand.extend((len(regions), int(k)) for k in ks)
-        regions.append(_Region(x0, y0, feat, labels, stats, cents))
+        reg = _Region(x0, y0, feat, labels, stats.tolist(), cents.tolist())
+        cand.extend((len(regions), k, reg.cents[k][0] + x0, reg.cents[k][1] + y0, float(reg.stats[k][4]))
+                    for k in range(1, n) if reg.stats[k][4] >= min_area)
+        regions.append(reg)
     if not cand:
         return out
-    cxy = np.array([regions[r].cents[k] + (regions[r].x0, regions[r].y0) for r, k in cand])
-    area = np.array([regions[r].stats[k, cv2.CC_STAT_AREA] for r, k in cand], float)
-    big = 1e6
-    cost = np.full((len(group), len(cand)), big)
-    for i, o in enumerate(group):
-        ratio = np.abs(np.log(area / o.ref_area))
-        d = np.hypot(*(cxy - o.predict()).T)
-        if o.searching():
-            ok = ratio < np.log(3.0)
-            c = d / np.hypot(w, h) + ratio
-        else:
-            g = o.gate()
-            ok = (d < 3 * g) & (ratio < np.log(4.0))
-            ok |= d < 0.5 * g  # a fragment (split by a marker) may be small: allow it when near
-            c = d / g + 0.5 * ratio
-        cost[i, ok] = c[ok]
+    diag = float(np.hypot(w, h))
+    cost = [[o.cost(cx, cy, a, diag) for _, _, cx, cy, a in cand] for o in group]
     if len(group) == 1:
-        c = int(np.argmin(cost[0]))
-        taken = {0: c} if cost[0, c] < big else {}
+        c = min(range(len(cand)), key=cost[0].__getitem__)
+        taken = {0: c} if cost[0][c] < _FAR else {}
     else:
-        rows, cols = linear_sum_assignment(cost)
-        taken = {int(r): int(c) for r, c in zip(rows, cols) if cost[r, c] < big}
+        rows, cols = linear_sum_assignment(np.array(cost))
+        taken = {int(r): int(c) for r, c in zip(rows, cols) if cost[r][c] < _FAR}
     if grow < MAX_GROW and any(_at_inner_edge(regions[cand[c][0]], cand[c][1], w, h) for c in taken.values()):
         return _step_group(group, frame, angles, grow * 3)
-    free = np.ones(len(cand), bool)
-    free[list(taken.values())] = False
+    free = set(range(len(cand))) - set(taken.values())
     for r, c in taken.items():
         o = group[r]
-        ri, k = cand[c]
+        ri, k = cand[c][:2]
         reg = regions[ri]
         st = reg.stats
         # merge unassigned fragments of the same region lying within the object's extent
-        x, y, bw, bh = st[k, :4]
+        x, y, bw, bh, ak = st[k]
         ex0, ey0 = x - 0.5 * o.size[0], y - 0.5 * o.size[1]
         ex1, ey1 = x + bw + 0.5 * o.size[0], y + bh + 0.5 * o.size[1]
         keep = [k]
-        for cc in np.flatnonzero(free) if len(cand) > 1 else ():
-            rj, kk = cand[cc]
-            if rj != ri:
-                continue
+        for cc in sorted(free):
+            rj, kk = cand[cc][:2]
             fx, fy = reg.cents[kk]
-            if ex0 <= fx <= ex1 and ey0 <= fy <= ey1 and st[kk, 4] + st[k, 4] < 1.5 * o.ref_area:
+            if rj == ri and ex0 <= fx <= ex1 and ey0 <= fy <= ey1 and st[kk][4] + ak < 1.5 * o.ref_area:
                 keep.append(kk)
-        if len(keep) == 1:
-            xs0, ys0, xs1, ys1 = int(x), int(y), int(x + bw), int(y + bh)
-        else:
-            sk = st[keep]
-            xs0, ys0 = int(sk[:, 0].min()), int(sk[:, 1].min())
-            xs1, ys1 = int((sk[:, 0] + sk[:, 2]).max()), int((sk[:, 1] + sk[:, 3]).max())
+        xs0, ys0 = min(st[q][0] for q in keep), min(st[q][1] for q in keep)
+        xs1, ys1 = max(st[q][0] + st[q][2] for q in keep), max(st[q][1] + st[q][3] for q in keep)
         lab_c = reg.labels[ys0:ys1, xs0:xs1]
         m = (np.isin(lab_c, keep) if len(keep) > 1 else lab_c == k).view(np.uint8)
         sub = reg.feat[ys0:ys1, xs0:xs1]
@@ -404,11 +412,11 @@ def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool, grow: float 
     missing = [o for i, o in enumerate(group) if i not in taken]
     if missing:
         for r, c in taken.items():
-            ri, k = cand[c]
+            ri, k = cand[c][:2]
             reg = regions[ri]
-            x, y, bw, bh = reg.stats[k, :4]
+            x, y, bw, bh = reg.stats[k][:4]
             x, y = x + reg.x0, y + reg.y0
-            if area[c] > 1.6 * group[r].ref_area or any(
+            if cand[c][4] > 1.6 * group[r].ref_area or any(
                     x - 2 <= p[0] <= x + bw + 2 and y - 2 <= p[1] <= y + bh + 2
                     for p in (o.predict() for o in missing if not o.searching())):
                 out[group[r].j] = None
@@ -434,16 +442,13 @@ def _step_frame(objs: list[_Obj], groups: list[list[_Obj]], frame: np.ndarray, a
     for o in objs:
         f = found.get(o.j)
         if f is None or f.cut:
-            o.lost += 1
             if f is not None:  # keep following a partly visible object without recording it
-                o.vel = (np.array(f.xy) - o.pos) / o.lost
-                o.pos, o.lost = np.array(f.xy), 0
+                o.seen_at(f.xy)
+            else:
+                o.lost += 1
             continue
-        p = np.array(f.xy)
-        if not first:
-            o.vel = (p - o.pos) / (o.lost + 1)
-        o.pos, o.lost = p, 0
-        o.size = np.array([f.box[2] - f.box[0] + 1, f.box[3] - f.box[1] + 1], float)
+        o.seen_at(f.xy, move=not first)
+        o.size = (f.box[2] - f.box[0] + 1.0, f.box[3] - f.box[1] + 1.0)
         if first:
             o.ref_area = f.area
         elif not f.touches:

@@ -232,18 +232,13 @@ class _Found:
     touches: bool = False  # touches the frame border
 
 
-def _measure(mask: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[int, int], o: _Obj, angles: bool,
+def _measure(sub: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[int, int], o: _Obj, angles: bool,
              frame_size: tuple[int, int]) -> _Found | None:
-    """Centroid, box, area (and marker angle) of the object pixels ``mask`` of a window whose
-    features are ``feat`` and raw pixels ``rgb`` (all ``[h, w, ...]``, window at ``origin``)."""
-    bx0, by0, bw, bh = cv2.boundingRect(mask)
-    if bw == 0 or bh == 0:
-        return None
-    bx1, by1 = bx0 + bw, by0 + bh
-    sub = np.ascontiguousarray(mask[by0:by1, bx0:bx1])
+    """Centroid, box, area (and marker angle) of the object pixels ``sub`` (uint8 0/1, cropped
+    to the blob's bounding box at ``origin``), whose features are ``feat`` and raw pixels ``rgb``."""
     if o.convex:
         contours, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        hull = cv2.convexHull(np.concatenate(contours))
+        hull = cv2.convexHull(contours[0] if len(contours) == 1 else np.concatenate(contours))
         region = np.zeros_like(sub)
         cv2.fillConvexPoly(region, hull, 1)
         region |= sub
@@ -253,15 +248,13 @@ def _measure(mask: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[
     if m["m00"] <= 0:
         return None
     cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
-    ox, oy = origin[0] + bx0, origin[1] + by0
-    angle = float("nan")
-    if angles:
-        angle = _marker_angle(region, sub, feat[by0:by1, bx0:bx1], rgb[by0:by1, bx0:bx1], o.model, cx, cy)
+    angle = _marker_angle(region, sub, feat, rgb, o.model, cx, cy) if angles else float("nan")
     w, h = frame_size
-    x0, y0, x1, y1 = ox, oy, ox + (bx1 - bx0) - 1, oy + (by1 - by0) - 1
+    x0, y0 = origin
+    x1, y1 = x0 + sub.shape[1] - 1, y0 + sub.shape[0] - 1
     touches = x0 <= 0 or y0 <= 0 or x1 >= w - 1 or y1 >= h - 1
     cut = touches and m["m00"] < BORDER_CUT * o.ref_area
-    return _Found((cx + ox, cy + oy), (x0, y0, x1, y1), float(m["m00"]), angle, cut, touches)
+    return _Found((cx + x0, cy + y0), (x0, y0, x1, y1), float(m["m00"]), angle, cut, touches)
 
 
 def _marker_angle(region: np.ndarray, main: np.ndarray, feat: np.ndarray, rgb: np.ndarray, model: ColorModel,
@@ -424,11 +417,9 @@ def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool, grow: float 
 
 
 def _step_frame(objs: list[_Obj], groups: list[list[_Obj]], frame: np.ndarray, angles: bool, first: bool):
-    """Find every object in ``frame`` and update its motion state; returns this sample's
-    centroids ``[N, 2]``, boxes ``[N, 4]``, areas, visibility and marker angles ``[N]``."""
-    k = len(objs)
-    xy, box = np.full((k, 2), np.nan), np.full((k, 4), np.nan)
-    area, vis, ang = np.zeros(k), np.zeros(k, bool), np.full(k, np.nan)
+    """Find every object in ``frame`` and update its motion state; returns, per object, its
+    measurement in this sample, or None where it is not (wholly) visible."""
+    seen: list[_Found | None] = [None] * len(objs)
     found = {}
     for g in groups:
         same = [o.unchanged(frame) for o in g]
@@ -453,8 +444,8 @@ def _step_frame(objs: list[_Obj], groups: list[list[_Obj]], frame: np.ndarray, a
             o.ref_area = f.area
         elif not f.touches:
             o.ref_area = 0.9 * o.ref_area + 0.1 * f.area
-        xy[o.j], box[o.j], area[o.j], vis[o.j], ang[o.j] = f.xy, f.box, f.area, True, f.angle
-    return xy, box, area, vis, ang
+        seen[o.j] = f
+    return seen
 
 
 def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0) -> Tracks:
@@ -477,7 +468,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0) ->
         frames_in.close()
         raise VideoError(f"{Path(video_path).name}: only {info.n_frames} frames (need ≥ {min_frames})")
     frames_idx: list[int] = []
-    rows_xy, rows_box, rows_area, rows_vis, rows_ang = [], [], [], [], []
+    rows: list[list[_Found | None]] = []
     objs: list[_Obj] = []
     groups: list[list[_Obj]] = []
     motion = cam.CameraMotion() if plan.compensate_camera else None
@@ -495,20 +486,24 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0) ->
             size = (w, h)
             objs = _init_objects(FrameFeatures(frame), case, case.width / w, case.height / h)
             groups = _groups(objs)
-        xy, box, area, vis, ang = _step_frame(objs, groups, frame, plan.angles, first=not frames_idx)
+        seen = _step_frame(objs, groups, frame, plan.angles, first=not frames_idx)
         if motion is not None:
             t0 = time.perf_counter()
-            motion.update(frame, [tuple(b) for b in box] + [o.window(*size) for o in objs if o.lost])
+            motion.update(frame, [f.box for f in seen if f] + [o.window(*size) for o in objs if o.lost])
             t_camera += time.perf_counter() - t0
         frames_idx.append(idx)
-        rows_xy.append(xy), rows_box.append(box), rows_area.append(area), rows_vis.append(vis), rows_ang.append(ang)
+        rows.append(seen)
     if size is None:
         raise VideoError(f"{video_path}: no decodable frames")
     elapsed = time.perf_counter() - t_start
 
     T = len(frames_idx)
-    xy, box = np.array(rows_xy), np.array(rows_box)
-    area, vis, ang = np.array(rows_area), np.array(rows_vis), np.array(rows_ang)
+    nan = float("nan")
+    xy = np.array([[f.xy if f else (nan, nan) for f in row] for row in rows], float).reshape(T, len(objs), 2)
+    box = np.array([[f.box if f else (nan,) * 4 for f in row] for row in rows], float).reshape(T, len(objs), 4)
+    area = np.array([[f.area if f else 0.0 for f in row] for row in rows], float)
+    vis = np.array([[f is not None for f in row] for row in rows], bool)
+    ang = np.array([[f.angle if f else nan for f in row] for row in rows], float)
     camera_meta: dict = {"compensated": False}
     if motion is not None:
         summary = motion.summary()

@@ -74,7 +74,7 @@ class CameraMotion:
 
     BEND = 0.3  # work pixels: an estimate this far from the extrapolated path also estimates the frames between
 
-    def __init__(self, max_side: int = 320, max_corners: int = 120, min_points: int = 12, stride: int = 6):
+    def __init__(self, max_side: int = 320, max_corners: int = 120, min_points: int = 12, stride: int = 8):
         self.max_side = max_side
         self.max_corners = max_corners
         self.min_points = min_points

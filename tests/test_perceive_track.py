@@ -305,3 +305,23 @@ def test_a_mask_is_read_relative_to_its_case_file(tmp_path, monkeypatch):
     with pytest.raises(ObjectNotFound) as e:
         track(video, case)  # built in memory: the mask is looked up in the working folder, where it is not
     assert "no readable mask" in e.value.detail
+
+
+def test_a_fast_bounce_is_followed_through_the_reversal(tmp_path):
+    """A ball hitting the ground at ~45 px per frame and rebounding (restitution 0.8) lands two
+    steps from its constant-velocity prediction: it must be found there, not lost."""
+    fps, g, ground, r = 25.0, 3200.0, 215.0, 10.0
+    t_hit = np.sqrt(2 * (ground - r - 20) / g)  # from rest at y = 20
+    t = np.arange(20) / fps  # until just before the second impact
+    up = 0.8 * g * t_hit  # rebound speed
+    y = np.where(t < t_hit, 20 + 0.5 * g * t * t, ground - r - up * (t - t_hit) + 0.5 * g * (t - t_hit) ** 2)
+    frames = []
+    for yi in y:
+        img = backdrop()
+        disc(img, 150, yi, r, RED)
+        frames.append(img)
+    assert g * t_hit / fps > 40  # px per frame at impact
+    video = write_video(tmp_path / "bounce.mp4", frames, fps=fps, crf=12)
+    tr = track(video, make_case([ball_spec("a", 150, 20, r, RED)], duration=len(y) / fps))
+    assert tr.visible[:, 0].all()
+    assert np.abs(tr.xy[:, 0, 1] - y).max() < 0.5

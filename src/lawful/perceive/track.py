@@ -337,8 +337,10 @@ def _at_inner_edge(reg: _Region, k: int, w: int, h: int) -> bool:
 def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool, grow: float = 1.0) -> dict[int, _Found | None]:
     """Find the group's objects in ``frame``; returns object index -> measurement (None if not seen).
 
-    Objects are segmented in tight windows around their predictions; when an assigned blob
-    touches an inner window edge (it may continue outside), the step is redone in wider windows.
+    Objects are segmented in tight windows around their predictions; when an object is not
+    found there, or its blob touches an inner window edge (it may continue outside), the step is
+    redone in windows with 3x (then 9x) the margin: a bounce puts an object up to two steps
+    from its prediction.
     """
     h, w = frame.shape[:2]
     out: dict[int, _Found | None] = {o.j: None for o in group}
@@ -360,8 +362,9 @@ def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool, grow: float 
         cand.extend((len(regions), k, reg.cents[k][0] + x0, reg.cents[k][1] + y0, float(reg.stats[k][4]))
                     for k in range(1, n) if reg.stats[k][4] >= min_area)
         regions.append(reg)
+    can_widen = grow < MAX_GROW and wins != [(0, 0, w, h)]
     if not cand:
-        return out
+        return _step_group(group, frame, angles, grow * 3) if can_widen else out
     diag = float(np.hypot(w, h))
     cost = [[o.cost(cx, cy, a, diag) for _, _, cx, cy, a in cand] for o in group]
     if len(group) == 1:
@@ -370,8 +373,9 @@ def _step_group(group: list[_Obj], frame: np.ndarray, angles: bool, grow: float 
     else:
         rows, cols = linear_sum_assignment(np.array(cost))
         taken = {int(r): int(c) for r, c in zip(rows, cols) if cost[r][c] < _FAR}
-    if grow < MAX_GROW and any(_at_inner_edge(regions[cand[c][0]], cand[c][1], w, h) for c in taken.values()):
-        return _step_group(group, frame, angles, grow * 3)
+    if can_widen and (len(taken) < len(group) or any(_at_inner_edge(regions[cand[c][0]], cand[c][1], w, h)
+                                                     for c in taken.values())):
+        return _step_group(group, frame, angles, grow * 3)  # missed, or cut by the window: look wider
     free = set(range(len(cand))) - set(taken.values())
     for r, c in taken.items():
         o = group[r]

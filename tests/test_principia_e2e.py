@@ -101,3 +101,15 @@ def test_arrival_times_and_ranges_close_to_the_render(rendered):
         m, q = runs["true"][0], case.truth.quantities
         for key in keys:
             assert m.get(key) == pytest.approx(q[key], rel=0.03), (name, key)
+
+
+def test_the_default_suite_meets_the_acceptance_bounds(tmp_path):
+    """`lawful run`'s own suite (its default seed and cases per task), reference and counterfactual:
+    reference ≥ 0.95 on every phenomenon (ordering tests 1.0), counterfactual ≤ 0.6."""
+    from lawful.runner.run import RunConfig, run
+
+    board = run(RunConfig(["principia"], ["reference", "counterfactual"], tmp_path, workers=2, progress=False))
+    models = board["principia"]["models"]
+    for phenomenon, value in models["reference"]["tasks"].items():
+        assert value >= (1.0 if phenomenon in ("projectile", "momentum") else 0.95), phenomenon
+    assert max(models["counterfactual"]["tasks"].values()) <= 0.6

@@ -64,7 +64,8 @@ _LOG3, _LOG4 = math.log(3.0), math.log(4.0)
 REST_PX = 0.5  # |vx| + |vy| (px per sample) under which an object may be at rest
 STILL_LEVELS = 8  # largest change of any pixel (0-255) around an object at rest that counts as none
 MAX_GROW = 9.0  # widest window margin tried, relative to the first
-WINDOW_MARGIN = 0.2  # search-window margin past the predicted box, as a share of the object's size
+# search-window margin past the predicted box: 4 px + these shares of the object's size and of its step
+WINDOW_MARGIN, STEP_SHARE = 0.1, 0.5
 STATIC_SHIFT_PX = 0.5  # a camera whose estimated shift never exceeds this (tracking px) is static: identity
 
 
@@ -147,12 +148,12 @@ class _Obj:
         return _FAR
 
     def window(self, w: int, h: int, grow: float = 1.0) -> tuple[int, int, int, int]:
-        """Search rectangle (end-exclusive) around the predicted box, one step wide plus a share of
-        the object's size; a blob cut by its edge (a bounce) makes :func:`_step_group` retry with a
-        larger ``grow``."""
+        """Search rectangle (end-exclusive) around the predicted box, with a margin of half a step
+        and a tenth of the object's size; an object missed or cut by its edge (a bounce) makes
+        :func:`_step_group` retry with a larger ``grow``."""
         cx, cy = self.predict()
         sw, sh = self.size
-        margin = grow * (WINDOW_MARGIN * max(sw, sh) + self.step()) + 4
+        margin = grow * (WINDOW_MARGIN * max(sw, sh) + STEP_SHARE * self.step()) + 4
         hx, hy = 0.5 * sw + margin, 0.5 * sh + margin
         return (max(0, int(cx - hx)), max(0, int(cy - hy)), min(w, int(np.ceil(cx + hx)) + 1),
                 min(h, int(np.ceil(cy + hy)) + 1))

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import time
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -479,25 +480,26 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0) ->
     motion = cam.CameraMotion() if plan.compensate_camera else None
     size = None
     t_decode = t_camera = 0.0
-    while True:
-        t0 = time.perf_counter()
-        item = next(frames_in, None)
-        t_decode += time.perf_counter() - t0
-        if item is None:
-            break
-        idx, frame = item
-        if size is None:
-            h, w = frame.shape[:2]
-            size = (w, h)
-            objs = _init_objects(FrameFeatures(frame), case, case.width / w, case.height / h)
-            groups = _groups(objs)
-        seen = _step_frame(objs, groups, frame, plan.angles, first=not frames_idx)
-        if motion is not None:
+    with closing(frames_in):  # stops the decoding thread, also when an object is not found
+        while True:
             t0 = time.perf_counter()
-            motion.update(frame, [f.box for f in seen if f] + [o.window(*size) for o in objs if o.lost])
-            t_camera += time.perf_counter() - t0
-        frames_idx.append(idx)
-        rows.append(seen)
+            item = next(frames_in, None)
+            t_decode += time.perf_counter() - t0
+            if item is None:
+                break
+            idx, frame = item
+            if size is None:
+                h, w = frame.shape[:2]
+                size = (w, h)
+                objs = _init_objects(FrameFeatures(frame), case, case.width / w, case.height / h)
+                groups = _groups(objs)
+            seen = _step_frame(objs, groups, frame, plan.angles, first=not frames_idx)
+            if motion is not None:
+                t0 = time.perf_counter()
+                motion.update(frame, [f.box for f in seen if f] + [o.window(*size) for o in objs if o.lost])
+                t_camera += time.perf_counter() - t0
+            frames_idx.append(idx)
+            rows.append(seen)
     if size is None:
         raise VideoError(f"{video_path}: no decodable frames")
     elapsed = time.perf_counter() - t_start

@@ -106,6 +106,11 @@ def test_evaluate_folder_with_bad_inputs(small_run, tmp_path):
     reasons = {r[0]: r[2] for r in rows}
     assert "unknown task" in reasons["broken-000"] and "cannot decode" in reasons["pendulum-000"]
     assert sec["tasks"]["restitution"] >= 0.95
+    # a judge pointed at the run folder later finds the videos' cases where they were exported
+    from lawful.judges.judge import discover
+
+    found = {(i.key.case_id, i.key.rollout) for i in discover(tmp_path / "ev")}
+    assert {("drop-000", 0), ("drop-000", 1)} <= found
 
 
 def test_evaluate_one_case_json(small_run):

@@ -128,8 +128,7 @@ def _judge_suites(run_dir: Path, suites: list[str], cfg) -> None:
     for name in suites:
         for rubric in get_suite(name).judged:
             rep = judge_run(run_dir, rubric, cfg, suite=name)
-            st = ", ".join(f"{n} {s}" for s, n in sorted(rep.statuses.items())) or "nothing to do"
-            err.print(f"judge {rubric}: {rep.videos} videos ({st}); {rep.summary}")
+            err.print(f"judge {rubric}: {rep.line()}; {rep.summary}")
 
 
 @app.command()

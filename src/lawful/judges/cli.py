@@ -68,8 +68,7 @@ def _judge(run_dir: Path, rubric: str, judge: str, judge_model: str, api_key_env
             tid = bar.add_task(f"judge {rub.name}", total=None)
             rep = judge_run(run_dir, rub, cfg, suite=suite, models=model_list, videos_dir=videos, redo=redo,
                             client=client, progress=lambda i, n: bar.update(tid, completed=i, total=n))
-        st = ", ".join(f"{n} {s}" for s, n in sorted(rep.statuses.items())) or "nothing to do"
-        out.print(f"{rub.id}: {rep.videos} videos judged ({st}); {rep.skipped} already done")
+        out.print(f"{rub.id}: {rep.line()}")
     out.print(client.usage.summary())
     with Store(run_dir / STORE_FILE) as store:
         if any(r.protocol == "phyground" for r in rubs):

@@ -66,20 +66,32 @@ class Outcome:
 
 @dataclass
 class RunReport:
+    """What one :func:`judge_run` did: videos judged, skipped (already done), outcome counts."""
+
     videos: int = 0
     skipped: int = 0
     statuses: Counter = field(default_factory=Counter)
     usage: dict = field(default_factory=dict)
-    summary: str = ""
+    summary: str = ""  # the client's token and request usage
+
+    def line(self) -> str:
+        """One line for the user, e.g. ``12 videos judged (10 ok, 2 unparseable); 3 already done``."""
+        st = ", ".join(f"{n} {s}" for s, n in sorted(self.statuses.items())) or "nothing to do"
+        return f"{self.videos} videos judged ({st}); {self.skipped} already done"
 
 
 # --- finding work -----------------------------------------------------------------------------
+CASES_POINTER = ".source"  # a file ``<run>/cases/<suite>.source`` holds the folder of cases kept elsewhere
+
+
 def load_cases(directory: Path) -> dict[str, tuple[Case, Path]]:
-    """Every readable case file under ``directory`` by id (other JSON files are skipped)."""
+    """Every readable case file under ``directory`` and under the folders its ``*.source`` files
+    name (cases scored from where they were exported), by id; other JSON files are skipped."""
     out: dict[str, tuple[Case, Path]] = {}
     if not directory.exists():
         return out
-    for p in sorted(directory.rglob("*.json")):
+    pointed = [Path(f.read_text().strip()) for f in sorted(directory.glob(f"*{CASES_POINTER}"))]
+    for p in [*sorted(directory.rglob("*.json")), *(q for d in pointed for q in sorted(d.rglob("*.json")))]:
         try:
             c = load_case(p)
         except CaseError:

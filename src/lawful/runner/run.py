@@ -199,6 +199,10 @@ def evaluate_folder(suite_name: str, videos: Path, out: Path, cases_dir: Path | 
         case_paths = sorted(p for p in Path(cases_dir).rglob("*.json") if _is_case_file(p, suite_name))
         if not case_paths:
             raise FileNotFoundError(f"{cases_dir}: no {suite_name} case files")
+        from lawful.judges.judge import CASES_POINTER
+
+        (out / "cases").mkdir(exist_ok=True)  # so that a judge of this run folder finds them
+        (out / "cases" / f"{suite_name}{CASES_POINTER}").write_text(str(Path(cases_dir).resolve()))
     else:
         case_paths = build_cases(get_suite(suite_name), out / "cases" / suite_name, cases_per_task, seed,
                                  progress=progress)

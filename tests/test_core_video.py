@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from lawful.video import VideoError, frame_at, frame_time, iter_frames, probe, read_frames, write_video
+from lawful.video import VideoError, frame_at, frame_time, iter_frames, open_frames, probe, read_frames, write_video
 
 
 def _frames(n=12, w=64, h=48):
@@ -52,12 +52,12 @@ def test_prefetched_frames_match_and_stop_early(tmp_path):
 
     p = write_video(tmp_path / "a.mp4", _frames(30), fps=24)
     plain = read_frames(p)
-    ahead = [f for _, f in iter_frames(p, prefetch=4)]
-    assert np.array_equal(np.stack(ahead), plain)
+    info, ahead = open_frames(p, prefetch=4)
+    assert info.n_frames == 30 and np.array_equal(np.stack([f for _, f in ahead]), plain)
     before = threading.active_count()
-    it = iter_frames(p, prefetch=2)
+    _, it = open_frames(p, prefetch=2)
     next(it)
     it.close()  # a consumer that stops early stops the decoding thread too
     assert threading.active_count() == before
     with pytest.raises(VideoError, match="no such video"):
-        next(iter_frames(tmp_path / "missing.mp4", prefetch=2))
+        open_frames(tmp_path / "missing.mp4", prefetch=2)

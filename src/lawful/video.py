@@ -88,7 +88,12 @@ def probe(path: str | Path, count: bool = False) -> VideoInfo:
 def open_frames(path: str | Path, every: int = 1, max_side: int | None = None,
                 prefetch: int = 0) -> tuple[VideoInfo, Iterator[tuple[int, np.ndarray]]]:
     """:func:`probe` and :func:`iter_frames` with one opening of the file (opening costs about
-    as much as decoding a few frames): ``(info, frames)``."""
+    as much as decoding a few frames): ``(info, frames)``.
+
+    ``prefetch > 0``: a background thread decodes up to that many frames ahead (decoding
+    releases the GIL, so it overlaps with the caller's work on another core; the decoder then
+    uses one thread, leaving the other cores to the caller). Close ``frames`` when stopping early.
+    """
     path = Path(path)
     _check_file(path)
     cap = _cv2_capture(path, threads=1 if prefetch > 0 else 0)
@@ -124,25 +129,19 @@ def _resize(frame: np.ndarray, max_side: int | None) -> np.ndarray:
 
 
 def iter_frames(
-    path: str | Path, every: int = 1, max_side: int | None = None, limit: int | None = None, prefetch: int = 0
+    path: str | Path, every: int = 1, max_side: int | None = None, limit: int | None = None
 ) -> Iterator[tuple[int, np.ndarray]]:
     """Yield ``(index, rgb_frame)`` for every ``every``-th decoded frame, at most ``limit`` of them.
 
-    Only one frame is held in memory at a time, or ``prefetch + 1`` when ``prefetch > 0``:
-    then a background thread decodes up to ``prefetch`` frames ahead (decoding releases the
-    GIL, so it overlaps with the caller's work on another core; the decoder then uses one
-    thread, leaving the other cores to the caller).
+    Only one frame is held in memory at a time (see :func:`open_frames` to decode ahead).
     """
-    if prefetch > 0:
-        return prefetched(_iter_frames(Path(path), every, max_side, limit, threads=1), prefetch)
     return _iter_frames(Path(path), every, max_side, limit)
 
 
-def _iter_frames(path: Path, every: int, max_side: int | None, limit: int | None,
-                 threads: int = 0) -> Iterator[tuple[int, np.ndarray]]:
+def _iter_frames(path: Path, every: int, max_side: int | None, limit: int | None) -> Iterator[tuple[int, np.ndarray]]:
     if not path.exists():
         raise VideoError(f"{path}: no such video")
-    cap = _cv2_capture(path, threads)
+    cap = _cv2_capture(path)
     if cap is None:
         yield from _iter_av(path, every, max_side, limit)
     else:

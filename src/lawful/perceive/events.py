@@ -142,7 +142,8 @@ def turning_points(signal, kind: str = "max", prominence: float = 0.0, distance:
         seg = sign * s[a:b]
         if len(seg) < 3:
             continue
-        peaks, _ = _scipy_signal().find_peaks(seg, prominence=prominence if prominence > 0 else None, distance=max(1, distance))
+        peaks, _ = _scipy_signal().find_peaks(seg, prominence=prominence if prominence > 0 else None,
+                                              distance=max(1, distance))
         out.extend(a + p + _parabolic(seg, int(p)) for p in peaks)
     return [float(v) for v in out]
 

@@ -93,3 +93,18 @@ def test_reference_and_twin_end_to_end(tmp_path):
         assert sc.metrics["C"] >= 80
     assert P["true"] >= 95
     assert P["anti"] < 40
+
+
+def test_accelerations_shrug_off_a_compression_outlier():
+    """A centroid knocked 2 px off a parabola (as CRF 35 does now and then) barely moves the fit."""
+    import numpy as np
+
+    from lawful.suites.wmle.p11_rough_incline_round_trip import quad_accel
+
+    t = np.arange(20) / 24.0
+    s = 300.0 * t - 0.5 * 400.0 * t**2
+    assert quad_accel(t, s) == pytest.approx(400.0, rel=1e-6)
+    s[7] -= 2.0
+    plain = -2.0 * np.polyfit(t - t.mean(), s, 2)[0]
+    assert abs(plain / 400.0 - 1) > 0.008  # least squares bends by almost 1 %
+    assert quad_accel(t, s) == pytest.approx(400.0, rel=0.003)  # the robust fit by a quarter of that

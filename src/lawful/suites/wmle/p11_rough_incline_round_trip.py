@@ -13,7 +13,8 @@ Extraction: the block's distance ``s(t)`` along its path (projection of the cent
 on the path's principal direction, positive up the slope); θ is the path's angle to the image
 horizontal. The apex is the highest sample; ``a_up`` and ``a_down`` are ``-2 c₂`` of quadratic fits
 to the ascent (after the launch sample, before the apex sample) and to the descent (after the apex
-sample, before the block comes to rest at the bottom).
+sample, before the block comes to rest at the bottom). The fits are robust (soft L1 past 0.5 px):
+heavy compression moves a few centroids by 1-2 px, which plain least squares lets bend a curvature.
 
 Twin: the descent mirrors the ascent with ``a_up / a_down = anti_ratio`` (0.9–1.15) instead of R*,
 as on a frictionless slope.
@@ -25,6 +26,7 @@ import math
 from collections.abc import Iterator
 
 import numpy as np
+from scipy.optimize import least_squares
 
 from lawful.case import Case, GroundTruth, ObjectSpec
 from lawful.result import Measurement
@@ -41,6 +43,7 @@ G = 9.81
 MU = 0.20
 MOVE_PX = 2.0
 MIN_FIT_SAMPLES = 5
+ROBUST_PX = 0.5  # residual (px) past which a sample weighs less in the fits (soft L1)
 STAY_S = 0.5  # an ascent-only event: the block rests at its highest point at least this long
 
 
@@ -96,8 +99,10 @@ def quad_accel(t: np.ndarray, s: np.ndarray) -> float | None:
     ok = np.isfinite(t) & np.isfinite(s)
     if ok.sum() < MIN_FIT_SAMPLES:
         return None
-    tt = t[ok] - t[ok].mean()
-    return float(-2.0 * np.polyfit(tt, s[ok], 2)[0])
+    tt, ss = t[ok] - t[ok].mean(), s[ok]
+    c0 = np.polyfit(tt, ss, 2)
+    fit = least_squares(lambda c: np.polyval(c, tt) - ss, c0, loss="soft_l1", f_scale=ROBUST_PX)
+    return float(-2.0 * fit.x[0])
 
 
 def descent_end(s: np.ndarray, i_apex: int, last: int, rest_px: float = 1.5) -> int:

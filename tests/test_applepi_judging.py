@@ -139,3 +139,20 @@ def ded_meta(out, rollout: int) -> list[dict]:
                 if r["rollout"] == rollout and r["criterion"] == "physics_accuracy"]
     assert len(rows) == 1 and rows[0]["meta"]["rubric"].startswith("applepi-deduction-keyframe")
     return rows[0]["meta"]["per_keyframe"]
+
+
+def test_predictions_made_elsewhere_are_judged_and_fused(base, tmp_path):
+    """`lawful evaluate --suite applepi --predictions … --judge …`: the same judging and E.1/E.3 fusion."""
+    out0, _ = base
+    with ChatServer(ones) as srv:
+        sec = run.evaluate_predictions(out0 / "applepi" / "dataset", out0 / "applepi" / "predictions" / "reference",
+                                       tmp_path, model="submitted", workers=1, progress=False,
+                                       judge_config=cfg(srv.url))
+        assert srv.requests
+    assert sec["judge"]["judged"] == 15 and sec["judge"]["fused"] == 15 and set(sec["judge"]["statuses"]) == {"scored"}
+    assert sec["models"]["submitted"]["scoring"] == "judged (E.1/E.3 fusion)"
+    c = cols(tmp_path)
+    for r in range(3):
+        for sub in SUBTRACKS:
+            assert c[(r, sub)]["value"] == pytest.approx(expected(sub, c[(r, f"{sub}_objective")]["score"]["metrics"]),
+                                                         abs=1e-9), sub

@@ -163,7 +163,8 @@ def evaluate(
 
         if predictions is None:
             fail("--suite applepi needs --predictions DIR (and --dataset PATH for the official data)")
-        section = evaluate_predictions(dataset, predictions, out_dir)
+        section = evaluate_predictions(dataset, predictions, out_dir,
+                                       judge_config=_judge_config(judge, judge_model, api_key_env))
         from lawful.report.leaderboard import write_reports
         from lawful.store import Store
 

@@ -228,6 +228,21 @@ def _case_ids(dataset: Dataset) -> set[str]:
     return {e["case_id"] for e in dataset.entries}
 
 
+def _judge(out: Path, store: Store, ds: Dataset, models: list[str], judge_config, redo: bool,
+           progress: bool) -> dict:
+    """Judge the stored outputs of ``models`` with their subtracks' rubrics and fuse them
+    (:func:`lawful.suites.applepi.judging.judge_applepi`; replies cached under ``<out>/judge_cache``);
+    returns the counts and the judge's public configuration."""
+    from lawful.judges.cache import JudgeCache
+    from lawful.judges.client import JudgeClient
+    from lawful.suites.applepi.judging import judge_applepi
+
+    _progress(progress, f"judging with {judge_config.model}")
+    client = JudgeClient(judge_config, JudgeCache(out / "judge_cache"))
+    judged = judge_applepi(out, client, models, redo=redo, dataset=ds.root, store=store)
+    return {**judged, "config": judge_config.public()}
+
+
 def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per_task: int | None = None,
                 seed: int = 0, dataset: str | Path | None = None, workers: int | None = None, progress: bool = True,
                 width: int = 832, height: int = 480, tasks: Iterable[str] | None = None, ocr: bool = False,
@@ -283,16 +298,10 @@ def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per
             score_predictions(store, ds, pred_root, m, opts, workers, progress)
         judged = None
         if judge_config is not None:
-            from lawful.judges.cache import JudgeCache
-            from lawful.judges.client import JudgeClient
-            from lawful.suites.applepi.judging import judge_applepi
-
-            _progress(progress, f"judging with {judge_config.model}")
-            client = JudgeClient(judge_config, JudgeCache(out / "judge_cache"))
-            judged = judge_applepi(out, client, builtin + list(folders), redo=redo_judge, dataset=ds.root, store=store)
+            judged = _judge(out, store, ds, builtin + list(folders), judge_config, redo_judge, progress)
         section = leaderboard(store, builtin + list(folders), _case_ids(ds))
         if judged is not None:
-            section["judge"] = {**judged, "config": judge_config.public()}
+            section["judge"] = judged
         section["ocr"] = ocr_mod.version() if opts.use_ocr else None
         if validation:
             section["validation"] = validation
@@ -312,12 +321,14 @@ def _write_job(model: str, root: str, entry: dict, pred_root: str, n: int, proto
 
 def evaluate_predictions(dataset_dir: str | Path | None, predictions_dir: str | Path, out_dir: str | Path,
                          model: str | None = None, workers: int | None = None, progress: bool = True,
-                         ocr: bool = False, motion_masks: bool = False, store: Store | None = None) -> dict:
+                         ocr: bool = False, motion_masks: bool = False, store: Store | None = None,
+                         judge_config=None, redo_judge: bool = False) -> dict:
     """Validate and score predictions in the release layout against a dataset in the release layout
     (``dataset_dir=None``: lawful's default generated dataset, built under ``out_dir`` if absent).
 
     Missing and unreadable outputs are listed under ``validation`` and score 0 (invalid); nothing raises
     for a bad prediction file. ``model`` defaults to ``submission.json``'s model, else the folder name.
+    With a ``judge_config`` the outputs are judged and fused as in :func:`run_applepi`.
     """
     out = Path(out_dir)
     ds = (Dataset(dataset_dir) if dataset_dir is not None else
@@ -330,7 +341,10 @@ def evaluate_predictions(dataset_dir: str | Path | None, predictions_dir: str | 
     store = store or Store(out / "results.sqlite")
     try:
         score_predictions(store, ds, pred, model, opts, workers, progress)
+        judged = _judge(out, store, ds, [model], judge_config, redo_judge, progress) if judge_config else None
         section = leaderboard(store, [model], _case_ids(ds))
+        if judged is not None:
+            section["judge"] = judged
     finally:
         if own:
             store.close()

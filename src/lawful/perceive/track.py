@@ -109,7 +109,8 @@ class _Obj:
         x0, y0, x1, y1 = max(0, f.box[0] - 2), max(0, f.box[1] - 2), min(w, f.box[2] + 3), min(h, f.box[3] + 3)
         self.still = (f, (x0, y0, x1, y1), frame[y0:y1, x0:x1].copy())
 
-    def predict(self) -> np.ndarray:
+    def predict(self) -> tuple[float, float]:
+        """Where constant velocity puts the object in the coming sample."""
         k = self.lost + 1
         return self.pos[0] + self.vel[0] * k, self.pos[1] + self.vel[1] * k
 

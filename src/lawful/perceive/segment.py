@@ -50,14 +50,17 @@ def to_features(rgb: np.ndarray, blur: bool = True) -> np.ndarray:
     HSV saturation <= 0.25) sit near zero, saturated objects ~60-75 away. ``blur``: a 3x3 box
     filter first (cuts pixel noise ~3x; edges stay centred).
     """
-    if blur and min(rgb.shape[:2]) >= 3:
-        rgb = cv2.blur(rgb, (3, 3))
-    rgb = np.ascontiguousarray(rgb)
+    rgb = _blur3(rgb) if blur else np.ascontiguousarray(rgb)
     v = brightness(rgb).astype(np.float32)
     # channel 0 of the transform is the constant 1, scaled to L_WEIGHT * V below
     out = cv2.transform(rgb.astype(np.float32), _OPPONENT_AND_ONE)
     k = CHROMA_SCALE / (v + DARK_OFFSET)
     return cv2.multiply(out, cv2.merge((L_WEIGHT * v, k, k)))
+
+
+def _blur3(rgb: np.ndarray) -> np.ndarray:
+    """The 3x3 box filter :func:`to_features` applies (skipped for images under 3 px a side)."""
+    return cv2.blur(rgb, (3, 3)) if min(rgb.shape[:2]) >= 3 else np.ascontiguousarray(rgb)
 
 
 class FrameFeatures:
@@ -69,7 +72,7 @@ class FrameFeatures:
     """
 
     def __init__(self, rgb: np.ndarray):
-        self.blurred = cv2.blur(np.ascontiguousarray(rgb), (3, 3)) if min(rgb.shape[:2]) >= 3 else rgb
+        self.blurred = _blur3(rgb)
         self.shape = rgb.shape
 
     def __getitem__(self, key) -> np.ndarray:
@@ -111,7 +114,6 @@ class ColorModel:
     def __post_init__(self) -> None:
         if self.mean0 is None:
             self.mean0 = self.mean.copy()
-        self._affine = (None, None)  # (mean it was built for, [3, 4] float32 [whiten | -whiten @ mean])
 
     @classmethod
     def fit(cls, pixels: np.ndarray, threshold: float = 16.0) -> "ColorModel":
@@ -126,13 +128,10 @@ class ColorModel:
 
     def distance2(self, feat: np.ndarray) -> np.ndarray:
         """Squared Mahalanobis distance of every pixel of ``feat`` ``[..., 3]`` -> ``[...]``."""
-        built_for, affine = self._affine
-        if built_for is not self.mean:
-            w = np.asarray(self.whiten, np.float32)
-            affine = np.empty((3, 4), np.float32)
-            affine[:, :3] = w
-            affine[:, 3] = -(w @ self.mean)
-            self._affine = (self.mean, affine)
+        w = np.asarray(self.whiten, np.float32)
+        affine = np.empty((3, 4), np.float32)  # [whiten | -whiten @ mean]
+        affine[:, :3] = w
+        affine[:, 3] = -(w @ self.mean)
         x = np.asarray(feat, np.float32)
         shape = x.shape[:-1]
         if x.ndim != 3:
@@ -276,7 +275,7 @@ def learn_from_box(feat: np.ndarray, box: tuple[int, int, int, int], background:
 def _component_in_box(mask: np.ndarray, in_box: np.ndarray, min_px: int) -> np.ndarray | None:
     """The 8-connected component of ``mask`` with the most pixels inside ``in_box`` (at least
     ``min_px``), as a uint8 0/1 mask, else None."""
-    n, labels, _, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    n, labels, _, _ = components(mask.astype(np.uint8))
     if n <= 1:
         return None
     counts = np.bincount(labels[in_box], minlength=n)
@@ -307,7 +306,7 @@ def find_by_color(feat: np.ndarray, color: tuple[int, int, int], count: int = 1,
     hint = rgb_to_features(color)
     m = (chroma_distance(feat, hint) < tolerance).astype(np.uint8)
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+    n, _, stats, _ = components(m)
     if n <= 1:
         return []
     order = 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA])

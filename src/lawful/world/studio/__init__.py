@@ -5,27 +5,23 @@ an independent check on lawful's closed forms; anti-physics twins change exactly
 Frames are rendered offscreen (EGL or OSMesa) with perspective, shading, shadows and textured backdrops,
 then degraded like a camera would: sub-frame motion blur, sensor noise, lighting flicker, small jitter.
 
-Scene builders register themselves per ``(suite, task)`` with :func:`lawful.world.studio.registry.scene`;
+Scene builders live in ``scenes_*.py`` modules and register themselves per ``(suite, task)`` with :func:`lawful.world.studio.registry.scene`;
 :class:`StudioStyle` finds them. Needs the ``studio`` extra (``mujoco``).
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
 from lawful.world.studio.registry import SCENES
 from lawful.world.styles import StyledCase
 
-_SCENE_MODULES = ("principia", "wmle_p01_p07", "wmle_p08_p15")
-
-
 def _load() -> None:
-    for mod in _SCENE_MODULES:
-        try:
-            importlib.import_module(f"lawful.world.studio.{mod}")
-        except ModuleNotFoundError as e:
-            if e.name != f"lawful.world.studio.{mod}":
-                raise
+    """Import every ``scenes_*`` module of this package (each registers its builders)."""
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("scenes_"):
+            importlib.import_module(f"{__name__}.{info.name}")
 
 
 class StudioStyle:

@@ -296,22 +296,39 @@ def suite_export(
 
 @app.command()
 def validate(
-    suite: str = typer.Option("wmle", "--suite", "-s"),
-    variants: int = typer.Option(12, help="Appearance variants per task.", min=1),
-    tasks: Optional[str] = typer.Option(None, help="Comma-separated subset of tasks."),
+    suite: str = typer.Option("wmle", "--suite", "-s", help="principia or wmle."),
+    style: str = typer.Option("flat", "--style", help="Render style: flat (lawful's own 2-D renderer) or studio "
+                              "(MuJoCo 3-D scenes; needs the studio extra)."),
+    variants: int = typer.Option(12, help="Scenes per task (seeds 1000, 1001, ...).", min=1),
+    tasks: Optional[str] = typer.Option(None, help="Comma-separated subset of tasks (names or labels such as P3)."),
+    perturb: Optional[str] = typer.Option(None, help="Comma-separated perturbations of the law-correct clips: "
+                                          "pan10, zoom10, noise, crf35, blur, hue10."),
+    robustness: bool = typer.Option(False, help="Apply pan10, zoom10, noise, crf35 and blur."),
     workers: int = typer.Option(0),
-    robustness: bool = typer.Option(False, help="Also score noise / CRF 35 / hue-shifted references."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Synthetic-reference validation: render references and twins, score them, print mean P and ROC AUC."""
-    _check_suites([suite])
-    if suite != "wmle":
-        fail("validate is defined for --suite wmle")
-    from lawful.suites.wmle.validate import validate as run_validation
-    from lawful.suites.wmle.validate import validation_table
+    """Render law-correct clips and their anti-physics twins, score them, print law/anti means, AUC, unmeasurable share."""
+    from lawful.runner.validate import PERTURBATIONS, ROBUSTNESS, validation_table
+    from lawful.runner.validate import validate as run_validation
+    from lawful.suites.base import unknown
+    from lawful.world.styles import STYLES
 
-    result = run_validation(n_variants=variants, tasks=_split(tasks) if tasks else None, workers=workers or None,
-                            robustness=robustness)
+    _check_suites([suite])
+    if suite not in ("principia", "wmle"):
+        fail("validate is defined for --suite principia and --suite wmle")
+    if style not in STYLES:
+        fail(unknown(style, STYLES, "render style"))
+    kinds = list(ROBUSTNESS) if robustness else []
+    for k in _split(perturb or ""):
+        if k not in PERTURBATIONS:
+            fail(unknown(k, PERTURBATIONS, "perturbation"))
+        if k not in kinds:
+            kinds.append(k)
+    try:
+        result = run_validation(suite, style, n_variants=variants, tasks=_split(tasks) if tasks else None,
+                                perturbations=kinds, workers=workers or None)
+    except (KeyError, RuntimeError) as e:
+        fail(str(e.args[0]) if e.args else str(e))
     if as_json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
     else:

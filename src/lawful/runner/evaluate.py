@@ -38,6 +38,12 @@ def _all(task: Task, status: str, reason: str) -> dict[str, Score]:
 MIN_FRAMES = 8
 
 
+def _crashed(stage: str, task: Task, e: Exception) -> Evaluation:
+    """``invalid`` with a one-line reason; the traceback goes into the evidence."""
+    reason = f"{stage} error: {type(e).__name__}: {e}".splitlines()[0]
+    return Evaluation("invalid", _all(task, "invalid", reason), reason, {"traceback": traceback.format_exc(limit=12)})
+
+
 def evaluate_video(case: Case, video: str | Path, task: Task | None = None) -> Evaluation:
     """Evaluate ``video`` against ``case``. Broken input → ``invalid``; missing observables → ``unmeasurable``."""
     from lawful.perceive.track import ObjectNotFound, track
@@ -50,6 +56,8 @@ def evaluate_video(case: Case, video: str | Path, task: Task | None = None) -> E
         return Evaluation("invalid", _all(task, "invalid", str(e)), str(e))
     except ObjectNotFound as e:
         return Evaluation("unmeasurable", _all(task, "unmeasurable", str(e)), str(e))
+    except Exception as e:  # a perception bug on one video must not stop a folder run; keep the trace
+        return _crashed("perception", task, e)
     if len(tracks) < MIN_FRAMES:
         reason = f"{video.name}: only {len(tracks)} decodable frames (need ≥ {MIN_FRAMES})"
         return Evaluation("invalid", _all(task, "invalid", reason), reason)
@@ -57,9 +65,7 @@ def evaluate_video(case: Case, video: str | Path, task: Task | None = None) -> E
         m = task.measure(case, tracks)
         scores = task.score(case, m)
     except Exception as e:  # a bug in one task must not stop the run; keep the trace as evidence
-        reason = f"evaluation error: {type(e).__name__}: {e}"
-        return Evaluation("invalid", _all(task, "invalid", reason), reason,
-                          {"traceback": traceback.format_exc(limit=8)})
+        return _crashed("measurement", task, e)
     statuses = {s.status for s in scores.values()}
     status = "scored" if "scored" in statuses else ("unmeasurable" if "unmeasurable" in statuses else "invalid")
     reason = "; ".join(sorted({s.reason for s in scores.values() if s.reason and s.status != "scored"}))

@@ -97,3 +97,14 @@ def reencode(frames: Iterable[np.ndarray], fps: float, crf: int = 35) -> list[np
     with tempfile.TemporaryDirectory(prefix="lawful-reencode-") as tmp:
         path = write_video(Path(tmp) / "clip.mp4", frames, fps=fps, crf=crf)
         return [np.ascontiguousarray(f[:h, :w]) for _, f in iter_frames(path)]
+
+
+def exposure_blur(frames: Iterable[np.ndarray], width: int = 3) -> Iterator[np.ndarray]:
+    """Motion blur of a longer exposure: frame ``i`` becomes the mean of the ``width`` frames centred on it
+    (clamped at the ends), so moving objects smear along their path and still scenery stays sharp."""
+    frames = [np.asarray(f) for f in frames]
+    half = max(0, int(width) // 2)
+    n = len(frames)
+    for i in range(n):
+        window = frames[max(0, i - half):min(n, i + half + 1)]
+        yield np.mean(window, axis=0).round().astype(np.uint8)

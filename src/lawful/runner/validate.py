@@ -1,0 +1,213 @@
+"""Validation of the evaluators: law-correct clips must score high, anti-physics twins low, in any render style.
+
+For every task of a suite and ``n_variants`` seeds, a render style (:mod:`lawful.world.styles`) makes a
+case and draws its law-correct clip and its anti-physics twin; both are written as H.264 and scored by
+:func:`lawful.runner.evaluate.evaluate_video`, exactly as a user's videos would be. Optional
+perturbations of the law-correct clip (camera pan or zoom of 10 %, sensor noise, CRF 35, exposure
+blur, hue shift) measure how far each law mean moves.
+
+The value of one video in one column: Principia, the column's score (0 unless ``scored``); WMLE, the
+physical score P with the gate bypassed (the paper's §3.2 check; 0 when nothing could be scored).
+A law-correct video that is not ``scored`` (or WMLE ``unresolved``) counts towards the column's
+unmeasurable share. Per column: law mean and minimum, anti mean and maximum, whether the twin scored
+lower on every variant, ROC AUC of law vs anti (Mann–Whitney), unmeasurable share and the mean shift
+of the law value under each perturbation.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import as_completed
+from pathlib import Path
+
+import numpy as np
+
+from lawful.progress import progress_bar
+from lawful.runner.pool import process_pool
+from lawful.score.stats import roc_auc
+
+SEED_BASE = 1000
+ROBUSTNESS = ("pan10", "zoom10", "noise", "crf35", "blur")  # what --robustness applies
+
+
+def _perturbations() -> dict[str, Callable[[list[np.ndarray], float, int], Iterable[np.ndarray]]]:
+    from lawful.world import perturb
+
+    return {
+        "pan10": lambda fr, fps, seed: perturb.camera_pan(fr, 0.10),
+        "zoom10": lambda fr, fps, seed: perturb.camera_zoom(fr, 0.10),
+        "noise": lambda fr, fps, seed: perturb.noise_frames(fr, sigma=8 / 255, seed=seed),
+        "crf35": lambda fr, fps, seed: perturb.reencode(fr, fps=fps, crf=35),
+        "blur": lambda fr, fps, seed: perturb.exposure_blur(fr, 3),
+        "hue10": lambda fr, fps, seed: (perturb.hue_shift(f, 10.0) for f in fr),
+    }
+
+
+PERTURBATIONS = ("pan10", "zoom10", "noise", "crf35", "blur", "hue10")
+
+
+def video_values(suite: str, evaluation) -> dict[str, dict]:
+    """Per column of one evaluated video: ``{"value", "status", "C"}`` as defined in the module docstring."""
+    out = {}
+    for col, sc in evaluation.scores.items():
+        if suite == "wmle":
+            P = (sc.metrics or {}).get("P")
+            value = 0.0 if P is None else float(P)
+            status = "unmeasurable" if sc.status == "scored" and (sc.extra or {}).get("unresolved") else sc.status
+            out[col] = {"value": value, "status": status, "C": (sc.metrics or {}).get("C")}
+        else:
+            value = float(sc.value) if sc.status == "scored" and sc.value is not None else 0.0
+            out[col] = {"value": value, "status": sc.status, "reason": sc.reason}
+    return out
+
+
+def validate_variant(suite: str, task_name: str, index: int, seed: int, style: str = "flat",
+                     perturbations: Sequence[str] = ()) -> dict:
+    """Score one scene's law-correct clip, its twin and the perturbed law clips.
+
+    Returns ``{"task", "index", "seed", "case_id", "columns": {col: {"law", "law_status", "anti",
+    "anti_status", "law_C", "anti_C", <perturbation>: value}}}``.
+    """
+    from lawful.runner.evaluate import evaluate_video
+    from lawful.suites.base import get_suite
+    from lawful.video import write_video
+    from lawful.world.styles import get_style
+
+    task = get_suite(suite).task(task_name)
+    made = get_style(style).make(suite, task_name, index, seed)
+    case = made.case
+    cols: dict[str, dict] = {}
+
+    def score(path: Path, key: str) -> None:
+        for col, v in video_values(suite, evaluate_video(case, path, task)).items():
+            row = cols.setdefault(col, {})
+            if key in ("law", "anti"):
+                row[key], row[f"{key}_status"] = v["value"], v["status"]
+                if "C" in v:
+                    row[f"{key}_C"] = v["C"]
+                if v.get("reason") and v["status"] != "scored":
+                    row[f"{key}_reason"] = v["reason"]
+            else:
+                row[key] = v["value"]
+
+    with tempfile.TemporaryDirectory(prefix="lawful-validate-") as tmp:
+        law_frames = list(made.render("true"))
+        score(write_video(Path(tmp) / f"{case.id}-true.mp4", law_frames, fps=case.fps), "law")
+        score(write_video(Path(tmp) / f"{case.id}-anti.mp4", made.render("anti"), fps=case.fps), "anti")
+        perturbs = _perturbations()
+        for kind in perturbations:
+            frames = perturbs[kind](law_frames, case.fps, seed)
+            score(write_video(Path(tmp) / f"{case.id}-{kind}.mp4", frames, fps=case.fps), kind)
+    return {"task": task_name, "index": index, "seed": seed, "case_id": case.id, "columns": cols}
+
+
+def summarise(results: list[dict], perturbations: Sequence[str] = ()) -> dict:
+    """Per column and overall figures of :func:`validate_variant` results (see the module docstring)."""
+    groups: dict[tuple[str, str], list[tuple[dict, dict]]] = {}
+    for r in sorted(results, key=lambda r: (r["task"], r["index"])):
+        for col, row in r["columns"].items():
+            groups.setdefault((col, r["task"]), []).append((r, row))
+    shared = {c for c, _ in groups if sum(1 for cc, _ in groups if cc == c) > 1}  # e.g. Principia's momentum
+    columns = {}
+    for (col, task), items in groups.items():
+        law = [row["law"] for _, row in items]
+        anti = [row["anti"] for _, row in items]
+        unmeas = [row["law_status"] != "scored" for _, row in items]
+        entry = {
+            "task": task,
+            "n": len(items),
+            "law_mean": float(np.mean(law)),
+            "law_min": float(np.min(law)),
+            "anti_mean": float(np.mean(anti)),
+            "anti_max": float(np.max(anti)),
+            "anti_lower_every_variant": all(a < b for a, b in zip(anti, law)),
+            "auc": roc_auc(law, anti),
+            "unmeasurable_share": float(np.mean(unmeas)),
+            "shift": {k: float(np.mean([row[k] - row["law"] for _, row in items])) for k in perturbations},
+            "per_variant": [{"index": r["index"], "seed": r["seed"], "case_id": r["case_id"], **row}
+                            for r, row in items],
+        }
+        columns[f"{col}/{task}" if col in shared else col] = entry
+    all_law = [v["law"] for e in columns.values() for v in e["per_variant"]]
+    all_anti = [v["anti"] for e in columns.values() for v in e["per_variant"]]
+    all_unmeas = [v["law_status"] != "scored" for e in columns.values() for v in e["per_variant"]]
+    return {
+        "columns": columns,
+        "overall": {
+            "law_mean": float(np.mean([e["law_mean"] for e in columns.values()])) if columns else math.nan,
+            "anti_mean": float(np.mean([e["anti_mean"] for e in columns.values()])) if columns else math.nan,
+            "auc": roc_auc(all_law, all_anti),
+            "unmeasurable_share": float(np.mean(all_unmeas)) if all_unmeas else math.nan,
+        },
+    }
+
+
+def validate(suite: str, style: str = "flat", n_variants: int = 12, tasks: Sequence[str] | None = None,
+             perturbations: Sequence[str] = (), workers: int | None = None, progress: bool = True) -> dict:
+    """Validate ``suite``'s tasks (all that ``style`` can draw, or those named in ``tasks`` by name or label).
+
+    Returns :func:`summarise`'s dict plus ``suite``, ``style``, ``n_variants``, ``perturbations`` and
+    ``skipped`` (tasks the style cannot draw).
+    """
+    from lawful.suites.base import get_suite, unknown
+    from lawful.world.styles import get_style
+
+    s = get_suite(suite)
+    st = get_style(style)
+    bad = [p for p in perturbations if p not in PERTURBATIONS]
+    if bad:
+        raise KeyError(unknown(bad[0], PERTURBATIONS, "perturbation"))
+    chosen = list(s.tasks.values())
+    if tasks:
+        want = {t.lower() for t in tasks}
+        chosen = [t for t in chosen if t.name.lower() in want or (t.label or "").lower() in want]
+        if not chosen:
+            raise KeyError(f"no {suite} task matches {sorted(want)}")
+    skipped = [t.name for t in chosen if not st.supports(suite, t.name)]
+    jobs = [(t.name, i, SEED_BASE + i) for t in chosen if t.name not in skipped for i in range(n_variants)]
+    workers = workers or min(len(jobs), max(1, os.cpu_count() or 2)) or 1
+    results: list[dict] = []
+    with progress_bar(progress) as bar:
+        tid = bar.add_task(f"{suite} validate ({style})", total=len(jobs))
+        if workers <= 1:
+            for name, i, seed in jobs:
+                results.append(validate_variant(suite, name, i, seed, style, perturbations))
+                bar.advance(tid)
+        else:
+            with process_pool(workers) as ex:
+                futs = [ex.submit(validate_variant, suite, name, i, seed, style, tuple(perturbations))
+                        for name, i, seed in jobs]
+                for f in as_completed(futs):
+                    results.append(f.result())
+                    bar.advance(tid)
+    out = summarise(results, perturbations)
+    out.update(suite=suite, style=style, n_variants=n_variants, perturbations=list(perturbations), skipped=skipped)
+    return out
+
+
+def validation_table(result: dict):
+    """A rich Table of :func:`validate`'s result: per column law/anti means, AUC, unmeasurable share, shifts."""
+    from rich.table import Table
+
+    wmle = result["suite"] == "wmle"
+    fmt = (lambda v: f"{v:.2f}") if wmle else (lambda v: f"{v:.3f}")
+    pert = result.get("perturbations", [])
+    t = Table(title=f"{result['suite']} validation, style '{result['style']}' "
+                    f"({result['n_variants']} variants per task{', gate bypassed' if wmle else ''})")
+    for col in ("column", "task", "law mean", "law min", "anti mean", "anti max", "twin lower", "AUC", "unmeas."):
+        t.add_column(col, justify="left" if col in ("column", "task") else "right")
+    for k in pert:
+        t.add_column(f"Δ {k}", justify="right")
+    for col, e in result["columns"].items():
+        t.add_row(col, e["task"], fmt(e["law_mean"]), fmt(e["law_min"]), fmt(e["anti_mean"]), fmt(e["anti_max"]),
+                  "yes" if e["anti_lower_every_variant"] else "[red]no[/red]", f"{e['auc']:.3f}",
+                  f"{100 * e['unmeasurable_share']:.0f}%", *(f"{e['shift'][k]:+.3f}" for k in pert))
+    o = result["overall"]
+    t.add_row("[bold]overall[/bold]", "", f"[bold]{fmt(o['law_mean'])}[/bold]", "", f"[bold]{fmt(o['anti_mean'])}[/bold]",
+              "", "", f"{o['auc']:.3f}", f"{100 * o['unmeasurable_share']:.0f}%", *([""] * len(pert)))
+    if result.get("skipped"):
+        t.caption = f"not drawn in this style: {', '.join(result['skipped'])}"
+    return t

@@ -1,0 +1,83 @@
+"""The validation runner (any render style) and the never-crash rule of evaluate_video."""
+
+import numpy as np
+import pytest
+
+from lawful.runner import validate as V
+from lawful.runner.evaluate import evaluate_video
+from lawful.suites.base import get_suite
+from lawful.video import write_video
+from lawful.world import perturb
+from lawful.world.styles import FlatStyle, get_style
+
+
+def test_a_perception_crash_makes_one_video_invalid_with_its_trace(tmp_path, monkeypatch):
+    task = get_suite("principia").task("drop")
+    case, _ = task.make_case(0, 5)
+    path = write_video(tmp_path / "v.mp4", task.render(case, "true"), fps=case.fps)
+
+    def broken(*a, **k):
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr("lawful.perceive.track.track", broken)
+    ev = evaluate_video(case, path, task)
+    assert ev.status == "invalid"
+    assert ev.reason == "perception error: IndexError: list index out of range"
+    assert "IndexError" in ev.evidence["traceback"]
+    assert {s.status for s in ev.scores.values()} == {"invalid"}
+
+
+def test_summarise_figures_follow_their_definitions():
+    rows = [{"task": "t", "index": i, "seed": i, "case_id": f"c{i}",
+             "columns": {"col": {"law": law, "law_status": st, "anti": anti, "anti_status": "scored", "pan10": law - d}}}
+            for i, (law, anti, st, d) in enumerate([(1.0, 0.5, "scored", 0.01), (0.0, 0.2, "unmeasurable", 0.0),
+                                                   (0.9, 0.4, "scored", 0.03)])]
+    out = V.summarise(rows, ["pan10"])
+    e = out["columns"]["col"]
+    assert e["law_mean"] == pytest.approx(1.9 / 3) and e["anti_mean"] == pytest.approx(1.1 / 3)
+    assert e["unmeasurable_share"] == pytest.approx(1 / 3)
+    assert e["anti_lower_every_variant"] is False  # the unmeasurable law clip (0) is below its twin (0.2)
+    assert e["auc"] == pytest.approx(6 / 9)  # law > anti in 6 of the 9 pairs
+    assert e["shift"]["pan10"] == pytest.approx(-(0.01 + 0.0 + 0.03) / 3)
+
+
+def test_flat_style_is_the_tasks_own_renderer():
+    task = get_suite("principia").task("pendulum")
+    made = FlatStyle().make("principia", "pendulum", 0, 7)
+    case, first = task.make_case(0, 7)
+    assert made.case == case and np.array_equal(made.first_frame, first)
+    assert np.array_equal(next(iter(made.render("anti"))), next(iter(task.render(case, "anti"))))
+    with pytest.raises(KeyError, match="did you mean 'studio'"):
+        get_style("studoi")
+
+
+def test_exposure_blur_smears_motion_and_keeps_still_pixels():
+    frames = [np.zeros((8, 16, 3), np.uint8) for _ in range(3)]
+    for i, f in enumerate(frames):
+        f[2:4, 4 * i + 2:4 * i + 4] = 255  # a square moving 4 px per frame
+        f[6, 0] = 99  # a still pixel
+    out = list(perturb.exposure_blur(frames, 3))
+    assert out[1][2, 2:4, 0].tolist() == [85, 85] and out[1][2, 6, 0] == 85  # a third of the light each
+    assert out[0][2, 2, 0] == 128  # clamped: the first frame averages frames 0 and 1
+    assert all(o[6, 0, 0] == 99 for o in out)
+
+
+def test_validate_variant_scores_law_anti_and_perturbed_clips():
+    r = V.validate_variant("principia", "pendulum", 0, 1000, "flat", ("pan10",))
+    row = r["columns"]["pendulum"]
+    assert row["law_status"] == "scored" and row["law"] >= 0.95
+    assert row["anti"] < row["law"] - 0.3
+    assert abs(row["pan10"] - row["law"]) <= 0.02
+
+
+def test_validate_cli_names_what_it_does_not_know():
+    from typer.testing import CliRunner
+
+    from lawful.cli import app
+
+    r = CliRunner().invoke(app, ["validate", "--suite", "principia", "--style", "flta"])
+    assert r.exit_code == 2 and "did you mean 'flat'" in r.output
+    r = CliRunner().invoke(app, ["validate", "--suite", "principia", "--perturb", "pan11"])
+    assert r.exit_code == 2 and "did you mean 'pan10'" in r.output
+    r = CliRunner().invoke(app, ["validate", "--suite", "applepi"])
+    assert r.exit_code == 2 and "principia" in r.output

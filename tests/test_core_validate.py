@@ -81,3 +81,20 @@ def test_validate_cli_names_what_it_does_not_know():
     assert r.exit_code == 2 and "did you mean 'pan10'" in r.output
     r = CliRunner().invoke(app, ["validate", "--suite", "applepi"])
     assert r.exit_code == 2 and "principia" in r.output
+
+
+def test_cached_clips_are_reused_and_score_the_same(tmp_path, monkeypatch):
+    monkeypatch.setattr(V, "renderer_fingerprint", lambda suite: "fixed")  # the drawing code is not edited meanwhile
+    first = V.validate_variant("principia", "spring", 0, 1000, "flat", ("noise",), cache=tmp_path)
+    clips = sorted(tmp_path.rglob("*.mp4"))
+    assert [p.name.split("-")[-1] for p in clips] == ["anti.mp4", "true.mp4"]
+    mtimes = [p.stat().st_mtime_ns for p in clips]
+
+    def no_render(*a, **k):
+        raise AssertionError("encoded again")
+
+    monkeypatch.setattr("lawful.video.write_video", no_render)
+    again = V.validate_variant("principia", "spring", 0, 1000, "flat", (), cache=tmp_path)
+    assert [p.stat().st_mtime_ns for p in clips] == mtimes
+    for k in ("law", "anti"):
+        assert again["columns"]["spring"][k] == first["columns"]["spring"][k]

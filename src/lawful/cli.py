@@ -305,6 +305,8 @@ def validate(
                                           "pan10, zoom10, noise, crf35, blur, hue10."),
     robustness: bool = typer.Option(False, help="Apply pan10, zoom10, noise, crf35 and blur."),
     workers: int = typer.Option(0),
+    cache: Optional[Path] = typer.Option(None, help="Keep rendered clips here and reuse them while the drawing "
+                                         "code is unchanged (re-scoring after a perception change then skips rendering)."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Render law-correct clips and their anti-physics twins, score them, print law/anti means, AUC, unmeasurable share."""
@@ -326,7 +328,7 @@ def validate(
             kinds.append(k)
     try:
         result = run_validation(suite, style, n_variants=variants, tasks=_split(tasks) if tasks else None,
-                                perturbations=kinds, workers=workers or None)
+                                perturbations=kinds, workers=workers or None, cache=cache)
     except (KeyError, RuntimeError) as e:
         fail(str(e.args[0]) if e.args else str(e))
     if as_json:

@@ -64,10 +64,42 @@ def video_values(suite: str, evaluation) -> dict[str, dict]:
     return out
 
 
+def renderer_fingerprint(suite: str) -> str:
+    """Hash of the code that draws clips (``lawful/world`` and the suite's package): a cached clip is reused
+    only while this is unchanged."""
+    import hashlib
+
+    import lawful
+
+    root = Path(lawful.__file__).parent
+    h = hashlib.sha256()
+    for f in sorted([*(root / "world").rglob("*.py"), *(root / "suites" / suite).rglob("*.py")]):
+        h.update(f.relative_to(root).as_posix().encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _clips(made, folder: Path, cached: bool) -> tuple[Path, Path, list[np.ndarray]]:
+    """The law and anti clips of ``made`` in ``folder`` (reused when ``cached`` and present) and the law frames."""
+    from lawful.video import iter_frames, write_video
+
+    case = made.case
+    law, anti = folder / f"{case.id}-true.mp4", folder / f"{case.id}-anti.mp4"
+    if cached and law.exists() and anti.exists():
+        return law, anti, [f for _, f in iter_frames(law)]
+    folder.mkdir(parents=True, exist_ok=True)
+    frames = list(made.render("true"))
+    write_video(law, frames, fps=case.fps)
+    write_video(anti, made.render("anti"), fps=case.fps)
+    return law, anti, frames
+
+
 def validate_variant(suite: str, task_name: str, index: int, seed: int, style: str = "flat",
-                     perturbations: Sequence[str] = ()) -> dict:
+                     perturbations: Sequence[str] = (), cache: str | Path | None = None) -> dict:
     """Score one scene's law-correct clip, its twin and the perturbed law clips.
 
+    ``cache``: a folder where rendered clips are kept and reused by later runs while the drawing code
+    is unchanged (:func:`renderer_fingerprint`); perturbed clips then start from the decoded law clip.
     Returns ``{"task", "index", "seed", "case_id", "columns": {col: {"law", "law_status", "anti",
     "anti_status", "law_C", "anti_C", <perturbation>: value}}}``.
     """
@@ -94,9 +126,10 @@ def validate_variant(suite: str, task_name: str, index: int, seed: int, style: s
                 row[key] = v["value"]
 
     with tempfile.TemporaryDirectory(prefix="lawful-validate-") as tmp:
-        law_frames = list(made.render("true"))
-        score(write_video(Path(tmp) / f"{case.id}-true.mp4", law_frames, fps=case.fps), "law")
-        score(write_video(Path(tmp) / f"{case.id}-anti.mp4", made.render("anti"), fps=case.fps), "anti")
+        folder = (Path(cache) / renderer_fingerprint(suite) / style / suite / f"{task_name}-{seed}") if cache else Path(tmp)
+        law, anti, law_frames = _clips(made, folder, cache is not None)
+        score(law, "law")
+        score(anti, "anti")
         perturbs = _perturbations()
         for kind in perturbations:
             frames = perturbs[kind](law_frames, case.fps, seed)
@@ -146,11 +179,12 @@ def summarise(results: list[dict], perturbations: Sequence[str] = ()) -> dict:
 
 
 def validate(suite: str, style: str = "flat", n_variants: int = 12, tasks: Sequence[str] | None = None,
-             perturbations: Sequence[str] = (), workers: int | None = None, progress: bool = True) -> dict:
+             perturbations: Sequence[str] = (), workers: int | None = None, progress: bool = True,
+             cache: str | Path | None = None) -> dict:
     """Validate ``suite``'s tasks (all that ``style`` can draw, or those named in ``tasks`` by name or label).
 
     Returns :func:`summarise`'s dict plus ``suite``, ``style``, ``n_variants``, ``perturbations`` and
-    ``skipped`` (tasks the style cannot draw).
+    ``skipped`` (tasks the style cannot draw). ``cache``: see :func:`validate_variant`.
     """
     from lawful.suites.base import get_suite, unknown
     from lawful.world.styles import get_style
@@ -174,11 +208,11 @@ def validate(suite: str, style: str = "flat", n_variants: int = 12, tasks: Seque
         tid = bar.add_task(f"{suite} validate ({style})", total=len(jobs))
         if workers <= 1:
             for name, i, seed in jobs:
-                results.append(validate_variant(suite, name, i, seed, style, perturbations))
+                results.append(validate_variant(suite, name, i, seed, style, perturbations, cache))
                 bar.advance(tid)
         else:
             with process_pool(workers) as ex:
-                futs = [ex.submit(validate_variant, suite, name, i, seed, style, tuple(perturbations))
+                futs = [ex.submit(validate_variant, suite, name, i, seed, style, tuple(perturbations), cache)
                         for name, i, seed in jobs]
                 for f in as_completed(futs):
                     results.append(f.result())

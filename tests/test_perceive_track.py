@@ -271,7 +271,7 @@ def test_an_object_at_rest_is_remeasured_as_soon_as_it_creeps(tmp_path, monkeypa
     """The at-rest shortcut reuses a measurement only while the pixels stay put: after 10 still
     frames, a 0.25 px step and then a 0.05 px-per-frame creep are followed as closely as
     without the shortcut."""
-    import lawful.perceive.track as tracking
+    import lawful.perceive.objects as tracking
 
     x = np.r_[np.full(10, 100.0), np.full(10, 100.25), 100.25 + 0.05 * np.arange(1, 21)]
     frames = []
@@ -328,3 +328,26 @@ def test_a_fast_bounce_is_followed_through_the_reversal(tmp_path):
     tr = track(video, make_case([ball_spec("a", 150, 20, r, RED)], duration=len(y) / fps))
     assert tr.visible[:, 0].all()
     assert np.abs(tr.xy[:, 0, 1] - y).max() < 0.5
+
+
+def test_same_coloured_pair_in_separate_windows_with_a_stray_fragment(tmp_path):
+    """Regression (issue #9): a same-colour pair far apart is segmented in two windows; a small
+    stray blob of that colour in one window is a free candidate whose label does not exist in the
+    other window. It must be ignored (and no IndexError raised)."""
+    n = 20
+    xa, xb = 60 + 2.0 * np.arange(n), 250 - 2.0 * np.arange(n)
+    frames = []
+    for a, b in zip(xa, xb):
+        img = backdrop()
+        disc(img, a, 100, 11, BLUE)
+        disc(img, b, 100, 11, BLUE)
+        disc(img, b, 118, 3, BLUE)  # a stray blob of that colour below the right ball, outside its extent
+        frames.append(img)
+    path = write_video(tmp_path / "pair.mp4", frames, fps=25, crf=12)
+    case = make_case([ball_spec("left", xa[0], 100, 11, BLUE), ball_spec("right", xb[0], 100, 11, BLUE)],
+                     duration=n / 25)
+    tr = track(path, case, TrackingPlan(compensate_camera=False))
+    assert tr.meta["groups"] == [["left", "right"]]
+    assert tr.visible.all()
+    assert np.abs(tr["left"].x - xa).max() < 1.0 and np.abs(tr["right"].x - xb).max() < 1.0
+    assert np.abs(tr["left"].y - 100).max() < 1.0 and np.abs(tr["right"].y - 100).max() < 1.0

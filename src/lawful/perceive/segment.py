@@ -32,6 +32,7 @@ DARK_OFFSET = 16.0  # keeps the chroma of near-black pixels (mostly noise) small
 MIN_STD = np.array([2.0, 3.0, 3.0], np.float32)
 THRESHOLD_RANGE = (6.0, 144.0)  # bounds of the squared-Mahalanobis acceptance threshold
 THRESHOLD_FRACTION = 0.36  # threshold = this x squared distance to the nearest background colour
+BACKGROUND_QUANTILE = 0.002  # the "nearest background colour": this quantile of the background sample
 HINT_TOLERANCE = 30.0  # chroma distance within which a pixel has the case's stated colour
 _ONES = np.ones((1, 3), np.float32)
 # opponent axes of RGB: (R - G) / sqrt 2 and (R + G - 2 B) / sqrt 6 (greys have none)
@@ -110,6 +111,7 @@ class ColorModel:
     threshold: float
     mean0: np.ndarray = field(default=None)  # type: ignore[assignment]
     bg_d2: float = float("inf")  # squared distance of the nearest background colour
+    coverage: float = 1.0  # share of the first-frame object pixels inside the threshold
 
     def __post_init__(self) -> None:
         if self.mean0 is None:
@@ -225,7 +227,7 @@ def hint_tolerance(hint: np.ndarray, background: np.ndarray, quantile: float = 0
 
 
 def learn_from_box(feat: np.ndarray, box: tuple[int, int, int, int], background: np.ndarray,
-                   hint: np.ndarray | None = None) -> Learned:
+                   hint: np.ndarray | None = None, seed: np.ndarray | None = None) -> Learned:
     """Learn an object's colour from the blob in ``box``.
 
     The blob is the connected set of pixels near the ``hint`` colour with the most pixels in
@@ -234,7 +236,12 @@ def learn_from_box(feat: np.ndarray, box: tuple[int, int, int, int], background:
     the colours of a ring around it. ``feat``: frame features ``[H, W, 3]``; ``box``:
     ``x0, y0, x1, y1`` (end-exclusive ints, frame pixels); ``background``: feature sample
     ``[M, 3]`` of the scene outside all objects (sets the threshold); ``hint``: optional
-    feature colour ``[3]``. Raises :class:`NotFound`.
+    feature colour ``[3]``; ``seed``: optional object mask ``[H, W]`` (a case's mask PNG at
+    this resolution): its pixels are the blob. Raises :class:`NotFound`.
+
+    The threshold comes from the separation of the object's colour from the background's: the
+    nearest 2% of the background sample (a small patch of a similar colour elsewhere does not
+    collapse it: search windows and motion gating keep such patches out).
     """
     h, w = feat.shape[:2]
     x0, y0, x1, y1 = (int(v) for v in box)
@@ -248,7 +255,11 @@ def learn_from_box(feat: np.ndarray, box: tuple[int, int, int, int], background:
     in_box[y0 - oy0:y1 - oy0, x0 - ox0:x1 - ox0] = True
     min_px = max(4, int(0.02 * in_box.sum()))
     blob = None
-    if hint is not None:
+    if seed is not None:
+        blob = (seed[oy0:oy1, ox0:ox1] > 0).astype(np.uint8)
+        if blob.sum() < min_px:
+            raise NotFound("the mask is (nearly) empty")
+    elif hint is not None:
         near = (chroma_distance(region, hint) < hint_tolerance(hint, background)).astype(np.uint8)
         blob = _component_in_box(near, in_box, min_px)
         if blob is not None and (blob > 0)[~in_box].sum() > 0.6 * (blob > 0)[in_box].sum():
@@ -261,12 +272,14 @@ def learn_from_box(feat: np.ndarray, box: tuple[int, int, int, int], background:
             raise NotFound("no blob of the expected colour in the box")
     model = _trimmed_fit(region[blob > 0])
     bg_d2 = model.distance2(background) if len(background) else np.array([np.inf])
-    near_bg = float(np.quantile(bg_d2, 0.002)) if np.isfinite(bg_d2).all() else float("inf")
+    finite = np.isfinite(bg_d2).all()
+    near_bg = float(np.quantile(bg_d2, BACKGROUND_QUANTILE)) if finite else float("inf")
     model.threshold = float(np.clip(THRESHOLD_FRACTION * near_bg, *THRESHOLD_RANGE))
-    model.bg_d2 = near_bg
-    # the final blob: model pixels connected to the learned blob, holes filled
-    m = _component_in_box(model.mask(region) | blob, in_box, 1)
+    model.bg_d2 = float(np.quantile(bg_d2, 0.002)) if finite else float("inf")
+    # the final blob: model pixels connected to the learned blob, holes filled (a mask is kept as given)
+    m = None if seed is not None else _component_in_box(model.mask(region) | blob, in_box, 1)
     m = fill_holes(blob if m is None else m)
+    model.coverage = float(np.mean(model.distance2(region[m > 0]) < model.threshold))
     ys, xs = np.nonzero(m)
     return Learned(model, m, (ox0, oy0), float(len(xs)), (float(xs.mean() + ox0), float(ys.mean() + oy0)),
                    (int(xs.min() + ox0), int(ys.min() + oy0), int(xs.max() + ox0), int(ys.max() + oy0)))

@@ -1,0 +1,314 @@
+"""Find a colour group's objects in one frame: segment, associate, bound, measure.
+
+:func:`step_group` segments the group's colour in windows around the objects' predictions,
+assigns connected components by predicted position and blur-aware area
+(``scipy.optimize.linear_sum_assignment``), merges fragments of one object (split by a marker
+stripe) back, and bounds growth: a component much larger than the object may appear (it runs
+along a same-coloured string or wall) is opened with a kernel a fifth of the object's diameter
+and only the part nearest the prediction is kept, or the object is not visible.
+:func:`by_contrast` finds an object the colour mask misses — a pale motion-blur streak, a grey
+object — as pixels that are a mixture of the object's colour and the local background's.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from lawful.perceive.objects import _FAR, GROWTH, Found, Regions, Tracked, streak_length
+from lawful.perceive.segment import ColorModel, brightness, components, fill_holes, to_features
+
+_K3 = np.ones((3, 3), np.uint8)
+BORDER_CUT = 0.85  # a component touching the border with less than this share of its expected area is not visible
+MARKER_CONTRAST = 1.35  # brightness factor that sets a marker stripe apart from its body
+MAX_GROW = 9.0  # widest window margin tried, relative to the first
+FRAGMENT_EXTENT = 1.15  # merged fragments must fit in this times the object's size (+2 px)
+ALPHA_MIN = 0.2  # least share of the object's colour in a pixel of a blur streak
+NOISE_SIGMAS = 4.0  # contrast (in local noise sigmas) a streak pixel needs
+
+
+@dataclass
+class _Region:
+    """One segmented rectangle of a frame: origin, features, component labels, and per label
+    ``[x, y, width, height, area]`` and centroid ``[x, y]`` (window px) as lists."""
+
+    x0: int
+    y0: int
+    feat: np.ndarray
+    labels: np.ndarray
+    stats: list[list[int]]
+    cents: list[list[float]]
+
+
+def _merge_windows(wins: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Union overlapping rectangles until none overlap (so components are never split or doubled)."""
+    out = [list(b) for b in wins]
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, b = out[i], out[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    out[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return [tuple(b) for b in out]
+
+
+def _at_inner_edge(reg: _Region, k: int, w: int, h: int) -> bool:
+    """Whether component ``k`` of ``reg`` touches an edge of its window that is not the frame's."""
+    x, y, bw, bh = reg.stats[k][:4]
+    rh, rw = reg.labels.shape
+    return ((x == 0 and reg.x0 > 0) or (y == 0 and reg.y0 > 0)
+            or (x + bw == rw and reg.x0 + rw < w) or (y + bh == rh and reg.y0 + rh < h))
+
+
+def _bounded(m: np.ndarray, origin: tuple[int, int], o: Tracked) -> tuple[np.ndarray, tuple[int, int]] | None:
+    """The part of an oversized blob ``m`` (uint8 0/1 at ``origin``) that can be the object: an
+    opening with a disc a fifth of its diameter cuts strings and thin runs; the opened component
+    nearest the prediction is kept if its area is one the object may have, else None."""
+    r = max(1, int(round(0.2 * o.diam)))
+    opened = cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
+    n, labels, stats, cents = components(opened)
+    if n <= 1:
+        return None
+    px, py = o.predict()
+    d = np.hypot(cents[1:, 0] + origin[0] - px, cents[1:, 1] + origin[1] - py)
+    k = 1 + int(np.argmin(d))
+    if stats[k, 4] > GROWTH * o.area_range()[1] or d[k - 1] > o.reach():
+        return None  # still a wall, not an object
+    x, y, bw, bh = stats[k, :4]
+    return (labels[y:y + bh, x:x + bw] == k).view(np.uint8), (origin[0] + x, origin[1] + y)
+
+
+def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: Regions,
+               grow: float = 1.0) -> dict[int, Found | None]:
+    """Find the group's objects in ``frame``; returns object index -> measurement (None if not seen).
+
+    Objects are segmented in windows around their predictions (a lost object's covers its reach);
+    when an object is not found there, or its blob touches an inner window edge (it may continue
+    outside), the step is redone with 3x (then 9x) the margin: a bounce puts an object up to two
+    steps from its prediction. Blobs outside ``regions`` are ignored.
+    """
+    h, w = frame.shape[:2]
+    out: dict[int, Found | None] = {o.j: None for o in group}
+    wins = _merge_windows([o.window(w, h, grow) for o in group])
+    segmented, cand = [], []  # cand: (region index, label, centroid x, y in frame px, area)
+    min_area = max(3.0, 0.05 * min(o.ref_area for o in group))
+    for x0, y0, x1, y1 in wins:
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            continue
+        feat = to_features(frame[y0:y1, x0:x1])
+        mask = group[0].model.mask(feat)
+        for o in group[1:]:
+            mask |= o.model.mask(feat)
+        n, labels, stats, cents = components(mask)
+        reg = _Region(x0, y0, feat, labels, stats.tolist(), cents.tolist())
+        cand.extend((len(segmented), k, reg.cents[k][0] + x0, reg.cents[k][1] + y0, float(reg.stats[k][4]))
+                    for k in range(1, n) if reg.stats[k][4] >= min_area
+                    and (regions.empty or regions.allows(reg.cents[k][0] + x0, reg.cents[k][1] + y0)))
+        segmented.append(reg)
+    can_widen = grow < MAX_GROW and any(not o.lost for o in group) and wins != [(0, 0, w, h)]
+    if not cand:
+        return step_group(group, frame, angles, regions, grow * 3) if can_widen else _contrast_fill(group, frame, regions, out)
+    cost = [[o.cost(cx, cy, a) for _, _, cx, cy, a in cand] for o in group]
+    if len(group) == 1:
+        c = min(range(len(cand)), key=cost[0].__getitem__)
+        taken = {0: c} if cost[0][c] < _FAR else {}
+    else:
+        rows, cols = linear_sum_assignment(np.array(cost))
+        taken = {int(r): int(c) for r, c in zip(rows, cols) if cost[r][c] < _FAR}
+    if can_widen and (len(taken) < len(group) or any(_at_inner_edge(segmented[cand[c][0]], cand[c][1], w, h)
+                                                     for c in taken.values())):
+        return step_group(group, frame, angles, regions, grow * 3)  # missed, or cut by the window: look wider
+    free = set(range(len(cand))) - set(taken.values())
+    for r, c in taken.items():
+        o = group[r]
+        ri, k = cand[c][:2]
+        reg = segmented[ri]
+        st = reg.stats
+        # merge unassigned fragments of the same region that keep the union within the object's size
+        x, y, bw, bh, ak = st[k]
+        keep = [k]
+        for cc in sorted(free):
+            rj, kk = cand[cc][:2]
+            if rj != ri:
+                continue
+            fx, fy, fw, fh, fa = st[kk]
+            ux = max(x + bw, fx + fw) - min(x, fx)
+            uy = max(y + bh, fy + fh) - min(y, fy)
+            if (ux <= FRAGMENT_EXTENT * o.size[0] + 2 and uy <= FRAGMENT_EXTENT * o.size[1] + 2
+                    and fa + ak < 1.5 * o.expected_area()):
+                keep.append(kk)
+        xs0, ys0 = min(st[q][0] for q in keep), min(st[q][1] for q in keep)
+        xs1, ys1 = max(st[q][0] + st[q][2] for q in keep), max(st[q][1] + st[q][3] for q in keep)
+        lab_c = reg.labels[ys0:ys1, xs0:xs1]
+        m = (np.isin(lab_c, keep) if len(keep) > 1 else lab_c == k).view(np.uint8)
+        origin = (reg.x0 + xs0, reg.y0 + ys0)
+        if sum(st[q][4] for q in keep) > GROWTH * o.area_range()[1]:  # grown along a string or a wall
+            got = _bounded(m, origin, o)
+            if got is None:
+                continue
+            m, origin = got
+        sx, sy = origin[0] - reg.x0, origin[1] - reg.y0
+        sub = reg.feat[sy:sy + m.shape[0], sx:sx + m.shape[1]]
+        raw = frame[origin[1]:origin[1] + m.shape[0], origin[0]:origin[0] + m.shape[1]]
+        f = measure(m, sub, raw, origin, o, angles, (w, h))
+        out[o.j] = f
+        if f is not None and not f.cut and f.blur < 0.5 * o.diam:
+            inner = cv2.erode(m, _K3, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+            if cv2.countNonZero(inner) >= 5:
+                o.model.adapt(np.array(cv2.mean(np.ascontiguousarray(sub), mask=inner)[:3], np.float32))
+                if o.rgb is not None:
+                    seen = cv2.mean(np.ascontiguousarray(raw), mask=inner)[:3]
+                    o.rgb = tuple(0.95 * a + 0.05 * b for a, b in zip(o.rgb, seen))
+    # same-coloured twins merged into one blob: nobody gets it
+    missing = [o for i, o in enumerate(group) if i not in taken]
+    if missing:
+        for r, c in taken.items():
+            ri, k = cand[c][:2]
+            reg = segmented[ri]
+            x, y, bw, bh = reg.stats[k][:4]
+            x, y = x + reg.x0, y + reg.y0
+            if cand[c][4] > 1.6 * group[r].expected_area() or any(
+                    x - 2 <= p[0] <= x + bw + 2 and y - 2 <= p[1] <= y + bh + 2
+                    for p in (o.predict() for o in missing)):
+                out[group[r].j] = None
+        return out
+    return _contrast_fill(group, frame, regions, out)
+
+
+def _contrast_fill(group: list[Tracked], frame: np.ndarray, regions: Regions,
+                   out: dict[int, Found | None]) -> dict[int, Found | None]:
+    """Look for a lone object the colour mask missed with :func:`by_contrast`."""
+    if len(group) == 1 and out[group[0].j] is None:
+        out[group[0].j] = by_contrast(group[0], frame, regions)
+    return out
+
+
+def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions) -> Found | None:
+    """Find ``o`` as the pixels that mix its colour (``o.rgb``) with the local background's.
+
+    The background colour and its noise are the median and spread of the window's outer ring
+    (the window is several object sizes wide). A pixel ``p = bg + alpha (c - bg) + e`` belongs
+    to the object when its share ``alpha`` is at least :data:`ALPHA_MIN`, its contrast exceeds
+    :data:`NOISE_SIGMAS` noise sigmas and it lies near the mixing line. The centroid is weighted
+    by ``alpha``: for a motion-blur streak that is the mid-exposure position. None when the
+    object's colour does not stand out from the background or no blob fits the motion model.
+    """
+    if o.rgb is None:
+        return None
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = o.window(w, h, 3.0)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    crop = frame[y0:y1, x0:x1].astype(np.float32)
+    ring = np.concatenate([crop[:2].reshape(-1, 3), crop[-2:].reshape(-1, 3),
+                           crop[:, :2].reshape(-1, 3), crop[:, -2:].reshape(-1, 3)])
+    bg = np.median(ring, 0)
+    noise = max(2.0, 1.4826 * float(np.median(np.linalg.norm(ring - bg, axis=1))))
+    dc = np.asarray(o.rgb, np.float32) - bg
+    contrast = float(np.linalg.norm(dc))
+    if contrast < 2 * NOISE_SIGMAS * noise:
+        return None
+    diff = crop - bg
+    alpha = diff @ (dc / contrast**2)
+    resid = np.linalg.norm(diff - alpha[..., None] * dc, axis=2)
+    mask = ((alpha > ALPHA_MIN) & (alpha * contrast > NOISE_SIGMAS * noise)
+            & (resid < np.maximum(3 * noise, 0.5 * alpha * contrast))).view(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
+    n, labels, stats, cents = components(mask)
+    best, best_cost = 0, _FAR
+    for k in range(1, n):
+        cx, cy = cents[k, 0] + x0, cents[k, 1] + y0
+        if not regions.empty and not regions.allows(cx, cy):
+            continue
+        c = o.cost(cx, cy, float(stats[k, 4]))
+        if c < best_cost:
+            best, best_cost = k, c
+    if not best:
+        return None
+    x, y, bw, bh, area = (int(v) for v in stats[best])
+    m = (labels[y:y + bh, x:x + bw] == best).view(np.uint8)
+    wgt = np.clip(alpha[y:y + bh, x:x + bw], 0, 1) * m
+    mo = cv2.moments(wgt)
+    if mo["m00"] <= 0:
+        return None
+    cx, cy = mo["m10"] / mo["m00"] + x + x0, mo["m01"] / mo["m00"] + y + y0
+    gx0, gy0 = x + x0, y + y0
+    gx1, gy1 = gx0 + bw - 1, gy0 + bh - 1
+    touches = gx0 <= 0 or gy0 <= 0 or gx1 >= w - 1 or gy1 >= h - 1
+    cut = touches and area < BORDER_CUT * o.expected_area()
+    return Found((cx, cy), (gx0, gy0, gx1, gy1), float(area), float("nan"), cut, touches, streak_length(m, o.vel))
+
+
+def measure(sub: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[int, int], o: Tracked, angles: bool,
+            frame_size: tuple[int, int]) -> Found | None:
+    """Centroid, box, area, blur length (and marker angle) of the object pixels ``sub`` (uint8
+    0/1, cropped to the blob's bounding box at ``origin``), whose features are ``feat`` and raw
+    pixels ``rgb``."""
+    if o.convex:
+        contours, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(contours[0] if len(contours) == 1 else np.concatenate(contours))
+        region = np.zeros_like(sub)
+        cv2.fillConvexPoly(region, hull, 1)
+        region |= sub
+    else:
+        region = fill_holes(sub)
+    m = cv2.moments(region, binaryImage=True)
+    if m["m00"] <= 0:
+        return None
+    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+    angle = _marker_angle(region, sub, feat, rgb, o.model, cx, cy) if angles else float("nan")
+    w, h = frame_size
+    x0, y0 = origin
+    x1, y1 = x0 + sub.shape[1] - 1, y0 + sub.shape[0] - 1
+    touches = x0 <= 0 or y0 <= 0 or x1 >= w - 1 or y1 >= h - 1
+    cut = touches and m["m00"] < BORDER_CUT * o.expected_area()
+    return Found((cx + x0, cy + y0), (x0, y0, x1, y1), float(m["m00"]), angle, cut, touches,
+                 streak_length(region, o.vel))
+
+
+def _marker_angle(region: np.ndarray, main: np.ndarray, feat: np.ndarray, rgb: np.ndarray, model: ColorModel,
+                  cx: float, cy: float) -> float:
+    """Direction (radians, image axes: +x right, +y down) from the centroid to the marker's centroid.
+
+    Marker pixels lie inside the object, away from its rim, and are clearly off its body colour:
+    a brightness ``max(R, G, B)`` (unblurred, so thin stripes keep their contrast) off the body's
+    median by a factor of ~1.35 (a dark or bright stripe of the body's hue; rim shading is kept
+    out by a 3 px erosion), or another chroma (deeper inside: chroma is blurred by 4:2:0
+    subsampling and compression). A marker centred on the centroid (a diameter stripe) gives
+    its axis instead (defined mod pi).
+    """
+    r = np.sqrt(region.sum() / np.pi)
+    e = 2 * max(3, int(round(0.15 * r))) + 1
+    inner = cv2.erode(region, np.ones((e, e), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
+    if inner.sum() < 10:
+        return float("nan")
+    v = brightness(rgb).astype(np.float32)
+    body = v[inner & (main > 0)]
+    if len(body) < 5:
+        return float("nan")
+    med = float(np.median(body))
+    ratio = (v + 16.0) * (1.0 / (med + 16.0))
+    marker = inner & ((ratio > MARKER_CONTRAST) | (ratio < 1.0 / MARKER_CONTRAST))
+    e = 2 * max(2, int(round(0.2 * r))) + 1
+    deep = cv2.erode(region, np.ones((e, e), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
+    marker |= deep & (model.distance2(feat) > model.threshold)
+    n = int(marker.sum())
+    if n < max(3, 0.01 * region.sum()):
+        return float("nan")
+    ys, xs = np.nonzero(marker)
+    dx, dy = xs.mean() - cx, ys.mean() - cy
+    if np.hypot(dx, dy) > 0.03 * r:
+        return float(np.arctan2(dy, dx))
+    xm, ym = xs - xs.mean(), ys - ys.mean()
+    return float(0.5 * np.arctan2(2 * (xm * ym).mean(), (xm * xm).mean() - (ym * ym).mean()))

@@ -1,0 +1,209 @@
+"""Motion state of one tracked object: prediction, where it may be, what area it may show.
+
+:class:`Tracked` keeps an object's last centroid, velocity (px per sample) and a running bound
+on its acceleration, and derives from them
+
+- the **reach**: how far from the constant-velocity prediction the object can be. It grows with
+  the samples since it was last seen like a ballistic uncertainty (``step · k`` for the speed,
+  ``acc · k²`` for an unknown acceleration), so a lost object is looked for where it could be,
+  never anywhere in the frame; a same-coloured blob outside the reach is not the object;
+- the **expected area** under motion blur: a disc of diameter ``D`` moving ``s`` px during the
+  exposure shows ``ref_area + D · s`` pixels; the blur length ``s`` is measured on the streak
+  itself (:func:`streak_length`) and the exposure share (``s / speed``) is kept per object.
+  Area checks (association cost, border cut, growth bound) compare against this range, not the
+  first frame's area.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from lawful.perceive.segment import ColorModel
+
+REST_PX = 0.5  # |vx| + |vy| (px per sample) under which an object may be at rest
+STILL_LEVELS = 8  # largest change of any pixel (0-255) around an object at rest that counts as none
+# search-window margin past the predicted box: 4 px + these shares of the object's size and of its step
+WINDOW_MARGIN, STEP_SHARE = 0.1, 0.5
+ACC_FLOOR = 0.05  # least acceleration (object diameters per sample²) assumed for a lost object
+ACC_MEMORY = 0.9  # decay per sample of the largest velocity change seen
+GROWTH = 1.6  # a blob larger than this times the largest expected area is not (only) the object
+_FAR = 1e6  # cost of a blob an object may not take
+_LOG4 = math.log(4.0)
+
+
+@dataclass
+class Found:
+    """One measurement of an object in one sample (tracking pixels)."""
+
+    xy: tuple[float, float]
+    box: tuple[float, float, float, float]
+    area: float
+    angle: float
+    cut: bool  # touches the frame border with a small share of its expected area
+    touches: bool = False  # touches the frame border
+    blur: float = 0.0  # streak length along the motion (px), 0 when unblurred
+
+
+def streak_length(region: np.ndarray, vel: tuple[float, float]) -> float:
+    """Blur length (px) of the uint8 0/1 ``region`` along ``vel``: a disc swept over ``s`` px has
+    variance ``D²/16 + s²/12`` along the motion and ``D²/16`` across it."""
+    speed = math.hypot(*vel)
+    if speed < 1e-6:
+        return 0.0
+    m = cv2.moments(region, binaryImage=True)
+    if m["m00"] < 3:
+        return 0.0
+    ux, uy = vel[0] / speed, vel[1] / speed
+    cxx, cyy, cxy = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+    par = ux * ux * cxx + 2 * ux * uy * cxy + uy * uy * cyy
+    perp = uy * uy * cxx - 2 * ux * uy * cxy + ux * ux * cyy
+    return math.sqrt(max(0.0, 12.0 * (par - perp)))
+
+
+@dataclass
+class Tracked:
+    spec: object  # the case's ObjectSpec
+    j: int
+    model: ColorModel
+    convex: bool
+    pos: tuple[float, float]  # last seen centroid (tracking px)
+    vel: tuple[float, float] = (0.0, 0.0)  # px per sample
+    size: tuple[float, float] = (1.0, 1.0)  # bbox width, height
+    ref_area: float = 1.0
+    diam: float = 1.0  # unblurred extent across the motion (px)
+    lost: int = 0  # samples since last seen
+    still: tuple | None = None  # (measurement, crop box, crop pixels) of the last full measurement
+    acc: float = 0.0  # largest recent change of velocity (px per sample²), decaying
+    exposure: float = 0.0  # blur length / speed measured on streaks (0: no blur seen)
+    rgb: tuple[float, float, float] | None = None  # mean colour of the object's pixels (0-255)
+    weak: bool = False  # colour barely separates it from its surroundings: found by contrast
+
+    # --- at rest ------------------------------------------------------------------------------
+    def unchanged(self, frame: np.ndarray) -> Found | None:
+        """The last measurement, if the object was at rest and no pixel of its surroundings has
+        changed by more than :data:`STILL_LEVELS` since (a shift of ~0.1 px at an edge would)."""
+        if self.still is None or self.lost or abs(self.vel[0]) + abs(self.vel[1]) > REST_PX:
+            return None
+        f, (x0, y0, x1, y1), crop = self.still
+        return f if cv2.norm(frame[y0:y1, x0:x1], crop, cv2.NORM_INF) <= STILL_LEVELS else None
+
+    def remember(self, f: Found | None, frame: np.ndarray) -> None:
+        """Keep ``f`` and the pixels around it for :meth:`unchanged`."""
+        if f is None or f.cut:
+            self.still = None
+            return
+        h, w = frame.shape[:2]
+        x0, y0, x1, y1 = max(0, f.box[0] - 2), max(0, f.box[1] - 2), min(w, f.box[2] + 3), min(h, f.box[3] + 3)
+        self.still = (f, (x0, y0, x1, y1), frame[y0:y1, x0:x1].copy())
+
+    # --- motion -------------------------------------------------------------------------------
+    def predict(self) -> tuple[float, float]:
+        """Where constant velocity puts the object in the coming sample."""
+        k = self.lost + 1
+        return self.pos[0] + self.vel[0] * k, self.pos[1] + self.vel[1] * k
+
+    def seen_at(self, xy: tuple[float, float], move: bool = True) -> None:
+        """Record the object at ``xy`` (``move``: update velocity and acceleration bound)."""
+        if move:
+            k = self.lost + 1
+            vel = ((xy[0] - self.pos[0]) / k, (xy[1] - self.pos[1]) / k)
+            dv = math.hypot(vel[0] - self.vel[0], vel[1] - self.vel[1]) / k
+            self.acc = max(ACC_MEMORY ** k * self.acc, dv)
+            self.vel = vel
+        self.pos, self.lost = xy, 0
+
+    def speed(self) -> float:
+        return math.hypot(*self.vel)
+
+    def step(self) -> float:
+        """Distance (px) the object moved per sample, times the samples since it was seen."""
+        return self.speed() * (self.lost + 1)
+
+    def gate(self) -> float:
+        """Association radius (px) around the prediction: a reversal (bounce) misses it by 2 steps;
+        while lost, an unknown acceleration (at least :data:`ACC_FLOOR` diameters per sample²)
+        widens it quadratically with the samples since last seen."""
+        k = self.lost + 1
+        acc = self.acc if not self.lost else max(self.acc, ACC_FLOOR * self.diam)
+        return max(4.0, 0.5 * max(self.size) + 2.0 * self.step() + 0.5 * acc * k * k)
+
+    def reach(self) -> float:
+        """Farthest distance (px) from the prediction at which a blob may still be this object."""
+        return 3.0 * self.gate()
+
+    # --- blur ---------------------------------------------------------------------------------
+    def blur_range(self) -> tuple[float, float]:
+        """Least and most blur length (px) the coming sample may show: the measured exposure share
+        of the speed, and at most the whole step (a shutter open for the whole frame interval)."""
+        s = self.speed()
+        return self.exposure * s * 0.5, max(self.exposure, 1.0) * s
+
+    def area_range(self) -> tuple[float, float]:
+        """Pixel area the object may show in the coming sample (colour core to full streak)."""
+        lo_b, hi_b = self.blur_range()
+        # a streak's colour core shrinks as the blur pales it: D / (D + s) of the disc
+        lo = self.ref_area * self.diam / (self.diam + hi_b)
+        return lo, self.ref_area + self.diam * hi_b
+
+    def expected_area(self) -> float:
+        """Area of the object blurred by the measured exposure share of its current speed."""
+        return self.ref_area + self.diam * self.exposure * self.speed()
+
+    def note_blur(self, blur: float) -> None:
+        """Update the exposure share from a streak measured on a fast sample."""
+        s = self.speed()
+        if s > 0.5 * self.diam and blur > 0:
+            share = min(1.0, blur / s)
+            self.exposure = share if self.exposure == 0 else 0.8 * self.exposure + 0.2 * share
+
+    # --- association --------------------------------------------------------------------------
+    def cost(self, x: float, y: float, area: float) -> float:
+        """Cost of taking the blob at ``(x, y)`` of ``area`` for this object (:data:`_FAR`: not
+        allowed): within :meth:`reach` of the prediction and of an area the blur model allows;
+        a small fragment (split by a marker) is allowed when very near."""
+        px, py = self.predict()
+        d = math.hypot(x - px, y - py)
+        g = self.gate()
+        lo, hi = self.area_range()
+        ratio = math.log(lo / area) if area < lo else (math.log(area / hi) if area > hi else 0.0)
+        if (d < 3 * g and ratio < _LOG4) or d < 0.5 * g:
+            return d / g + 0.5 * ratio
+        return _FAR
+
+    def window(self, w: int, h: int, grow: float = 1.0) -> tuple[int, int, int, int]:
+        """Search rectangle (end-exclusive) around the predicted box, with a margin of half a step
+        and a tenth of the object's size; a lost object's covers its :meth:`reach`. An object
+        missed or cut by the window's edge makes the caller retry with a larger ``grow``."""
+        cx, cy = self.predict()
+        sw, sh = self.size
+        if self.lost:
+            hx = hy = self.reach() + 0.5 * max(sw, sh)
+        else:
+            margin = grow * (WINDOW_MARGIN * max(sw, sh) + STEP_SHARE * self.step()) + 4
+            hx, hy = 0.5 * sw + margin, 0.5 * sh + margin
+        return (max(0, int(cx - hx)), max(0, int(cy - hy)), min(w, int(np.ceil(cx + hx)) + 1),
+                min(h, int(np.ceil(cy + hy)) + 1))
+
+
+@dataclass
+class Regions:
+    """Where objects may be looked for (tracking pixels): inside ``roi`` (a box, or None for the
+    whole frame) and outside every ``exclude`` box; boxes are ``x0, y0, x1, y1``."""
+
+    roi: tuple[float, float, float, float] | None = None
+    exclude: tuple[tuple[float, float, float, float], ...] = ()
+
+    def allows(self, x: float, y: float) -> bool:
+        if self.roi is not None:
+            x0, y0, x1, y1 = self.roi
+            if not (x0 <= x <= x1 and y0 <= y <= y1):
+                return False
+        return not any(x0 <= x <= x1 and y0 <= y <= y1 for x0, y0, x1, y1 in self.exclude)
+
+    @property
+    def empty(self) -> bool:
+        return self.roi is None and not self.exclude

@@ -23,9 +23,11 @@ def ordering(holds: bool) -> float:
     return 1.0 if holds else 0.0
 
 
-def directional_consistency(p: np.ndarray, direction: np.ndarray | float, eps: float = 0.5) -> float:
+def directional_consistency(p: np.ndarray, direction: np.ndarray | float, eps: float | np.ndarray = 0.5) -> float:
     """DCS = mean over frames with |dp| >= eps of (dp . d_hat) / |dp|.
 
+    ``eps``: one threshold, or one per step ``[T-1]`` (e.g. from measured noise; steps across
+    NaN samples use the threshold of the step leaving the last finite sample).
     ``p``: positions ``[T]`` (1-D coordinate) or ``[T, D]``; NaN rows are skipped.
     ``direction``: the expected direction, a scalar sign for 1-D or a vector; for a
     per-step direction (pendulum: towards the centre) pass an array ``[T-1, D]``.
@@ -48,7 +50,10 @@ def directional_consistency(p: np.ndarray, direction: np.ndarray | float, eps: f
         d = d[idx[:-1]]
     d = d / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-12)
     n = np.linalg.norm(dp, axis=1)
-    keep = n >= eps
+    e = np.asarray(eps, float)
+    if e.ndim:
+        e = e[idx[:-1]]
+    keep = n >= e
     if not keep.any():
         return math.nan
     return float(np.mean(np.sum(dp[keep] * d[keep], axis=1) / n[keep]))

@@ -11,10 +11,29 @@ Quantities written by ``measure`` (all tasks):
 - ``dcs`` (minimum over the watched objects) and ``dcs_<object>``;
 - ``F1``/``F2`` (or ``<column>_F1``/``<column>_F2`` for a task with two columns).
 
-``Measurement.notes["dcs_status"]`` is ``"ok"``, ``"no_motion"`` (a watched object never
-moves by ``DCS_EPS`` px per frame in its window: the DCS is undefined and counts as a fail)
-or ``"not_visible"`` (the object is not seen often enough to say), or ``"bad_case"`` (the case
-lacks an object or a known quantity the task needs; ``notes['case_problem']`` says which).
+Noise (issue 9): the DCS formula is the seed's; it is evaluated on the window's positions
+smoothed by a local quadratic (Savitzky-Golay, ``DCS_SMOOTH`` samples, within the window only),
+and the set ``S`` of "moving" steps is the steps longer than ``ε_i = max(DCS_EPS, k·σ·‖D_i‖)``:
+``σ`` the object's localisation noise along the DCS coordinate, measured from its own track
+(:mod:`lawful.perceive.noise`), ``σ·‖D_i‖`` the exact noise of smoothed step ``i``, ``k`` the
+two-sided Gaussian quantile of the false-alarm rate ``DCS_FALSE_ALARM``: a step of pure noise
+enters ``S`` with probability ``< DCS_FALSE_ALARM``. ``σ`` and the median ``ε`` are recorded in
+``notes['dcs_noise']``.
+
+Each task declares its expected direction (``dcs_direction``, A.6: image ``y`` downwards, the
+pendulum's ``x`` towards the vertical through its pivot).
+
+``Measurement.notes["dcs_status"]`` is
+
+- ``"ok"``;
+- ``"no_motion"``: a watched object's net displacement over its window stays within noise: the
+  DCS is undefined and the video is filtered (scored 0, A.6), e.g. a static video;
+- ``"too_noisy"``: the object does move (net displacement beyond noise) but no single step
+  exceeds ``ε``: the direction cannot be judged step by step (unmeasurable);
+- ``"undefined_direction"``: the expected direction is undefined in this geometry (e.g. a
+  pendulum released on the vertical through its pivot; unmeasurable);
+- ``"not_visible"`` (the object is not seen often enough to say), or ``"bad_case"`` (the case
+  lacks an object or a known quantity the task needs; ``notes['case_problem']`` says which).
 """
 
 from __future__ import annotations
@@ -26,14 +45,17 @@ from typing import ClassVar
 import numpy as np
 
 from lawful.case import Case
-from lawful.perceive import events
+from lawful.perceive import events, noise
 from lawful.result import Event, Measurement, Score
 from lawful.score.consistency import DCS_THRESHOLD, consistency, directional_consistency, ordering
 from lawful.suites.base import Task, TrackingPlan
 from lawful.tracks import ObjectTrack, Tracks
 
 WIDTH, HEIGHT, FPS = 640, 360, 24.0
-DCS_EPS = 0.5  # px per frame below which a step does not count towards the DCS (the set S of A.6)
+DCS_EPS = 0.5  # px per frame: the least step that counts towards the DCS (A.6's ε), raised by measured noise
+DCS_FALSE_ALARM = 1e-3  # probability that a step of pure noise enters the DCS's set S
+DCS_SMOOTH = 7  # samples of the local quadratic the DCS's positions are smoothed with
+UNMEASURABLE_DCS = ("not_visible", "bad_case", "too_noisy", "undefined_direction")
 
 
 # ----------------------------------------------------------------------------- time
@@ -104,26 +126,49 @@ def half_height(track: ObjectTrack) -> float:
 # ----------------------------------------------------------------------------- DCS
 
 
-def window_dcs(coord: np.ndarray, end: float | None, direction: float | np.ndarray = 1.0) -> float:
+def window_dcs(coord: np.ndarray, end: float | None, direction: float | np.ndarray = 1.0,
+               eps: float | np.ndarray = DCS_EPS) -> float:
     """DCS of a 1-D coordinate over samples ``0 .. floor(end)`` (the whole track when ``end`` is None).
 
     ``direction``: +1 (increasing coordinate expected, e.g. y down) or a per-sample sign
-    array ``[T]`` (the expected sign of the step leaving each sample). NaN if nothing moves.
+    array ``[T]`` (the expected sign of the step leaving each sample); ``eps``: the least step
+    that counts (px), one value or one per step. NaN if no step reaches ``eps``.
     """
     coord = np.asarray(coord, float)
     stop = len(coord) if end is None else int(min(math.floor(end), len(coord) - 1)) + 1
     p = coord[:stop]
+    e = eps if np.ndim(eps) == 0 else np.asarray(eps, float)[: max(stop - 1, 0)]
     if np.ndim(direction) == 0:
-        return directional_consistency(p, float(direction), eps=DCS_EPS)
+        return directional_consistency(p, float(direction), eps=e)
     d = np.asarray(direction, float)[: max(stop - 1, 0)]
     if len(d) < 1:
         return math.nan
-    return directional_consistency(p, d[:, None], eps=DCS_EPS)
+    return directional_consistency(p, d[:, None], eps=e)
+
+
+def coord_noise(track: ObjectTrack, coord: np.ndarray) -> float:
+    """Localisation noise (px) of one coordinate of ``track``, from its visible samples (NaN if too few)."""
+    c = np.where(np.asarray(track.visible, bool), np.asarray(coord, float), np.nan)
+    return noise.sigma(c)
+
+
+def net_motion(p: np.ndarray) -> float:
+    """Net displacement (px) from the start to the end of a window: medians of its first and last 3 finite samples."""
+    v = np.asarray(p, float)
+    v = v[np.isfinite(v)]
+    if len(v) < 2:
+        return 0.0
+    k = min(3, len(v) // 2)
+    return float(np.median(v[-k:]) - np.median(v[:k]))
 
 
 def record_dcs(m: Measurement, track: ObjectTrack, end: float | None, direction: float | np.ndarray = 1.0,
                coord: np.ndarray | None = None) -> None:
-    """Store ``dcs_<id>`` of one object over samples ``0 .. floor(end)`` and its state in ``notes['dcs_state']``."""
+    """Store ``dcs_<id>`` of one object over samples ``0 .. floor(end)`` and its state in ``notes['dcs_state']``.
+
+    The set of moving steps and the verdict on an empty set follow the module docstring (noise
+    measured on the whole track's ``coord``).
+    """
     coord = track.y if coord is None else np.asarray(coord, float)
     stop = len(coord) if end is None else int(min(math.floor(end), len(coord) - 1)) + 1
     states = m.notes.setdefault("dcs_state", {})
@@ -131,15 +176,43 @@ def record_dcs(m: Measurement, track: ObjectTrack, end: float | None, direction:
         m.set(f"dcs_{track.id}", None, f"{track.id} not visible in its release window")
         states[track.id] = "not_visible"
         return
-    value = window_dcs(coord, end, direction)
-    m.set(f"dcs_{track.id}", value, f"{track.id} does not move in its release window")
-    states[track.id] = "ok" if math.isfinite(value) else "no_motion"
+    sigma = coord_noise(track, coord)
+    smooth, step_sd = noise.smoothed_steps(coord[:stop], sigma, window=DCS_SMOOTH)
+    eps_steps = np.maximum(DCS_EPS, noise.k_for(DCS_FALSE_ALARM) * step_sd)
+    eps = float(np.median(eps_steps)) if len(eps_steps) else DCS_EPS
+    m.notes.setdefault("dcs_noise", {})[track.id] = {
+        "sigma_px": None if not math.isfinite(sigma) else round(sigma, 4), "eps_px": round(eps, 4)}
+    value = window_dcs(smooth, None, direction, eps_steps)
+    if math.isfinite(value):
+        m.set(f"dcs_{track.id}", value)
+        states[track.id] = "ok"
+        return
+    net = abs(net_motion(smooth))
+    if net > eps:
+        m.set(f"dcs_{track.id}", None, f"{track.id} moves {net:.1f} px over its release window but no "
+              f"frame-to-frame step exceeds the noise threshold {eps:.2f} px (noise {sigma:.2f} px): direction "
+              "not measurable")
+        states[track.id] = "too_noisy"
+        return
+    m.set(f"dcs_{track.id}", None, f"{track.id} does not move in its release window (net {net:.1f} px, "
+          f"noise threshold {eps:.2f} px)")
+    states[track.id] = "no_motion"
+
+
+def record_undefined_direction(m: Measurement, track: ObjectTrack, why: str) -> None:
+    """Mark the DCS of ``track`` unmeasurable: the expected direction is undefined in this geometry."""
+    m.set(f"dcs_{track.id}", None, f"{track.id}: expected direction undefined ({why})")
+    m.notes.setdefault("dcs_state", {})[track.id] = "undefined_direction"
 
 
 def finish_dcs(m: Measurement, ids: Sequence[str]) -> None:
-    """Set ``dcs`` (minimum over ``ids``) and ``notes['dcs_status']`` from the per-object records."""
+    """Set ``dcs`` (minimum over ``ids``) and ``notes['dcs_status']`` from the per-object records.
+
+    Precedence: not visible, undefined direction (unmeasurable), then no motion (a fail), then
+    too noisy (unmeasurable).
+    """
     states = m.notes.get("dcs_state", {})
-    for status in ("not_visible", "no_motion"):
+    for status in ("not_visible", "undefined_direction", "no_motion", "too_noisy"):
         bad = [i for i in ids if states.get(i, "not_visible") == status]
         if bad:
             m.notes["dcs_status"] = status
@@ -183,6 +256,8 @@ class PrincipiaTask(Task):
     sides: ClassVar[dict[str, tuple[str, str]]] = {}
     ordering_columns: ClassVar[tuple[str, ...]] = ()
     object_ids: ClassVar[tuple[str, ...]] = ()
+    # the motion A.6's DCS expects, in this task's geometry (documentation and evidence)
+    dcs_direction: ClassVar[str] = "image y, downwards"
 
     # case.known keys measure() needs, with what they are (for hand-written cases)
     required_known: ClassVar[dict[str, str]] = {}
@@ -215,7 +290,7 @@ class PrincipiaTask(Task):
         f1, f2 = m.get(f1_key), m.get(f2_key)
         sides = {"F1": f1, "F2": f2}
         if dcs is None:
-            if dcs_status in ("not_visible", "bad_case") or "dcs" not in m.quantities:
+            if dcs_status in UNMEASURABLE_DCS or "dcs" not in m.quantities:
                 return Score.unmeasurable(m.missing.get("dcs", "DCS not measured"), m, sides=sides)
             return Score(status="scored", value=0.0, reason=f"DCS undefined ({m.missing.get('dcs', 'no motion')}) "
                          f"< {DCS_THRESHOLD}", metrics={"dcs": None, "S": None}, sides=sides, measurement=m)

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case
-from lawful.perceive import events
+from lawful.perceive import events, noise
 from lawful.result import Measurement
 from lawful.tracks import Tracks
 from lawful.world.draw import Sphere
@@ -38,8 +38,10 @@ from lawful.world.physics import bounce_trajectory
 
 from lawful.suites.principia import _scene as sc
 from lawful.suites.principia._common import (
+    DCS_FALSE_ALARM,
     PrincipiaTask,
     add_event,
+    coord_noise,
     finish_dcs,
     first_value,
     half_height,
@@ -53,6 +55,7 @@ from lawful.suites.principia._common import (
 IDS = ("ball_1", "ball_2")
 ANTI_G_SCALE = 3.0  # the higher ball falls with 3 g in the twin: (t1/t2)^2 off by 3x, S = 0.5
 ANTI_E_HIGH = 0.88  # twin restitutions: 0.88 and 0.88 / 2.6 (S = 0.56)
+ARC_TOL_MIN = 0.3  # px: least drop of the per-frame step that ends a rebound arc (sub-pixel centroid resolution)
 
 
 class Drop(PrincipiaTask):
@@ -224,7 +227,7 @@ def _measure_ball(m: Measurement, tracks: Tracks, oid: str, ground_y: float) -> 
     lo, hi = max(int(math.floor(imps[0])) - 1, 0), min(int(math.ceil(imps[0])) + 1, len(y) - 1)
     k = lo + int(np.nanargmax(np.where(np.isfinite(y[lo:hi + 1]), y[lo:hi + 1], -np.inf)))
     fall = np.arange(max(0, k - 8), k)
-    arc = _rebound_arc(y, k)
+    arc = _rebound_arc(y, k, noise.curvature_threshold(coord_noise(tr, tr.y), DCS_FALSE_ALARM, floor=ARC_TOL_MIN))
     p_fall = fit_parabola(t[fall], y[fall]) if len(fall) >= 3 else None
     p_arc = fit_parabola(t[arc], y[arc]) if len(arc) >= 3 else None
     p_fall = p_fall if p_fall is not None and p_fall[0] > 0 else None
@@ -265,12 +268,13 @@ def _measure_ball(m: Measurement, tracks: Tracks, oid: str, ground_y: float) -> 
     return out
 
 
-def _rebound_arc(y: np.ndarray, k: int, tol: float = 0.3) -> list[int]:
+def _rebound_arc(y: np.ndarray, k: int, tol: float = ARC_TOL_MIN) -> list[int]:
     """Samples of the free flight after impact sample ``k``.
 
     In free flight the per-frame step of image ``y`` grows steadily (gravity points down); the arc
     ends before the first sample whose step shrinks by more than ``tol`` px (the next impact, or
-    the ball coming to rest).
+    the ball coming to rest). ``tol`` comes from the track's noise: a change of step is a second
+    difference, whose noise is ``σ·√6`` (:func:`lawful.perceive.noise.curvature_threshold`).
     """
     arc: list[int] = []
     prev = None

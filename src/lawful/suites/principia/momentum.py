@@ -17,7 +17,8 @@ Slide (appendix A.2, adapted to the side view): the largest horizontal displacem
 block's centroid from its first-frame position. Which ball starts higher: smaller first-frame
 centroid ``y``. Block masses: ``known['mass']`` of the objects when both are given, else
 ``(side)^3`` from the case's first-frame boxes (same material).
-DCS window per ball: release → the first frame its block has moved 1.5 px (the collision).
+DCS window per ball: release → the first frame its block has moved from its resting position
+(median of its first 3 samples) by 1.5 px or by more than its measured noise allows (the collision).
 
 Objects ``ball_1``, ``ball_2``, ``block_1``, ``block_2``; nothing else needed in ``case.known``.
 """
@@ -37,14 +38,23 @@ from lawful.world.draw import Block, Sphere
 from lawful.world.physics import rolling_distance
 
 from lawful.suites.principia import _scene as sc
-from lawful.suites.principia._common import PrincipiaTask, add_event, finish_dcs, first_value, record_dcs
+from lawful.perceive import noise
+from lawful.suites.principia._common import (
+    DCS_FALSE_ALARM,
+    PrincipiaTask,
+    add_event,
+    coord_noise,
+    finish_dcs,
+    first_value,
+    record_dcs,
+)
 
 BALLS = ("ball_1", "ball_2")
 BLOCKS = ("block_1", "block_2")
 FOOT_DX = 115.0
 K_BALL = 0.4
 RESTITUTION = 0.6  # ball-block collision
-MOVE_PX = 1.5  # block displacement that marks the collision
+MOVE_PX = 1.5  # least block displacement that marks the collision (raised by the block's measured noise)
 
 
 class _Momentum(PrincipiaTask):
@@ -138,9 +148,13 @@ class _Momentum(PrincipiaTask):
         for ball, block in zip(BALLS, BLOCKS):
             tb = tracks[block]
             x = np.asarray(tb.x, float)
-            x0 = first_value(x)
+            # the block rests until struck: its start is the median of its first samples, and it has
+            # moved once it leaves that by MOVE_PX or by more than its noise allows (``moved``)
+            seen = x[np.isfinite(x)][:3]
+            x0 = float(np.median(seen)) if len(seen) else math.nan
+            moved = noise.step_threshold(coord_noise(tb, x), DCS_FALSE_ALARM, floor=MOVE_PX)
             dx = np.abs(events.smooth(x, 5) - x0) if math.isfinite(x0) else np.full_like(x, np.nan)
-            hit = events.crossing(np.abs(x - x0), MOVE_PX, +1) if math.isfinite(x0) else None
+            hit = events.crossing(dx, moved, +1) if math.isfinite(x0) else None  # smoothed: one noisy sample is no hit
             record_dcs(m, tracks[ball], hit)
             if hit is None or not np.isfinite(dx).any():
                 slides[block] = None

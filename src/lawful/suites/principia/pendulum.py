@@ -11,7 +11,7 @@ frame 0 (a turning point, at rest) and turning points ``τ_1 < … < τ_n``, the
 ``τ_n / n`` and ``T = 2 τ_n / n``.
 
 DCS window: release → first crossing of the pivot line; coordinate ``x``, expected direction
-towards the pivot line.
+towards the pivot line (undefined, so unmeasurable, for a bob released within noise of that line).
 
 Objects ``bob_1``, ``bob_2``; ``case.known``: ``anchors`` (``{object: [x, y]}``, pixels).
 """
@@ -31,7 +31,19 @@ from lawful.world.draw import Bob, String
 from lawful.world.physics import pendulum_angle, pendulum_period
 
 from lawful.suites.principia import _scene as sc
-from lawful.suites.principia._common import PrincipiaTask, add_event, finish_dcs, first_value, record_dcs, whole
+from lawful.perceive import noise
+from lawful.suites.principia._common import (
+    DCS_EPS,
+    DCS_FALSE_ALARM,
+    PrincipiaTask,
+    add_event,
+    coord_noise,
+    finish_dcs,
+    first_value,
+    record_dcs,
+    record_undefined_direction,
+    whole,
+)
 
 IDS = ("bob_1", "bob_2")
 
@@ -43,6 +55,7 @@ class Pendulum(PrincipiaTask):
     label = "Table 2: Pendulum"
     phenomena = ("pendulum",)
     object_ids = IDS
+    dcs_direction = "image x, towards the vertical through the pivot"
     required_known = {"anchors": "pivot [x, y] in pixels of each pendulum, per object"}
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
@@ -106,8 +119,13 @@ class Pendulum(PrincipiaTask):
             lengths[oid] = math.hypot(x0 - ax, y0 - ay) if math.isfinite(x0) and math.isfinite(y0) else None
             m.set(f"length_{oid}", lengths[oid], f"{oid}: not seen at release")
             cross = events.crossing(tr.x, ax, 0)
-            toward = np.sign(ax - np.asarray(tr.x, float))
-            record_dcs(m, tr, cross, direction=toward, coord=tr.x)
+            toward = np.sign(ax - events.smooth(tr.x, 7))  # smoothed: noise at the crossing flips no sign
+            off = noise.step_threshold(coord_noise(tr, tr.x), DCS_FALSE_ALARM, floor=DCS_EPS)
+            if math.isfinite(x0) and abs(x0 - ax) <= off:
+                record_undefined_direction(m, tr, f"released {abs(x0 - ax):.1f} px from the vertical through its "
+                                           f"pivot, within the noise threshold {off:.2f} px")
+            else:
+                record_dcs(m, tr, cross, direction=toward, coord=tr.x)
             amp = abs(x0 - ax) if math.isfinite(x0) else 0.0
             turns = [i for i in events.half_periods(x, ax, min_amplitude=0.25 * amp) if cross is None or i > cross]
             periods[oid] = None

@@ -1,0 +1,152 @@
+"""Localisation noise of a track, estimated from the track itself, and thresholds derived from it.
+
+Model: a tracked coordinate is ``p_i = s(t_i) + e_i`` with ``s`` smooth over a few samples and
+``e_i`` independent, zero-mean, standard deviation ``sigma`` (segmentation jitter, sensor noise,
+compression). A Savitzky-Golay fit (window ``W``, degree ``D``) removes ``s`` locally; its
+residual at an interior sample is ``(I - H) e`` with ``H`` the fit's hat row, whose variance is
+``sigma² (1 - h0)`` (``h0`` the centre weight; ``H`` is a projection). So
+
+    sigma = 1.4826 · MAD(residuals) / sqrt(1 - h0)
+
+The MAD makes the estimate robust to the few samples where ``s`` is not smooth (impacts,
+collisions, a mask cut by the border). Runs of finite samples are handled one by one; runs
+shorter than ``W`` are skipped.
+
+Derived thresholds: a step between two samples has noise ``sigma·√2``, a second difference
+``sigma·√6``; a deviation counts as real when it exceeds ``k`` such standard deviations with
+``k = Φ⁻¹(1 - α/2)`` for a two-sided false-alarm rate ``α`` per test (:func:`k_for`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+WINDOW, DEGREE = 5, 2  # local quadratic over 5 samples (≈ 0.2 s at 24 fps): short, so impacts spoil few residuals
+MAD_TO_STD = 1.4826
+FALSE_ALARM = 1e-3  # default two-sided false-alarm rate per test
+
+
+@lru_cache(maxsize=32)
+def _centre_weight(window: int, degree: int) -> float:
+    from scipy.signal import savgol_coeffs
+
+    return float(savgol_coeffs(window, degree)[window // 2])
+
+
+def k_for(alpha: float = FALSE_ALARM) -> float:
+    """Number of standard deviations a Gaussian deviation exceeds (either sign) with probability ``alpha``."""
+    from scipy.stats import norm
+
+    return float(norm.isf(alpha / 2))
+
+
+def _runs(finite: np.ndarray) -> list[tuple[int, int]]:
+    f = np.concatenate([[False], np.asarray(finite, bool), [False]])
+    d = np.flatnonzero(np.diff(f.astype(int)))
+    return list(zip(d[::2], d[1::2]))
+
+
+def residuals(signal, window: int = WINDOW, degree: int = DEGREE) -> np.ndarray:
+    """Residuals ``[T]`` of a sliding degree-``degree`` fit over ``window`` samples (NaN where not computed).
+
+    Only interior samples of runs of at least ``window`` finite samples get a residual (the
+    fit is centred there, so the variance formula of the module docstring holds).
+    """
+    from scipy.signal import savgol_filter
+
+    y = np.asarray(signal, float)
+    out = np.full_like(y, np.nan)
+    half = window // 2
+    for a, b in _runs(np.isfinite(y)):
+        if b - a < window:
+            continue
+        fit = savgol_filter(y[a:b], window, degree, mode="interp")
+        out[a + half:b - half] = (y[a:b] - fit)[half:b - a - half]
+    return out
+
+
+def sigma(signal, window: int = WINDOW, degree: int = DEGREE, min_samples: int = 5) -> float:
+    """Noise standard deviation (signal units) of a 1-D signal ``[T]``; NaN with < ``min_samples`` residuals."""
+    r = residuals(signal, window, degree)
+    r = r[np.isfinite(r)]
+    if len(r) < min_samples:
+        return math.nan
+    mad = float(np.median(np.abs(r - np.median(r))))
+    return MAD_TO_STD * mad / math.sqrt(1.0 - _centre_weight(window, degree))
+
+
+@dataclass(frozen=True)
+class TrackNoise:
+    """Per-axis localisation noise (px) of one object's centroid; ``sigma`` is the larger axis."""
+
+    sigma_x: float
+    sigma_y: float
+
+    @property
+    def sigma(self) -> float:
+        vals = [v for v in (self.sigma_x, self.sigma_y) if math.isfinite(v)]
+        return max(vals) if vals else math.nan
+
+    def along(self, unit) -> float:
+        """Noise of the coordinate projected on the unit vector ``unit`` (independent axes)."""
+        ux, uy = (float(v) for v in unit)
+        return math.sqrt((ux * self.sigma_x) ** 2 + (uy * self.sigma_y) ** 2)
+
+
+def track_noise(track, usable: np.ndarray | None = None) -> TrackNoise:
+    """:class:`TrackNoise` of an :class:`~lawful.tracks.ObjectTrack` from its visible centroids.
+
+    ``usable`` ``[T]`` bool restricts the samples (e.g. leave out border-cut masks).
+    """
+    xy = np.asarray(track.xy, float)
+    keep = np.asarray(track.visible, bool) & np.isfinite(xy).all(axis=1)
+    if usable is not None:
+        keep &= np.asarray(usable, bool)
+    x, y = np.where(keep, xy[:, 0], np.nan), np.where(keep, xy[:, 1], np.nan)
+    return TrackNoise(sigma(x), sigma(y))
+
+
+def step_threshold(noise_sigma: float, alpha: float = FALSE_ALARM, floor: float = 0.0) -> float:
+    """Smallest per-sample step (px) that noise alone exceeds with probability < ``alpha``: ``k·σ·√2``.
+
+    ``floor``: a lower bound (e.g. a definition's own minimum); NaN ``noise_sigma`` gives ``floor``.
+    """
+    if not math.isfinite(noise_sigma):
+        return floor
+    return max(floor, k_for(alpha) * noise_sigma * math.sqrt(2.0))
+
+
+def curvature_threshold(noise_sigma: float, alpha: float = FALSE_ALARM, floor: float = 0.0) -> float:
+    """Smallest change between consecutive steps (second difference, px) beyond noise: ``k·σ·√6``."""
+    if not math.isfinite(noise_sigma):
+        return floor
+    return max(floor, k_for(alpha) * noise_sigma * math.sqrt(6.0))
+
+
+def smoothed_steps(signal, noise_sigma: float, window: int = 7, degree: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Savitzky-Golay smoothed signal ``[T]`` and the noise std ``[T-1]`` of each smoothed step ``s[i+1] - s[i]``.
+
+    Each run of finite samples is smoothed on its own (largest odd window ≤ ``window`` that fits;
+    runs too short stay raw). The step noise is exact for the linear filter: ``σ·‖D_i‖`` with
+    ``D`` the differenced smoothing matrix of the run (edge rows included). A step that leaves or
+    enters a NaN gap is NaN in both arrays' sense: its noise is ``σ·√2`` (the raw bound).
+    """
+    from scipy.signal import savgol_filter
+
+    y = np.asarray(signal, float)
+    s = y.copy()
+    sd = np.full(max(len(y) - 1, 0), math.sqrt(2.0) * (noise_sigma if math.isfinite(noise_sigma) else 0.0))
+    sig = noise_sigma if math.isfinite(noise_sigma) else 0.0
+    for a, b in _runs(np.isfinite(y)):
+        n = b - a
+        win = min(window if window % 2 else window + 1, n if n % 2 else n - 1)
+        if win <= degree + 1:
+            continue
+        s[a:b] = savgol_filter(y[a:b], win, degree, mode="interp")
+        op = savgol_filter(np.eye(n), win, degree, axis=0, mode="interp")  # s = op @ y
+        sd[a:b - 1] = sig * np.linalg.norm(np.diff(op, axis=0), axis=1)
+    return s, sd

@@ -57,7 +57,7 @@ def run(
     suite: str = typer.Option("principia", "--suite", "-s", help="Comma-separated suites."),
     models: str = typer.Option("reference,counterfactual,static", "--models", "-m",
                                help="Comma-separated models: reference, counterfactual, static, folder:DIR, "
-                                    "command:'TEMPLATE'."),
+                                    "command:'TEMPLATE'; NAME=SPEC names one (e.g. mine=command:'gen {out}')."),
     out_dir: Path = typer.Option(Path("runs/default"), "--out", "-o", help="Run folder."),
     cases_per_task: Optional[int] = typer.Option(None, "--cases-per-task", "-n", min=1,
                                                  help="Cases per task (default: the suite's)."),
@@ -81,9 +81,11 @@ def run(
     from lawful.runner.run import run as run_suites
     from lawful.store import Store
 
+    from lawful.generators.base import split_models
+
     suites = _split(suite)
     _check_suites(suites)
-    model_list = _split(models)
+    model_list = split_models(models)
     for m in model_list:
         try:
             get_generator(m)

@@ -9,6 +9,8 @@ diffusers pipelines and HTTP APIs plug in the same way via :func:`register_gener
 
 from __future__ import annotations
 
+import re
+
 from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Callable
@@ -48,15 +50,42 @@ def generator_names() -> list[str]:
     return sorted(_GENERATORS)
 
 
+_LABEL = re.compile(r"^([A-Za-z0-9_.-]+)=(.+)$")
+
+
 def get_generator(spec: str) -> Generator:
-    """``'reference'``, ``'static'``, ``'folder:/path'``, ``'command:my_model --in {first_frame} --out {out}'``."""
+    """``'reference'``, ``'static'``, ``'folder:/path'``, ``'command:my_model --in {first_frame} --out {out}'``.
+
+    ``'NAME=SPEC'`` gives the model the name ``NAME`` in the store and the leaderboards.
+    """
     from lawful.suites.base import unknown
 
     _load()
+    label = _LABEL.match(spec)
+    if label and label.group(2).partition(":")[0] in _GENERATORS:
+        gen = get_generator(label.group(2))
+        gen.name = label.group(1)
+        return gen
     prefix, _, arg = spec.partition(":")
     if prefix not in _GENERATORS:
         raise KeyError(unknown(prefix, _GENERATORS, "model"))
     return _GENERATORS[prefix](arg)
+
+
+def split_models(text: str) -> list[str]:
+    """Split a comma-separated ``--models`` value; a comma inside a ``command:`` template (any piece that
+    does not start a model spec) stays with the template."""
+    _load()
+    out: list[str] = []
+    for piece in text.split(","):
+        head = piece.strip()
+        m = _LABEL.match(head)
+        prefix = (m.group(2) if m else head).partition(":")[0]
+        if out and out[-1].partition(":")[0].split("=")[-1] == "command" and prefix not in _GENERATORS:
+            out[-1] += "," + piece
+        elif head:
+            out.append(head)
+    return out
 
 
 def _load() -> None:

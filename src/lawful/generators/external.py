@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import shlex
 import subprocess
 from pathlib import Path
@@ -53,7 +54,8 @@ class Command(Generator):
         if not template:
             raise KeyError("model 'command' needs a template: command:'gen --image {first_frame} --out {out}'")
         self.template, self.timeout = template, timeout
-        self.name = "command"
+        # one template, one model: two templates never share stored results (NAME=command:... names it)
+        self.name = "command-" + hashlib.sha256(template.encode()).hexdigest()[:10]
 
     def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0) -> Path:
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -8,7 +8,9 @@ A run folder holds::
     leaderboard.json, report.html                   written by lawful.report
 
 Every (suite, case, model, rollout) is one job. Finished jobs are in the store and are
-never redone, so interrupting a run and starting the same command again resumes it.
+never redone, so interrupting a run and starting the same command again resumes it. A stored
+result is reused only while the file it scored is unchanged (same resolved path and bytes:
+:func:`lawful.store.fingerprint`); a failed generation (no file) is tried again.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from lawful.progress import progress_bar
 from lawful.runner.pool import process_pool
 from lawful.result import Score
 from lawful.runner.evaluate import Evaluation, _all, evaluate_video, task_for
-from lawful.store import Store, VideoKey
+from lawful.progress import console
+from lawful.store import Store, VideoKey, fingerprint, same_file
 from lawful.suites.base import Suite, get_suite
 
 
@@ -116,9 +119,13 @@ def _run_job(job: Job) -> tuple[Job, str, Evaluation]:
 
 
 def plan_jobs(store: Store, suite_name: str, case_paths: list[Path], models: list[str], out: Path,
-              rollouts: int) -> list[Job]:
-    """Jobs not yet in the store. A folder model contributes the rollouts it has (a missing one is a job too)."""
-    jobs = []
+              rollouts: int) -> tuple[list[Job], int]:
+    """Jobs whose result is not in the store or is stale, and how many stored results are reused.
+
+    A folder model contributes the rollouts it has (a missing one is a job too). A stored result is
+    stale when its file changed or moved, or when it was stored without a file (a failed generation).
+    """
+    jobs, reused = [], 0
     for model in models:
         gen = get_generator(model)
         label = gen.name or model
@@ -134,9 +141,18 @@ def plan_jobs(store: Store, suite_name: str, case_paths: list[Path], models: lis
                 paths = {k: str(vdir / f"{case_id}__{k}.mp4") for k in ks}
             for k in ks:
                 key = VideoKey(suite_name, case_id, label, k)
-                if not store.done(key):
+                stored, fp = store.stored_fingerprint(key)
+                if stored and same_file(fp, fingerprint(paths[k], known=fp)):
+                    reused += 1
+                else:
                     jobs.append(Job(key, str(cp), model, paths[k]))
-    return jobs
+    return jobs, reused
+
+
+def _say_reused(reused: int, todo: int, label: str, progress: bool) -> None:
+    if progress and reused:
+        console.print(f"{label}: {reused} stored result{'s' if reused != 1 else ''} reused "
+                      f"(same files), {todo} to score")
 
 
 def execute(jobs: list[Job], store: Store, workers: int, progress: bool = True, label: str = "videos") -> None:
@@ -147,7 +163,7 @@ def execute(jobs: list[Job], store: Store, workers: int, progress: bool = True, 
         tid = bar.add_task(f"{label:6s}", total=len(jobs))
 
         def record(job: Job, task: str, ev: Evaluation) -> None:
-            store.put(job.key, task, ev.status, ev.scores, ev.reason, job.video, ev.evidence)
+            store.put(job.key, task, ev.status, ev.scores, ev.reason, job.video, ev.evidence, fingerprint(job.video))
             bar.advance(tid)
 
         if workers <= 1 or len(jobs) == 1:
@@ -181,7 +197,8 @@ def run(config: RunConfig) -> dict:
             suite = get_suite(name)
             cases = build_cases(suite, out / "cases" / name, config.cases_per_task, config.seed, config.tasks,
                                 config.progress)
-            jobs = plan_jobs(store, name, cases, config.models, out, config.rollouts)
+            jobs, reused = plan_jobs(store, name, cases, config.models, out, config.rollouts)
+            _say_reused(reused, len(jobs), name, config.progress)
             execute(jobs, store, config.n_workers, config.progress, label=name)
         return write_reports(store, out, config.suites)
 
@@ -207,7 +224,8 @@ def evaluate_folder(suite_name: str, videos: Path, out: Path, cases_dir: Path | 
         case_paths = build_cases(get_suite(suite_name), out / "cases" / suite_name, cases_per_task, seed,
                                  progress=progress)
     with Store(out / "results.sqlite") as store:
-        jobs = plan_jobs(store, suite_name, case_paths, [f"folder:{videos}"], out, 1)
+        jobs, reused = plan_jobs(store, suite_name, case_paths, [f"folder:{videos}"], out, 1)
+        _say_reused(reused, len(jobs), suite_name, progress)
         execute(jobs, store, workers or os.cpu_count() or 1, progress, label=suite_name)
         return write_reports(store, out, [suite_name])
 

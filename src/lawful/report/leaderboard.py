@@ -21,6 +21,15 @@ from lawful.store import Store
 from lawful.suites.base import get_suite
 
 
+def column_counts(rows: list[dict]) -> dict[str, dict[str, dict[str, int]]]:
+    """model → column → ``{"scored", "unmeasurable", "invalid"}`` counts of stored column scores."""
+    counts: dict = defaultdict(lambda: defaultdict(lambda: {"scored": 0, "unmeasurable": 0, "invalid": 0}))
+    for r in rows:
+        c = counts[r["model"]][r["col"]]
+        c[r["status"] if r["status"] in c else "invalid"] += 1
+    return {m: dict(cols) for m, cols in counts.items()}
+
+
 def video_counts(store: Store, suite: str) -> dict[str, dict[str, int]]:
     counts: dict[str, dict[str, int]] = defaultdict(lambda: {"videos": 0, "scored": 0, "unmeasurable": 0,
                                                              "invalid": 0})
@@ -70,6 +79,11 @@ def suite_section(store: Store, suite_name: str) -> dict:
         section = aggregate_generic(rows, suite.columns(), suite.scale)
     for model, c in video_counts(store, suite_name).items():
         section.setdefault("models", {}).setdefault(model, {"overall": math.nan, "tasks": {}}).update(c)
+    known = set(suite.columns())
+    for model, cols in column_counts(rows).items():
+        m = section.setdefault("models", {}).setdefault(model, {"overall": math.nan, "tasks": {}})
+        m["column_counts"] = {c: n for c, n in cols.items() if c in known}
+        m["unattributed"] = sum(sum(n.values()) for c, n in cols.items() if c not in known)  # case names no task
     return section
 
 
@@ -109,12 +123,22 @@ def table(suite_name: str, section: dict) -> Table:
     for c in cols:
         t.add_column(c, justify="right")
     t.add_column("overall", justify="right", style="bold")
-    t.add_column("scored/unmeas/invalid", justify="right")
+    t.add_column("scores: ok/unmeas/invalid", justify="right")
     for model, m in section["models"].items():
-        cells = [fmt(m["tasks"].get(c)) for c in cols]
+        counts = m.get("column_counts") or {}
+        cells = [fmt(m["tasks"].get(c)) + _marker(counts.get(c)) for c in cols]
+        total = {k: sum(n.get(k, 0) for n in counts.values()) for k in ("scored", "unmeasurable", "invalid")}
+        total["invalid"] += m.get("unattributed", 0)
         t.add_row(model, *cells, fmt(m.get("overall")),
-                  f"{m.get('scored', 0)}/{m.get('unmeasurable', 0)}/{m.get('invalid', 0)}")
+                  f"{total['scored']}/{total['unmeasurable']}/{total['invalid']}")
+    if any((m.get("column_counts") and any(_marker(n) for n in m["column_counts"].values()))
+           for m in section["models"].values()):
+        t.caption = "* some of this column's videos were unmeasurable or invalid and count 0"
     return t
+
+
+def _marker(n: dict | None) -> str:
+    return "*" if n and (n.get("unmeasurable", 0) or n.get("invalid", 0)) else ""
 
 
 def fmt(v) -> str:

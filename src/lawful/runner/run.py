@@ -103,7 +103,10 @@ def _run_job(job: Job) -> tuple[Job, str, Evaluation]:
         task = task_for(case)
     except Exception as e:  # malformed case or unknown task: record, do not crash the run
         reason = f"{Path(job.case_path).name}: {e.args[0] if isinstance(e, KeyError) else e}"
-        return job, "?", Evaluation("invalid", {"?": Score.invalid(reason)}, reason)
+        task = _named_task(job.case_path, job.key.suite)
+        if task is None:
+            return job, "?", Evaluation("invalid", {"?": Score.invalid(reason)}, reason)
+        return job, task.name, Evaluation("invalid", _all(task, "invalid", reason), reason)
     video = Path(job.video)
     if not video.exists():
         gen = get_generator(job.model)
@@ -116,6 +119,17 @@ def _run_job(job: Job) -> tuple[Job, str, Evaluation]:
             reason = f"generator {job.model} failed: {type(e).__name__}: {e}"
             return job, task.name, Evaluation("invalid", _all(task, "invalid", reason), reason)
     return job, task.name, evaluate_video(case, video, task)
+
+
+def _named_task(case_path: str, suite: str):
+    """The task a case file names (so a broken case counts 0 in that task's columns), None if it names none."""
+    import json
+
+    try:
+        name = json.loads(Path(case_path).read_text()).get("task")
+        return get_suite(suite).task(name) if isinstance(name, str) else None
+    except Exception:
+        return None
 
 
 def plan_jobs(store: Store, suite_name: str, case_paths: list[Path], models: list[str], out: Path,

@@ -223,14 +223,14 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions) -> Found | None
     alpha = diff @ (dc / contrast**2)
     resid = np.linalg.norm(diff - alpha[..., None] * dc, axis=2)
     mask = ((alpha > ALPHA_MIN) & (alpha * contrast > NOISE_SIGMAS * noise)
-            & (resid < np.maximum(3 * noise, 0.5 * alpha * contrast))).view(np.uint8)
+            & (resid < 2 * noise + 0.35 * alpha * contrast)).view(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
     n, labels, stats, cents = components(mask)
     best, best_cost = 0, _FAR
     for k in range(1, n):
         cx, cy = cents[k, 0] + x0, cents[k, 1] + y0
-        if not regions.empty and not regions.allows(cx, cy):
-            continue
+        if stats[k, 4] < 0.5 * o.ref_area or (not regions.empty and not regions.allows(cx, cy)):
+            continue  # a streak's footprint is at least the object's own area
         c = o.cost(cx, cy, float(stats[k, 4]))
         if c < best_cost:
             best, best_cost = k, c

@@ -28,7 +28,7 @@ REST_PX = 0.5  # |vx| + |vy| (px per sample) under which an object may be at res
 STILL_LEVELS = 8  # largest change of any pixel (0-255) around an object at rest that counts as none
 # search-window margin past the predicted box: 4 px + these shares of the object's size and of its step
 WINDOW_MARGIN, STEP_SHARE = 0.1, 0.5
-ACC_FLOOR = 0.05  # least acceleration (object diameters per sample²) assumed for a lost object
+ACC_FLOOR = 0.02  # least acceleration (object diameters per sample²) assumed for a lost object
 ACC_MEMORY = 0.9  # decay per sample of the largest velocity change seen
 GROWTH = 1.6  # a blob larger than this times the largest expected area is not (only) the object
 _FAR = 1e6  # cost of a blob an object may not take
@@ -132,8 +132,10 @@ class Tracked:
         return max(4.0, 0.5 * max(self.size) + 2.0 * self.step() + 0.5 * acc * k * k)
 
     def reach(self) -> float:
-        """Farthest distance (px) from the prediction at which a blob may still be this object."""
-        return 3.0 * self.gate()
+        """Farthest distance (px) from the prediction at which a blob may still be this object: a
+        few gates for an object seen in the last sample (a bounce, a jerk), one gate (which
+        already holds every reversal and acceleration it can have made since) once lost."""
+        return self.gate() if self.lost else 3.0 * self.gate()
 
     # --- blur ---------------------------------------------------------------------------------
     def blur_range(self) -> tuple[float, float]:
@@ -170,7 +172,7 @@ class Tracked:
         g = self.gate()
         lo, hi = self.area_range()
         ratio = math.log(lo / area) if area < lo else (math.log(area / hi) if area > hi else 0.0)
-        if (d < 3 * g and ratio < _LOG4) or d < 0.5 * g:
+        if (d < self.reach() and ratio < _LOG4) or d < 0.5 * g:
             return d / g + 0.5 * ratio
         return _FAR
 

@@ -131,3 +131,23 @@ def test_bad_rubric_files_fail_with_one_line(tmp_path):
     assert load_rubric(p).name == "wmle-consistency"
 
 
+
+
+# words that state what the law predicts (the outcome), which the paper's questions never do
+OUTCOME_WORDS = ("must", "should", "square root", "ratio", "proportional", "farther", "further", "shorter",
+                 "longer", "later", "earlier", "slower", "faster", "same time", "relation", "satisf", "invariant",
+                 "constant")
+
+
+def test_principia_detect_names_only_the_phenomenon():
+    """Seed 002 B.2: each prompt names the phenomenon (and what is held equal), never the result."""
+    r = load_rubric("principia-detect")
+    assert r.version == "2.0.0"
+    texts = [c.question for c in r.criteria] + [r.template, r.system, *r.scale.anchors.values()]
+    for t in texts:
+        hits = [w for w in OUTCOME_WORDS if w in t.lower()]
+        assert not hits, (hits, t)
+    q = {c.key: c.question.lower() for c in r.criteria}
+    assert "bounce" in q["restitution"] and "first bounce" in q["restitution"]
+    assert "horizontally" in q["projectile"] and "period" in q["pendulum"]
+    assert r.frames.fps is None and r.frames.max_frames is None  # the full video, no 32-frame cap

@@ -77,12 +77,15 @@ def test_judged_run_statuses_cache_and_key_hygiene(tmp_path, monkeypatch, caplog
         # the same command again: finished work is skipped, nothing is sent
         again = judge_run(run, "phyground-law", config(srv.url))
         assert again.skipped == 1 and len(srv.requests) == first
-        # a fresh store with the same cache: every answer comes from disk, zero requests
+        # a fresh store with the same cache: every usable answer comes from disk; the two unusable
+        # ones (out of range, prose) were never cached and are asked again
         (run / "results.sqlite").unlink()
-        for name in ("phyground-general", "phyground-law"):
-            rep = judge_run(run, name, config(srv.url))
-            assert rep.usage["requests"] == 0 and rep.usage["cache_hits"] == rep.usage["calls"] > 0
-        assert len(srv.requests) == first
+        rep = judge_run(run, "phyground-general", config(srv.url))
+        assert rep.usage["requests"] == 0 and rep.usage["cache_hits"] == rep.usage["calls"] == 3
+        rep = judge_run(run, "phyground-law", config(srv.url))
+        assert rep.usage["requests"] == 2 and rep.usage["cache_hits"] == 0
+        assert rep.calls == {"calls": 2, "ok": 0, "retried": 0, "failed": 0, "unusable": 2, "cache_hits": 0}
+        assert len(srv.requests) == first + 2
         with Store(run / "results.sqlite") as st:
             assert {r["criterion"]: r["value"] for r in st.judgements()}["physical_temporal_validity"] == 4
 
@@ -169,11 +172,24 @@ def test_principia_detect_asks_each_phenomenon_of_the_task(tmp_path):
         rep = judge_run(run, "principia-detect", config(srv.url, api_key_env=None))
         asked_for = sorted(re.search(r"Phenomenon: (.+)\n", user_text(r)).group(1) for r in srv.requests)
     assert asked_for == ["Gravity (free fall)", "Restitution"] and rep.statuses == {"scored": 2}
-    assert {n_images(r) for r in srv.requests} == {16}  # 8 fps over 2 s
+    assert {n_images(r) for r in srv.requests} == {24}  # the full video: every one of its 24 frames
     with Store(run / "results.sqlite") as st:
         rows = st.judgements(rubric="principia-detect")
     assert {r["criterion"]: r["value"] for r in rows} == {"restitution": 1.0, "gravity": 1.0}
     assert rows[0]["meta"]["extra"] == {"reason": "same ratio"}
+
+
+def test_principia_detect_sees_the_full_video_not_32_frames(tmp_path):
+    """Seed 002 B.2: the VLM receives the full video. A 4 s pendulum clip at 24 fps has 96 frames."""
+    run = tmp_path / "run"
+    case = Case(id="pendulum-000", suite="principia", task="pendulum", duration=4.0, fps=24)
+    case.save(run / "cases" / "principia")
+    write_video(run / "videos" / "reference" / "pendulum-000__0.mp4",
+                [np.full((48, 64, 3), (2 * i) % 256, np.uint8) for i in range(96)], fps=24)
+    with ChatServer(lambda req, i: Reply('{"verdict": "FAIL", "reason": "x"}')) as srv:
+        rep = judge_run(run, "principia-detect", config(srv.url, api_key_env=None))
+    assert rep.statuses == {"scored": 1} and n_images(srv.requests[0]) == 96
+    assert "every frame" in user_text(srv.requests[0])
 
 
 def test_applepi_rubric_all_criteria_in_one_call_with_reference(tmp_path):

@@ -1,11 +1,11 @@
 """On-disk cache of judge replies, so re-running a judged run sends no requests.
 
-Key: SHA-256 of (judge model, rubric id ``name@version``, system + user prompt
-text, the SHA-256 of every image in order). The endpoint URL is not part of the
-key (the same model served elsewhere answers the same at temperature 0), and
-neither is anything secret. One JSON file per reply under ``<dir>/<k[:2]>/<k>.json``,
-written atomically. Only completed HTTP replies are stored, whatever the
-parser later makes of them; transport failures are never cached.
+Key: SHA-256 of (endpoint URL without credentials or query, judge model, rubric
+id ``name@version``, system + user prompt text, the SHA-256 of every image in
+order): the same model name served elsewhere is another judge. Nothing secret is
+part of the key or the record. One JSON file per reply under ``<dir>/<k[:2]>/<k>.json``,
+written atomically. Only usable replies are stored: transport failures and
+replies the parser rejects are never cached, so a re-run asks again.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 
-def cache_key(model: str, rubric_id: str, prompt: str, image_hashes: list[str]) -> str:
-    payload = json.dumps({"model": model, "rubric": rubric_id, "prompt": prompt, "images": image_hashes},
+def cache_key(endpoint: str, model: str, rubric_id: str, prompt: str, image_hashes: list[str]) -> str:
+    payload = json.dumps({"endpoint": endpoint, "model": model, "rubric": rubric_id, "prompt": prompt,
+                          "images": image_hashes},
                          sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(payload.encode()).hexdigest()
 

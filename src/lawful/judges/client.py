@@ -8,11 +8,19 @@ connections, all inside a per-call deadline; replies cached on disk.
 The API key is read from the environment variable *named* by
 ``JudgeConfig.api_key_env`` at request time. It is never stored on the config,
 never logged, never written to the cache or the results store, and scrubbed
-from any error text.
+from any error text. Credentials written into the URL (``http://user:pass@host/v1``)
+are taken out of it: they travel only as an ``Authorization: Basic`` header, and
+the URL is used, shown and recorded without them.
+
+Every logical call ends as exactly one of ``ok`` (a usable answer), ``unusable``
+(the endpoint answered, the answer cannot be used: garbage, missing key, out of
+range; never cached) or ``failed`` (no answer: HTTP errors, resets, timeouts);
+``retried`` counts the calls that needed more than one HTTP attempt.
 """
 
 from __future__ import annotations
 
+import base64
 import http.client
 import json
 import logging
@@ -27,7 +35,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from lawful.judges.cache import JudgeCache, cache_key
 from lawful.judges.frames import EncodedImage
@@ -39,7 +47,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class JudgeConfig:
     """Where and how to ask. ``url``: the endpoint base (``http://host:8000/v1``) or the full
     ``…/chat/completions`` URL. ``api_key_env``: the NAME of the environment variable holding the
@@ -62,14 +70,39 @@ class JudgeConfig:
 
     @property
     def endpoint(self) -> str:
-        u = self.url.rstrip("/")
+        """The chat-completions URL to POST to, without any credentials."""
+        u = strip_userinfo(self.url).rstrip("/")
         return u if u.endswith("/chat/completions") else u + "/chat/completions"
+
+    @property
+    def identity(self) -> str:
+        """Which judge this is, as recorded in the store: ``model@endpoint`` (no credentials, no query)."""
+        return f"{self.model}@{redact_url(self.endpoint)}"
+
+    def url_auth(self) -> str | None:
+        """``Basic …`` from credentials in the URL, or None."""
+        p = urlsplit(self.url)
+        if p.username is None and p.password is None:
+            return None
+        pair = f"{unquote(p.username or '')}:{unquote(p.password or '')}"
+        return "Basic " + base64.b64encode(pair.encode()).decode()
+
+    def __repr__(self) -> str:
+        return f"JudgeConfig(url={redact_url(self.url)!r}, model={self.model!r})"
 
     def public(self) -> dict[str, Any]:
         """What may be recorded: the config without credentials in the URL, plus the variable's name."""
         d = asdict(self)
         d["url"] = redact_url(self.url)
         return d
+
+
+def strip_userinfo(url: str) -> str:
+    """The URL without ``user:pass@`` (query kept: some endpoints need it)."""
+    p = urlsplit(url)
+    if "@" not in p.netloc:
+        return url
+    return urlunsplit((p.scheme, p.netloc.rpartition("@")[2], p.path, p.query, p.fragment))
 
 
 def redact_url(url: str) -> str:
@@ -83,7 +116,8 @@ def redact_url(url: str) -> str:
 
 @dataclass
 class Completion:
-    """One logical call's outcome. ``status``: ``ok`` or ``error`` (``error`` says why)."""
+    """One logical call's outcome. ``status``: ``ok``, ``unusable`` (answered, not usable) or ``error``
+    (no answer; ``error`` says why)."""
 
     text: str = ""
     status: str = "ok"
@@ -97,7 +131,8 @@ class Completion:
 class Usage:
     """Thread-safe counters of what was sent and received."""
 
-    FIELDS = ("calls", "requests", "cache_hits", "retries", "errors", "images", "prompt_tokens", "completion_tokens")
+    FIELDS = ("calls", "ok", "retried", "failed", "unusable", "requests", "cache_hits", "retries", "errors", "images",
+              "prompt_tokens", "completion_tokens")
 
     def __init__(self):
         self._lock = threading.Lock()
@@ -111,10 +146,15 @@ class Usage:
     def __getitem__(self, k: str) -> int:
         return self.counts[k]
 
+    def snapshot(self) -> dict[str, int]:
+        with self._lock:
+            return dict(self.counts)
+
     def summary(self) -> str:
         c = self.counts
-        return (f"judge: {c['calls']} calls, {c['requests']} HTTP requests ({c['retries']} retries, "
-                f"{c['errors']} failed), {c['cache_hits']} from cache, {c['images']} images sent, "
+        return (f"judge: {c['calls']} calls: {c['ok']} ok, {c['unusable']} unusable, {c['failed']} failed, "
+                f"{c['retried']} retried; {c['cache_hits']} from cache, {c['requests']} HTTP requests "
+                f"({c['retries']} retries, {c['errors']} gave no answer), {c['images']} images sent, "
                 f"tokens {c['prompt_tokens']} in / {c['completion_tokens']} out")
 
 
@@ -139,8 +179,14 @@ class JudgeClient:
         return os.environ.get(self.config.api_key_env) if self.config.api_key_env else None
 
     def _scrub(self, text: str) -> str:
-        k = self._key()
-        return text.replace(k, "***") if k else text
+        secrets = [self._key()]
+        p = urlsplit(self.config.url)
+        secrets += [unquote(p.password) if p.password else None, p.password,
+                    p.netloc.rpartition("@")[0] if "@" in p.netloc else None]
+        for k in secrets:
+            if k:
+                text = text.replace(k, "***")
+        return text
 
     # --- requests ------------------------------------------------------------------------------
     def messages(self, system: str, parts: list[str | EncodedImage]) -> list[dict]:
@@ -153,17 +199,21 @@ class JudgeClient:
                 content.append({"type": "text", "text": p})
         return [{"role": "system", "content": system}, {"role": "user", "content": content}]
 
-    def complete(self, system: str, parts: list[str | EncodedImage], rubric_id: str) -> Completion:
-        """One judge call (cached). Never raises for transport problems: they come back as ``error``."""
+    def complete(self, system: str, parts: list[str | EncodedImage], rubric_id: str,
+                 usable: Callable[[str], bool] | None = None) -> Completion:
+        """One judge call (cached). Never raises for transport problems: they come back as ``error``.
+
+        ``usable(text)`` says whether a reply can be used; an unusable one is counted, returned with
+        status ``unusable`` and never cached (a cached one is ignored and asked again)."""
         cfg = self.config
         text = system + "\n\n" + "\n".join(p for p in parts if isinstance(p, str))
         images = [p for p in parts if isinstance(p, EncodedImage)]
-        key = cache_key(cfg.model, rubric_id, text, [im.sha256 for im in images])
+        key = cache_key(redact_url(cfg.endpoint), cfg.model, rubric_id, text, [im.sha256 for im in images])
         self.usage.add(calls=1)
         if self.cache is not None:
             hit = self.cache.get(key)
-            if hit is not None:
-                self.usage.add(cache_hits=1)
+            if hit is not None and (usable is None or usable(hit.get("text", ""))):
+                self.usage.add(cache_hits=1, ok=1)
                 return Completion(hit["text"], usage=hit.get("usage", {}), cached=True)
         body = json.dumps({
             "model": cfg.model,
@@ -172,14 +222,21 @@ class JudgeClient:
             "max_tokens": cfg.max_tokens,
         }).encode()
         out = self._post_with_retries(body)
-        if out.status == "ok":
-            self.usage.add(images=len(images), prompt_tokens=out.usage.get("prompt_tokens", 0),
-                           completion_tokens=out.usage.get("completion_tokens", 0))
-            if self.cache is not None:
-                self.cache.put(key, {"text": out.text, "usage": out.usage, "model": cfg.model,
-                                     "rubric": rubric_id, "created": time.time()})
-        else:
-            self.usage.add(errors=1)
+        self.usage.add(retried=int(out.attempts > 1))
+        if out.status != "ok":
+            self.usage.add(errors=1, failed=1)
+            return out
+        self.usage.add(images=len(images), prompt_tokens=out.usage.get("prompt_tokens", 0),
+                       completion_tokens=out.usage.get("completion_tokens", 0))
+        if usable is not None and not usable(out.text):
+            self.usage.add(unusable=1)
+            out.status, out.error = "unusable", "the reply could not be used"
+            return out
+        self.usage.add(ok=1)
+        if self.cache is not None:
+            self.cache.put(key, {"text": out.text, "usage": out.usage, "model": cfg.model,
+                                 "endpoint": redact_url(cfg.endpoint), "rubric": rubric_id,
+                                 "created": time.time()})
         return out
 
     def _post_with_retries(self, body: bytes) -> Completion:
@@ -230,6 +287,8 @@ class JudgeClient:
         key = self._key()
         if key:
             headers["Authorization"] = f"Bearer {key}"
+        elif self.config.url_auth():
+            headers["Authorization"] = self.config.url_auth()
         req = urllib.request.Request(self.config.endpoint, data=body, headers=headers, method="POST")
         with urllib.request.urlopen(req, timeout=timeout) as resp:
             raw = resp.read()

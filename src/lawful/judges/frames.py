@@ -4,7 +4,8 @@ Sampling follows the seeds' time rule (the decoded clip spans the case's
 duration): at ``fps`` frames per physical second, times ``t_k = k / fps`` map to
 frame ``min(round(t_k * n / duration), n - 1)``; when that gives more than
 ``max_frames`` frames, ``max_frames`` are taken evenly over the clip instead
-(first and last included). ``fps=None`` always takes ``max_frames`` evenly.
+(first and last included). ``fps=None`` always takes ``max_frames`` evenly;
+``max_frames=None`` sets no cap, so ``fps=None, max_frames=None`` is every frame.
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ class EncodedImage:
     height: int
 
 
-def sample_indices(n_frames: int, duration: float, fps: float | None, max_frames: int) -> list[int]:
+def sample_indices(n_frames: int, duration: float, fps: float | None, max_frames: int | None) -> list[int]:
     """Frame indices to show: by physical time at ``fps``, capped at ``max_frames`` (evenly spread)."""
+    if max_frames is None:
+        max_frames = n_frames
     if n_frames <= 0 or max_frames <= 0:
         return []
     if fps:
@@ -54,7 +57,7 @@ def shrink(frame: np.ndarray, max_side: int | None) -> np.ndarray:
     return cv2.resize(frame, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
 
 
-def read_sampled(video: str | Path, duration: float, fps: float | None, max_frames: int,
+def read_sampled(video: str | Path, duration: float, fps: float | None, max_frames: int | None,
                  max_side: int | None) -> tuple[list[int], list[np.ndarray]]:
     """Decode ``video`` once and keep the sampled frames, shrunk. Returns (indices, frames)."""
     info = probe(video)

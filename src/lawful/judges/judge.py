@@ -8,9 +8,14 @@ them), videos named ``<case_id>.mp4`` or ``<case_id>__<rollout>.mp4`` under
 
 - ``scored``        a value on the rubric's scale;
 - ``invalid``       the reply could not be used (no JSON, missing key, out of range) or the video
-                    could not be read; ``raw`` keeps the reply text;
+                    could not be read; ``raw`` keeps the reply text; an unusable reply is asked
+                    again on the next run (it is never cached);
 - ``unmeasurable``  the case lacks what the rubric needs (a reference image, a template field);
 - ``error``         the endpoint never answered (deadline, HTTP errors); redone on the next run.
+
+Rows are keyed by the judge's identity (``model@endpoint``), so two judges of one
+run sit side by side (``lawful judge compare``). Each run of a rubric also leaves
+one ``judge_runs`` row with its call counts (ok / retried / failed / unusable).
 
 Nothing secret reaches the store: ``meta`` holds the judge model, the rubric id,
 the endpoint with credentials stripped, usage, cache hit, attempts, frame indices.
@@ -35,7 +40,7 @@ from lawful.video import VideoError, probe
 
 log = logging.getLogger("lawful.judges")
 
-DONE = {"scored", "invalid", "unmeasurable"}
+DONE = {"scored", "invalid", "unmeasurable"}  # ``error`` is asked again; ``invalid`` again with --redo
 # the text placed before the generated images, per frame mode (part of the prompt the cache and SFT see)
 VIDEO_LABELS = {"video": "Frames of the generated video, in time order:", "last_frame": "The model's answer:",
                 "keyframes": "The model's frame:"}
@@ -64,20 +69,40 @@ class Outcome:
     meta: dict = field(default_factory=dict)
 
 
+CALL_COUNTS = ("calls", "ok", "retried", "failed", "unusable", "cache_hits")
+
+
 @dataclass
 class RunReport:
-    """What one :func:`judge_run` did: videos judged, skipped (already done), outcome counts."""
+    """What one :func:`judge_run` did: videos judged, skipped (already done), outcome counts and
+    this run's judge calls (``calls``: ok / retried / failed / unusable / cache_hits)."""
 
     videos: int = 0
     skipped: int = 0
     statuses: Counter = field(default_factory=Counter)
     usage: dict = field(default_factory=dict)
     summary: str = ""  # the client's token and request usage
+    calls: dict = field(default_factory=lambda: {k: 0 for k in CALL_COUNTS})
 
     def line(self) -> str:
-        """One line for the user, e.g. ``12 videos judged (10 ok, 2 unparseable); 3 already done``."""
+        """One line for the user, e.g. ``12 videos judged (10 scored, 2 invalid); 3 already done;
+        calls: 12 ok, 1 retried, 0 failed, 2 unusable``."""
         st = ", ".join(f"{n} {s}" for s, n in sorted(self.statuses.items())) or "nothing to do"
-        return f"{self.videos} videos judged ({st}); {self.skipped} already done"
+        return f"{self.videos} videos judged ({st}); {self.skipped} already done; {calls_line(self.calls)}"
+
+    @property
+    def all_failed(self) -> bool:
+        """Calls were made and not one gave a usable answer."""
+        return self.calls["calls"] > 0 and self.calls["ok"] == 0
+
+    @property
+    def any_failed(self) -> bool:
+        return self.calls["failed"] + self.calls["unusable"] > 0
+
+
+def calls_line(c: dict) -> str:
+    return (f"calls: {c.get('ok', 0)} ok, {c.get('retried', 0)} retried, {c.get('failed', 0)} failed, "
+            f"{c.get('unusable', 0)} unusable" + (f" ({c['cache_hits']} from cache)" if c.get("cache_hits") else ""))
 
 
 # --- finding work -----------------------------------------------------------------------------
@@ -185,7 +210,7 @@ def judge_video(item: VideoItem, rubric: Rubric, client: JudgeClient) -> list[Ou
     if not calls:
         return []
     criteria = [c for call in calls for c in call]
-    base = {"judge_model": cfg.model, "rubric": rubric.id, "endpoint": redact_url(cfg.url)}
+    base = {"judge_model": cfg.model, "rubric": rubric.id, "endpoint": redact_url(cfg.url), "judge": cfg.identity}
     spec = rubric.frames
     # reference images shown before the video
     ref_parts: list[str | EncodedImage] = []
@@ -229,10 +254,13 @@ def judge_video(item: VideoItem, rubric: Rubric, client: JudgeClient) -> list[Ou
             per_call.append((call, parts + [prompt], extra, idx))
     results: dict[str, list[Outcome]] = {c.key: [] for c in criteria}
     for call, parts, extra, idx in per_call:
-        comp = client.complete(rubric.system, parts, rubric.id)
+        def usable(text: str, call=call) -> bool:
+            return all(a.status == "scored" for a in parse_answer(text, rubric, call).values.values())
+
+        comp = client.complete(rubric.system, parts, rubric.id, usable)
         meta = {**base, "usage": comp.usage, "cached": comp.cached, "attempts": comp.attempts, "frames": idx,
                 **({"time_point": extra["time_point"]} if extra else {})}
-        if comp.status != "ok":
+        if comp.status == "error":
             for c in call:
                 results[c.key].append(Outcome(c.key, None, "error", "", {**meta, "reason": comp.error}))
             continue
@@ -262,10 +290,10 @@ def _merge(rs: list[Outcome]) -> Outcome:
 
 
 # --- a run -------------------------------------------------------------------------------------
-def _finished(store: Store, rubric: Rubric, model: str) -> set[tuple]:
+def _finished(store: Store, rubric: Rubric, judge: str) -> set[tuple]:
     done = set()
-    for r in store.judgements(rubric=rubric.name):
-        if r["status"] in DONE and r["meta"].get("rubric") == rubric.id and r["meta"].get("judge_model") == model:
+    for r in store.judgements(rubric=rubric.name, judge=judge):
+        if r["status"] in DONE and r["meta"].get("rubric") == rubric.id:
             done.add((r["suite"], r["case_id"], r["model"], r["rollout"], r["criterion"]))
     return done
 
@@ -273,10 +301,12 @@ def _finished(store: Store, rubric: Rubric, model: str) -> set[tuple]:
 def judge_items(items: list[VideoItem], rubric: Rubric, client: JudgeClient, store: Store, *,
                 redo: bool = False, progress: Callable[[int, int], None] | None = None) -> RunReport:
     """Judge ``items`` that ``rubric`` applies to and store every outcome. Finished judgements (same
-    rubric version, same judge model) are skipped unless ``redo``; errors are always retried."""
+    rubric version, same judge) are skipped unless ``redo``; errors are always asked again, and
+    unusable answers with ``redo`` (they are never cached, so they are really asked again). The call counts are stored as one ``judge_runs`` row."""
     items = [it for it in items if rubric.applies(it.case)]
     report = RunReport()
-    done = set() if redo else _finished(store, rubric, client.config.model)
+    before = client.usage.snapshot()
+    done = set() if redo else _finished(store, rubric, client.config.identity)
     todo = []
     for it in items:
         k = it.key
@@ -291,7 +321,8 @@ def judge_items(items: list[VideoItem], rubric: Rubric, client: JudgeClient, sto
     def work(it: VideoItem) -> list[Outcome]:
         outs = judge_video(it, rubric, client)
         for o in outs:
-            store.put_judgement(it.key, rubric.name, o.criterion, o.value, o.status, o.raw, o.meta)
+            store.put_judgement(it.key, rubric.name, o.criterion, o.value, o.status, o.raw, o.meta,
+                                judge=client.config.identity)
         finished[0] += 1
         if progress:
             progress(finished[0], len(todo))
@@ -299,8 +330,11 @@ def judge_items(items: list[VideoItem], rubric: Rubric, client: JudgeClient, sto
 
     for outs in client.map(work, todo):
         report.statuses.update(o.status for o in outs)
-    report.usage = dict(client.usage.counts)
+    report.usage = client.usage.snapshot()
+    report.calls = {k: report.usage[k] - before[k] for k in CALL_COUNTS}
     report.summary = client.usage.summary()
+    store.put_judge_run(rubric.id, client.config.identity, items[0].key.suite if items else "",
+                        {**report.calls, "videos": report.videos, "skipped": report.skipped})
     return report
 
 
@@ -321,11 +355,13 @@ def judge_run(run_dir: str | Path, rubric: str | Rubric, config: JudgeConfig, *,
         return judge_items(items, rub, client, store, redo=redo, progress=progress)
 
 
-def stored_values(store: Store, rubric: str, suite: str | None = None) -> dict[VideoKey, dict[str, float | None]]:
-    """Scored judge values per video: key → criterion → value (None where not scored), for suites
-    that fuse judge criteria into their composites (Apple-π groups, WMLE's C)."""
+def stored_values(store: Store, rubric: str, suite: str | None = None,
+                  judge: str | None = None) -> dict[VideoKey, dict[str, float | None]]:
+    """Scored judge values per video: key → criterion → value (None where the judge gave no usable
+    answer), for suites that fuse judge criteria into their composites (Apple-π groups, WMLE's C).
+    ``judge``: whose answers (default: the judge that answered this rubric last)."""
     out: dict[VideoKey, dict[str, float | None]] = {}
-    for r in store.judgements(suite=suite, rubric=rubric):
+    for r in store.judgements(suite=suite, rubric=rubric, judge=judge):
         k = VideoKey(r["suite"], r["case_id"], r["model"], r["rollout"])
         out.setdefault(k, {})[r["criterion"]] = r["value"] if r["status"] == "scored" else None
     return out

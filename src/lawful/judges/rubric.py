@@ -84,14 +84,14 @@ class FrameSpec(_Strict):
     """What the judge sees of the video.
 
     ``mode``: ``video`` (frames sampled at ``fps`` over the clip, at most ``max_frames``; ``fps``
-    None samples ``max_frames`` evenly), ``last_frame`` (the final decodable frame: the answer
+    None samples ``max_frames`` evenly; both None: every frame, the full video), ``last_frame`` (the final decodable frame: the answer
     artifact), ``keyframes`` (one call per timestamp in ``case.known['deduction_timestamps']``,
     each with its ground-truth frame from ``case.known['gt_keyframes']``). ``max_side`` in pixels.
     """
 
     mode: Literal["video", "last_frame", "keyframes"] = "video"
     fps: float | None = 4.0
-    max_frames: int = 24
+    max_frames: int | None = 24
     max_side: int | None = 640
     references: tuple[Reference, ...] = ()
 

@@ -116,6 +116,24 @@ def whole(track: ObjectTrack, tol: float = 0.25) -> np.ndarray:
     return vis & (np.abs(area / med - 1.0) <= tol)
 
 
+def border_cut(track: ObjectTrack, case: Case, margin: float = 1.0) -> np.ndarray:
+    """``[T]`` bool: samples whose mask box touches the edge of the case's frame (within ``margin`` px).
+
+    Such a mask may be cut by the edge: its centroid and extent are those of the visible part.
+    """
+    box = np.asarray(track.box, float)
+    with np.errstate(invalid="ignore"):
+        return ((box[:, 0] <= margin) | (box[:, 1] <= margin) | (box[:, 2] >= case.width - 1 - margin)
+                | (box[:, 3] >= case.height - 1 - margin))
+
+
+def first_unseen(track: ObjectTrack, case: Case, start: int = 0) -> int | None:
+    """First sample ``>= start`` where the object is not seen whole in the frame (lost or cut by its edge)."""
+    bad = ~np.asarray(track.visible, bool) | border_cut(track, case)
+    hit = np.flatnonzero(bad[start:])
+    return int(hit[0]) + start if len(hit) else None
+
+
 def half_height(track: ObjectTrack) -> float:
     """Median half-extent (px) of the object's box in y over its whole samples (box rows are inclusive)."""
     ok = whole(track)

@@ -8,7 +8,8 @@ bob's centroid in the first frame.
 Half-periods (appendix A.2): the horizontal velocity of the bob reverses after it has crossed the
 vertical line through its pivot (:func:`lawful.perceive.events.half_periods`). With release at
 frame 0 (a turning point, at rest) and turning points ``τ_1 < … < τ_n``, the mean half-period is
-``τ_n / n`` and ``T = 2 τ_n / n``.
+``τ_n / n`` and ``T = 2 τ_n / n``. Only the swings before the bob is first lost or cut by the
+frame edge count (a turning point missed in a gap would change ``n``).
 
 DCS window: release → first crossing of the pivot line; coordinate ``x``, expected direction
 towards the pivot line (undefined, so unmeasurable, for a bob released within noise of that line).
@@ -39,6 +40,7 @@ from lawful.suites.principia._common import (
     add_event,
     coord_noise,
     finish_dcs,
+    first_unseen,
     first_value,
     record_dcs,
     record_undefined_direction,
@@ -115,10 +117,18 @@ class Pendulum(PrincipiaTask):
             tr = tracks[oid]
             ax, ay = (float(v) for v in case.known["anchors"][oid])
             x = np.where(whole(tr), tr.x, np.nan)
+            # only the swings seen without a break: a turning point lost in a gap (or cut by the frame
+            # edge) would silently change the count of half-periods
+            gone = first_unseen(tr, case)
+            xc = np.asarray(tr.x, float).copy()  # every sighting, for the crossing
+            if gone is not None:
+                x[gone:] = np.nan
+                xc[gone:] = np.nan
+                m.notes.setdefault("seen_until", {})[oid] = gone
             x0, y0 = first_value(x), first_value(np.where(whole(tr), tr.y, np.nan))
             lengths[oid] = math.hypot(x0 - ax, y0 - ay) if math.isfinite(x0) and math.isfinite(y0) else None
             m.set(f"length_{oid}", lengths[oid], f"{oid}: not seen at release")
-            cross = events.crossing(tr.x, ax, 0)
+            cross = events.crossing(xc, ax, 0)
             toward = np.sign(ax - events.smooth(tr.x, 7))  # smoothed: noise at the crossing flips no sign
             off = noise.step_threshold(coord_noise(tr, tr.x), DCS_FALSE_ALARM, floor=DCS_EPS)
             if math.isfinite(x0) and abs(x0 - ax) <= off:

@@ -13,6 +13,7 @@ half-height, or the lowest row the ball reaches if a little above that; less a q
 half-height), refined to sub-frame by extrapolating the last flight samples
 (``y`` quadratic, ``x`` linear in time) to the floor level; range = ``|x_landing - launch_x|`` with the launch point the end of
 the ramp at the table edge (``case.known['launch_x'][object]``). DCS window: release → landing.
+A ball lost or cut by the frame edge before it is seen landing has no range (unmeasurable).
 
 Objects ``ball_1``, ``ball_2``; ``case.known``: ``ground_y``, ``launch_x`` (per object).
 """
@@ -36,6 +37,7 @@ from lawful.suites.principia._common import (
     PrincipiaTask,
     add_event,
     finish_dcs,
+    first_unseen,
     first_value,
     fit_parabola,
     half_height,
@@ -137,6 +139,12 @@ class Projectile(PrincipiaTask):
                     land = events.crossing(tr.y, floor - max(2.0, 0.25 * half), +1)
             record_dcs(m, tr, land)
             ranges[oid] = None
+            gone = first_unseen(tr, case)
+            if gone is not None and (land is None or gone <= math.ceil(land) + 1):
+                where = "cut by the frame edge" if tr.visible[gone] else "not seen"
+                ranges[oid] = None
+                m.set(f"range_{oid}", None, f"{oid}: {where} from sample {gone} on, before it is seen landing")
+                continue
             if land is None:
                 m.set(f"range_{oid}", None, f"{oid}: never lands on the floor")
                 continue

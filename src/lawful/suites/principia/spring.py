@@ -16,6 +16,10 @@ tracked box (``side_tracked_<id>`` is recorded either way). The case box is pref
 colour masks lose the shaded rim of a cube unevenly (1-3 px on one side), an error the cube
 law triples. DCS window: release → first lowest point.
 
+A cube lost, or cut by the frame edge (its box touching it), between release and its first
+lowest point makes its extension unmeasurable: a later turning point would be another event.
+A turning point must stand out of the track's measured noise.
+
 Objects ``cube_1``, ``cube_2``; nothing else needed in ``case.known``.
 """
 
@@ -27,7 +31,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case
-from lawful.perceive import events
+from lawful.perceive import events, noise
 from lawful.result import Measurement
 from lawful.tracks import Tracks
 from lawful.world.draw import Block, Spring
@@ -35,8 +39,12 @@ from lawful.world.physics import spring_position
 
 from lawful.suites.principia import _scene as sc
 from lawful.suites.principia._common import (
+    DCS_FALSE_ALARM,
     PrincipiaTask,
     add_event,
+    border_cut,
+    coord_noise,
+    first_unseen,
     finish_dcs,
     first_value,
     fit_parabola,
@@ -127,8 +135,22 @@ class MassSpring(PrincipiaTask):
             side[oid] = (spec_box[2] - spec_box[0] + spec_box[3] - spec_box[1]) / 2 if spec_box else tracked
             m.set(f"side_{oid}", side[oid], f"{oid}: not seen and no first-frame box in the case")
             y0 = first_value(y)
-            turns = events.spring_turning_points(tr.y, prominence=1.0)
-            turns = [i for i in turns if i > 0.5 and math.isfinite(y0) and tr.y[int(round(i))] > y0 + 2.0]
+            # a lowest point must stand out of the noise (prominence and depth below the release row)
+            deep = noise.step_threshold(coord_noise(tr, tr.y), DCS_FALSE_ALARM, floor=2.0)
+            seen = np.where(np.asarray(tr.visible, bool) & ~border_cut(tr, case), tr.y, np.nan)
+            turns = events.spring_turning_points(seen, prominence=max(1.0, deep / 2))
+            turns = [i for i in turns if i > 0.5 and math.isfinite(y0) and seen[int(round(i))] > y0 + deep]
+            # the first lowest point only: if the cube is lost or cut by the frame edge before it (or
+            # around it), a later turning point would be a different event
+            gone = first_unseen(tr, case)
+            end = turns[0] + 2 if turns else len(y) - 1
+            if gone is not None and gone <= end:
+                record_dcs(m, tr, gone - 1 if gone > 1 else None)
+                ext[oid] = None
+                where = "cut by the frame edge" if tr.visible[gone] else "not seen"
+                m.set(f"extension_{oid}", None, f"{oid}: {where} from sample {gone} on, before its first lowest "
+                      "point was seen")
+                continue
             record_dcs(m, tr, turns[0] if turns else None)
             ext[oid] = None
             if not turns:

@@ -61,3 +61,74 @@ def test_prefetched_frames_match_and_stop_early(tmp_path):
     assert "lawful-prefetch" not in {t.name for t in threading.enumerate()}
     with pytest.raises(VideoError, match="no such video"):
         open_frames(tmp_path / "missing.mp4", prefetch=2)
+
+
+def _write_vfr(path, intervals_ms):
+    """An H.264 file whose frames are shown for the given intervals (ms): a variable-frame-rate clip."""
+    from fractions import Fraction
+
+    import av
+
+    with av.open(str(path), "w") as c:
+        s = c.add_stream("libx264", rate=30)
+        s.width, s.height, s.pix_fmt = 64, 48, "yuv420p"
+        s.time_base = Fraction(1, 1000)
+        s.codec_context.time_base = Fraction(1, 1000)
+        pts = 0
+        for i, d in enumerate(intervals_ms):
+            f = av.VideoFrame.from_ndarray(np.full((48, 64, 3), (i * 7) % 255, np.uint8), format="rgb24")
+            f.pts, f.time_base = pts, Fraction(1, 1000)
+            pts += d
+            for p in s.encode(f):
+                c.mux(p)
+        for p in s.encode():
+            c.mux(p)
+    return path
+
+
+def test_variable_frame_rate_clips_are_timed_by_their_timestamps(tmp_path):
+    from lawful.video import clip_times, frame_timestamps
+
+    intervals = [10] * 20 + [40] * 10  # 20 frames at 100 fps, then 10 at 25 fps
+    path = _write_vfr(tmp_path / "vfr.mp4", intervals)
+    ts = frame_timestamps(path)
+    assert len(ts) == 30 and np.allclose(np.diff(ts) * 1000, intervals[:-1])
+    t, note = clip_times(30, 0.6, ts)  # the clip (0.6 s of timestamps) is said to span 0.6 s
+    assert note["vfr"] is True
+    assert t[20] == pytest.approx(0.2) and t[29] == pytest.approx(0.56)  # uniform timing would say 0.4 and 0.58
+    t, note = clip_times(30, 3.0, np.arange(30) / 30.0)
+    assert note == {"vfr": False} and np.allclose(t, np.arange(30) * 0.1)
+    assert clip_times(30, 3.0, ts[:-1])[1]["vfr"] is None  # counts disagree: uniform, and said so
+
+
+def test_a_variable_frame_rate_drop_scores_like_its_constant_rate_original(tmp_path):
+    """Every other frame of the first 10 dropped (during the lower ball's fall), the rest kept at their true
+    times: timed uniformly, gravity scores 0.92 (restitution 0.95); timed by timestamps, 0.9998 and 0.994."""
+    from fractions import Fraction
+
+    import av
+
+    from lawful.runner.evaluate import evaluate_video
+    from lawful.suites.base import get_suite
+
+    task = get_suite("principia").task("drop")
+    case, _ = task.make_case(0, 3)
+    frames = list(task.render(case, "true"))
+    n = len(frames)
+    keep = list(range(0, 10, 2)) + list(range(10, n))
+    path = tmp_path / "drop-vfr.mp4"
+    with av.open(str(path), "w") as c:
+        s = c.add_stream("libx264", rate=int(case.fps))
+        s.width, s.height, s.pix_fmt = case.width, case.height, "yuv420p"
+        s.time_base = s.codec_context.time_base = Fraction(1, 10000)
+        s.options = {"crf": "16"}
+        for i in keep:
+            f = av.VideoFrame.from_ndarray(frames[i], format="rgb24")
+            f.pts, f.time_base = round(i * case.duration / n * 10000), Fraction(1, 10000)
+            for p in s.encode(f):
+                c.mux(p)
+        for p in s.encode():
+            c.mux(p)
+    ev = evaluate_video(case, path, task)
+    assert ev.evidence["tracks_meta"]["timing"]["vfr"] is True
+    assert ev.scores["gravity"].value >= 0.95 and ev.scores["restitution"].value >= 0.95

@@ -153,7 +153,9 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
         lab_c = reg.labels[ys0:ys1, xs0:xs1]
         m = (np.isin(lab_c, keep) if len(keep) > 1 else lab_c == k).view(np.uint8)
         origin = (reg.x0 + xs0, reg.y0 + ys0)
-        if sum(st[q][4] for q in keep) > GROWTH * o.area_range()[1]:  # grown along a string or a wall
+        area = sum(st[q][4] for q in keep)
+        if area > GROWTH * o.ref_area and area > GROWTH * (
+                o.ref_area + o.diam * min(streak_length(m, o.vel), o.blur_range()[1])):  # a string or a wall
             got = _bounded(m, origin, o)
             if got is None:
                 continue

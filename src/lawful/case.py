@@ -149,6 +149,10 @@ def load_case(path: str | Path) -> Case:
         raise CaseError(f"{path}: no such case file") from None
     except json.JSONDecodeError as e:
         raise CaseError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
+    except UnicodeDecodeError as e:
+        raise CaseError(f"{path}: not UTF-8 text (byte {e.start}); save the case file as UTF-8") from None
+    except OSError as e:
+        raise CaseError(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
     try:
         case = Case.model_validate(data)
     except ValidationError as e:

@@ -71,6 +71,11 @@ def run(
     judge_model: Optional[str] = typer.Option(None, "--judge-model", help="Model name the endpoint serves."),
     api_key_env: Optional[str] = typer.Option(None, "--api-key-env",
                                               help="NAME of the environment variable holding the API key."),
+    judge_timeout: float = typer.Option(60.0, "--judge-timeout", min=0.1, help="Seconds per judge HTTP attempt."),
+    judge_retries: int = typer.Option(2, "--judge-retries", min=0,
+                                      help="Judge retries per call on HTTP 429/5xx, timeouts and resets."),
+    strict: bool = typer.Option(False, "--strict", help="Exit non-zero when any judge call failed or was unusable "
+                                                        "(it always does when every call did)."),
     ocr: bool = typer.Option(False, "--ocr", help="Apple-pi: read text with Tesseract (apt-get install "
                                                   "tesseract-ocr) for the text checks."),
 ) -> None:
@@ -92,45 +97,84 @@ def run(
         except KeyError as e:
             fail(str(e.args[0]))
     video_suites = [s for s in suites if s not in SPECIAL_FLOWS]
+    per_suite = _tasks_per_suite(suites, _split(tasks)) if tasks else {}
+    if tasks:  # a suite none of whose tasks was named is not run
+        suites = [s for s in suites if per_suite[s]]
+        video_suites = [s for s in video_suites if per_suite[s]]
     cfg = RunConfig(video_suites, model_list, out_dir, cases_per_task, seed, workers, rollouts,
-                    _split(tasks) if tasks else None, not quiet)
-    judge_cfg = _judge_config(judge, judge_model, api_key_env)
+                    sorted({t for s in video_suites for t in per_suite[s]}) if tasks else None, not quiet)
+    judge_cfg = _judge_config(judge, judge_model, api_key_env, judge_timeout, judge_retries)
+    from lawful.judges.outcome import julian_now
+
+    judge_t0 = julian_now()
     board = run_suites(cfg) if video_suites else {}
     if judge_cfg is not None:
-        _judge_suites(out_dir, video_suites, judge_cfg)
+        _judge_suites(out_dir, video_suites, judge_cfg, not quiet)
     extra = {}
     for s in suites:
         if s in SPECIAL_FLOWS:
             mod = __import__(SPECIAL_FLOWS[s], fromlist=["x"])
-            kw = {"judge_config": judge_cfg} if s == "phyground" else {"ocr": ocr, "judge_config": judge_cfg}
+            kw = {"judge_config": judge_cfg} if s == "phyground" else {"ocr": ocr, "judge_config": judge_cfg,
+                                                                      "tasks": per_suite.get(s)}
             extra[s] = getattr(mod, f"run_{s}")(out_dir, models=tuple(model_list), cases_per_task=cases_per_task,
                                                seed=seed, workers=workers, progress=not quiet, **kw)
     if extra or judge_cfg is not None:
         with Store(out_dir / "results.sqlite") as store:
             board = write_reports(store, out_dir, video_suites, extra)
     _print_board(board, suites, out_dir)
+    if judge_cfg is not None:
+        _judge_finish(out_dir, judge_t0, strict)
 
 
-def _judge_config(url: str | None, model: str | None, api_key_env: str | None):
+def _tasks_per_suite(suites: list[str], names: list[str]) -> dict[str, list[str]]:
+    """Each suite's tasks among ``names`` (names or labels); an unknown name fails with a did-you-mean."""
+    from lawful.suites.base import get_suite, unknown
+
+    objs = {s: get_suite(s) for s in suites}
+    per = {s: o.match_tasks(names) for s, o in objs.items()}
+    matched = {n.lower() for o in objs.values() for n in names if o.match_tasks([n])}
+    for n in names:
+        if n.lower() not in matched:
+            choices = [t for o in objs.values() for t in o.task_names()]
+            fail(unknown(n, choices, f"task of {', '.join(suites)}"))
+    return per
+
+
+def _judge_config(url: str | None, model: str | None, api_key_env: str | None, timeout: float = 60.0,
+                  retries: int = 2):
     """A JudgeConfig when --judge is given (with --judge-model), else None: measurement only."""
     if url is None and model is None:
         return None
     if not url or not model:
         fail("--judge and --judge-model go together")
-    from lawful.judges.client import JudgeConfig
+    from lawful.judges.outcome import make_config
 
-    return JudgeConfig(url=url, model=model, api_key_env=api_key_env)
+    return make_config(url, model, api_key_env, timeout, retries)
 
 
-def _judge_suites(run_dir: Path, suites: list[str], cfg) -> None:
+def _judge_suites(run_dir: Path, suites: list[str], cfg, progress: bool = True) -> None:
     """Ask the judge every rubric whose values feed a suite's scores; results land in the run's store."""
     from lawful.judges.judge import judge_run
+    from lawful.progress import progress_bar
     from lawful.suites.base import get_suite
 
     for name in suites:
         for rubric in get_suite(name).judged:
-            rep = judge_run(run_dir, rubric, cfg, suite=name)
-            err.print(f"judge {rubric}: {rep.line()}; {rep.summary}")
+            with progress_bar(progress) as bar:
+                tid = bar.add_task(f"judge {rubric}", total=None)
+                rep = judge_run(run_dir, rubric, cfg, suite=name,
+                                progress=lambda i, n: bar.update(tid, completed=i, total=n))
+            err.print(f"judge {rubric}: {rep.line()}")
+
+
+def _judge_finish(run_dir: Path, since: float, strict: bool) -> None:
+    """Print the judge's call counts and where judged scores came from; exit non-zero when no call
+    gave a usable answer (or, with --strict, when any failed)."""
+    from lawful.judges.outcome import finish
+
+    code, msg = finish(run_dir, since, strict, err.print)
+    if code:
+        fail(msg, code)
 
 
 @app.command()
@@ -150,12 +194,18 @@ def evaluate(
     judge: Optional[str] = typer.Option(None, "--judge", help="OpenAI-compatible endpoint (optional)."),
     judge_model: Optional[str] = typer.Option(None, "--judge-model", help="Model name the endpoint serves."),
     api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="NAME of the API-key variable."),
+    judge_timeout: float = typer.Option(60.0, "--judge-timeout", min=0.1, help="Seconds per judge HTTP attempt."),
+    judge_retries: int = typer.Option(2, "--judge-retries", min=0,
+                                      help="Judge retries per call on HTTP 429/5xx, timeouts and resets."),
+    strict: bool = typer.Option(False, "--strict", help="Exit non-zero when any judge call failed or was unusable "
+                                                        "(it always does when every call did)."),
 ) -> None:
     """Score videos made elsewhere: a folder against a suite, or one video against one case file."""
     if case is not None or video is not None:
         if case is None or video is None:
             fail("--case and --video go together")
-        _evaluate_one(case, video, as_json, _judge_config(judge, judge_model, api_key_env))
+        _evaluate_one(case, video, as_json, _judge_config(judge, judge_model, api_key_env, judge_timeout,
+                                                          judge_retries), out_dir, strict)
         return
     if suite is None:
         fail("give --suite with --videos/--predictions, or --case with --video")
@@ -166,7 +216,8 @@ def evaluate(
         if predictions is None:
             fail("--suite applepi needs --predictions DIR (and --dataset PATH for the official data)")
         section = evaluate_predictions(dataset, predictions, out_dir,
-                                       judge_config=_judge_config(judge, judge_model, api_key_env))
+                                       judge_config=_judge_config(judge, judge_model, api_key_env, judge_timeout,
+                                                                  judge_retries))
         from lawful.report.leaderboard import write_reports
         from lawful.store import Store
 
@@ -178,7 +229,10 @@ def evaluate(
         fail("--videos DIR is required")
     from lawful.runner.run import evaluate_folder
 
-    judge_cfg = _judge_config(judge, judge_model, api_key_env)
+    judge_cfg = _judge_config(judge, judge_model, api_key_env, judge_timeout, judge_retries)
+    from lawful.judges.outcome import julian_now
+
+    judge_t0 = julian_now()
     try:
         board = evaluate_folder(suite, videos, out_dir, cases, workers=workers, progress=not quiet)
     except FileNotFoundError as e:
@@ -187,10 +241,12 @@ def evaluate(
         from lawful.report.leaderboard import write_reports
         from lawful.store import Store
 
-        _judge_suites(out_dir, [suite], judge_cfg)
+        _judge_suites(out_dir, [suite], judge_cfg, not quiet)
         with Store(out_dir / "results.sqlite") as store:
             board = write_reports(store, out_dir, [suite])
     _finish(board, [suite], out_dir, as_json)
+    if judge_cfg is not None:
+        _judge_finish(out_dir, judge_t0, strict)
 
 
 def _finish(board: dict, suites: list[str], run_dir: Path, as_json: bool) -> None:
@@ -200,7 +256,8 @@ def _finish(board: dict, suites: list[str], run_dir: Path, as_json: bool) -> Non
         _print_board(board, suites, run_dir)
 
 
-def _evaluate_one(case_path: Path, video_path: Path, as_json: bool, judge_cfg=None) -> None:
+def _evaluate_one(case_path: Path, video_path: Path, as_json: bool, judge_cfg=None, out_dir: Path | None = None,
+                  strict: bool = False) -> None:
     from lawful.case import CaseError, load_case
     from lawful.runner.evaluate import evaluate_video, task_for
 
@@ -216,9 +273,14 @@ def _evaluate_one(case_path: Path, video_path: Path, as_json: bool, judge_cfg=No
         from lawful.judges.client import JudgeClient
         from lawful.judges.judge import CACHE_DIR, judge_consistency
 
-        client = JudgeClient(judge_cfg, JudgeCache(case_path.parent / CACHE_DIR))
+        from lawful.judges.outcome import exit_code
+
+        # the reply cache lives in the run folder (--out), never beside the user's case file
+        client = JudgeClient(judge_cfg, JudgeCache(Path(out_dir or "runs/evaluate") / CACHE_DIR))
         judged_C = judge_consistency(video_path, c, client)
-        err.print(f"judge C = {judged_C if judged_C is not None else 'no usable answer'}; {client.usage.summary()}")
+        err.print(f"judge C = {judged_C if judged_C is not None else 'no usable answer (C is measured)'}; "
+                  f"{client.usage.summary()}")
+        judge_exit = exit_code(client.usage.snapshot(), strict)
         if judged_C is not None:
             c = c.model_copy(update={"known": {**c.known, "judge_C": judged_C}})
     ev = evaluate_video(c, video_path, task)
@@ -254,6 +316,8 @@ def _evaluate_one(case_path: Path, video_path: Path, as_json: bool, judge_cfg=No
             sides = ", ".join(f"{k} = {v:.4g}" for k, v in s.sides.items() if v is not None)
             val = "–" if s.value is None else f"{s.value:.4f}"
             out.print(f"{col}: score {val} [{s.status}] {sides} {s.reason}")
+    if judge_cfg is not None and c.suite == "wmle" and judge_exit[0]:
+        fail(judge_exit[1], judge_exit[0])
     if ev.status == "invalid":
         raise typer.Exit(1)
 
@@ -265,7 +329,9 @@ def suite_list() -> None:
 
     for name in suite_names():
         s = get_suite(name)
-        out.print(f"[bold]{name}[/bold] ({len(s.tasks)} tasks): {', '.join(s.tasks) or '(own flow)'}")
+        names = s.task_names()
+        flow = ", own flow" if name in SPECIAL_FLOWS else ""
+        out.print(f"[bold]{name}[/bold] ({len(names)} task{'s' if len(names) != 1 else ''}{flow}): {', '.join(names)}")
 
 
 @suite_app.command("export")

@@ -209,7 +209,10 @@ def run(config: RunConfig) -> dict:
     with Store(out / "results.sqlite") as store:
         for name in config.suites:
             suite = get_suite(name)
-            cases = build_cases(suite, out / "cases" / name, config.cases_per_task, config.seed, config.tasks,
+            tasks = suite.match_tasks(config.tasks) if config.tasks else None  # names or labels, this suite's only
+            if config.tasks and not tasks:
+                continue
+            cases = build_cases(suite, out / "cases" / name, config.cases_per_task, config.seed, tasks,
                                 config.progress)
             jobs, reused = plan_jobs(store, name, cases, config.models, out, config.rollouts)
             _say_reused(reused, len(jobs), name, config.progress)

@@ -85,6 +85,18 @@ class Suite:
     # where values maps lawful.store.VideoKey → {criterion: value}. Applied when the leaderboard is
     # recomputed, so a judged re-score never regenerates or re-measures a video.
     judged: dict[str, Callable[[list[dict], dict], list[dict]]] = field(default_factory=dict)
+    # Task names of a suite that runs its own flow (no Task objects), for listings and --tasks.
+    listed: tuple[str, ...] = ()
+
+    def task_names(self) -> tuple[str, ...]:
+        """Names of the suite's tasks (a suite with its own flow lists its own)."""
+        return self.listed or tuple(self.tasks)
+
+    def match_tasks(self, names) -> list[str]:
+        """The suite's tasks among ``names`` (task names or seed labels such as 'P3', any case), in suite order."""
+        want = {n.lower() for n in names}
+        labels = {t.name: (t.label or "").lower() for t in self.tasks.values()}
+        return [n for n in self.task_names() if n.lower() in want or labels.get(n, "") in want]
 
     def task(self, name: str) -> Task:
         try:

@@ -46,9 +46,10 @@ from lawful.suites.base import Suite, register_suite
 @register_suite("applepi")
 def make_suite() -> Suite:
     from lawful.suites.applepi.run import DEFAULT_CASES_PER_TASK, aggregate_rows, table
+    from lawful.suites.applepi.scenes import TASKS
 
     return Suite(name="applepi", tasks={}, scale=(0.0, 1.0), default_cases_per_task=DEFAULT_CASES_PER_TASK,
-                 aggregate=aggregate_rows, table=table)
+                 aggregate=aggregate_rows, table=table, listed=TASKS)
 
 
 def __getattr__(name: str):

@@ -1,0 +1,46 @@
+"""CLI rough edges: task names across suites, did-you-mean, unreadable case files, suite listing."""
+
+from typer.testing import CliRunner
+
+from lawful.case import CaseError, load_case
+from lawful.cli import app
+from lawful.suites.base import get_suite
+
+import pytest
+
+
+def test_a_task_typo_gets_a_did_you_mean_not_a_traceback(tmp_path):
+    r = CliRunner().invoke(app, ["run", "--tasks", "pendulm", "--out", str(tmp_path), "-q"])
+    assert r.exit_code == 2 and "did you mean 'pendulum'" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(app, ["run", "--suite", "principia,wmle", "--tasks", "drop,P99", "--out", str(tmp_path)])
+    assert r.exit_code == 2 and "'P99'" in r.output
+
+
+def test_tasks_of_several_suites_go_each_to_its_own_suite(tmp_path):
+    r = CliRunner().invoke(app, ["run", "--suite", "principia,wmle", "--tasks", "pendulum,P12", "--models", "reference",
+                                 "-n", "1", "--out", str(tmp_path), "-q", "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in (tmp_path / "cases" / "principia").glob("*.json")) == ["pendulum-000.json"]
+    assert sorted(p.name for p in (tmp_path / "cases" / "wmle").glob("*.json")) == ["pendulum_mass-000.json"]
+
+
+def test_match_tasks_takes_names_and_labels():
+    wmle = get_suite("wmle")
+    assert wmle.match_tasks(["p3", "free_fall", "drop"]) == ["free_fall", "complementary_angle_throws"]
+    assert len(get_suite("applepi").task_names()) == 10
+
+
+def test_a_case_file_that_is_not_utf8_is_one_line(tmp_path):
+    p = tmp_path / "c.json"
+    p.write_bytes('{"id": "caf\u00e9"}'.encode("latin-1"))
+    with pytest.raises(CaseError, match="not UTF-8"):
+        load_case(p)
+    r = CliRunner().invoke(app, ["evaluate", "--case", str(p), "--video", str(p)])
+    assert r.exit_code != 0 and "Traceback" not in r.output and "UTF-8" in r.output
+
+
+def test_suite_list_names_every_suites_tasks():
+    r = CliRunner().invoke(app, ["suite", "list"])
+    assert r.exit_code == 0
+    line = next(x for x in r.output.splitlines() if x.startswith("applepi"))
+    assert line.startswith("applepi (10 tasks, own flow): FreeFall,") and "(0 tasks" not in r.output

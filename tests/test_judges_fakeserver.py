@@ -3,11 +3,17 @@
 ``ChatServer(script)`` starts ``http.server`` in a thread on an ephemeral port. ``script(req)``
 gets the parsed request body and returns a :class:`Reply` (status, text content, delay,
 headers); every request's body and headers are kept in ``server.requests``.
+
+Failure modes a reply can script: ``status`` (HTTP errors), ``delay`` (a hang past the client's
+timeout), ``raw_body`` (a malformed 200 body), ``reset`` (the connection is reset, no reply),
+``truncate`` (the body is cut short of its Content-Length, then the connection closes).
 """
 
 from __future__ import annotations
 
 import json
+import socket
+import struct
 import threading
 import time
 import urllib.request
@@ -22,6 +28,8 @@ class Reply:
     delay: float = 0.0
     headers: dict = field(default_factory=dict)
     raw_body: bytes | None = None
+    reset: bool = False
+    truncate: bool = False
 
 
 def user_text(req: dict) -> str:
@@ -56,6 +64,11 @@ class ChatServer:
                 r = outer.script(body, i)
                 if r.delay:
                     time.sleep(r.delay)
+                if r.reset:  # RST instead of a reply: SO_LINGER with a zero timeout, then close
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    self.connection.close()
+                    self.close_connection = True
+                    return
                 if r.status == 200 and r.raw_body is None:
                     payload = json.dumps({
                         "id": f"x{i}", "object": "chat.completion", "model": body.get("model"),
@@ -73,7 +86,10 @@ class ChatServer:
                     for k, v in r.headers.items():
                         self.send_header(k, v)
                     self.end_headers()
-                    self.wfile.write(payload)
+                    self.wfile.write(payload[: len(payload) // 2] if r.truncate else payload)
+                    if r.truncate:
+                        self.wfile.flush()
+                        self.close_connection = True
                 except (BrokenPipeError, ConnectionResetError):
                     pass
 

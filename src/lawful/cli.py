@@ -187,6 +187,8 @@ def evaluate(
     video: Optional[Path] = typer.Option(None, help="One video to score against --case."),
     predictions: Optional[Path] = typer.Option(None, help="Apple-pi predictions folder (release layout)."),
     dataset: Optional[Path] = typer.Option(None, help="Apple-pi dataset folder (release layout)."),
+    ocr: bool = typer.Option(False, "--ocr", help="Apple-pi: read text with Tesseract (apt-get install "
+                                                  "tesseract-ocr) for the text checks."),
     out_dir: Path = typer.Option(Path("runs/evaluate"), "--out", "-o", help="Run folder."),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
     workers: int = typer.Option(0, help="Worker processes (0: all cores)."),
@@ -215,7 +217,7 @@ def evaluate(
 
         if predictions is None:
             fail("--suite applepi needs --predictions DIR (and --dataset PATH for the official data)")
-        section = evaluate_predictions(dataset, predictions, out_dir,
+        section = evaluate_predictions(dataset, predictions, out_dir, ocr=ocr,
                                        judge_config=_judge_config(judge, judge_model, api_key_env, judge_timeout,
                                                                   judge_retries))
         from lawful.report.leaderboard import write_reports

@@ -176,7 +176,8 @@ def verdict_value(v: Any) -> bool | None:
 def principia_agreement(rows: Iterable[Row], *, phenomenon: str = "phenomenon", verdict: str = "verdict",
                         truth: str = "truth") -> Row:
     """A_φ per phenomenon and their mean (Table 4's Overall). A missing or unusable verdict stays
-    in the denominator and earns no credit; ``n_unanswered`` counts them."""
+    in the denominator and earns no credit; ``n_unanswered`` counts them. A phenomenon with no
+    usable verdict at all has no A_φ (NaN, shown as N/A), never 0."""
     agree: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # agree, total, unanswered
     for r in rows:
         t = verdict_value(r.get(truth))
@@ -189,7 +190,7 @@ def principia_agreement(rows: Iterable[Row], *, phenomenon: str = "phenomenon", 
             a[2] += 1
         elif v == t:
             a[0] += 1
-    per = {p: a / n for p, (a, n, _) in sorted(agree.items())}
+    per = {p: a / n if n > u else math.nan for p, (a, n, u) in sorted(agree.items())}
     return {"per_phenomenon": per, "overall": mean_over(per.values()),
             "n": {p: n for p, (_, n, _) in sorted(agree.items())},
             "n_unanswered": {p: u for p, (_, _, u) in sorted(agree.items())}}

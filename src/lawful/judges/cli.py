@@ -6,6 +6,7 @@ Mounted by the main CLI as ``app.add_typer(judge_app, name="judge")`` and
 - ``lawful judge --run DIR --rubric NAME --judge URL --judge-model NAME [--api-key-env VAR]``
   (``lawful judge run …`` is the same command);
 - ``lawful judge export-sft --run DIR --out DIR [--labels TABLE]``;
+- ``lawful judge compare --run DIR --rubric NAME [--judges A,B] [--csv FILE]``: two judges of one run;
 - ``lawful judge rubrics`` lists the shipped rubrics; ``lawful judge plan`` estimates calls,
   images and tokens before anything is sent;
 - ``lawful judge-agreement STAT TABLE [TABLE]`` computes the meta-evaluation statistics.
@@ -37,17 +38,18 @@ def _fail(msg: str, code: int = 2) -> None:
 
 def _fmt(v) -> str:
     if v is None or (isinstance(v, float) and not math.isfinite(v)):
-        return "–"
+        return "N/A"
     return f"{v:.3f}" if isinstance(v, float) else str(v)
 
 
 def _judge(run_dir: Path, rubric: str, judge: str, judge_model: str, api_key_env: Optional[str],
            suite: Optional[str], models: Optional[str], videos: Optional[Path], concurrency: int, timeout: float,
            deadline: float, retries: int, max_tokens: int, redo: bool, cache: Optional[Path],
-           pass_threshold: float) -> None:
+           pass_threshold: float, strict: bool = False) -> None:
     from lawful.judges.cache import JudgeCache
     from lawful.judges.client import JudgeClient, JudgeConfig
     from lawful.judges.judge import CACHE_DIR, STORE_FILE, judge_run
+    from lawful.judges.outcome import exit_code, lines, summary_section
     from lawful.judges.rubric import RubricError, load_rubric
     from lawful.progress import progress_bar
     from lawful.store import Store
@@ -63,6 +65,8 @@ def _judge(run_dir: Path, rubric: str, judge: str, judge_model: str, api_key_env
                       timeout_s=timeout, deadline_s=deadline, max_retries=retries, max_tokens=max_tokens)
     client = JudgeClient(cfg, JudgeCache(cache or run_dir / CACHE_DIR))
     model_list = [m.strip() for m in models.split(",")] if models else None
+    with Store(run_dir / STORE_FILE) as store:
+        t0 = store.now()
     for rub in rubs:
         with progress_bar(sys.stderr.isatty()) as bar:
             tid = bar.add_task(f"judge {rub.name}", total=None)
@@ -75,6 +79,12 @@ def _judge(run_dir: Path, rubric: str, judge: str, judge_model: str, api_key_env
             _update_phyground(store, run_dir)
         if any(r.name == "principia-detect" for r in rubs):
             _print_detection(store, pass_threshold)
+        section = summary_section(store.judge_runs(since=t0))
+    for line in lines(section):
+        out.print(line)
+    code, msg = exit_code(section["calls"], strict)
+    if code:
+        _fail(msg, code)
 
 
 def _update_phyground(store, run_dir: Path) -> None:
@@ -98,9 +108,11 @@ def _print_detection(store, pass_threshold: float) -> None:
     t.add_column("judge A_φ", justify="right")
     t.add_column("measurement A_φ", justify="right")
     t.add_column("scenes", justify="right")
+    t.add_column("judge unanswered", justify="right")
     for p in sorted(set(j["per_phenomenon"]) | set(m["per_phenomenon"])):
-        t.add_row(p, _fmt(j["per_phenomenon"].get(p)), _fmt(m["per_phenomenon"].get(p)), str(j["n"].get(p, 0)))
-    t.add_row("Overall", _fmt(j["overall"]), _fmt(m["overall"]), "")
+        t.add_row(p, _fmt(j["per_phenomenon"].get(p)), _fmt(m["per_phenomenon"].get(p)), str(j["n"].get(p, 0)),
+                  str(j["n_unanswered"].get(p, 0)))
+    t.add_row("Overall", _fmt(j["overall"]), _fmt(m["overall"]), "", str(sum(j["n_unanswered"].values())))
     out.print(t)
 
 
@@ -121,6 +133,8 @@ _RUN_OPTS = dict(
     redo=typer.Option(False, "--redo", help="Ask again even where the store has an answer (cache still used)."),
     cache=typer.Option(None, "--cache", help="Reply cache folder (default <run>/judge_cache)."),
     pass_threshold=typer.Option(0.9, help="Principia: a measured S at or above this counts as PASS."),
+    strict=typer.Option(False, "--strict", help="Exit non-zero when any judge call failed or was unusable "
+                                                "(always when every call did)."),
 )
 
 
@@ -132,7 +146,7 @@ def _run_command(run_dir: Optional[Path] = _RUN_OPTS["run_dir"], rubric: Optiona
                  deadline: float = _RUN_OPTS["deadline"], retries: int = _RUN_OPTS["retries"],
                  max_tokens: int = _RUN_OPTS["max_tokens"], redo: bool = _RUN_OPTS["redo"],
                  cache: Optional[Path] = _RUN_OPTS["cache"], pass_threshold: float = _RUN_OPTS["pass_threshold"],
-                 ) -> bool:
+                 strict: bool = _RUN_OPTS["strict"]) -> bool:
     """Judge a run folder's videos with one or more rubrics; results land in its store."""
     if run_dir is None and rubric is None and judge is None:
         return False
@@ -141,7 +155,7 @@ def _run_command(run_dir: Optional[Path] = _RUN_OPTS["run_dir"], rubric: Optiona
     if missing:
         _fail(f"missing {', '.join(missing)}")
     _judge(run_dir, rubric, judge, judge_model, api_key_env, suite, models, videos, concurrency, timeout,
-           deadline, retries, max_tokens, redo, cache, pass_threshold)
+           deadline, retries, max_tokens, redo, cache, pass_threshold, strict)
     return True
 
 
@@ -155,16 +169,51 @@ def judge_main(ctx: typer.Context, run_dir: Optional[Path] = _RUN_OPTS["run_dir"
                deadline: float = _RUN_OPTS["deadline"], retries: int = _RUN_OPTS["retries"],
                max_tokens: int = _RUN_OPTS["max_tokens"], redo: bool = _RUN_OPTS["redo"],
                cache: Optional[Path] = _RUN_OPTS["cache"],
-               pass_threshold: float = _RUN_OPTS["pass_threshold"]) -> None:
+               pass_threshold: float = _RUN_OPTS["pass_threshold"], strict: bool = _RUN_OPTS["strict"]) -> None:
     """Judge a run's videos: lawful judge --run DIR --rubric NAME --judge URL --judge-model NAME."""
     if ctx.invoked_subcommand is not None:
         return
     if not _run_command(run_dir, rubric, judge, judge_model, api_key_env, suite, models, videos, concurrency,
-                        timeout, deadline, retries, max_tokens, redo, cache, pass_threshold):
+                        timeout, deadline, retries, max_tokens, redo, cache, pass_threshold, strict):
         out.print(ctx.get_help())
 
 
 judge_app.command("run")(_run_command)
+
+
+@judge_app.command("compare")
+def compare_cmd(run_dir: Path = typer.Option(..., "--run", help="Run folder."),
+                rubric: str = typer.Option(..., "--rubric", "-r", help="Rubric name."),
+                judges: Optional[str] = typer.Option(None, "--judges", help="Two judges (model@endpoint), comma-"
+                                                     "separated; default: the two that answered last."),
+                csv_out: Optional[Path] = typer.Option(None, "--csv", help="Also write the paired answers here."),
+                as_json: bool = typer.Option(False, "--json")) -> None:
+    """Two judges of one run side by side: agreement, mean |difference|, Pearson r, Spearman ρ."""
+    from lawful.judges.compare import compare, paired_rows, write_csv
+    from lawful.judges.judge import STORE_FILE
+    from lawful.store import Store
+
+    if not (run_dir / STORE_FILE).exists():
+        _fail(f"{run_dir}: no {STORE_FILE}")
+    name = Path(rubric).stem if rubric.endswith(".json") else rubric
+    with Store(run_dir / STORE_FILE) as store:
+        known = store.judges(name)
+        pick = [j.strip() for j in judges.split(",")] if judges else known[:2]
+        if len(pick) != 2 or any(j not in known for j in pick):
+            _fail(f"need two judges of rubric '{name}'; this run has: {', '.join(known) or 'none'}")
+        rows = paired_rows(store, name, *pick)
+    res = compare(rows)
+    if csv_out:
+        write_csv(rows, csv_out)
+    if as_json:
+        sys.stdout.write(json.dumps(_clean({"judge_a": pick[0], "judge_b": pick[1], **res}), indent=2) + "\n")
+        return
+    t = Table(title=f"{name}: A = {pick[0]}  vs  B = {pick[1]}")
+    t.add_column("field")
+    t.add_column("value", justify="right")
+    for k, v in res.items():
+        t.add_row(k, _fmt(v))
+    out.print(t)
 
 
 @judge_app.command("rubrics")

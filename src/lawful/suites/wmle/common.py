@@ -15,14 +15,19 @@ Consistency C (no VLM)
                    where the object is visible; gaps of at most ``GAP_TOLERANCE`` samples between two
                    sightings are forgiven (tracker dropouts, brief occlusion);
 - ``continuity``   ``max(0, 1 - JUMP_PENALTY × n_jumps)`` where a jump (teleport / identity switch) is a
-                   step between consecutive sightings whose centroid displacement exceeds
-                   ``jump_factor × size × steps`` (``size`` = the object's larger first-frame box side,
-                   ``steps`` = samples between the two sightings); with the default penalty 0.25 a
-                   single jump already fails the gate (C ≤ 75);
-- ``stability``    mean over required objects of the fraction of sightings whose mask area stays within
-                   ``[1/AREA_RATIO, AREA_RATIO]`` × the object's first-frame area (duplication merges or
-                   splits change the area; an object that shrinks to a speck or doubles is not the same
-                   object);
+                   sighting far from the motion model's prediction: constant-velocity extrapolation
+                   from the two previous sightings misses it by more than ``k·σ_e + 2·v·Δt + a·Δt² +
+                   1 px`` (``σ_e`` the prediction's noise from the track's measured localisation noise,
+                   ``k`` for the false-alarm rate ``noise.FALSE_ALARM``; ``v`` the larger of the speeds
+                   before and after it, so a bounce or a collision — at most a full reversal — is no
+                   jump, whatever the object's size; ``a`` the acceleration seen just before); with the default penalty 0.25 a single jump
+                   already fails the gate (C ≤ 75);
+- ``stability``    mean over required objects of the fraction of sightings whose mask area is what
+                   the object's first-frame area ``A0`` and its motion allow: within
+                   ``[A0 / (AREA_RATIO·(1 + L/D)), AREA_RATIO·A0 + L·D]`` with ``L`` the blur streak
+                   (≤ the per-sample displacement) and ``D = √A0``; sightings whose box touches the
+                   frame edge (cut by it) are left out (duplication merges or splits change the area;
+                   an object that shrinks to a speck or doubles is not the same object);
 - ``events``       fraction of the task's ``required_events`` found in ``measurement.events``.
 
 Tasks may restrict the observation interval by setting ``measurement.notes["interval"] = [i0, i1]``
@@ -57,6 +62,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 
 from lawful.case import Case
+from lawful.perceive import noise
 from lawful.result import Event, Measurement, Score, finite_float
 from lawful.score.wmle import CONSISTENCY_GATE, composite, passes_gate, physical_score
 from lawful.suites.base import Task, TrackingPlan
@@ -152,19 +158,71 @@ def _persistence(vis: np.ndarray, gap_tolerance: int) -> float:
     return float(ok.mean())
 
 
+def touches_border(track, frame: tuple[float, float] | None, margin: float = 1.0) -> np.ndarray:
+    """``[T]`` bool: samples whose box touches the edge of a ``(width, height)`` frame (all False without one)."""
+    box = np.asarray(track.box, float)
+    if frame is None:
+        return np.zeros(len(box), bool)
+    w, h = frame
+    with np.errstate(invalid="ignore"):
+        return (box[:, 0] <= margin) | (box[:, 1] <= margin) | (box[:, 2] >= w - 1 - margin) | (box[:, 3] >= h - 1 - margin)
+
+
+def _speed_steps(xy: np.ndarray, seen: np.ndarray) -> np.ndarray:
+    """Displacement per sample ``[T]`` (px) at each sighting: the larger of its neighbouring steps."""
+    out = np.full(len(xy), np.nan)
+    if len(seen) < 2:
+        return out
+    step = np.linalg.norm(np.diff(xy[seen], axis=0), axis=1) / np.diff(seen)
+    both = np.concatenate([[step[0]], step, [step[-1]]])
+    out[seen] = np.maximum(both[:-1], both[1:])
+    return out
+
+
+def count_jumps(track, seen: np.ndarray, sigma: float, alpha: float = noise.FALSE_ALARM) -> int:
+    """Sightings far from the constant-velocity prediction of the two before (see the module docstring).
+
+    ``seen``: indices of the sightings; ``sigma``: the track's localisation noise (px).
+    """
+    xy = np.asarray(track.xy, float)
+    t = np.asarray(track.t, float)
+    k = noise.k_for(alpha)
+    sig = sigma if math.isfinite(sigma) else 0.0
+    jumps = 0
+    for n in range(2, len(seen)):
+        a, b, c = seen[n - 2], seen[n - 1], seen[n]
+        r = (t[c] - t[b]) / max(t[b] - t[a], 1e-12)
+        v_before = (xy[b] - xy[a]) / (b - a)
+        pred = xy[b] + r * (xy[b] - xy[a])
+        miss = float(np.linalg.norm(xy[c] - pred))
+        sd = sig * math.sqrt(1 + (1 + r) ** 2 + r**2)
+        after = [float(np.linalg.norm(xy[seen[m + 1]] - xy[seen[m]]) / (seen[m + 1] - seen[m]))
+                 for m in (n + 1,) if m + 1 < len(seen)]  # the step after, not touching sample c
+        speed = max([float(np.linalg.norm(v_before))] + after)
+        acc = 0.0  # the acceleration seen just before (px per sample²), carried over
+        if n >= 3:
+            z = seen[n - 3]
+            acc = float(np.linalg.norm(v_before - (xy[a] - xy[z]) / (a - z))) / max((b - z) / 2, 1)
+        if miss > k * sd + 2.0 * speed * (c - b) + acc * (c - b) ** 2 + 1.0:
+            jumps += 1
+    return jumps
+
+
 def measure_consistency(
     tracks: Tracks,
     required_objects: list[str],
     event_names: list[str],
     required_events: list[str],
     interval: tuple[int, int] | None = None,
-    jump_factor: float = 1.5,
     sizes: dict[str, float] | None = None,
+    frame: tuple[float, float] | None = None,
 ) -> ConsistencyChecks:
     """Observability factors of C from tracks (see the module docstring for the definitions).
 
-    ``interval`` is ``[i0, i1)`` in sample indices (default: all samples); ``sizes`` the object sizes in
-    pixels used for the jump threshold (default: the larger side of the first visible box).
+    ``interval`` is ``[i0, i1)`` in sample indices (default: all samples); ``sizes`` the objects'
+    first-frame areas in px² for the area model (default: the first visible sample's mask area);
+    ``frame`` the ``(width, height)`` of the picture (sightings touching its edge do not count for
+    stability).
     """
     chk = ConsistencyChecks()
     n = len(tracks)
@@ -188,22 +246,23 @@ def measure_consistency(
             if len(seen) == 0:
                 stab.append(0.0)
                 continue
-            first = int(np.flatnonzero(np.asarray(tr.visible, bool))[0])
-            size = (sizes or {}).get(o)
-            if size is None:
-                b = tr.box[first]
-                size = float(max(b[2] - b[0], b[3] - b[1]))
-            size = max(size, 4.0)
-            step = np.diff(seen)
-            d = np.linalg.norm(np.diff(tr.xy[seen], axis=0), axis=1)
-            jumps += int(np.sum(d > jump_factor * size * step))
-            a0 = float(tr.area[first])
-            if a0 > 0:
-                ratio = tr.area[seen] / a0
-                stab.append(float(np.mean((ratio >= 1 / AREA_RATIO) & (ratio <= AREA_RATIO))))
+            sigma = noise.track_noise(tr).sigma
+            nj = count_jumps(tr, seen, sigma)
+            jumps += nj
+            chk.notes.setdefault("jumps", {})[o] = nj
+            chk.notes.setdefault("noise_px", {})[o] = None if not math.isfinite(sigma) else round(sigma, 3)
+            cut = touches_border(tr, frame)
+            whole_seen = seen[~cut[seen]]
+            all_vis = np.flatnonzero(np.asarray(tr.visible, bool) & ~cut)
+            a0 = float((sizes or {}).get(o) or (tr.area[all_vis[0]] if len(all_vis) else 0.0))
+            if a0 > 0 and len(whole_seen):
+                d = math.sqrt(a0)
+                streak = np.nan_to_num(_speed_steps(np.asarray(tr.xy, float), seen)[whole_seen])
+                a = tr.area[whole_seen]
+                ok = (a >= a0 / (AREA_RATIO * (1 + streak / d))) & (a <= AREA_RATIO * a0 + streak * d)
+                stab.append(float(np.mean(ok)))
             else:
                 stab.append(1.0)
-            chk.notes.setdefault("jumps", {})[o] = int(np.sum(d > jump_factor * size * step))
         chk.persistence = float(np.mean(pers))
         chk.stability = float(np.mean(stab))
         chk.continuity = max(0.0, 1.0 - JUMP_PENALTY * jumps)
@@ -224,7 +283,6 @@ class WmleTask(Task):
     level: ClassVar[str] = ""
     required_objects: ClassVar[tuple[str, ...]] = ()  # empty: every object of the case
     required_events: ClassVar[tuple[str, ...]] = ()
-    jump_factor: ClassVar[float] = 1.5  # per-sample displacement limit in object sizes (continuity)
     plan: ClassVar[TrackingPlan] = TrackingPlan()
 
     def __init_subclass__(cls, **kw: Any) -> None:
@@ -269,7 +327,7 @@ class WmleTask(Task):
             [e.name for e in measurement.events],
             list(self.required_events),
             interval=tuple(interval) if interval is not None else None,
-            jump_factor=self.jump_factor,
+            frame=(case.width, case.height),
         )
         chk.extra.update({k: float(min(1.0, max(0.0, v))) for k, v in
                           self.extra_consistency(case, tracks, measurement).items()})
@@ -445,20 +503,59 @@ def local_poly_value(t: np.ndarray, y: np.ndarray, tq: float, k: int = 5, deg: i
     return float(p[-1])
 
 
-def steady_visible(track, lo: float = 0.7, hi: float = 1.4) -> np.ndarray:
-    """``visible`` ``[T]`` restricted to samples whose mask area is within ``[lo, hi]`` × the median area.
+def centroid_outliers(track, usable: np.ndarray, sigma: float, which: np.ndarray | None = None,
+                      alpha: float = noise.FALSE_ALARM, half: int = 3) -> np.ndarray:
+    """``[T]`` bool: samples (``which``, default the usable ones) whose centroid is off the local
+    trajectory of their usable neighbours.
 
-    Drops samples whose mask was cut (search window, partial occlusion) or merged with something
-    else: their centroids are biased even though the object was seen.
+    Each sample is compared with a quadratic in time fitted to the usable samples within ``half``
+    samples on each side (itself left out; at least two per side); it is off when the miss exceeds
+    ``k`` standard deviations of (its noise + the fit's prediction noise), ``σ`` measured on the
+    track, plus 0.5 px of centroid resolution. Samples without such neighbours are never off.
     """
-    vis = np.asarray(track.visible, bool).copy()
+    xy = np.asarray(track.xy, float)
+    t = np.asarray(track.t, float)
+    k = noise.k_for(alpha)
+    sig = sigma if math.isfinite(sigma) else 0.0
+    out = np.zeros(len(xy), bool)
+    idx = np.flatnonzero(usable)
+    for i in np.flatnonzero(usable if which is None else which):
+        nb = idx[(np.abs(idx - i) <= half) & (idx != i)]
+        if (nb < i).sum() < 2 or (nb > i).sum() < 2:
+            continue
+        X = np.vander(t[nb] - t[i], 3)
+        coef, *_ = np.linalg.lstsq(X, xy[nb], rcond=None)
+        miss = float(np.linalg.norm(xy[i] - coef[-1]))
+        pred_var = float(np.linalg.inv(X.T @ X)[-1, -1])  # the fit's variance factor at t[i]
+        out[i] = miss > k * sig * math.sqrt(2.0 * (1.0 + pred_var)) + 0.5  # two axes
+    return out
+
+
+def steady_visible(track, frame: tuple[float, float] | None = None, lo: float = 0.7, hi: float = 1.4) -> np.ndarray:
+    """``visible`` ``[T]`` less the samples whose centroid is biased (cut or merged masks).
+
+    Dropped: samples whose box touches the frame edge (``frame`` = ``(width, height)``), and samples
+    with two symptoms at once: a mask area outside what the motion allows — within
+    ``[lo·A/(1 + L/D), hi·A + L·D]`` of the median area ``A`` (``D = √A``, ``L`` the blur streak,
+    at most the per-sample displacement) — *and* a centroid off the local trajectory of the
+    regular samples (:func:`centroid_outliers`). A motion-blurred sample keeps its mid-exposure
+    centroid on the trajectory, so it is kept even when its area changed (falls, impacts, apexes).
+    """
+    vis = np.asarray(track.visible, bool) & np.isfinite(np.asarray(track.xy, float)).all(axis=1)
+    vis &= ~touches_border(track, frame)
     if not vis.any():
         return vis
     a = np.asarray(track.area, float)
     med = float(np.median(a[vis]))
     if med <= 0:
         return vis
-    return vis & (a >= lo * med) & (a <= hi * med)
+    d = math.sqrt(med)
+    streak = np.nan_to_num(_speed_steps(np.asarray(track.xy, float), np.flatnonzero(vis)))
+    odd_area = vis & ((a < lo * med / (1 + streak / d)) | (a > hi * med + streak * d))
+    if not odd_area.any():
+        return vis
+    off = centroid_outliers(track, vis & ~odd_area, noise.track_noise(track, vis & ~odd_area).sigma, which=odd_area)
+    return vis & ~(odd_area & off)
 
 
 def fill_gaps(y: np.ndarray, max_gap: int = 2) -> np.ndarray:

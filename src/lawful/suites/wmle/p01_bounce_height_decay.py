@@ -86,7 +86,6 @@ class BounceHeightDecay(WmleTask):
     level = "E"
     required_objects = ("ball",)
     required_events = ("impact", "rebound_apex")
-    jump_factor = 2.5
 
     # --- case ------------------------------------------------------------------------------
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
@@ -168,7 +167,7 @@ class BounceHeightDecay(WmleTask):
         m = Measurement()
         tr = tracks["ball"]
         t = np.asarray(tracks.t, float)
-        vis = steady_visible(tr)
+        vis = steady_visible(tr, (case.width, case.height))
         y = np.where(vis, np.asarray(tr.y, float), np.nan)
         m.notes["trackable"] = bool(vis.mean() >= 0.5 and vis.sum() >= 8)
         first = int(np.flatnonzero(vis)[0]) if vis.any() else 0

@@ -59,7 +59,6 @@ class FreeFall(WmleTask):
     level = "M"
     required_objects = ("ball",)
     required_events = ("release", "ground_contact")
-    jump_factor = 3.0
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)
@@ -130,7 +129,7 @@ class FreeFall(WmleTask):
         m = Measurement()
         tr = tracks["ball"]
         t = np.asarray(tracks.t, float)
-        vis = steady_visible(tr)
+        vis = steady_visible(tr, (case.width, case.height))
         y = np.where(vis, np.asarray(tr.y, float), np.nan)
         if vis.sum() < 8:
             m.notes["unresolved"] = "ball not tracked"

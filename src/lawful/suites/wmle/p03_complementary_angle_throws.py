@@ -138,7 +138,6 @@ class ComplementaryAngleThrows(WmleTask):
     level = "M"
     required_objects = ("ball_30", "ball_60")
     required_events = ("launch", "landing")
-    jump_factor = 2.5
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)
@@ -217,7 +216,7 @@ class ComplementaryAngleThrows(WmleTask):
         idx = np.arange(len(tracks))
         for oid, tag in (("ball_30", "30"), ("ball_60", "60")):
             tr = tracks[oid]
-            arc = projectile_arc(tracks.t, tr.x, tr.y, steady_visible(tr),
+            arc = projectile_arc(tracks.t, tr.x, tr.y, steady_visible(tr, (case.width, case.height)),
                                  radius=0.25 * float(tr.width_px[0] + tr.height_px[0] + 2))
             if isinstance(arc, str):
                 m.notes[f"unresolved_{tag}"] = arc

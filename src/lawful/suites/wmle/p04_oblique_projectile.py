@@ -56,7 +56,6 @@ class ObliqueProjectile(WmleTask):
     level = "H"
     required_objects = ("ball",)
     required_events = ("launch", "apex", "landing")
-    jump_factor = 2.5
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)
@@ -117,7 +116,7 @@ class ObliqueProjectile(WmleTask):
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
         tr = tracks["ball"]
-        arc = projectile_arc(tracks.t, tr.x, tr.y, steady_visible(tr),
+        arc = projectile_arc(tracks.t, tr.x, tr.y, steady_visible(tr, (case.width, case.height)),
                              radius=0.25 * float(tr.width_px[0] + tr.height_px[0] + 2))
         if isinstance(arc, str):
             m.notes["unresolved"] = arc

@@ -100,7 +100,7 @@ class EqualMassCollision(WmleTask):
         m = Measurement()
         t = np.asarray(tracks.t, float)
         red, blue = tracks["red_ball"], tracks["blue_ball"]
-        vr, vb = steady_visible(red), steady_visible(blue)
+        vr, vb = steady_visible(red, (case.width, case.height)), steady_visible(blue, (case.width, case.height))
         xr = np.where(vr, red.x, np.nan)
         xb = np.where(vb, blue.x, np.nan)
         if vr.sum() < 6 or vb.sum() < 6:

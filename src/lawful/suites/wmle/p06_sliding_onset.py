@@ -182,7 +182,7 @@ class SlidingOnset(WmleTask):
         max_turn, i_tilt = 0.0, None
         for oid, tag in (("block_left", "l"), ("block_right", "r")):
             tr = tracks[oid]
-            vis = steady_visible(tr)
+            vis = steady_visible(tr, (case.width, case.height))
             if vis.sum() < 6 or not vis[0]:
                 m.notes[f"untracked_{tag}"] = True
                 continue

@@ -231,7 +231,7 @@ class HangingChain(WmleTask):
             moved = np.flatnonzero(np.hypot(*(tr.xy - tr.xy[0]).T) > RELEASE_MOTION_PX)
             if len(moved):
                 release = int(moved[0]) if release is None else min(release, int(moved[0]))
-            vis = steady_visible(tr)[w0:]
+            vis = steady_visible(tr, (case.width, case.height))[w0:]
             if vis.sum() < max(2, 0.5 * (n - w0)):
                 m.notes["unresolved"] = f"{b} not visible while the chain should be at rest"
                 return m

@@ -232,7 +232,7 @@ class SolidSphereRolling(WmleTask):
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
         tr = tracks["ball"]
-        vis = steady_visible(tr) & np.isfinite(tr.angle)
+        vis = steady_visible(tr, (case.width, case.height)) & np.isfinite(tr.angle)
         idx = np.flatnonzero(vis)
         if len(idx) < 8:
             m.notes["unresolved"] = "ball or its marker not tracked"

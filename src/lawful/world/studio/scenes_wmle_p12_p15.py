@@ -7,9 +7,10 @@ twin changes exactly the period the task tests: one pendulum's bob feels gravity
 amplitude and its period is multiplied by ``anti_period_factor`` — the same twin as the task's own
 ``render(law="anti")``.
 
-The swing plane faces the camera (yaw and pitch within 0.6°: a tilt would make equal lengths look unequal), so image-space ``known`` values
-(pivots, lengths, radii) are the projected 3-D geometry. Variants by index: 640×360; 1920×1080 with
-small pendulums; portrait 360×640; 832×480 with a similar-coloured distractor ball on a shelf.
+The swing plane faces the camera (yaw and pitch within 0.6°: a tilted plane would make equal lengths
+look unequal), so image-space ``known`` values (pivots, lengths, radii) are the projected 3-D geometry.
+Variants by index (:data:`~lawful.world.studio._wmle_p08_p15.VARIANTS`): 640×360; 1920×1080 with small
+pendulums; portrait 360×640; 832×480 with a look-alike ball on a shelf.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ import math
 
 import numpy as np
 
-from lawful.case import Case, GroundTruth, ObjectSpec
 from lawful.suites.wmle.p13_finite_amplitude import LARGE_DEG, R_STAR, SMALL_DEG
-from lawful.world.studio import _kit_p08_p15 as kit
+from lawful.world.studio import _wmle_p08_p15 as C
+from lawful.world.studio import engine as E
 from lawful.world.studio.registry import scene
 from lawful.world.styles import StyledCase
 
@@ -31,57 +32,69 @@ STRING_R = 0.0016
 BAR_HALF = 0.014  # half thickness of the square support bar (m)
 
 
-def _pendulum_xml(p: dict, name: str) -> str:
-    """One pendulum body hanging from ``(x, 0, z)``; hinge axis +y (towards the back wall)."""
-    L, r = p["length_m"], p["radius_m"]
-    rgba = " ".join(f"{c / 255:.3f}" for c in p["rgb"]) + " 1"
-    return f"""
-    <body name="{name}" pos="{p['x']:.4f} 0 {p['z']:.4f}">
-      <joint name="{name}_hinge" type="hinge" axis="0 1 0" damping="0" armature="0" frictionloss="0"/>
-      <geom name="{name}_string" type="capsule" fromto="0 0 0 0 0 {-(L - 0.8 * r):.4f}" size="{STRING_R}"
-            rgba=".93 .92 .88 1" density="60" contype="0" conaffinity="0"/>
-      <geom name="{name}_bob" type="sphere" pos="0 0 {-L:.4f}" size="{r:.4f}" rgba="{rgba}"
-            material="glossy" density="7800" contype="0" conaffinity="0"/>
-    </body>"""
-
-
-def _scene_xml(pends: list[dict], bar_z: float, look: kit.Look, extras: str) -> str:
-    xs = [p["x"] for p in pends]
-    x0, x1 = min(xs) - 0.14, max(xs) + 0.14
-    mid, half = 0.5 * (x0 + x1), 0.5 * (x1 - x0)
-    z_bar = bar_z + BAR_HALF
-    body = "".join(_pendulum_xml(p, f"p{i}") for i, p in enumerate(pends))
-    world = f"""
-    <geom name="bar" type="box" pos="{mid:.4f} 0 {z_bar:.4f}" size="{half:.4f} {BAR_HALF} {BAR_HALF}" material="metal"/>
-    <geom name="post_l" type="cylinder" fromto="{x0:.4f} 0.0 0 {x0:.4f} 0.0 {z_bar + BAR_HALF:.4f}" size="0.012" material="metal"/>
-    <geom name="post_r" type="cylinder" fromto="{x1:.4f} 0.0 0 {x1:.4f} 0.0 {z_bar + BAR_HALF:.4f}" size="0.012" material="metal"/>
-    {extras}{body}"""
-    return kit.world_xml(look, world, timestep=0.0005)
-
-
-def _simulate(model, pends: list[dict], law: str, duration: float) -> kit.Trajectory:
-    """Swing from rest at the released angles; in the twin, gravity on pendulum ``i`` is scaled by
-    ``1 / anti_period_factor²`` (the period scales by the factor, the amplitude is kept)."""
-    import mujoco
-
-    data = mujoco.MjData(model)
+def _stage(task: str, index: int, seed: int, rng: np.random.Generator, pends: list[dict]):
+    """The stage: floor, backdrop, bar on two posts, two hinged pendulums, an optional look-alike ball."""
+    label = LABELS[task]
+    variant = C.variant_of(index)
+    W, H = variant.size
+    st = E.Stage(C.stage_seed(seed, label, index), W, H)
+    colors = C.object_rgbs(rng, len(pends), avoid=C.scene_hues(st.look))
+    spacing = float(rng.uniform(0.3, 0.38)) + max(p["length_m"] for p in pends) * 0.35
+    L_max = max(p["length_m"] + p["radius_m"] for p in pends)
+    bar_z = L_max + float(rng.uniform(0.12, 0.3))
     for i, p in enumerate(pends):
-        # hinge about +y: a positive angle moves the bob towards -x (left on screen)
-        data.qpos[model.jnt_qposadr[model.joint(f"p{i}_hinge").id]] = -p["side"] * math.radians(p["amplitude_deg"])
-    mujoco.mj_forward(model, data)
-    forces = []
-    if law == "anti":
+        p.update(x=(i - 0.5) * spacing, z=bar_z, rgb=colors[i])
+    st.floor()
+    st.backdrop(y=float(rng.uniform(0.2, 0.45)))
+    x0, x1 = pends[0]["x"] - 0.14, pends[-1]["x"] + 0.14
+    z_bar = bar_z + BAR_HALF
+    metal = tuple(int(v) for v in rng.uniform(140, 175, 3))
+    st.fixed(E.box(0.5 * (x1 - x0), BAR_HALF, BAR_HALF), pos=(0.5 * (x0 + x1), 0, z_bar), rgb=metal, specular=0.9)
+    for x in (x0, x1):
+        st.fixed(E.cylinder(0.012, 0.5 * (z_bar + BAR_HALF)), pos=(x, 0, 0.5 * (z_bar + BAR_HALF)), rgb=metal,
+                 specular=0.9)
+    for i, p in enumerate(pends):
+        L, r = p["length_m"], p["radius_m"]
+        b = st.body(f"p{i}", pos=(p["x"], 0, p["z"]), joint=E.Joint("hinge", axis=(0, 1, 0), name=f"p{i}_hinge"))
+        b.geom(E.capsule(STRING_R, (0, 0, 0), (0, 0, -(L - 0.8 * r))), rgb=(236, 234, 224), specular=0.1,
+               density=60, **E.NO_CONTACT)
+        b.geom(E.sphere(r), rgb=p["rgb"], obj=p["id"], pos=(0, 0, -L), specular=0.6, density=7800, **E.NO_CONTACT)
+    # what the camera must see: the bar, every bob's whole swing
+    reach = max(p["length_m"] * math.sin(math.radians(p["amplitude_deg"])) + p["radius_m"] for p in pends)
+    lo = [pends[0]["x"] - reach - 0.05, bar_z - L_max - 0.04]
+    hi = [pends[-1]["x"] + reach + 0.05, bar_z + 0.05]
+    if variant.distractor:
+        # a ball of nearly the first bob's colour on a shelf beside the far pendulum's swing
+        dx, dz = pends[-1]["x"] + reach + 0.07, max(0.06, bar_z - L_max - 0.02)
+        st.fixed(E.box(0.06, 0.05, 0.006), pos=(dx, 0.04, dz - 0.033), rgb=(150, 118, 84), specular=0.1)
+        st.distractor(E.sphere(0.027), pos=(dx, 0.04, dz), near=pends[0]["rgb"])
+        hi[0] = dx + 0.08
+    cam = C.frame_camera(st, rng, variant, lo, hi)
+    return st, variant, cam, bar_z
+
+
+def _simulate(world: E.World, pends: list[dict], law: str, duration: float) -> E.Recording:
+    """Swing from rest at the released angles; in the twin, gravity on the pendulum with a period factor
+    ``f != 1`` is scaled by ``1 / f²`` (its period scales by ``f``, its amplitude is kept)."""
+    m = world.model
+
+    def init(d):
         for i, p in enumerate(pends):
-            f = float(p["anti"])
-            if abs(f - 1.0) > 1e-9:
-                bid = model.body(f"p{i}").id
-                forces.append((bid, -(1.0 / f**2 - 1.0) * float(model.body_subtreemass[bid]) * G))
+            # hinge about +y: a positive angle moves the bob towards -x (left on screen)
+            d.qpos[m.jnt_qposadr[world.model.joint(f"p{i}_hinge").id]] = -p["side"] * math.radians(p["amplitude_deg"])
 
-    def control(d):
-        for bid, fz in forces:
-            d.xfrc_applied[bid, 2] = fz
+    hook = None
+    if law == "anti":
+        hook = E.gravity_scale(world, {f"p{i}": 1.0 / p["anti"] ** 2 for i, p in enumerate(pends)
+                                       if abs(p["anti"] - 1.0) > 1e-9})
+    return world.simulate(duration, FPS, hook, init)
 
-    return kit.simulate(model, data, duration, control)
+
+def _bob_xyz(world: E.World, rec: E.Recording, i: int, p: dict) -> np.ndarray:
+    """Bob centre ``[n, 3]`` (world) per frame at mid-exposure."""
+    q = rec.qpos[:, rec.qpos.shape[1] // 2, world.model.jnt_qposadr[world.model.joint(f"p{i}_hinge").id]]
+    L = p["length_m"]
+    return np.stack([p["x"] - L * np.sin(q), np.zeros_like(q), p["z"] - L * np.cos(q)], axis=-1)
 
 
 def _task_params(task: str, rng: np.random.Generator) -> dict:
@@ -132,89 +145,56 @@ def _task_params(task: str, rng: np.random.Generator) -> dict:
 
 def build_pendulums(task: str, index: int, seed: int) -> StyledCase:
     """The ``index``-th studio scene of pendulum task ``task`` (parameters from ``seed``)."""
-    import mujoco
-
     label = LABELS[task]
-    rng = np.random.default_rng([int(seed) & 0xFFFFFFFF, label, int(index), 0x57D10])
+    rng = C.scene_rng(seed, label, index)
     prm = _task_params(task, rng)
     pends, duration = prm["pends"], prm["duration"]
-    variant = kit.variant_of(index)
-    look = kit.random_look(rng, variant)
-    colors = kit.object_rgbs(rng, len(pends))
-    spacing = float(rng.uniform(0.3, 0.38)) + max(p["length_m"] for p in pends) * 0.35
-    L_max = max(p["length_m"] + p["radius_m"] for p in pends)
-    bar_z = L_max + float(rng.uniform(0.12, 0.3))
+    st, variant, cam, bar_z = _stage(task, index, seed, rng, pends)
+    world = st.build()
+    recs = {"true": _simulate(world, pends, "true", duration)}
+    first = next(iter(world.render(recs["true"])))
+    masks = world.masks(recs["true"])
+    t = recs["true"].times[:, recs["true"].times.shape[1] // 2]
+    objects, records, truth, quantities = [], [], {}, {}
     for i, p in enumerate(pends):
-        p["x"] = (i - 0.5) * spacing
-        p["z"] = bar_z
-        p["rgb"] = colors[i]
-    # what the camera must see: the bar, every bob's full swing, a strip of floor
-    reach = max(p["length_m"] * math.sin(math.radians(p["amplitude_deg"])) + p["radius_m"] for p in pends)
-    lo = np.array([pends[0]["x"] - reach - 0.05, bar_z - L_max - 0.04])
-    hi = np.array([pends[-1]["x"] + reach + 0.05, bar_z + 0.05])
-    extras = ""
-    if variant.distractor:
-        # a ball of nearly the first bob's colour resting on a shelf below the far pendulum's swing
-        shade = kit.similar_rgb(rng, pends[0]["rgb"])
-        dx = pends[-1]["x"] + reach + 0.06
-        dz = max(0.05, bar_z - L_max - 0.12)
-        rgba = " ".join(f"{c / 255:.3f}" for c in shade) + " 1"
-        extras = (f'<geom name="shelf" type="box" pos="{dx:.4f} 0.05 {dz - 0.035:.4f}" size="0.07 0.06 0.008" '
-                  'material="wood"/>'
-                  f'<geom name="distractor" type="sphere" pos="{dx:.4f} 0.05 {dz:.4f}" size="0.027" rgba="{rgba}" '
-                  'material="glossy"/>')
-        hi[0] = max(hi[0], dx + 0.08)
-    cam = kit.frame_camera(rng, variant, lo, hi, depth_y=0.0)
-    model = mujoco.MjModel.from_xml_string(_scene_xml(pends, bar_z, look, extras + cam.xml()))
-    W, H = variant.size
-    n = int(round(duration * FPS))
-    times = np.arange(n) * duration / n
-    trajs = {"true": _simulate(model, pends, "true", duration + 0.1)}
-    studio = kit.Studio(model, cam, W, H, seed=int(seed) * 7919 + index, fps=FPS)
-    first, seg = studio.first_frame(trajs["true"])
-    bob_ids = [model.geom(f"p{i}_bob").id for i in range(len(pends))]
-    objects, records, truth = [], [], {}
-    for i, p in enumerate(pends):
-        pivot = cam.project(np.array([p["x"], 0.0, p["z"]]))
-        box, rgb = kit.measure_object(first, seg, bob_ids[i])
-        bob_rest = cam.project(np.array([p["x"], 0.0, p["z"] - p["length_m"]]))
-        length_px = float(np.hypot(*(bob_rest - pivot)))
-        radius_px = float(cam.scale_at(np.array([p["x"], 0.0, p["z"]])) * p["radius_m"])
-        rec = {"id": p["id"], "pivot_x": round(float(pivot[0]), 3), "pivot_y": round(float(pivot[1]), 3),
-               "length_px": round(length_px, 3), "length_m": round(p["length_m"], 5),
-               "amplitude_deg": round(p["amplitude_deg"], 4), "side": int(p["side"]),
-               "radius_px": round(radius_px, 3), "color": list(rgb),
-               "anti_period_factor": round(float(p["anti"]), 6)}
-        records.append(rec)
-        objects.append(ObjectSpec(id=p["id"], shape="bob", color=rgb, box=box,
-                                  known={"length_m": rec["length_m"], "length_px": rec["length_px"],
-                                         "amplitude_deg": rec["amplitude_deg"]}))
-        xyz = trajs["true"].body_pos(model, f"p{i}", times, offset=(0.0, 0.0, -p["length_m"]))
-        uv = np.array([cam.project(q) for q in xyz])
-        truth[p["id"]] = [(round(float(t), 5), round(float(u), 3), round(float(v), 3)) for t, (u, v) in zip(times, uv)]
-    periods = {p["id"]: trajs["true"].hinge_period(model, f"p{i}_hinge") for i, p in enumerate(pends)}
-    objects.sort(key=lambda o: [r["pivot_x"] for r in records if r["id"] == o.id][0])
-    known = {"g": G, "support_y": round(float(cam.project(np.array([0.0, 0.0, bar_z]))[1]), 3),
-             "pendulums": records, "studio": {"variant": variant.name, "camera": cam.describe()},
+        pivot = np.array(world.project((p["x"], 0.0, p["z"])))
+        rest = np.array(world.project((p["x"], 0.0, p["z"] - p["length_m"])))
+        length_px = float(np.hypot(*(rest - pivot)))
+        obj = world.object_spec(p["id"], "bob", first, masks, length_m=round(p["length_m"], 5),
+                                length_px=round(length_px, 3), amplitude_deg=round(p["amplitude_deg"], 4))
+        objects.append(obj)
+        records.append({"id": p["id"], "pivot_x": round(float(pivot[0]), 3), "pivot_y": round(float(pivot[1]), 3),
+                        "length_px": round(length_px, 3), "length_m": round(p["length_m"], 5),
+                        "amplitude_deg": round(p["amplitude_deg"], 4), "side": int(p["side"]),
+                        "radius_px": round(world.px_per_m((p["x"], 0.0, p["z"] - p["length_m"])) * p["radius_m"], 3),
+                        "color": list(obj.color), "anti_period_factor": round(float(p["anti"]), 6)})
+        xyz = _bob_xyz(world, recs["true"], i, p)
+        truth[p["id"]] = [(round(float(a), 5), *(round(float(v), 3) for v in world.project(q))) for a, q in zip(t, xyz)]
+        T = C.frame_period(t, xyz[:, 0] - p["x"])
+        if T:
+            quantities[f"T_{p['id']}_s"] = T
+    objects.sort(key=lambda o: next(r["pivot_x"] for r in records if r["id"] == o.id))
+    known = {"g": G, "support_y": round(float(world.project((0.0, 0.0, bar_z))[1]), 3), "pendulums": records,
+             "studio": {"variant": variant.name, "camera": cam},
              "anti_note": "twin: one bob's gravity is scaled by 1/anti_period_factor^2 (its period x factor)"}
-    quantities = {f"T_{k}_s": float(v) for k, v in periods.items() if v}
     if task == "finite_amplitude":
-        known.update({"r_star": R_STAR, "anti_ratio": round(float(pends[[p["id"] for p in pends].index("large")]["anti"])
-                                                             * R_STAR, 6)})
+        large = next(p for p in pends if p["id"] == "large")
+        known.update({"r_star": R_STAR, "anti_ratio": round(float(large["anti"]) * R_STAR, 6)})
     if task == "pendulum_length":
-        known["anti_exponent"] = round(float([p for p in pends if p["id"] == "long"][0]["exponent"]), 6)
-    case = Case(id=f"studio-wmle-p{label:02d}-{index:02d}", suite="wmle", task=task, seed=int(seed),
-                variant=f"studio-{variant.name}", width=W, height=H, fps=FPS, duration=duration,
-                prompt=_prompt(task, pends), objects=objects,
-                assumptions=["pendulums released together from rest", "negligible air resistance and pivot friction",
-                             "fixed camera facing the swing plane, uniform time"],
-                criteria=["see the task's M1/M2 (WMLE appendix B.3)"], known=known,
-                truth=GroundTruth(tracks=truth, quantities=quantities))
+        known["anti_exponent"] = round(float(next(p for p in pends if p["id"] == "long")["exponent"]), 6)
+    case = E.studio_case("wmle", task, index, seed, prompt=_prompt(task, pends), duration=duration, fps=FPS,
+                         width=variant.size[0], height=variant.size[1], objects=objects, known=known,
+                         assumptions=["pendulums released together from rest",
+                                      "negligible air resistance and pivot friction",
+                                      "fixed camera facing the swing plane, uniform time"],
+                         criteria=[f"P{label}: M1/M2 of WMLE appendix B.3"], variant=f"studio-{variant.name}",
+                         quantities=quantities)
+    case.truth.tracks = truth
 
     def render(law: str):
-        if law not in trajs:
-            trajs[law] = _simulate(model, pends, law, duration + 0.1)
-        return studio.frames(trajs[law], times)
+        if law not in recs:
+            recs[law] = _simulate(world, pends, law, duration)
+        return world.render(recs[law])
 
     return StyledCase(case, first, render)
 

@@ -1,0 +1,111 @@
+"""Helpers shared by the studio scenes of WMLE P8–P15: frame variants, camera framing, colours, seeds."""
+
+from __future__ import annotations
+
+import colorsys
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from lawful.world.studio import engine as E
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Frame size, how much of it the scene's region of interest fills, and whether a look-alike is placed."""
+
+    name: str
+    size: tuple[int, int]  # width, height
+    fill: float
+    distractor: bool = False
+
+
+VARIANTS = (Variant("default", E.SIZES["default"], 0.82), Variant("hd-small", E.SIZES["hd"], 0.42),
+            Variant("portrait", E.SIZES["portrait"], 0.86), Variant("832x480-lookalike", (832, 480), 0.78, True))
+
+
+def variant_of(index: int) -> Variant:
+    return VARIANTS[int(index) % len(VARIANTS)]
+
+
+def scene_rng(seed: int, label: int, index: int) -> np.random.Generator:
+    return np.random.default_rng([int(seed) & 0xFFFFFFFF, int(label), int(index), 0x3E7E])
+
+
+def stage_seed(seed: int, label: int, index: int) -> int:
+    """The engine's look/effects seed of one scene (differs per task and index)."""
+    return int(np.random.default_rng([int(seed) & 0xFFFFFFFF, int(label), int(index)]).integers(2**31))
+
+
+PALETTE_HUES = (0.0, 0.08, 0.14, 0.33, 0.47, 0.58, 0.72, 0.86)  # red, orange, yellow, green, teal, blue, violet, pink
+
+
+def _hue_gap(a: float, b: float) -> float:
+    return min(abs(a - b), 1 - abs(a - b))
+
+
+def scene_hues(look: E.Look) -> list[float]:
+    """Hues of the look's backdrop and floor colours that are saturated enough to be confused with an object."""
+    out = []
+    for c in (*look.wall, *look.floor_rgb):
+        h, s, v = colorsys.rgb_to_hsv(*c)
+        if s > 0.2:
+            out.append(h)
+    return out
+
+
+def object_rgbs(rng: np.random.Generator, k: int, min_sep: float = 0.2, avoid: list[float] = (),
+                value: tuple[float, float] = (0.72, 0.88)) -> list[tuple[int, int, int]]:
+    """``k`` saturated object colours whose hues differ by at least ``min_sep`` (fraction of the circle)
+    and by 0.1 from the ``avoid`` hues (a backdrop of the object's own colour is a look-alike by chance,
+    not a chosen distractor) where the palette allows."""
+    out, hues = [], []
+    order = list(rng.permutation(PALETTE_HUES))
+    order.sort(key=lambda h: min([_hue_gap(h, a) for a in avoid] + [1.0]) < 0.1)  # stable: far hues first
+    for h in order:
+        h = float(h + rng.uniform(-0.015, 0.015)) % 1.0
+        if all(_hue_gap(h, g) >= min_sep for g in hues):
+            hues.append(h)
+            v = max(value) if 0.1 < h < 0.2 else float(rng.uniform(*value))
+            out.append(tuple(int(round(255 * c)) for c in colorsys.hsv_to_rgb(h, float(rng.uniform(0.75, 0.9)), v)))
+        if len(out) == k:
+            return out
+    raise ValueError("palette too small")
+
+
+def frame_camera(stage: E.Stage, rng: np.random.Generator, variant: Variant, lo, hi, depth_y: float = 0.0,
+                 max_tilt_deg: float = 0.6, fovy: tuple[float, float] = (28.0, 42.0)) -> dict:
+    """Place ``stage``'s camera in front (-y) of the plane ``y = depth_y`` so that the x–z rectangle
+    ``[lo, hi]`` spans ``variant.fill`` of the frame on its tighter side, placed a little off-centre.
+
+    Yaw and pitch stay within ``max_tilt_deg`` of facing the plane: the tasks measure lengths and angles
+    in the image, which a tilted plane would foreshorten. Returns the camera's description.
+    """
+    W, H = variant.size
+    fov = float(rng.uniform(*fovy))
+    f = 0.5 * H / math.tan(math.radians(fov) / 2)
+    lo, hi = np.asarray(lo, float), np.asarray(hi, float)
+    size = hi - lo
+    dist = max(f * size[0] / (variant.fill * W), f * size[1] / (variant.fill * H))
+    centre = 0.5 * (lo + hi)
+    slack = (1 - variant.fill) * 0.35
+    shift = np.array([rng.uniform(-slack, slack) * W, rng.uniform(-slack, slack) * H]) * dist / f
+    yaw, pitch = (math.radians(float(rng.uniform(-max_tilt_deg, max_tilt_deg))) for _ in range(2))
+    fwd = np.array([math.sin(yaw) * math.cos(pitch), math.cos(yaw) * math.cos(pitch), math.sin(pitch)])
+    target = np.array([centre[0] - shift[0], depth_y, centre[1] + shift[1]])
+    pos = target - dist * fwd
+    stage.camera(pos=tuple(pos), lookat=tuple(target), fovy=fov)
+    return {"pos": [round(float(v), 4) for v in pos], "lookat": [round(float(v), 4) for v in target],
+            "fovy_deg": round(fov, 3), "distance_m": round(float(dist), 4)}
+
+
+def frame_period(t: np.ndarray, a: np.ndarray) -> float | None:
+    """Mean full period (s) of an oscillating signal ``a(t)`` from its upward zero crossings (interpolated)."""
+    a = np.asarray(a, float)
+    s = np.signbit(a)
+    idx = np.flatnonzero(s[:-1] & ~s[1:])
+    if len(idx) < 2:
+        return None
+    tc = t[idx] - a[idx] * (t[idx + 1] - t[idx]) / (a[idx + 1] - a[idx])
+    return float(np.mean(np.diff(tc)))

@@ -21,13 +21,16 @@ Geometry helpers return MJCF geom attributes: :func:`sphere`, :func:`box`, :func
 :func:`capsule`. Anti-physics hooks: ``hook(world, data)`` runs before every ``mj_step`` (e.g.
 :func:`gravity_scale` adds ``(s - 1) m g`` to a body, a callback can rescale a velocity or set a
 position kinematically); restitution is set per geom by ``solref`` (:func:`restitution_solref`).
-Integration: RK4, 1 ms steps (exact for free flight). Rendering: EGL, else OSMesa (``MUJOCO_GL``).
+Integration: RK4, 1 ms steps (exact for free flight). Rendering: EGL, else OSMesa (``MUJOCO_GL``);
+one renderer per world, reused for every clip of it (``World.close()``; closed at exit otherwise).
 """
 
 from __future__ import annotations
 
+import atexit
 import math
 import os
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -295,7 +298,7 @@ class Stage:
         lk = self.look
         kind = kind or lk.backdrop
         tex = self.texture(kind, lk.wall[0], lk.wall[1], "walltex")
-        rep = (2, 2) if kind in ("checker",) else (1, 1)
+        rep = (2, 2) if kind in ("checker",) else (1, 1) if kind in ("gradient", "flat") else (3, 3)
         mat = self.material((255, 255, 255), 0.05, tex, rep)
         self.static.append(f'<geom name="wall" type="box" size="{width / 2:.6g} 0.01 {height / 2:.6g}" '
                            f'pos="0 {y:.6g} {height / 2 - 0.01:.6g}" material="{mat}" contype="0" conaffinity="0"/>')
@@ -388,6 +391,14 @@ class Recording:
 
 
 Hook = Callable[["World", mujoco.MjData], None]
+_OPEN: "weakref.WeakSet[World]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all() -> None:
+    """Free GL contexts before the interpreter tears down (OSMesa raises otherwise)."""
+    for w in list(_OPEN):
+        w.close()
 
 
 class World:
@@ -407,6 +418,7 @@ class World:
         self._mv.azimuth = math.degrees(math.atan2(fwd[1], fwd[0]))
         self._mv.elevation = math.degrees(math.asin(np.clip(fwd[2], -1, 1)))
         self.model.vis.global_.fovy = fovy
+        self._renderer: mujoco.Renderer | None = None
         if abs(np.dot(up, [0, 0, 1]) - math.sqrt(max(0.0, 1 - fwd[2] ** 2))) > 1e-6:
             raise ValueError("camera roll is not supported by MuJoCo's free camera; use roll=0")
 
@@ -478,7 +490,17 @@ class World:
 
     # --- rendering
     def renderer(self) -> mujoco.Renderer:
-        return mujoco.Renderer(self.model, self.height, self.width)
+        """This world's one renderer (a GL context costs about a second); :meth:`close` frees it."""
+        if self._renderer is None:
+            self._renderer = mujoco.Renderer(self.model, self.height, self.width)
+            _OPEN.add(self)
+        return self._renderer
+
+    def close(self) -> None:
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None
+        _OPEN.discard(self)
 
     def _set(self, d: mujoco.MjData, rec: Recording, i: int, s: int) -> None:
         d.qpos[:] = rec.qpos[i, s]
@@ -496,20 +518,17 @@ class World:
         d = mujoco.MjData(self.model)
         r = self.renderer()
         shift = np.zeros(2)
-        try:
-            for i in range(rec.qpos.shape[0]):
-                acc = np.zeros((self.height, self.width, 3), np.float32)
-                S = rec.qpos.shape[1]
-                for s in range(S):
-                    self._set(d, rec, i, s)
-                    r.update_scene(d, self._mv)
-                    acc += r.render()
-                img = acc / S
-                if effects:
-                    img = self._effects(img, rng, shift, i)
-                yield np.clip(np.rint(img), 0, 255).astype(np.uint8)
-        finally:
-            r.close()
+        for i in range(rec.qpos.shape[0]):
+            acc = np.zeros((self.height, self.width, 3), np.float32)
+            S = rec.qpos.shape[1]
+            for s in range(S):
+                self._set(d, rec, i, s)
+                r.update_scene(d, self._mv)
+                acc += r.render()
+            img = acc / S
+            if effects:
+                img = self._effects(img, rng, shift, i)
+            yield np.clip(np.rint(img), 0, 255).astype(np.uint8)
 
     def _effects(self, img: np.ndarray, rng: np.random.Generator, shift: np.ndarray, i: int) -> np.ndarray:
         lk = self.look
@@ -537,7 +556,7 @@ class World:
             r.update_scene(d, self._mv)
             seg = r.render()
         finally:
-            r.close()
+            r.disable_segmentation_rendering()
         gid = np.where(seg[..., 1] == int(mujoco.mjtObj.mjOBJ_GEOM), seg[..., 0], -1)
         return {o: np.isin(gid, [self.id("geom", g) for g in names]) for o, names in self.stage.objects.items()}
 

@@ -45,11 +45,27 @@ def test_evaluate_one_wmle_case_with_a_judge(tmp_path):
     assert CliRunner().invoke(app, ARGS + ["--out", str(out)]).exit_code == 0
     case = out / "cases" / "wmle" / "pendulum_mass-000.json"
     video = out / "videos" / "reference" / "pendulum_mass-000__0.mp4"
+    ev = tmp_path / "ev"
     with ChatServer(lambda req, i: Reply('{"consistency": 60}')) as srv:
         r = CliRunner().invoke(app, ["evaluate", "--case", str(case), "--video", str(video), "--json",
-                                     "--judge", srv.url, "--judge-model", "vlm"])
+                                     "--judge", srv.url, "--judge-model", "vlm", "--out", str(ev)])
         assert r.exit_code == 0, r.output
         assert len(srv.requests) == 1
+    # the reply cache lives in the --out folder, never beside the user's case file
+    assert not (case.parent / "judge_cache").exists() and len(list((ev / "judge_cache").rglob("*.json"))) == 1
     s = json.loads(r.stdout)["scores"]["P12"]
     assert s["metrics"]["C"] == 60.0 and s["extra"]["C_source"] == "judge"
     assert s["value"] == 0.15 * 60.0  # gated: physics not counted
+
+
+def test_evaluate_one_with_no_usable_judge_answer_exits_3(tmp_path):
+    out = tmp_path / "plain"
+    assert CliRunner().invoke(app, ARGS + ["--out", str(out)]).exit_code == 0
+    case = out / "cases" / "wmle" / "pendulum_mass-000.json"
+    video = out / "videos" / "reference" / "pendulum_mass-000__0.mp4"
+    with ChatServer(lambda req, i: Reply("no idea")) as srv:
+        r = CliRunner().invoke(app, ["evaluate", "--case", str(case), "--video", str(video), "--json",
+                                     "--judge", srv.url, "--judge-model", "vlm", "--out", str(tmp_path / "ev")])
+    assert r.exit_code == 3
+    s = json.loads(r.stdout[: r.stdout.rindex("}") + 1])["scores"]["P12"]
+    assert s["extra"]["C_source"] == "measured" and s["metrics"]["C"] == 100.0  # said, not passed off as judged

@@ -130,6 +130,37 @@ def test_unusable_answers_are_not_cached_and_redo_asks_again(run_dir):
     assert {row["value"] for row in rows} == {70.0}
 
 
+def test_hung_endpoint_is_bounded_by_the_options_and_shows_progress(run_dir, monkeypatch):
+    """Item 8: --judge-timeout / --judge-retries bound a hang; the judge phase has a progress bar."""
+    import contextlib
+
+    import lawful.progress
+
+    updates = []
+
+    class Bar:
+        def add_task(self, desc, **k):
+            updates.append(("add", desc))
+            return 0
+
+        def update(self, tid, **k):
+            updates.append(("update", k.get("completed"), k.get("total")))
+
+        def advance(self, *a, **k):
+            pass
+
+    monkeypatch.setattr(lawful.progress, "progress_bar", lambda enabled=True: contextlib.nullcontext(Bar()))
+    args = [a for a in ARGS if a != "-q"]
+    with ChatServer(lambda req, i: Reply(GOOD, delay=5.0)) as srv:
+        t0 = time.monotonic()
+        r = CliRunner().invoke(app, args + ["--out", str(run_dir), "--judge", srv.url, "--judge-model", "vlm",
+                                            "--judge-timeout", "0.3", "--judge-retries", "0"])
+        secs = time.monotonic() - t0
+    assert r.exit_code == 3 and "0 retried, 2 failed" in r.output, r.output
+    assert secs < 5.0 and len(srv.requests) == 2  # one attempt each, cut at 0.3 s
+    assert ("add", "judge wmle-consistency") in updates and ("update", 2, 2) in updates
+
+
 def test_failure_table(run_dir):
     """The closing note's table (run with -s to see it)."""
     if not FAILURE_TABLE:

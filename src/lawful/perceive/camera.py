@@ -1,22 +1,38 @@
-"""Camera motion compensation: per-frame similarity transforms back to the first frame.
+"""Camera motion compensation: per-frame similarity transforms back to the first frame, used only when
+the motion is larger than its own uncertainty.
 
-:class:`CameraMotion` estimates every ``stride``-th frame and the last one; the frames between
-get the linear interpolation of their neighbours' transforms and cost nothing, unless the
-camera path bends (the estimate lands away from where the path was extrapolated to): then
-they are estimated as well. At an estimated frame each background corner
-(``cv2.goodFeaturesToTrack``) is matched by pyramidal Lucas-Kanade straight from its frame-0
-position, starting where the extrapolated path puts it, so frame ``k`` is registered to frame
-0 directly (no chained drift); only corners born outside frame 0 (after a large pan) are
-followed from the previous estimated frame. A 4-dof similarity (``cv2.estimateAffinePartial2D``,
-RANSAC) maps the matches to their frame-0 positions. Points on moving objects are excluded by
-masks and by RANSAC; lost points are replaced by new corners whose frame-0 position comes from
-the current transform. When too few corners agree (a plain backdrop, a frame filled by a moving
-object) the last transform is kept (``methods['hold']`` in the summary). Work happens on a grey
-copy at most ``max_side`` pixels wide, normalised in mean and contrast so a global lighting
-change is not read as motion.
+:class:`CameraMotion` estimates every ``stride``-th frame (a key frame) and the last one; the frames
+between get the linear interpolation of their neighbours' transforms, unless the camera path bends
+(the estimate lands away from where the path was extrapolated to): then they are estimated too.
+
+At a key frame, background corners (``cv2.goodFeaturesToTrack``) are matched by pyramidal
+Lucas-Kanade straight from their frame-0 positions (no chained drift; corners born outside frame 0
+come from the previous key frame). Independently moving things are kept out three ways:
+
+1. the tracked objects' boxes and the caller's ``exclude`` regions;
+2. candidate transforms (the extrapolated path, RANSAC's consensus, and the consensus of RANSAC's
+   outliers) are checked against the pixels: the one under which frame 0 explains the frame best
+   (lowest median residual, :mod:`lawful.perceive.camera_dense`) wins, so a textured arm or a
+   swinging bar with more corners than the backdrop cannot carry the estimate;
+3. the pixels that winner does not explain (frame differencing against the predicted background,
+   grown a little) form a moving mask: corners there are not used and none are born there.
+
+The remaining corners give a RANSAC similarity; it is accepted only with inliers spread over at
+least ``MIN_CELLS`` cells of a 4 x 4 grid. Its uncertainty is the standard error of the fitted
+transform at the frame corners (:mod:`lawful.perceive.camera_fit`). Where corners are scarce, registration of
+the unmasked pixels (phase correlation, a translation) is the fallback, its uncertainty from the
+agreement of the frame's quadrants;
+if that fails too the key frame is a ``hold`` (no estimate; the path is interpolated across it).
+
+Per clip, the estimates are *used* only if some key frame moves the frame corners by more than
+``Z`` standard errors and by more than ``min_shift`` px (the tracker's own precision; less is not
+worth compensating). Otherwise :attr:`transforms` are all identity, and :meth:`summary` says
+why: ``static`` when every key frame was estimated with an uncertainty that rules out motion above
+``max_uncertainty`` px, ``reliable: false`` when not (the camera may have moved unseen).
 
 Transforms are ``[2, 3]`` float64 matrices in the pixel coordinates of the frames handed in
-(pixel centres at integer coordinates): ``p0 = A @ [x, y, 1]``.
+(pixel centres at integer coordinates): ``p0 = A @ [x, y, 1]``. Work happens on a grey copy at
+most ``max_side`` pixels wide, normalised in mean and contrast (a global lighting change is not motion).
 """
 
 from __future__ import annotations
@@ -26,8 +42,13 @@ from collections import Counter
 import cv2
 import numpy as np
 
+from lawful.perceive import camera_dense as dense
+from lawful.perceive import camera_fit as fit
+
 IDENTITY = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
 _MARGIN = 8  # work pixels: no corners born this close to the border; frame-0 windows must lie inside frame 0
+_RANSAC_PX = 1.0  # work pixels: RANSAC inlier distance (LK's precision on compressed video is a few tenths)
+MIN_CELLS = 4  # of the 16 cells of a 4 x 4 grid that inliers must reach (else the fit is a lever on a point)
 _LK = dict(winSize=(11, 11), maxLevel=2, criteria=(cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 0.01),
            flags=cv2.OPTFLOW_USE_INITIAL_FLOW)
 
@@ -40,6 +61,11 @@ def apply(A: np.ndarray, xy: np.ndarray) -> np.ndarray:
 
 def invert(A: np.ndarray) -> np.ndarray:
     return cv2.invertAffineTransform(np.asarray(A, np.float64))
+
+
+def compose(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """``P`` after ``Q`` (both ``[2, 3]``)."""
+    return np.concatenate([P[:, :2] @ Q[:, :2], (P[:, :2] @ Q[:, 2] + P[:, 2])[:, None]], 1)
 
 
 def scale_of(A: np.ndarray) -> float:
@@ -68,26 +94,36 @@ class CameraMotion:
 
     Call :meth:`update` once per frame (the first call defines frame 0) with the RGB frame
     and boxes ``[(x0, y0, x1, y1), ...]`` (frame pixels) of moving objects to ignore; then read
-    :attr:`transforms` (one per update) and :meth:`summary`. Frames since the last estimated one
-    are kept by reference (at most ``stride``): do not modify them in place.
+    :attr:`transforms` (one per update) and :meth:`summary`. ``exclude``: regions never used
+    (boxes ``(x0, y0, x1, y1)`` or polygons ``[(x, y), ...]``) in the pixels of a frame of
+    ``exclude_size`` ``(w, h)`` (default: the frames handed in). Frames since the last estimated
+    one are kept by reference (at most ``stride``): do not modify them in place.
     """
 
     BEND = 0.3  # work pixels: an estimate this far from the extrapolated path also estimates the frames between
+    Z = 3.0  # standard errors a motion must exceed to be real
 
-    def __init__(self, max_side: int = 320, max_corners: int = 120, min_points: int = 12, stride: int = 8):
+    def __init__(self, max_side: int = 320, max_corners: int = 120, min_points: int = 12, stride: int = 8,
+                 exclude=None, exclude_size=None, min_shift: float = 0.5, max_uncertainty: float = 1.0):
         self.max_side = max_side
         self.max_corners = max_corners
         self.min_points = min_points
         self.stride = max(1, int(stride))
+        self.min_shift, self.max_uncertainty = float(min_shift), float(max_uncertainty)
+        self._exclude, self._exclude_size = list(exclude or []), exclude_size
         self._n = 0  # update() calls so far
         self._held: list[tuple] = []  # (index, rgb, boxes) of the frames not estimated yet
-        self._keys: list[tuple[int, np.ndarray, str]] = []  # estimated frames: (index, work transform, method)
+        self._keys: list[tuple[int, np.ndarray, str, dict]] = []  # (index, work transform, method, fit info)
         self._out: list[np.ndarray] | None = None
         self._s = 1.0
         self._size = (0, 0)
         self._corners_w = np.zeros((0, 2))
         self._gray0 = self._prev = None  # frame 0 and the last estimated key frame (grey, work resolution)
+        self._D0 = self._Dprev = None  # the same, smoothed float32
         self._prev_A = IDENTITY
+        self._static = None  # work-resolution bool mask of the ``exclude`` regions
+        self._moving = None  # the last key frame's moving mask
+        self._grow = 3
         self._pts = np.zeros((0, 2), np.float32)  # positions in ``_prev``
         self._ref = np.zeros((0, 2), np.float32)  # frame-0 positions
 
@@ -101,25 +137,65 @@ class CameraMotion:
 
     @property
     def transforms(self) -> list[np.ndarray]:
-        """One ``[2, 3]`` frame -> frame-0 transform (frame pixels) per :meth:`update` call."""
+        """One ``[2, 3]`` frame -> frame-0 transform (frame pixels) per :meth:`update` call; all identity
+        unless the clip's motion was found larger than its uncertainty (``summary()['used']``)."""
         if self._held:
             self._flush()
         if self._out is None:
-            if not self._keys:
-                return []
-            Aw = np.array([k[1] for k in self._keys])
-            s, o = self._s, 0.5 * self._s - 0.5  # work = s * frame + o
-            Af = Aw.copy()
-            Af[:, :, 2] = (Aw[:, :, :2].sum(2) * o + Aw[:, :, 2] - o) / s
-            idx, flat = np.arange(self._n), Af.reshape(len(Af), 6)
-            full = np.stack([np.interp(idx, [k[0] for k in self._keys], flat[:, j]) for j in range(6)], 1)
-            self._out = list(full.reshape(-1, 2, 3))
+            path = self.estimated()
+            self._out = path if self.decision()["used"] else [IDENTITY.copy() for _ in path]
         return self._out
 
+    def estimated(self) -> list[np.ndarray]:
+        """The estimated path (frame pixels), whether or not it is used; key frames without an
+        estimate (``hold``) are bridged by interpolation."""
+        if self._held:
+            self._flush()
+        keys = [k for k in self._keys if k[2] != "hold"]
+        if not keys:
+            return []
+        Aw = np.array([k[1] for k in keys])
+        s, o = self._s, 0.5 * self._s - 0.5  # work = s * frame + o
+        Af = Aw.copy()
+        Af[:, :, 2] = (Aw[:, :, :2].sum(2) * o + Aw[:, :, 2] - o) / s
+        idx, flat = np.arange(self._n), Af.reshape(len(Af), 6)
+        full = np.stack([np.interp(idx, [k[0] for k in keys], flat[:, j]) for j in range(6)], 1)
+        return list(full.reshape(-1, 2, 3))
+
+    def decision(self) -> dict:
+        """Whether the estimate is used, with the evidence: ``used``, ``static``, ``reliable``, ``reason``."""
+        if self._held:
+            self._flush()
+        est = [k for k in self._keys[1:] if k[2] != "hold"]
+        holds = sum(k[2] == "hold" for k in self._keys)
+        gw, gh = self._corners_w[3] + 1 if len(self._corners_w) else (1, 1)
+        shift = np.array([corner_shift(k[1], gw, gh) / self._s for k in est])
+        unc = np.array([self.Z * k[3]["u"] / self._s for k in est])
+        bar = np.maximum(unc, self.min_shift)
+        worst = float(unc.max()) if len(unc) else 0.0
+        reliable = holds == 0 and worst <= self.max_uncertainty
+        if len(est) and (shift > bar).any():
+            j = int(np.argmax(shift - bar))
+            return {"used": True, "static": False, "reliable": reliable,
+                    "reason": f"motion {shift[j]:.2f} px above its uncertainty {unc[j]:.2f} px"
+                              f" (key frame {est[j][0]}, {self.Z:g} sd; floor {self.min_shift:g} px)"}
+        j = int(np.argmax(shift)) if len(est) else None
+        if not reliable:
+            why = (f"{holds} of {len(self._keys) - 1} key frames without an estimate" if holds
+                   else f"uncertainty {worst:.2f} px above {self.max_uncertainty:g} px")
+            return {"used": False, "static": False, "reliable": False, "reason": f"unreliable: {why}; not compensated"}
+        if j is None:
+            return {"used": False, "static": True, "reliable": True, "reason": "one frame"}
+        return {"used": False, "static": True, "reliable": True,
+                "reason": f"motion {shift[j]:.2f} px below its uncertainty {bar[j]:.2f} px"
+                          f" ({self.Z:g} sd, floor {self.min_shift:g} px)"}
+
     def summary(self) -> dict:
-        """Camera-motion summary for ``Tracks.meta``: largest shift, scale and rotation, and frame counts
-        per method (``first``, ``lk``, ``hold``, ``interpolated``)."""
-        T = np.array(self.transforms)
+        """Camera-motion evidence for ``Tracks.meta``: largest estimated shift, scale and rotation, frame
+        counts per method (``first``, ``lk``, ``phase``, ``hold``, ``interpolated``), key-frame fit quality
+        (inliers min/median, grid cells reached of 16, rms residual and largest standard error at a corner,
+        frame px) and the decision (``used``, ``static``, ``reliable``, ``reason``)."""
+        T = np.array(self.estimated())
         if not len(T):
             return {"frames": 0}
         pts = _corners(*self._size)
@@ -129,13 +205,21 @@ class CameraMotion:
         methods = dict(Counter(k[2] for k in self._keys))
         if len(T) > len(self._keys):
             methods["interpolated"] = len(T) - len(self._keys)
-        return {
+        info = [k[3] for k in self._keys[1:] if k[2] != "hold"]
+        inl = [d["n"] for d in info if "n" in d]
+        out = {
             "frames": len(T),
             "max_shift_px": round(float(shift), 3),
             "max_scale_change": round(float(np.abs(scale - 1).max()), 5),
             "max_rotation_deg": round(float(np.degrees(np.abs(rot).max())), 4),
             "methods": methods,
+            "key_frames": len(self._keys),
+            "inliers": {"min": int(min(inl)), "median": float(np.median(inl))} if inl else None,
+            "spread_cells": int(min(d["cells"] for d in info)) if info else None,
+            "residual_px": round(float(np.nanmedian([d["resid"] for d in info])) / self._s, 3) if inl else None,
+            "uncertainty_px": round(float(max(d["u"] for d in info)) / self._s, 3) if info else None,
         }
+        return {**out, **self.decision()}
 
     # --- estimation --------------------------------------------------------------------
     def _flush(self) -> None:
@@ -144,47 +228,128 @@ class CameraMotion:
         self._held = []
         if not self._keys:
             return self._start(rgb, boxes)
-        g, b = self._gray(rgb), self._boxes(boxes)
-        j, Aj, _ = self._keys[-1]
+        (g, raw), b = self._gray(rgb), self._boxes(boxes)
+        good = [k for k in self._keys if k[2] != "hold"]
+        j, Aj = good[-1][:2]
         pred = Aj
-        if len(self._keys) > 1:  # constant-velocity extrapolation of the camera path
-            j0, A0, _ = self._keys[-2]
+        if len(good) > 1:  # constant-velocity extrapolation of the camera path over a baseline of ~a stride
+            j0, A0 = next((k for k in reversed(good[:-1]) if k[0] <= j - self.stride // 2), good[0])[:2]
             pred = Aj + (Aj - A0) * ((i - j) / (j - j0))
-        A = None
-        if len(self._pts) >= self.min_points:
-            A, self._pts, self._ref = self._match(g, b, pred)
-        method = "lk"
-        if A is None:  # too few background corners agree: keep the last transform
-            method, A = "hold", Aj
-        # replenish points lost at the borders or on objects
+        D = dense.smooth(raw)
+        A, method, info, pts, ref = self._estimate(g, D, b, pred, replace=True)
+        if A is not None and self.Z * info["u"] / self._s > self.max_uncertainty:
+            A, method, info = None, "hold", {**info, "rejected": method}  # too uncertain to use
+        if A is None:
+            self._keys.append((i, Aj, "hold", info))
+        else:
+            self._pts, self._ref = pts, ref
+        # replenish points lost at the borders, on objects or on moving things
         if len(self._pts) < max(self.min_points * 2, self.max_corners // 3):
             new = self._detect(g, b, self.max_corners - len(self._pts))
             self._pts = np.concatenate([self._pts, new])
-            self._ref = np.concatenate([self._ref, apply(A, new).astype(np.float32)])
-        self._prev, self._prev_A = g, A
-        self._keys.append((i, A, method))
-        if method == "lk" and between and np.abs(apply(A - pred, self._corners_w)).max() > self.BEND:
+            self._ref = np.concatenate([self._ref, apply(pred if A is None else A, new).astype(np.float32)])
+        if A is None:
+            return
+        self._prev, self._Dprev, self._prev_A = g, D, A
+        self._keys.append((i, A, method, info))
+        if between and np.abs(apply(A - pred, self._corners_w)).max() > max(self.BEND, self.Z * info["u"]):
             for k, rgb_k, boxes_k in between:  # not on a straight path: interpolation would be off
-                Ak = self._match(self._gray(rgb_k), self._boxes(boxes_k), Aj + (A - Aj) * ((k - j) / (i - j)))[0]
-                if Ak is not None:
-                    self._keys.insert(-1, (k, Ak, "lk"))
+                gk, raw_k = self._gray(rgb_k)
+                r = self._estimate(gk, None, self._boxes(boxes_k), Aj + (A - Aj) * ((k - j) / (i - j)), raw=raw_k)
+                if r[0] is not None and self.Z * r[2]["u"] / self._s <= self.max_uncertainty:
+                    self._keys.insert(-1, (k, r[0], r[1], r[2]))
 
     def _start(self, rgb: np.ndarray, boxes) -> None:
-        """Frame 0: work scale and first corners."""
+        """Frame 0: work scale, exclusion mask and first corners."""
         h, w = rgb.shape[:2]
         self._size, self._s = (w, h), min(1.0, self.max_side / max(w, h))
-        g = self._gray0 = self._prev = self._gray(rgb)
-        self._corners_w = _corners(g.shape[1], g.shape[0])
+        g, raw = self._gray(rgb)
+        self._gray0 = self._prev = g
+        self._D0 = self._Dprev = dense.smooth(raw)
+        gh, gw = g.shape
+        self._corners_w = _corners(gw, gh)
+        self._grid = np.stack(np.meshgrid(np.linspace(0, gw - 1, 9), np.linspace(0, gh - 1, 9)), -1).reshape(-1, 2)
+        self._grow = max(3, round(0.02 * max(gw, gh)))
+        self._static = self._rasterise(self._exclude, gw, gh)
         self._pts = self._detect(g, self._boxes(boxes), self.max_corners)
         self._ref = self._pts.copy()
-        self._keys.append((0, IDENTITY.copy(), "first"))
+        self._keys.append((0, IDENTITY.copy(), "first", {}))
 
-    def _match(self, g: np.ndarray, boxes: np.ndarray, pred: np.ndarray):
-        """Match the points into ``g`` (initial guesses from ``pred``) and fit the work transform ``g`` -> frame 0.
+    def _estimate(self, g: np.ndarray, D: np.ndarray | None, boxes: np.ndarray, pred: np.ndarray, replace: bool = False,
+                  raw: np.ndarray | None = None):
+        """Work transform ``g`` -> frame 0 near ``pred``: ``(A or None, method, info, points in g, frame-0 points)``.
 
-        Returns ``(A or None, points in g, their frame-0 positions)``, the points cut to RANSAC's inliers
-        when ``A`` is accepted.
+        ``g``: normalised grey (for Lucas-Kanade); ``D``: the smoothed raw grey, or None to make it from ``raw``
+        when needed. ``replace``: this is the new key frame (its moving mask is kept for seeding corners).
         """
+        gh, gw = g.shape
+        keep = ~self._excluded(boxes, g.shape)
+        ref_img, M_of, A_of = self._reference(pred)
+        nxt, ref, ok = self._lk(g, pred)
+        xi = np.clip(np.round(nxt[:, 0]).astype(int), 0, gw - 1)
+        yi = np.clip(np.round(nxt[:, 1]).astype(int), 0, gh - 1)
+        ok &= keep[yi, xi]
+        between = not replace and self._moving is not None  # a frame between key frames: the key's mask serves
+        cands: list[np.ndarray] = []
+        if not between and ok.sum() >= self.min_points:  # RANSAC's consensus, and the consensus of what it left out
+            rest = ok.copy()
+            for _ in range(2):
+                if rest.sum() < self.min_points:
+                    break
+                A, inl = cv2.estimateAffinePartial2D(nxt[rest], ref[rest], method=cv2.RANSAC,
+                                                     ransacReprojThreshold=_RANSAC_PX, maxIters=500, confidence=0.99)
+                if A is None:
+                    break
+                cands.append(A)
+                rest[np.flatnonzero(rest)[inl.reshape(-1).astype(bool)]] = False
+        if not between:  # and the extrapolated path; near-duplicates (which would split the vote) dropped
+            uniq: list[np.ndarray] = []
+            for c in cands + [pred]:
+                if all(np.abs(apply(c - u, self._corners_w)).max() > _RANSAC_PX for u in uniq):
+                    uniq.append(c)
+            cands = uniq
+        if cands and D is None:
+            D = dense.smooth(raw)
+        best = cands[dense.best(D, ref_img, [M_of(c) for c in cands], keep)] if len(cands) > 1 else pred if between else cands[0]
+        if cands:
+            moving = dense.moving_mask(D, ref_img, M_of(best), keep, self._grow)
+            if replace:
+                self._moving = moving
+        else:
+            moving = self._moving
+        use = ok & ~moving[yi, xi]
+        got = self._fit(nxt[use], ref[use], gw, gh)
+        if got is not None:
+            return (got[0], "lk", got[1], *got[2:])
+        # corners scarce or not agreeing: area-based registration on the pixels that are not moving
+        D = dense.smooth(raw) if D is None else D
+        r = dense.phase(D, ref_img, M_of(best), keep & ~moving)
+        if r is not None and np.isfinite(r[1]):
+            A, u = A_of(r[0]), r[1]
+            if ref_img is not self._D0:  # via the previous key frame: its error adds
+                u = float(np.hypot(u, self._keys[-1][3].get("u", 0.0)))
+            info = {"cells": fit.cells(np.argwhere(keep & ~moving)[::97, ::-1], gw, gh), "resid": float("nan"), "u": u}
+            return A, "phase", info, nxt[use], apply(A, nxt[use]).astype(np.float32)
+        return None, "hold", {}, nxt[use], ref[use]
+
+    def _fit(self, nxt: np.ndarray, ref: np.ndarray, gw: int, gh: int):
+        """RANSAC similarity with well-spread inliers, refitted by least squares: ``(A, info, pts, ref)`` or None."""
+        if len(nxt) < self.min_points:
+            return None
+        A, inl = cv2.estimateAffinePartial2D(nxt, ref, method=cv2.RANSAC, ransacReprojThreshold=_RANSAC_PX,
+                                             maxIters=1000, confidence=0.995, refineIters=10)
+        if A is None:
+            return None
+        inl = inl.reshape(-1).astype(bool)
+        n = int(inl.sum())
+        c = fit.cells(nxt[inl], gw, gh)
+        if n < max(6, 0.3 * len(inl)) or c < MIN_CELLS:
+            return None
+        A, cov, rms = fit.fit_similarity(nxt[inl], ref[inl])
+        return A, {"n": n, "cells": c, "resid": rms, "u": fit.corner_sd(cov, gw, gh)}, nxt[inl], ref[inl]
+
+    def _lk(self, g: np.ndarray, pred: np.ndarray):
+        """Track the points into ``g`` (initial guesses from ``pred``): ``(positions in g, frame-0 positions, ok)``."""
         inv = invert(pred)
         ref, pts = self._ref, self._pts
         gh, gw = g.shape
@@ -198,43 +363,63 @@ class CameraMotion:
                 nxt[sel], ok[sel] = got.reshape(-1, 2), st.reshape(-1) == 1
         x, y = nxt[:, 0], nxt[:, 1]
         ok &= (x >= 0) & (y >= 0) & (x < gw) & (y < gh)
-        if len(boxes):  # an object passing over a corner drags it
-            ok &= ~((x[:, None] >= boxes[:, 0]) & (x[:, None] <= boxes[:, 2])
-                    & (y[:, None] >= boxes[:, 1]) & (y[:, None] <= boxes[:, 3])).any(1)
-        nxt, ref = nxt[ok], ref[ok]
-        if len(nxt) < self.min_points:
-            return None, nxt, ref
-        A, inl = cv2.estimateAffinePartial2D(nxt, ref, method=cv2.RANSAC, ransacReprojThreshold=1.0,
-                                             maxIters=1000, confidence=0.995, refineIters=10)
-        if A is None:
-            return None, nxt, ref
-        inl = inl.reshape(-1).astype(bool)
-        if inl.sum() < max(6, 0.3 * len(inl)):
-            return None, nxt, ref
-        return A, nxt[inl], ref[inl]
+        return nxt, ref, ok
+
+    def _reference(self, pred: np.ndarray):
+        """Reference image for the pixel checks and maps to it: frame 0 while ``pred`` keeps half the frame
+        inside it, else the previous key frame. ``(image, A -> map to it, map -> A)``."""
+        gh, gw = self._gray0.shape
+        p = apply(pred, self._grid)
+        if ((p >= 0) & (p <= [gw - 1, gh - 1])).all(1).mean() >= 0.5 or self._Dprev is None:
+            return self._D0, (lambda A: A), (lambda M: M)
+        back = invert(self._prev_A)
+        return self._Dprev, (lambda A: compose(back, A)), (lambda M: compose(self._prev_A, M))
 
     # --- images ------------------------------------------------------------------------
-    def _gray(self, rgb: np.ndarray) -> np.ndarray:
-        """Grey work image with mean and contrast normalised (a global lighting change is not motion)."""
+    def _gray(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Grey work image with mean and contrast normalised (a global lighting change is not motion), and
+        the plain grey one (the pixel checks fit gain and offset themselves; normalising clips)."""
         g = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
         if self._s != 1.0:
             g = cv2.resize(g, (round(g.shape[1] * self._s), round(g.shape[0] * self._s)), interpolation=cv2.INTER_AREA)
         mean, std = cv2.meanStdDev(g)
         gain = 40.0 / max(float(std[0, 0]), 1.0)
-        return cv2.convertScaleAbs(g, alpha=gain, beta=128.0 - gain * float(mean[0, 0]))
+        return cv2.convertScaleAbs(g, alpha=gain, beta=128.0 - gain * float(mean[0, 0])), g
 
     def _boxes(self, boxes) -> np.ndarray:
         """Finite object boxes ``[M, 4]`` in work pixels, grown by 4 px."""
         b = np.asarray([] if boxes is None else boxes, float).reshape(-1, 4)
         return b[np.isfinite(b).all(1)] * self._s + [-4, -4, 4, 4]
 
+    def _rasterise(self, regions, gw: int, gh: int) -> np.ndarray:
+        """Work-resolution mask of ``exclude`` regions (boxes or polygons)."""
+        mask = np.zeros((gh, gw), np.uint8)
+        ew, eh = self._exclude_size or self._size
+        f = np.array([gw / ew, gh / eh])
+        for r in regions:
+            r = np.asarray(r, float)
+            if r.size == 4 and r.ndim == 1:
+                (x0, y0), (x1, y1) = r[:2] * f, r[2:] * f
+                mask[max(0, int(y0)):max(0, int(np.ceil(y1)) + 1), max(0, int(x0)):max(0, int(np.ceil(x1)) + 1)] = 1
+            else:
+                cv2.fillPoly(mask, [np.round(r.reshape(-1, 2) * f).astype(np.int32)], 1)
+        return mask > 0
+
+    def _excluded(self, boxes: np.ndarray, shape) -> np.ndarray:
+        """Work pixels (bool) inside the object boxes or the ``exclude`` regions."""
+        mask = self._static.copy() if self._static is not None else np.zeros(shape, bool)
+        for x0, y0, x1, y1 in boxes.astype(int):
+            mask[max(0, y0):max(0, y1 + 1), max(0, x0):max(0, x1 + 1)] = True
+        return mask
+
     def _detect(self, gray: np.ndarray, boxes: np.ndarray, n: int) -> np.ndarray:
-        """Up to ``n`` new corners ``[n, 2]`` away from objects, borders and the current points."""
+        """Up to ``n`` new corners ``[n, 2]`` away from objects, moving pixels, borders and the current points."""
         if n <= 0:  # (0 would mean "no limit" to OpenCV)
             return np.zeros((0, 2), np.float32)
-        mask = np.full(gray.shape, 255, np.uint8)
-        for x0, y0, x1, y1 in boxes.astype(int):
-            mask[max(0, y0):max(0, y1 + 1), max(0, x0):max(0, x1 + 1)] = 0
+        bad = self._excluded(boxes, gray.shape)
+        if self._moving is not None:
+            bad |= self._moving
+        mask = np.where(bad, 0, 255).astype(np.uint8)
         b = _MARGIN  # borders: corners there leave the frame first
         mask[:b], mask[-b:], mask[:, :b], mask[:, -b:] = 0, 0, 0, 0
         for x, y in self._pts.astype(int):

@@ -54,7 +54,7 @@ CONVEX_SHAPES = {"sphere", "block", "cylinder", "hollow_cylinder", "cone", "bob"
 PREFETCH = 8  # frames decoded ahead in a background thread
 MIN_OBJECT_PX = 12  # the working resolution keeps the smallest object at least this many px across
 WEAK_COVERAGE = 0.8  # an object whose colour model holds less of its own pixels is found by contrast
-STATIC_SHIFT_PX = 0.5  # a camera whose estimated shift never exceeds this (tracking px) is static: identity
+STATIC_SHIFT_PX = 0.5  # tracking px: camera motion below this is not compensated (the tracker's own precision)
 
 
 class ObjectNotFound(Exception):
@@ -235,7 +235,8 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     rows: list[list[Found | None]] = []
     objs: list[Tracked] = []
     groups: list[list[Tracked]] = []
-    motion = cam.CameraMotion() if plan.compensate_camera else None
+    motion = (cam.CameraMotion(min_shift=STATIC_SHIFT_PX, exclude=getattr(case, "exclude", None),
+                               exclude_size=(case.width, case.height)) if plan.compensate_camera else None)
     size = None
     t_decode = t_camera = 0.0
     with closing(frames_in):  # stops the decoding thread, also when an object is not found
@@ -273,9 +274,8 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     camera_meta: dict = {"compensated": False}
     if motion is not None:
         summary = motion.summary()
-        static = summary.get("max_shift_px", 0.0) <= STATIC_SHIFT_PX
-        camera_meta = {"compensated": not static, "static": static, **summary}
-        if not static:
+        camera_meta = {"compensated": bool(summary.get("used", False)), **summary}
+        if camera_meta["compensated"]:  # else the transforms are identity: motion within its uncertainty or unreliable
             for i, A in enumerate(motion.transforms):
                 xy[i], box[i], area[i], ang[i] = _to_frame0(A, xy[i], box[i], area[i], ang[i])
     # tracking pixels -> case pixels

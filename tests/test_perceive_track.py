@@ -398,6 +398,32 @@ def test_roi_and_exclude_keep_blobs_out(tmp_path):
     assert not o.visible[truth[:, 0] > 400].any() and o.visible[truth[:, 0] < 190].all()
 
 
+def test_a_bob_on_a_same_coloured_string_is_not_dragged_along_it(tmp_path):
+    """A 4-px string of the bob's colour joins the bob's blob: growth is bounded (an opening cuts
+    the string), so the centroid stays on the bob; unbounded, the string pulls it up to ~70 px."""
+    n, L, px, py, r = 40, 200, 160, 15, 12
+    th = 0.6 * np.cos(2 * np.pi * np.arange(n) / 40)
+    truth = np.stack([px + L * np.sin(th), py + L * np.cos(th)], 1)
+    case = make_case([ball_spec("bob", *truth[0], r, RED)], duration=n / 25)
+    got = {}
+    for with_string in (True, False):
+        frames = []
+        for x, y in truth:
+            img = backdrop()
+            if with_string:
+                cv2.line(img, (px, py), (int(round(x)), int(round(y))), RED, 4, cv2.LINE_AA)
+            disc(img, x, y, r, RED)
+            frames.append(img)
+        video = write_video(tmp_path / f"string{with_string}.mp4", frames, fps=25, crf=18)
+        got[with_string] = track(video, case, TrackingPlan(compensate_camera=False))["bob"]
+    o, bare = got[True], got[False]
+    assert o.visible.all()
+    assert np.hypot(*(o.xy - truth).T).max() < 1.5
+    # the bob only (its colour threshold is tighter, the string being "background" of its colour),
+    # not the bob and the string (1000+ px)
+    assert np.max(o.area) < 1.1 * np.median(bare.area)
+
+
 def test_a_mask_seeds_the_colour_of_a_two_tone_object(tmp_path):
     """A mask covering a two-tone object gives the model both tones' pixels (the box alone
     would give only the dominant one); the whole object is measured."""

@@ -153,17 +153,20 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
         lab_c = reg.labels[ys0:ys1, xs0:xs1]
         m = (np.isin(lab_c, keep) if len(keep) > 1 else lab_c == k).view(np.uint8)
         origin = (reg.x0 + xs0, reg.y0 + ys0)
-        area = sum(st[q][4] for q in keep)
-        if area > GROWTH * o.ref_area and area > GROWTH * (
-                o.ref_area + o.diam * min(streak_length(m, o.vel), o.blur_range()[1])):  # a string or a wall
-            got = _bounded(m, origin, o)
-            if got is None:
-                continue
-            m, origin = got
-        sx, sy = origin[0] - reg.x0, origin[1] - reg.y0
-        sub = reg.feat[sy:sy + m.shape[0], sx:sx + m.shape[1]]
+        sub = reg.feat[origin[1] - reg.y0:origin[1] - reg.y0 + m.shape[0], origin[0] - reg.x0:origin[0] - reg.x0 + m.shape[1]]
         raw = frame[origin[1]:origin[1] + m.shape[0], origin[0]:origin[0] + m.shape[1]]
         f = measure(m, sub, raw, origin, o, angles, (w, h))
+        expected = o.ref_area + o.diam * min(f.blur, o.blur_range()[1]) if f is not None else 0.0
+        if f is not None and f.area > o.growth_limit() * expected:  # grown along a string or a wall?
+            got = _bounded(m, origin, o)
+            if got is None:
+                if f.area > GROWTH * expected:
+                    continue
+                got = m, origin  # within what the object's own area noise allows: keep it
+            m, origin = got
+            sub = reg.feat[origin[1] - reg.y0:origin[1] - reg.y0 + m.shape[0], origin[0] - reg.x0:origin[0] - reg.x0 + m.shape[1]]
+            raw = frame[origin[1]:origin[1] + m.shape[0], origin[0]:origin[0] + m.shape[1]]
+            f = measure(m, sub, raw, origin, o, angles, (w, h))
         out[o.j] = f
         if f is not None and not f.cut and f.blur < 0.5 * o.diam:
             inner = cv2.erode(m, _K3, borderType=cv2.BORDER_CONSTANT, borderValue=0)

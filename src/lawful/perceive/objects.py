@@ -81,6 +81,7 @@ class Tracked:
     exposure: float = 0.0  # blur length / speed measured on streaks (0: no blur seen)
     rgb: tuple[float, float, float] | None = None  # mean colour of the object's pixels (0-255)
     weak: bool = False  # colour barely separates it from its surroundings: found by contrast
+    area_dev: float = 0.05  # running mean of |area / ref_area - 1| of unblurred samples
 
     # --- at rest ------------------------------------------------------------------------------
     def unchanged(self, frame: np.ndarray) -> Found | None:
@@ -161,6 +162,16 @@ class Tracked:
         if s > 0.5 * self.diam and blur > 0:
             share = min(1.0, blur / s)
             self.exposure = share if self.exposure == 0 else 0.8 * self.exposure + 0.2 * share
+
+    def growth_limit(self) -> float:
+        """Area (relative to the expected) past which a blob may hold more than the object: four
+        times the object's own measured area spread, at least 10 %."""
+        return 1.0 + max(0.1, 4.0 * self.area_dev)
+
+    def note_area(self, area: float) -> None:
+        """Update the reference area and its spread from an unblurred, uncut sample."""
+        self.area_dev = 0.9 * self.area_dev + 0.1 * abs(area / self.ref_area - 1.0)
+        self.ref_area = 0.9 * self.ref_area + 0.1 * area
 
     # --- association --------------------------------------------------------------------------
     def cost(self, x: float, y: float, area: float) -> float:

@@ -279,10 +279,21 @@ def learn_from_box(feat: np.ndarray, box: tuple[int, int, int, int], background:
     # the final blob: model pixels connected to the learned blob, holes filled (a mask is kept as given)
     m = None if seed is not None else _component_in_box(model.mask(region) | blob, in_box, 1)
     m = fill_holes(blob if m is None else m)
+    if seed is None and (m > 0)[~in_box].sum() > 0.1 * (m > 0)[in_box].sum():
+        m = _without_thin_runs(m, in_box, min(x1 - x0, y1 - y0))
     model.coverage = float(np.mean(model.distance2(region[m > 0]) < model.threshold))
     ys, xs = np.nonzero(m)
     return Learned(model, m, (ox0, oy0), float(len(xs)), (float(xs.mean() + ox0), float(ys.mean() + oy0)),
                    (int(xs.min() + ox0), int(ys.min() + oy0), int(xs.max() + ox0), int(ys.max() + oy0)))
+
+
+def _without_thin_runs(m: np.ndarray, in_box: np.ndarray, side: int) -> np.ndarray:
+    """A blob that spills out of its box along a thin run (a string of its colour): opened with a
+    disc a tenth of the box's side, its component in the box; ``m`` itself if nothing is left."""
+    r = max(1, int(0.1 * side))
+    opened = cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
+    kept = _component_in_box(opened, in_box, max(4, int(0.02 * in_box.sum())))
+    return m if kept is None else kept
 
 
 def _component_in_box(mask: np.ndarray, in_box: np.ndarray, min_px: int) -> np.ndarray | None:

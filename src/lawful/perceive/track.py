@@ -48,7 +48,7 @@ from lawful.perceive.segment import (
     rgb_to_features,
 )
 from lawful.tracks import Tracks
-from lawful.video import VideoError, open_frames
+from lawful.video import VideoError, clip_times, frame_timestamps, open_frames
 
 CONVEX_SHAPES = {"sphere", "block", "cylinder", "hollow_cylinder", "cone", "bob"}
 PREFETCH = 8  # frames decoded ahead in a background thread
@@ -181,7 +181,7 @@ def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndar
         elif f.blur > 0.5 * o.diam:
             o.note_blur(f.blur)
         elif not f.touches:
-            o.ref_area = 0.9 * o.ref_area + 0.1 * f.area
+            o.note_area(f.area)
             o.note_blur(f.blur)
         seen[o.j] = f
     return seen
@@ -213,7 +213,8 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     """Track ``case.objects`` through ``video_path``; see the module docstring.
 
     Returns :class:`~lawful.tracks.Tracks` in case pixels with ``t = frame * duration / n``
-    (``n`` decoded frames). ``meta`` holds ``n_frames``, ``video_fps``, ``video_size``,
+    (``n`` decoded frames; a variable-frame-rate file is timed by its own timestamps, rescaled to
+    ``duration``: ``meta['timing']``, see :func:`lawful.video.clip_times`). ``meta`` holds ``n_frames``, ``video_fps``, ``video_size``,
     ``track_size``, ``camera`` (motion summary), ``groups`` (objects of one colour), per-object
     ``thresholds`` and ``timing_s`` (wall seconds: total, waiting for decode, camera, objects).
     Raises :class:`~lawful.video.VideoError` (unreadable, or the file says it has fewer than
@@ -293,7 +294,8 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     frames = np.array(frames_idx, int)
     tracks = Tracks.empty([o.spec.id for o in objs], T, fps=n_decoded / case.duration / every)
     tracks.frames = frames
-    tracks.t = frames * case.duration / n_decoded
+    clip_t, timing = clip_times(n_decoded, case.duration, frame_timestamps(video_path))  # VFR: by timestamps
+    tracks.t = clip_t[frames]
     tracks.xy, tracks.box, tracks.area, tracks.visible, tracks.angle = xy, box, area, vis, ang
     tracks.meta = {
         "n_frames": n_decoded,
@@ -303,6 +305,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
         "video_size": [info.width, info.height],
         "track_size": [w, h],
         "camera": camera_meta,
+        "timing": timing,
         "thresholds": {o.spec.id: round(o.model.threshold, 2) for o in objs},
         "groups": [[o.spec.id for o in g] for g in groups],
         "timing_s": {"total": round(elapsed, 3), "decode": round(t_decode, 3), "camera": round(t_camera, 3),

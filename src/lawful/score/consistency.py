@@ -24,13 +24,13 @@ def ordering(holds: bool) -> float:
 
 
 def directional_consistency(p: np.ndarray, direction: np.ndarray | float, eps: float | np.ndarray = 0.5) -> float:
-    """DCS = mean over frames with |dp| >= eps of (dp . d_hat) / |dp|.
+    """DCS = mean over frames with |dp| >= eps of (dp . d_hat) / |dp| (Principia A.6).
 
-    ``eps``: one threshold, or one per step ``[T-1]`` (e.g. from measured noise; steps across
-    NaN samples use the threshold of the step leaving the last finite sample).
     ``p``: positions ``[T]`` (1-D coordinate) or ``[T, D]``; NaN rows are skipped.
     ``direction``: the expected direction, a scalar sign for 1-D or a vector; for a
     per-step direction (pendulum: towards the centre) pass an array ``[T-1, D]``.
+    ``eps``: the least step that counts (A.6's ε), one value or one per step ``[T-1]`` (e.g. from
+    measured noise; a step across NaN samples uses the threshold of the step leaving its start).
     Returns NaN when no step moves at least ``eps``.
     """
     p = np.asarray(p, float)

@@ -299,6 +299,7 @@ class PrincipiaTask(Task):
         return m
 
     def score(self, case: Case, measurement: Measurement) -> dict[str, Score]:
+        measurement.notes.setdefault("dcs_direction", self.dcs_direction)
         return {col: self._score_column(col, measurement) for col in self.phenomena}
 
     def _score_column(self, col: str, m: Measurement) -> Score:

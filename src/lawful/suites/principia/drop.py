@@ -66,6 +66,7 @@ class Drop(PrincipiaTask):
     phenomena = ("restitution", "gravity")
     sides = {"restitution": ("restitution_F1", "restitution_F2"), "gravity": ("gravity_F1", "gravity_F2")}
     object_ids = IDS
+    dcs_direction = "image y, downwards (the balls fall)"
     required_known = {"ground_y": "pixel row of the floor line"}
 
     # ------------------------------------------------------------------ cases

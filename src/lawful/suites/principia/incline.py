@@ -68,6 +68,7 @@ class _TentRace(PrincipiaTask):
     """Two objects released together from the same height on opposite faces of a tent ramp."""
 
     object_ids = ("left", "right")  # overridden
+    dcs_direction = "image y, downwards (down the slope)"
     required_known = {"finish_y": "pixel row of the finish line: one value, or one per object"}
 
     def _measure_arrivals(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float | None]:

@@ -63,6 +63,7 @@ class _Momentum(PrincipiaTask):
     phenomena = ("momentum",)
     ordering_columns = ("momentum",)
     object_ids = BALLS + BLOCKS
+    dcs_direction = "image y, downwards (the balls roll down the tent ramp; level stretches move within noise)"
     variant: str = ""
 
     # ------------------------------------------------------------------ cases

@@ -61,6 +61,7 @@ class Projectile(PrincipiaTask):
     phenomena = ("projectile",)
     ordering_columns = ("projectile",)
     object_ids = IDS
+    dcs_direction = "image y, downwards (down the ramp, then falling)"
     required_known = {"ground_y": "pixel row of the floor line",
                       "launch_x": "pixel column of each ball's launch point (the end of its ramp), per object"}
 

@@ -63,6 +63,7 @@ class MassSpring(PrincipiaTask):
     label = "Table 2: Mass-Spring"
     phenomena = ("spring",)
     object_ids = IDS
+    dcs_direction = "image y, downwards (the cubes drop on their springs)"
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = sc.rng_for(seed)

@@ -229,7 +229,8 @@ def rubrics() -> None:
         fr = r.frames
         frames = f"{fr.mode}" + (f" {fr.fps:g} fps" if fr.mode == "video" and fr.fps else "") + \
             (f" ≤{fr.max_frames}" if fr.mode == "video" and fr.max_frames else
-             " every frame" if fr.mode == "video" and not fr.fps else "") + (f" +{len(fr.references)} ref" if fr.references else "")
+             " every frame" if fr.mode == "video" and not fr.fps else "") + \
+            (f" +{len(fr.references)} ref" if fr.references else "")
         t.add_row(n, r.version, r.protocol, str(len(r.criteria)),
                   "1 per criterion" if r.call == "per_criterion" else "1 per video", frames)
     out.print(t)

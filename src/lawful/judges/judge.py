@@ -302,7 +302,8 @@ def judge_items(items: list[VideoItem], rubric: Rubric, client: JudgeClient, sto
                 redo: bool = False, progress: Callable[[int, int], None] | None = None) -> RunReport:
     """Judge ``items`` that ``rubric`` applies to and store every outcome. Finished judgements (same
     rubric version, same judge) are skipped unless ``redo``; errors are always asked again, and
-    unusable answers with ``redo`` (they are never cached, so they are really asked again). The call counts are stored as one ``judge_runs`` row."""
+    unusable answers with ``redo`` (they are never cached, so they are really asked again). The call
+    counts are stored as one ``judge_runs`` row."""
     items = [it for it in items if rubric.applies(it.case)]
     report = RunReport()
     before = client.usage.snapshot()

@@ -84,8 +84,8 @@ class FrameSpec(_Strict):
     """What the judge sees of the video.
 
     ``mode``: ``video`` (frames sampled at ``fps`` over the clip, at most ``max_frames``; ``fps``
-    None samples ``max_frames`` evenly; both None: every frame, the full video), ``last_frame`` (the final decodable frame: the answer
-    artifact), ``keyframes`` (one call per timestamp in ``case.known['deduction_timestamps']``,
+    None samples ``max_frames`` evenly; both None: every frame, the full video), ``last_frame``
+    (the final decodable frame: the answer artifact), ``keyframes`` (one call per timestamp in ``case.known['deduction_timestamps']``,
     each with its ground-truth frame from ``case.known['gt_keyframes']``). ``max_side`` in pixels.
     """
 

@@ -102,18 +102,19 @@ def parabola_vertex(coef: np.ndarray) -> tuple[float, float] | None:
     return float(t), float(c - b * b / (4 * a))
 
 
-def whole(track: ObjectTrack, tol: float = 0.25) -> np.ndarray:
-    """``[T]`` bool: samples where the object's mask area is within ``tol`` (relative) of its median.
+def whole(track: ObjectTrack, tol: float = 0.25, frame: tuple[float, float] | None = None) -> np.ndarray:
+    """``[T]`` bool: samples whose centroid can be trusted for sub-pixel fits.
 
-    A partial mask (cut by a search window, half occluded) moves the centroid; such samples
-    are left out of fits that need sub-pixel positions.
+    A partial mask (cut by a search window, half occluded, cut by the ``frame`` edge) or a merged
+    one moves the centroid; such samples are left out. A sample is left out when its mask area is
+    off by more than ``tol`` (relative to the median, widened by the blur streak its motion allows)
+    *and* its centroid is off its neighbours' trajectory beyond the track's noise, or when it
+    touches the frame edge (:func:`lawful.perceive.noise.steady_samples`): a motion-blurred sample,
+    whose centroid is the mid-exposure position, stays.
     """
     area = np.asarray(track.area, float)
     vis = np.asarray(track.visible, bool) & np.isfinite(np.asarray(track.xy, float)).all(axis=1) & (area > 0)
-    if not vis.any():
-        return vis
-    med = float(np.median(area[vis]))
-    return vis & (np.abs(area / med - 1.0) <= tol)
+    return vis & noise.steady_samples(track, frame, lo=1.0 - tol, hi=1.0 + tol)
 
 
 def border_cut(track: ObjectTrack, case: Case, margin: float = 1.0) -> np.ndarray:

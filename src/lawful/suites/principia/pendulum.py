@@ -116,7 +116,7 @@ class Pendulum(PrincipiaTask):
         for oid in IDS:
             tr = tracks[oid]
             ax, ay = (float(v) for v in case.known["anchors"][oid])
-            x = np.where(whole(tr), tr.x, np.nan)
+            x = np.where(whole(tr, frame=(case.width, case.height)), tr.x, np.nan)
             # only the swings seen without a break: a turning point lost in a gap (or cut by the frame
             # edge) would silently change the count of half-periods
             gone = first_unseen(tr, case)
@@ -125,7 +125,7 @@ class Pendulum(PrincipiaTask):
                 x[gone:] = np.nan
                 xc[gone:] = np.nan
                 m.notes.setdefault("seen_until", {})[oid] = gone
-            x0, y0 = first_value(x), first_value(np.where(whole(tr), tr.y, np.nan))
+            x0, y0 = first_value(x), first_value(np.where(whole(tr, frame=(case.width, case.height)), tr.y, np.nan))
             lengths[oid] = math.hypot(x0 - ax, y0 - ay) if math.isfinite(x0) and math.isfinite(y0) else None
             m.set(f"length_{oid}", lengths[oid], f"{oid}: not seen at release")
             cross = events.crossing(xc, ax, 0)

@@ -126,7 +126,7 @@ class MassSpring(PrincipiaTask):
         ext, side = {}, {}
         for oid in IDS:
             tr = tracks[oid]
-            ok = whole(tr)
+            ok = whole(tr, frame=(case.width, case.height))
             y = np.where(ok, tr.y, np.nan)
             t = np.asarray(tr.t, float)
             box = np.asarray(tr.box, float)[ok]

@@ -158,27 +158,6 @@ def _persistence(vis: np.ndarray, gap_tolerance: int) -> float:
     return float(ok.mean())
 
 
-def touches_border(track, frame: tuple[float, float] | None, margin: float = 1.0) -> np.ndarray:
-    """``[T]`` bool: samples whose box touches the edge of a ``(width, height)`` frame (all False without one)."""
-    box = np.asarray(track.box, float)
-    if frame is None:
-        return np.zeros(len(box), bool)
-    w, h = frame
-    with np.errstate(invalid="ignore"):
-        return (box[:, 0] <= margin) | (box[:, 1] <= margin) | (box[:, 2] >= w - 1 - margin) | (box[:, 3] >= h - 1 - margin)
-
-
-def _speed_steps(xy: np.ndarray, seen: np.ndarray) -> np.ndarray:
-    """Displacement per sample ``[T]`` (px) at each sighting: the larger of its neighbouring steps."""
-    out = np.full(len(xy), np.nan)
-    if len(seen) < 2:
-        return out
-    step = np.linalg.norm(np.diff(xy[seen], axis=0), axis=1) / np.diff(seen)
-    both = np.concatenate([[step[0]], step, [step[-1]]])
-    out[seen] = np.maximum(both[:-1], both[1:])
-    return out
-
-
 def count_jumps(track, seen: np.ndarray, sigma: float, alpha: float = noise.FALSE_ALARM) -> int:
     """Sightings far from the constant-velocity prediction of the two before (see the module docstring).
 
@@ -251,13 +230,13 @@ def measure_consistency(
             jumps += nj
             chk.notes.setdefault("jumps", {})[o] = nj
             chk.notes.setdefault("noise_px", {})[o] = None if not math.isfinite(sigma) else round(sigma, 3)
-            cut = touches_border(tr, frame)
+            cut = noise.touches_border(tr, frame)
             whole_seen = seen[~cut[seen]]
             all_vis = np.flatnonzero(np.asarray(tr.visible, bool) & ~cut)
             a0 = float((sizes or {}).get(o) or (tr.area[all_vis[0]] if len(all_vis) else 0.0))
             if a0 > 0 and len(whole_seen):
                 d = math.sqrt(a0)
-                streak = np.nan_to_num(_speed_steps(np.asarray(tr.xy, float), seen)[whole_seen])
+                streak = np.nan_to_num(noise.speed_steps(np.asarray(tr.xy, float), seen)[whole_seen])
                 a = tr.area[whole_seen]
                 ok = (a >= a0 / (AREA_RATIO * (1 + streak / d))) & (a <= AREA_RATIO * a0 + streak * d)
                 stab.append(float(np.mean(ok)))
@@ -503,59 +482,10 @@ def local_poly_value(t: np.ndarray, y: np.ndarray, tq: float, k: int = 5, deg: i
     return float(p[-1])
 
 
-def centroid_outliers(track, usable: np.ndarray, sigma: float, which: np.ndarray | None = None,
-                      alpha: float = noise.FALSE_ALARM, half: int = 3) -> np.ndarray:
-    """``[T]`` bool: samples (``which``, default the usable ones) whose centroid is off the local
-    trajectory of their usable neighbours.
-
-    Each sample is compared with a quadratic in time fitted to the usable samples within ``half``
-    samples on each side (itself left out; at least two per side); it is off when the miss exceeds
-    ``k`` standard deviations of (its noise + the fit's prediction noise), ``σ`` measured on the
-    track, plus 0.5 px of centroid resolution. Samples without such neighbours are never off.
-    """
-    xy = np.asarray(track.xy, float)
-    t = np.asarray(track.t, float)
-    k = noise.k_for(alpha)
-    sig = sigma if math.isfinite(sigma) else 0.0
-    out = np.zeros(len(xy), bool)
-    idx = np.flatnonzero(usable)
-    for i in np.flatnonzero(usable if which is None else which):
-        nb = idx[(np.abs(idx - i) <= half) & (idx != i)]
-        if (nb < i).sum() < 2 or (nb > i).sum() < 2:
-            continue
-        X = np.vander(t[nb] - t[i], 3)
-        coef, *_ = np.linalg.lstsq(X, xy[nb], rcond=None)
-        miss = float(np.linalg.norm(xy[i] - coef[-1]))
-        pred_var = float(np.linalg.inv(X.T @ X)[-1, -1])  # the fit's variance factor at t[i]
-        out[i] = miss > k * sig * math.sqrt(2.0 * (1.0 + pred_var)) + 0.5  # two axes
-    return out
-
-
 def steady_visible(track, frame: tuple[float, float] | None = None, lo: float = 0.7, hi: float = 1.4) -> np.ndarray:
-    """``visible`` ``[T]`` less the samples whose centroid is biased (cut or merged masks).
-
-    Dropped: samples whose box touches the frame edge (``frame`` = ``(width, height)``), and samples
-    with two symptoms at once: a mask area outside what the motion allows — within
-    ``[lo·A/(1 + L/D), hi·A + L·D]`` of the median area ``A`` (``D = √A``, ``L`` the blur streak,
-    at most the per-sample displacement) — *and* a centroid off the local trajectory of the
-    regular samples (:func:`centroid_outliers`). A motion-blurred sample keeps its mid-exposure
-    centroid on the trajectory, so it is kept even when its area changed (falls, impacts, apexes).
-    """
-    vis = np.asarray(track.visible, bool) & np.isfinite(np.asarray(track.xy, float)).all(axis=1)
-    vis &= ~touches_border(track, frame)
-    if not vis.any():
-        return vis
-    a = np.asarray(track.area, float)
-    med = float(np.median(a[vis]))
-    if med <= 0:
-        return vis
-    d = math.sqrt(med)
-    streak = np.nan_to_num(_speed_steps(np.asarray(track.xy, float), np.flatnonzero(vis)))
-    odd_area = vis & ((a < lo * med / (1 + streak / d)) | (a > hi * med + streak * d))
-    if not odd_area.any():
-        return vis
-    off = centroid_outliers(track, vis & ~odd_area, noise.track_noise(track, vis & ~odd_area).sigma, which=odd_area)
-    return vis & ~(odd_area & off)
+    """``visible`` ``[T]`` less the samples whose centroid is biased (cut or merged masks):
+    :func:`lawful.perceive.noise.steady_samples` (blurred samples stay)."""
+    return noise.steady_samples(track, frame, lo, hi)
 
 
 def fill_gaps(y: np.ndarray, max_gap: int = 2) -> np.ndarray:

@@ -54,9 +54,10 @@ def _colors(rng: np.random.Generator, k: int) -> list[tuple[float, float, float]
 
 
 def _stage(task: str, index: int, seed: int, rng, x_lo: float, x_hi: float, z_lo: float, z_hi: float,
-           pitch: float = 0.0) -> tuple[E.Stage, str]:
+           pitch: float = 0.0, shift_x: bool = True) -> tuple[E.Stage, str]:
     """Stage with a camera framing the box ``[x_lo, x_hi] × [z_lo, z_hi]`` of the plane ``y = 0``, looking down
-    by ``pitch`` degrees (0: the plane is parallel to the image and image lengths in it are proportional)."""
+    by ``pitch`` degrees (0: the plane is parallel to the image and image lengths in it are proportional);
+    ``shift_x=False`` keeps the box centred horizontally (mirror-symmetric perspective)."""
     variant = _variant(task, index)
     w, h = SIZE[variant]
     st = E.Stage(int(rng.integers(2**31)), w, h)
@@ -66,8 +67,10 @@ def _stage(task: str, index: int, seed: int, rng, x_lo: float, x_hi: float, z_lo
     dist = half_v / math.tan(math.radians(fovy) / 2)
     slack_z = half_v - (z_hi - z_lo) / 2
     slack_x = half_v * w / h - (x_hi - x_lo) / 2
-    cx = (x_lo + x_hi) / 2 + rng.uniform(-0.6, 0.6) * slack_x
+    cx = (x_lo + x_hi) / 2 + (rng.uniform(-0.6, 0.6) * slack_x if shift_x else 0.0)
     cz = (z_lo + z_hi) / 2 + rng.uniform(-0.6, 0.6) * slack_z
+    if variant == "hd":
+        st.look.subframes = 2  # a 1080p render costs ~9x a 640x360 one
     p = math.radians(pitch)
     st.camera((cx, -dist * math.cos(p), cz + dist * math.sin(p)), (cx, 0.0, cz), fovy)
     st.floor()
@@ -261,8 +264,10 @@ def spring(index: int, seed: int) -> StyledCase:
     gap = float(rng.uniform(0.2, 0.3))
     xs = [-gap, gap]
     bar_z = rest + max(sides) + x_heavy + float(rng.uniform(0.15, 0.35))
+    # the camera is centred between the cubes: the side faces it sees scale with each cube, so the
+    # box sides keep the cubes' size ratio (the task derives the mass ratio from them, cubed)
     st, _ = _stage("spring", index, seed, rng, -gap - 0.2, gap + 0.2, bar_z - rest - max(sides) - x_heavy - 0.05,
-                   bar_z + 0.06)
+                   bar_z + 0.06, shift_x=False)
     cols = _colors(rng, 2)
     st.fixed(E.box(gap + 0.18, 0.02, 0.015), (0, 0, bar_z + 0.015), (120, 95, 70), 0.3)
     st.fixed(E.cylinder(0.015, (bar_z + 0.03) / 2), (-gap - 0.15, 0, (bar_z + 0.03) / 2), (120, 95, 70), 0.3)
@@ -360,10 +365,11 @@ def projectile(index: int, seed: int) -> StyledCase:
     world = st.build()
     bids = [world.id("body", o) for o in ids]
     dofs = [world.model.jnt_dofadr[world.model.body_jntadr[b]] for b in bids]
+    edge = hw + r * math.sin(theta) + 0.002  # ball centre |x| once it has left its ramp
 
     def launch_speeds() -> list[float]:
         out = [0.0, 0.0]
-        world.simulate(duration, FPS, hook=_edge_hook(hw, dofs, out, None))
+        world.simulate(duration, FPS, hook=_edge_hook(edge, dofs, out, None))
         return out
 
     def sim(law: str):
@@ -371,7 +377,7 @@ def projectile(index: int, seed: int) -> StyledCase:
             if law == "true":
                 return world.simulate(duration, FPS)
             speeds = launch_speeds()
-            return world.simulate(duration, FPS, hook=_edge_hook(hw, dofs, [0.0, 0.0], speeds[::-1]))
+            return world.simulate(duration, FPS, hook=_edge_hook(edge, dofs, [0.0, 0.0], speeds[::-1]))
         return run
 
     duration = 2.5
@@ -389,20 +395,20 @@ def projectile(index: int, seed: int) -> StyledCase:
                    ["projectile"], {})
 
 
-def _edge_hook(hw: float, dofs: list[int], seen: list[float], speeds: list[float] | None):
-    """Per step: when a ball first passes its table edge (|x| > hw) record its speed in ``seen``;
-    with ``speeds`` given, rescale its velocity to that speed (the anti-physics swap)."""
+def _edge_hook(edge: float, dofs: list[int], seen: list[float], speeds: list[float] | None):
+    """Per step: when a ball's centre first passes ``|x| > edge`` (it has left the ramp) record its speed
+    in ``seen``; with ``speeds`` given, rescale its velocity and spin to that speed (the anti-physics swap)."""
     done = [False, False]
 
     def hook(w: E.World, d) -> None:
         for i, a in enumerate(dofs):
-            if done[i] or abs(d.qpos[w.model.jnt_qposadr[w.model.dof_jntid[a]]]) <= hw:
+            if done[i] or abs(d.qpos[w.model.jnt_qposadr[w.model.dof_jntid[a]]]) <= edge:
                 continue
             done[i] = True
             v = d.qvel[a:a + 3]
             speed = float(np.linalg.norm(v))
             seen[i] = speed
             if speeds is not None and speed > 0:
-                d.qvel[a:a + 3] = v * (speeds[i] / speed)
+                d.qvel[a:a + 6] *= speeds[i] / speed
 
     return hook

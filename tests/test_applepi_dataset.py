@@ -152,7 +152,8 @@ def test_broken_predictions_are_listed_not_fatal(tiny, tmp_path):
     assert "perception_text rollout_02" in rep.missing[0]
     sec = evaluate_predictions(tiny, pred, tmp_path / "run2", model="broken", progress=False, ocr=False, workers=1)
     e = sec["models"]["broken"]
-    assert e["invalid"] == 3 and e["scored"] == 27
+    # Formulation-Text without OCR or a judge has no objective score: its 6 outputs are unmeasurable
+    assert e["invalid"] == 3 and e["unmeasurable"] == 6 and e["scored"] == 21
     assert not sec["validation"]["broken"]["ok"]
     # an invalid rollout scores 0: that case-subtrack drops to 2/3 of the reference's value
     assert 0.0 < e["subtracks"]["perception_text_objective"] < 1.0

@@ -56,11 +56,16 @@ def test_ious_hand_computed():
     assert F.weighted_spatial_iou(gen2, gt2) == pytest.approx(0.25)
 
 
-def test_empty_unions_follow_physics_iq():
+def test_empty_unions_follow_the_seeds_epsilon_or_physics_iq_when_asked():
     z = np.zeros((3, 4, 4), bool)
-    assert F.spatial_iou(z, z) == 1.0
-    assert F.spatiotemporal_iou(z, z) == 1.0
-    assert F.weighted_spatial_iou(z, z) == 1.0
+    for f in (F.spatial_iou, F.spatiotemporal_iou, F.weighted_spatial_iou):
+        assert f(z, z) == 0.0  # Apple-π E.2: |A ∧ B| / (|A ∨ B| + ε)
+        assert f(z, z, empty=1.0) == 1.0  # Physics-IQ
+    # an object that leaves the view in both clips: the empty frames earn nothing (they earned 1.0 before)
+    gen = np.zeros((4, 2, 2), bool)
+    gen[:2, 0, 0] = True
+    assert F.spatiotemporal_iou(gen, gen.copy()) == pytest.approx(0.5)
+    assert F.spatiotemporal_iou(gen, gen.copy(), empty=1.0) == 1.0
 
 
 def _physics_iq_reference(gen, gt):
@@ -101,9 +106,9 @@ def test_ious_equal_physics_iq_definitions(seed):
     gen[2] = False  # an empty frame in one sequence
     gt[2] = False  # and in both: per-frame IoU 1.0
     sp, st, ws = _physics_iq_reference(gen, gt)
-    assert F.spatial_iou(gen, gt) == pytest.approx(sp)
-    assert F.spatiotemporal_iou(gen, gt) == pytest.approx(st)
-    assert F.weighted_spatial_iou(gen, gt) == pytest.approx(ws)
+    assert F.spatial_iou(gen, gt, empty=1.0) == pytest.approx(sp)
+    assert F.spatiotemporal_iou(gen, gt, empty=1.0) == pytest.approx(st)
+    assert F.weighted_spatial_iou(gen, gt, empty=1.0) == pytest.approx(ws)
 
 
 # --- velocity -------------------------------------------------------------------------------------

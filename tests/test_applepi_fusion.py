@@ -74,9 +74,15 @@ def test_objective_only_renormalises_over_measured_groups():
     s2, g2 = Fu.fuse_objective("deduction", obj)
     assert "integrity" not in g2
     assert s2 == pytest.approx((0.2 * 0.75 + 0.6 * 0.6) / 0.8)
-    # formulation-text without OCR: only presentation is measured
-    s3, g3 = Fu.fuse_objective("formulation_text", {"white_background": 1.0, "three_text_lines": 0.0})
-    assert g3 == {"presentation": 0.5} and s3 == 0.5
+    # formulation-text without OCR: only presentation (weight 0.1) is measured, so there is no objective score
+    # (the counterfactual's wrong option letter and formula scored 0.999 on presentation alone)
+    s3, g3 = Fu.fuse_objective("formulation_text", {"white_background": 1.0, "three_text_lines": 1.0})
+    assert s3 is None and g3["uncovered"] == ["option", "formula", "substitution"] and g3["covered_weight"] == 0.1
+    # with OCR the content groups are covered: a wrong option letter costs its weight
+    s4, _ = Fu.fuse_objective("formulation_text", {"white_background": 1.0, "three_text_lines": 1.0,
+                                                   "option_letter_ocr": 0.0, "formula_text_ocr": 1.0,
+                                                   "substitution_text_ocr": 1.0})
+    assert s4 == pytest.approx(0.8)
 
 
 def test_keyframe_judge_uses_position_match_for_smoothness():

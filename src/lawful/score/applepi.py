@@ -79,30 +79,35 @@ def _as_seq(m: np.ndarray) -> np.ndarray:
     return m
 
 
-def spatial_iou(gen: np.ndarray, gt: np.ndarray) -> float:
-    """IoU of the max-over-time masks ("where does action happen"); 1.0 when both are empty."""
+def spatial_iou(gen: np.ndarray, gt: np.ndarray, empty: float = 0.0) -> float:
+    """IoU of the max-over-time masks ("where does action happen").
+
+    ``empty``: the value when both are empty: 0 by Apple-π's ``/(union + ε)`` (seed E.2), 1 by Physics-IQ's
+    convention (the same for the two functions below).
+    """
     g, r = _as_seq(gen).any(0), _as_seq(gt).any(0)
     union = np.count_nonzero(g | r)
-    return 1.0 if union == 0 else np.count_nonzero(g & r) / union
+    return float(empty) if union == 0 else np.count_nonzero(g & r) / union
 
 
-def spatiotemporal_iou(gen: np.ndarray, gt: np.ndarray) -> float:
-    """Mean over frames of per-frame IoU ("where and when"); a frame with empty union counts 1.0."""
+def spatiotemporal_iou(gen: np.ndarray, gt: np.ndarray, empty: float = 0.0) -> float:
+    """Mean over frames of per-frame IoU ("where and when"); a frame with an empty union counts ``empty``
+    (0 in Apple-π: frames where both sides show no object earn nothing)."""
     g, r = _as_seq(gen), _as_seq(gt)
     if g.shape != r.shape:
         raise ValueError(f"shape mismatch {g.shape} vs {r.shape}")
     inter = np.count_nonzero(g & r, axis=(1, 2)).astype(float)
     union = np.count_nonzero(g | r, axis=(1, 2)).astype(float)
-    per = np.where(union > 0, inter / np.maximum(union, 1), 1.0)
+    per = np.where(union > 0, inter / np.maximum(union, 1), float(empty))
     return float(per.mean())
 
 
-def weighted_spatial_iou(gen: np.ndarray, gt: np.ndarray) -> float:
+def weighted_spatial_iou(gen: np.ndarray, gt: np.ndarray, empty: float = 0.0) -> float:
     """Σ min(W_gen, W_gt) / Σ max(W_gen, W_gt) with W = per-pixel mean over time ("how much")."""
     wg = _as_seq(gen).mean(0, dtype=np.float64)
     wr = _as_seq(gt).mean(0, dtype=np.float64)
     den = np.maximum(wg, wr).sum()
-    return 1.0 if den == 0 else float(np.minimum(wg, wr).sum() / den)
+    return float(empty) if den == 0 else float(np.minimum(wg, wr).sum() / den)
 
 
 def mask_iou(a: np.ndarray, b: np.ndarray) -> float:

@@ -405,6 +405,7 @@ def deduction_motion_masks(case: GTCase, out, max_seconds: float = 5.0) -> dict[
     gt = case.gt_frames(ks)
     gen_m = F.motion_masks([F.quarter(frames[i]) for i in pidx])
     gt_m = F.motion_masks([F.quarter(gt[k]) for k in ks])
-    return {"spatial_iou_motion": F.spatial_iou(gen_m, gt_m),
-            "spatiotemporal_iou_motion": F.spatiotemporal_iou(gen_m, gt_m),
-            "weighted_spatial_iou_motion": F.weighted_spatial_iou(gen_m, gt_m)}
+    # Physics-IQ's pipeline, Physics-IQ's convention: a frame where neither clip moves agrees (1.0)
+    return {"spatial_iou_motion": F.spatial_iou(gen_m, gt_m, empty=1.0),
+            "spatiotemporal_iou_motion": F.spatiotemporal_iou(gen_m, gt_m, empty=1.0),
+            "weighted_spatial_iou_motion": F.weighted_spatial_iou(gen_m, gt_m, empty=1.0)}

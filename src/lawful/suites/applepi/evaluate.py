@@ -115,9 +115,12 @@ def evaluate_case(case: GTCase, pred_root: str | Path, num_rollouts: int, opts: 
                                       reason=reason + "\n" + traceback.format_exc(limit=4), path=str(out.path)))
                 continue
             value, groups = fuse_objective(sub, metrics)
+            why = ""
+            if value is None:
+                why = (f"objective checks cover {100 * groups.get('covered_weight', 0):.0f}% of the rubric weight "
+                       f"(not {', '.join(groups.get('uncovered', []))}): needs --ocr or a judge")
             res = Result(OutputScore(**base, status="scored" if value is not None else "unmeasurable", value=value,
-                                     metrics=metrics), groups=groups, path=str(out.path),
-                         reason="" if value is not None else "no objective check applies")
+                                     metrics=metrics), groups=groups, path=str(out.path), reason=why)
             if judge and (sub, r) in judge:
                 res.fused, res.fused_groups = fuse(sub, judge[(sub, r)], metrics)
             results.append(res)

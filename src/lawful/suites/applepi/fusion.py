@@ -10,7 +10,8 @@ Two scores per output:
   are supplied (:func:`fuse`); nothing is ever invented for a missing criterion.
 - ``<subtrack>_objective`` — the objective-only score (:func:`fuse_objective`): each group's mean
   over the objective checks mapped to it (``OBJECTIVE_GROUPS``); groups without any objective
-  check that applies to the case are dropped and the remaining weights renormalised.
+  check that applies to the case are dropped and the remaining weights renormalised, as long as
+  the rest carries at least half of the subtrack's weight (else ``unmeasurable``: it needs OCR or a judge).
 
 Aggregation (:func:`aggregate`): rollouts are averaged first (an invalid output scores 0), then
 the track score is the mean over cases (Eq. 13), the overall score the mean over cases and
@@ -104,17 +105,29 @@ def fuse(subtrack: str, judge: dict[str, float], objective: dict[str, float]) ->
     return total, groups
 
 
+MIN_COVERAGE = 0.5  # share of a subtrack's weight its objective checks must cover for an objective-only score
+
+
 def fuse_objective(subtrack: str, objective: dict[str, float]) -> tuple[float | None, dict]:
-    """Objective-only score: weighted mean over the groups with at least one applicable objective check."""
-    groups, num, den = {}, 0.0, 0.0
+    """Objective-only score: weighted mean over the groups with at least one applicable objective check.
+
+    None (with ``groups['uncovered']``) when those groups carry less than :data:`MIN_COVERAGE` of the
+    subtrack's weight: e.g. Formulation-Text without OCR could only judge presentation (weight 0.1), and
+    a wrong option letter and formula would score as if right.
+    """
+    groups, num, den, uncovered = {}, 0.0, 0.0, []
     for g in RUBRICS[subtrack]:
         names = [m for m in OBJECTIVE_GROUPS[subtrack].get(g.name, ()) if objective.get(m, -1) != -1]
         if not names:
+            uncovered.append(g.name)
             continue
         groups[g.name] = group_mean([objective[m] for m in names])
         num += g.weight * groups[g.name]
         den += g.weight
-    return (num / den if den else None), groups
+    total = sum(g.weight for g in RUBRICS[subtrack])
+    if den < MIN_COVERAGE * total:
+        return None, {**groups, "uncovered": uncovered, "covered_weight": round(den / total, 4) if total else 0.0}
+    return num / den, groups
 
 
 def keyframe_judge_values(per_timestamp: list[dict[str, float]]) -> dict[str, float]:

@@ -195,7 +195,7 @@ def judge_applepi(run_dir: str | Path, client: JudgeClient, models: Iterable[str
                 continue
             outputs += 1
             key = (row["case_id"], row["model"], int(row["rollout"]), sub)
-            if row["status"] != "scored":
+            if row["status"] == "invalid":  # no output to judge (an objective score too thin alone is judged)
                 not_judged += 1
                 continue
             if not redo and set(judge_criteria(sub)) <= done.get(key, set()):

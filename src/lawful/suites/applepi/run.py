@@ -143,8 +143,9 @@ def aggregate_rows(rows: list[dict], models: Iterable[str] | None = None, case_i
     for m in models:
         objective = _outputs_from_rows(rows, m, case_ids, judged=False)
         judged = _outputs_from_rows(rows, m, case_ids, judged=True)
-        full = bool(judged) and len(judged) == len([o for o in objective if o.status == "scored"])
-        use = judged + [o for o in objective if o.status != "scored"] if full else objective
+        judgeable = [o for o in objective if o.status != "invalid"]  # outputs with metrics a judge can complete
+        full = bool(judged) and len(judged) == len(judgeable)
+        use = judged + [o for o in objective if o.status == "invalid"] if full else objective
         entry = aggregate(use)
         entry["scoring"] = "judged (E.1/E.3 fusion)" if full else "objective-only (no judge values; rubric criteria left out)"
         suffix = "" if full else "_objective"
@@ -192,7 +193,8 @@ def apply_judge(store: Store, values: dict[tuple[str, str, int, str], dict[str, 
         changed = False
         for sub in SUBTRACKS:
             obj = cols.get(f"{sub}_objective")
-            if obj is None or obj.status != "scored" or (sub, rollout) not in judge:
+            # an objective-only score too thin to stand alone (unmeasurable) still has its metrics to fuse
+            if obj is None or obj.status not in ("scored", "unmeasurable") or (sub, rollout) not in judge:
                 continue
             value, groups = fuse(sub, judge[(sub, rollout)], obj.metrics)
             if value is None:

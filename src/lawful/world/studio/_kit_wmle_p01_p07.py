@@ -121,7 +121,11 @@ def project_track(w: E.World, rec: E.Recording, body: str, offset=(0.0, 0.0, 0.0
 
 def styled(case, w: E.World, recs: dict[str, E.Recording], simulate_law: Callable[[str], E.Recording],
            first: np.ndarray | None = None) -> StyledCase:
-    """A StyledCase whose first frame is frame 0 of the law-correct clip (anti recordings made lazily)."""
+    """A StyledCase whose first frame is frame 0 of the law-correct clip (anti recordings made lazily).
+
+    For checks of the simulated physics it also carries ``world`` (the :class:`~engine.World`) and
+    ``simulate(law, fps=FPS) -> Recording``.
+    """
     if first is None:
         first = next(iter(w.render(recs["true"])))
 
@@ -132,7 +136,9 @@ def styled(case, w: E.World, recs: dict[str, E.Recording], simulate_law: Callabl
             recs[law] = simulate_law(law)
         return w.render(recs[law])
 
-    return StyledCase(case, first, render)
+    sc = StyledCase(case, first, render)
+    sc.world, sc.simulate = w, simulate_law
+    return sc
 
 
 def r3(v) -> float:

@@ -202,15 +202,23 @@ def _launcher(st: E.Stage, x0: float, r: float, angle_deg: float, rgb=(120, 124,
 
 
 def _projectiles(st: E.Stage, balls: list[dict], x_stop: float):
-    """Free balls resting on the floor (no ball-ball contact) and a padded bumper at ``x_stop`` that stops
-    them after they land and roll on."""
+    """Free balls resting on the floor (no ball-ball contact; they land without a bounce, condim 3: rolling
+    friction coupled with a fast skidding landing makes MuJoCo balls hop) and a padded bumper at ``x_stop``
+    that stops them after they roll on."""
     r = max(b["r"] for b in balls)
-    st.fixed(E.box(0.06, 0.35, 1.6 * r), (x_stop + 0.06, 0.0, 1.6 * r), (70, 72, 78), 0.1, name="bumper")
+    st.fixed(E.box(0.06, 0.35, 1.6 * r), (x_stop + 0.06, 0.0, 1.6 * r), (70, 72, 78), 0.1, name="bumper",
+             priority=2, condim=1, solref=E.restitution_solref(0.0), solimp=SOLIMP)  # frictionless: no climbing
     for b in balls:
         body = st.body(b["id"], pos=(b["x"], 0.0, b["r"]), joint="free")
-        body.geom(E.sphere(b["r"]), rgb=b["rgb"], obj=b["id"], contype=2, conaffinity=1, condim=6, priority=1,
-                  friction="0.9 0.02 0.08", solref=E.restitution_solref(0.05), solimp=SOLIMP, density=500)
+        body.geom(E.sphere(b["r"]), rgb=b["rgb"], obj=b["id"], contype=2, conaffinity=1, condim=3, priority=1,
+                  friction="0.9 0.02 0.08", solref=E.restitution_solref(0.0), solimp=SOLIMP, density=500)
         _launcher(st, b["x"], b["r"], b["angle"])
+
+
+def _elliptic(w: E.World) -> E.World:
+    """Elliptic friction cones: with pyramidal ones a fast ball skidding on landing hops off the floor."""
+    w.model.opt.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
+    return w
 
 
 def _launch_hook(w: E.World, balls: list[dict], hold: float, gscale: dict[str, float], vz_scale: dict[str, float]):
@@ -254,11 +262,11 @@ def complementary_angle_throws(index: int, seed: int):
     balls = [dict(id="ball_30", x=0.0, r=r, rgb=c30, angle=30.0, speed=speed),
              dict(id="ball_60", x=gap, r=r, rgb=c60, angle=60.0, speed=speed)]
     duration = round(hold + T60 + 0.45, 4)
-    K.frame_region(st, v, rng, lo=(-0.3, -0.05), hi=(gap + R + 0.45, apex + 2 * r + 0.12))
-    _projectiles(st, balls, gap + R + 0.3)
+    K.frame_region(st, v, rng, lo=(-0.3, -0.05), hi=(gap + R + 0.65, apex + 2 * r + 0.12))
+    _projectiles(st, balls, gap + R + 0.5)
     if v.distractor:
         _distractor(st, rng, c60, r, (gap + 0.5 * R, gap + 0.8 * R))
-    w = st.build()
+    w = _elliptic(st.build())
 
     def sim(law: str, fps: float = K.FPS) -> E.Recording:
         g = {"ball_60": 1.3} if law == "anti" else {}
@@ -299,11 +307,11 @@ def oblique_projectile(index: int, seed: int):
     rgb = K.vivid(rng, 1)[0]
     balls = [dict(id="ball", x=0.0, r=r, rgb=rgb, angle=45.0, speed=speed)]
     duration = round(hold + T + 0.45, 4)
-    K.frame_region(st, v, rng, lo=(-0.3, -0.05), hi=(R + 0.45, 1.4 * R / 4 + 2 * r + 0.1))
-    _projectiles(st, balls, R + 0.3)
+    K.frame_region(st, v, rng, lo=(-0.3, -0.05), hi=(R + 0.65, 1.4 * R / 4 + 2 * r + 0.1))
+    _projectiles(st, balls, R + 0.5)
     if v.distractor:
         _distractor(st, rng, rgb, r, (0.5 * R, 0.8 * R))
-    w = st.build()
+    w = _elliptic(st.build())
 
     def sim(law: str, fps: float = K.FPS) -> E.Recording:
         anti = law == "anti"

@@ -174,16 +174,17 @@ class CameraMotion:
         bar = np.maximum(unc, self.min_shift)
         worst = float(unc.max()) if len(unc) else 0.0
         reliable = holds == 0 and worst <= self.max_uncertainty
-        if len(est) and (shift > bar).any():
+        if reliable and len(est) and (shift > bar).any():
             j = int(np.argmax(shift - bar))
             return {"used": True, "static": False, "reliable": reliable,
                     "reason": f"motion {shift[j]:.2f} px above its uncertainty {unc[j]:.2f} px"
                               f" (key frame {est[j][0]}, {self.Z:g} sd; floor {self.min_shift:g} px)"}
         j = int(np.argmax(shift)) if len(est) else None
-        if not reliable:
-            why = (f"{holds} of {len(self._keys) - 1} key frames without an estimate" if holds
-                   else f"uncertainty {worst:.2f} px above {self.max_uncertainty:g} px")
-            return {"used": False, "static": False, "reliable": False, "reason": f"unreliable: {why}; not compensated"}
+        if not reliable:  # a path with gaps or loose estimates is not used: the camera may have moved unseen
+            why = (f"{holds} of {len(self._keys) - 1} key frames without an estimate within {self.max_uncertainty:g} px"
+                   if holds else f"uncertainty {worst:.2f} px above {self.max_uncertainty:g} px")
+            seen = f"; estimated motion up to {shift.max():.2f} px" if len(shift) else ""
+            return {"used": False, "static": False, "reliable": False, "reason": f"unreliable: {why}{seen}; not compensated"}
         if j is None:
             return {"used": False, "static": True, "reliable": True, "reason": "one frame"}
         return {"used": False, "static": True, "reliable": True,
@@ -289,9 +290,8 @@ class CameraMotion:
         xi = np.clip(np.round(nxt[:, 0]).astype(int), 0, gw - 1)
         yi = np.clip(np.round(nxt[:, 1]).astype(int), 0, gh - 1)
         ok &= keep[yi, xi]
-        between = not replace and self._moving is not None  # a frame between key frames: the key's mask serves
         cands: list[np.ndarray] = []
-        if not between and ok.sum() >= self.min_points:  # RANSAC's consensus, and the consensus of what it left out
+        if ok.sum() >= self.min_points:  # RANSAC's consensus, and the consensus of what it left out
             rest = ok.copy()
             for _ in range(2):
                 if rest.sum() < self.min_points:
@@ -302,28 +302,25 @@ class CameraMotion:
                     break
                 cands.append(A)
                 rest[np.flatnonzero(rest)[inl.reshape(-1).astype(bool)]] = False
-        if not between:  # and the extrapolated path; near-duplicates (which would split the vote) dropped
-            uniq: list[np.ndarray] = []
-            for c in cands + [pred]:
-                if all(np.abs(apply(c - u, self._corners_w)).max() > _RANSAC_PX for u in uniq):
-                    uniq.append(c)
-            cands = uniq
-        if cands and D is None:
+        uniq: list[np.ndarray] = []  # and the extrapolated path; near-duplicates (would split the vote) dropped
+        for c in cands + [pred]:
+            if all(np.abs(apply(c - u, self._corners_w)).max() > _RANSAC_PX for u in uniq):
+                uniq.append(c)
+        if D is None and (len(uniq) > 1 or replace or self._moving is None):
             D = dense.smooth(raw)
-        best = cands[dense.best(D, ref_img, [M_of(c) for c in cands], keep)] if len(cands) > 1 else pred if between else cands[0]
-        if cands:
-            moving = dense.moving_mask(D, ref_img, M_of(best), keep, self._grow)
-            if replace:
-                self._moving = moving
-        else:
+        best = uniq[dense.best(D, ref_img, [M_of(c) for c in uniq], keep)] if len(uniq) > 1 else uniq[0]
+        if not replace and len(uniq) == 1 and self._moving is not None:  # between key frames, on the path
             moving = self._moving
+        else:
+            moving = dense.moving_mask(D, ref_img, M_of(best), keep, self._grow)
+        if replace:
+            self._moving = moving
         use = ok & ~moving[yi, xi]
         got = self._fit(nxt[use], ref[use], gw, gh)
         if got is not None:
             return (got[0], "lk", got[1], *got[2:])
         # corners scarce or not agreeing: area-based registration on the pixels that are not moving
-        D = dense.smooth(raw) if D is None else D
-        r = dense.phase(D, ref_img, M_of(best), keep & ~moving)
+        r = dense.phase(dense.smooth(raw) if D is None else D, ref_img, M_of(best), keep & ~moving)
         if r is not None and np.isfinite(r[1]):
             A, u = A_of(r[0]), r[1]
             if ref_img is not self._D0:  # via the previous key frame: its error adds

@@ -121,11 +121,11 @@ def moving_mask(img: np.ndarray, ref: np.ndarray, A: np.ndarray, keep: np.ndarra
 
 
 def phase(img: np.ndarray, ref: np.ndarray, A0: np.ndarray, keep: np.ndarray):
-    """Translation correction of ``A0`` by phase correlation: ``(A, standard error px)`` or None.
+    """Translation correction of ``A0`` by phase correlation: ``(A, error px)`` or None.
 
-    ``img`` against ``ref`` warped by ``A0``, both with unexplained pixels set to their mean and a
-    Hanning window (``cv2.phaseCorrelate``). The standard error comes from the same measurement on
-    the four quadrants: half the rms spread of their shifts about the whole frame's. Where the
+    ``img`` (pixels outside ``keep`` set to its mean) against ``ref`` warped by ``A0``, with a
+    Hanning window (``cv2.phaseCorrelate``). The error is taken from the same measurement on the
+    four quadrants: the largest distance of their shifts from the whole frame's. Where the
     content does not pin a shift down (a smooth gradient, noise, a zoom that a translation cannot
     describe) the quadrants disagree and the error is large.
     """
@@ -134,8 +134,9 @@ def phase(img: np.ndarray, ref: np.ndarray, A0: np.ndarray, keep: np.ndarray):
     valid = inside & keep
     if valid.mean() < 0.2:
         return None
-    m = float(img[valid].mean())
-    a, b = np.where(valid, img, m).astype(np.float32), np.where(valid, W, m).astype(np.float32)
+    # each image loses only its own bad pixels: a mask shared by both would be common structure at zero shift
+    a = np.where(keep, img, float(img[keep].mean())).astype(np.float32)
+    b = np.where(inside, W, float(W[inside].mean())).astype(np.float32)
 
     def shift(ys, xs):
         aa, bb = a[ys, xs], b[ys, xs]
@@ -144,7 +145,7 @@ def phase(img: np.ndarray, ref: np.ndarray, A0: np.ndarray, keep: np.ndarray):
 
     d = shift(slice(None), slice(None))
     quads = [shift(ys, xs) for ys in (slice(0, h // 2), slice(h // 2, None)) for xs in (slice(0, w // 2), slice(w // 2, None))]
-    se = float(np.sqrt(np.mean(np.sum((np.array(quads) - d) ** 2, 1)))) / 2
+    se = float(np.sqrt(np.sum((np.array(quads) - d) ** 2, 1)).max())
     A = A0.copy()  # img(x) ~ W(x - d) = ref(A0 (x - d))
     A[:, 2] -= A0[:, :2] @ d
     return A, se

@@ -90,7 +90,7 @@ def _bounded(m: np.ndarray, origin: tuple[int, int], o: Tracked) -> tuple[np.nda
 
 
 def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: Regions,
-               grow: float = 1.0) -> dict[int, Found | None]:
+               grow: float = 1.0, prev: np.ndarray | None = None) -> dict[int, Found | None]:
     """Find the group's objects in ``frame``; returns object index -> measurement (None if not seen).
 
     Objects are segmented in windows around their predictions (a lost object's covers its reach);
@@ -118,7 +118,9 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
         segmented.append(reg)
     can_widen = grow < MAX_GROW and any(not o.lost for o in group) and wins != [(0, 0, w, h)]
     if not cand:
-        return step_group(group, frame, angles, regions, grow * 3) if can_widen else _contrast_fill(group, frame, regions, out)
+        if can_widen:
+            return step_group(group, frame, angles, regions, grow * 3, prev)
+        return _contrast_fill(group, frame, regions, out, prev)
     cost = [[o.cost(cx, cy, a) for _, _, cx, cy, a in cand] for o in group]
     if len(group) == 1:
         c = min(range(len(cand)), key=cost[0].__getitem__)
@@ -128,7 +130,7 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
         taken = {int(r): int(c) for r, c in zip(rows, cols) if cost[r][c] < _FAR}
     if can_widen and (len(taken) < len(group) or any(_at_inner_edge(segmented[cand[c][0]], cand[c][1], w, h)
                                                      for c in taken.values())):
-        return step_group(group, frame, angles, regions, grow * 3)  # missed, or cut by the window: look wider
+        return step_group(group, frame, angles, regions, grow * 3, prev)  # missed, or cut by the window: look wider
     free = set(range(len(cand))) - set(taken.values())
     for r, c in taken.items():
         o = group[r]
@@ -167,6 +169,12 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
             sub = reg.feat[origin[1] - reg.y0:origin[1] - reg.y0 + m.shape[0], origin[0] - reg.x0:origin[0] - reg.x0 + m.shape[1]]
             raw = frame[origin[1]:origin[1] + m.shape[0], origin[0]:origin[0] + m.shape[1]]
             f = measure(m, sub, raw, origin, o, angles, (w, h))
+        if f is not None and len(group) == 1 and (f.blur > 0.5 * o.diam or f.area < 0.5 * o.ref_area):
+            # a motion-blur streak: its colour core is not its mid-exposure point; the share-weighted
+            # centroid of the whole (pale) streak is
+            g = by_contrast(o, frame, regions, prev)
+            if g is not None and math.hypot(g.xy[0] - f.xy[0], g.xy[1] - f.xy[1]) < o.diam + g.blur:
+                f = g
         out[o.j] = f
         if f is not None and not f.cut and f.blur < 0.5 * o.diam:
             inner = cv2.erode(m, _K3, borderType=cv2.BORDER_CONSTANT, borderValue=0)
@@ -188,26 +196,28 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
                     for p in (o.predict() for o in missing)):
                 out[group[r].j] = None
         return out
-    return _contrast_fill(group, frame, regions, out)
+    return _contrast_fill(group, frame, regions, out, prev)
 
 
-def _contrast_fill(group: list[Tracked], frame: np.ndarray, regions: Regions,
-                   out: dict[int, Found | None]) -> dict[int, Found | None]:
+def _contrast_fill(group: list[Tracked], frame: np.ndarray, regions: Regions, out: dict[int, Found | None],
+                   prev: np.ndarray | None) -> dict[int, Found | None]:
     """Look for a lone object the colour mask missed with :func:`by_contrast`."""
     if len(group) == 1 and out[group[0].j] is None:
-        out[group[0].j] = by_contrast(group[0], frame, regions)
+        out[group[0].j] = by_contrast(group[0], frame, regions, prev)
     return out
 
 
-def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions) -> Found | None:
-    """Find ``o`` as the pixels that mix its colour (``o.rgb``) with the local background's.
+def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarray | None = None) -> Found | None:
+    """Find ``o`` as the pixels that mix its colour (``o.rgb``) with the background's.
 
-    The background colour and its noise are the median and spread of the window's outer ring
-    (the window is several object sizes wide). A pixel ``p = bg + alpha (c - bg) + e`` belongs
-    to the object when its share ``alpha`` is at least :data:`ALPHA_MIN`, its contrast exceeds
-    :data:`NOISE_SIGMAS` noise sigmas and it lies near the mixing line. The centroid is weighted
-    by ``alpha``: for a motion-blur streak that is the mid-exposure position. None when the
-    object's colour does not stand out from the background or no blob fits the motion model.
+    The background of each pixel is the previous sample ``prev`` (the object has moved on; where
+    it was, and without ``prev``, the median of the window's outer ring: the window is several
+    object sizes wide); the noise is the spread of the ring's differences from it. A pixel
+    ``p = bg + alpha (c - bg) + e`` belongs to the object when its share ``alpha`` is at least
+    :data:`ALPHA_MIN`, its contrast exceeds :data:`NOISE_SIGMAS` noise sigmas and it lies near
+    the mixing line. The centroid is weighted by ``alpha``: for a motion-blur streak that is the
+    mid-exposure position. None when the object's colour does not stand out from the background
+    or no blob fits the motion model.
     """
     if o.rgb is None:
         return None
@@ -216,17 +226,28 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions) -> Found | None
     if x1 - x0 < 8 or y1 - y0 < 8:
         return None
     crop = frame[y0:y1, x0:x1].astype(np.float32)
-    ring = np.concatenate([crop[:2].reshape(-1, 3), crop[-2:].reshape(-1, 3),
-                           crop[:, :2].reshape(-1, 3), crop[:, -2:].reshape(-1, 3)])
-    bg = np.median(ring, 0)
-    noise = max(2.0, 1.4826 * float(np.median(np.linalg.norm(ring - bg, axis=1))))
+    ring_of = lambda a: np.concatenate([a[:2].reshape(-1, 3), a[-2:].reshape(-1, 3),  # noqa: E731
+                                        a[:, :2].reshape(-1, 3), a[:, -2:].reshape(-1, 3)])
+    ring = ring_of(crop)
+    med = np.median(ring, 0)
+    if prev is not None and prev.shape == frame.shape and not o.lost:
+        bg = prev[y0:y1, x0:x1].astype(np.float32)
+        bx0, by0, bx1, by1 = (int(v) for v in o.last_box)  # where the object was in ``prev``
+        pad = 2 + int(0.25 * o.diam)
+        bg[max(0, by0 - pad - y0):max(0, by1 + pad + 1 - y0), max(0, bx0 - pad - x0):max(0, bx1 + pad + 1 - x0)] = med
+        dev = ring - ring_of(bg)
+    else:
+        bg = med
+        dev = ring - med
+    noise = max(2.0, 1.4826 * float(np.median(np.linalg.norm(dev, axis=1))))
     dc = np.asarray(o.rgb, np.float32) - bg
-    contrast = float(np.linalg.norm(dc))
-    if contrast < 2 * NOISE_SIGMAS * noise:
+    c2 = np.maximum((dc * dc).sum(-1), 1e-6)
+    if float(np.sqrt(np.median(c2))) < 2 * NOISE_SIGMAS * noise:
         return None
+    contrast = np.sqrt(c2)
     diff = crop - bg
-    alpha = diff @ (dc / contrast**2)
-    resid = np.linalg.norm(diff - alpha[..., None] * dc, axis=2)
+    alpha = (diff * dc).sum(-1) / c2
+    resid = np.linalg.norm(diff - alpha[..., None] * dc, axis=-1)
     mask = ((alpha > ALPHA_MIN) & (alpha * contrast > NOISE_SIGMAS * noise)
             & (resid < 2 * noise + 0.35 * alpha * contrast)).view(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
@@ -241,8 +262,12 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions) -> Found | None
             best, best_cost = k, c
     if not best:
         return None
-    x, y, bw, bh, area = (int(v) for v in stats[best])
-    m = (labels[y:y + bh, x:x + bw] == best).view(np.uint8)
+    parts = [best] + _streak_pieces(o, stats, cents, best)
+    x, y = int(stats[parts, 0].min()), int(stats[parts, 1].min())
+    bw, bh = int((stats[parts, 0] + stats[parts, 2]).max()) - x, int((stats[parts, 1] + stats[parts, 3]).max()) - y
+    area = int(stats[parts, 4].sum())
+    lab = labels[y:y + bh, x:x + bw]
+    m = (np.isin(lab, parts) if len(parts) > 1 else lab == best).view(np.uint8)
     wgt = np.clip(alpha[y:y + bh, x:x + bw], 0, 1) * m
     mo = cv2.moments(wgt)
     if mo["m00"] <= 0:
@@ -251,8 +276,26 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions) -> Found | None
     gx0, gy0 = x + x0, y + y0
     gx1, gy1 = gx0 + bw - 1, gy0 + bh - 1
     touches = gx0 <= 0 or gy0 <= 0 or gx1 >= w - 1 or gy1 >= h - 1
+    blur = streak_length(m, o.vel)
+    if area > o.growth_limit() * (o.ref_area + o.diam * min(blur, o.blur_range()[1])):
+        return None  # more than a streak of the object: it runs along something of its colour
     cut = touches and area < BORDER_CUT * o.expected_area()
-    return Found((cx, cy), (gx0, gy0, gx1, gy1), float(area), float("nan"), cut, touches, streak_length(m, o.vel))
+    return Found((cx, cy), (gx0, gy0, gx1, gy1), float(area), float("nan"), cut, touches, blur)
+
+
+def _streak_pieces(o: Tracked, stats: np.ndarray, cents: np.ndarray, best: int) -> list[int]:
+    """Other components that continue component ``best`` along the motion (a streak broken where
+    its share of the object's colour dips into the noise): within half a diameter across the
+    velocity and half the longest possible streak along it."""
+    speed = o.speed()
+    if speed < 0.5 * o.diam or len(stats) <= 2:
+        return []
+    ux, uy = o.vel[0] / speed, o.vel[1] / speed
+    d = cents[1:] - cents[best]
+    along, across = np.abs(d @ [ux, uy]), np.abs(d @ [-uy, ux])
+    reach = 0.5 * (o.blur_range()[1] + o.diam)
+    ok = (across < 0.5 * o.diam) & (along < reach) & (stats[1:, 4] >= 3)
+    return [int(k) + 1 for k in np.nonzero(ok)[0] if int(k) + 1 != best]
 
 
 def measure(sub: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[int, int], o: Tracked, angles: bool,

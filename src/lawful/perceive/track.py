@@ -149,9 +149,10 @@ def _groups(objs: list[Tracked]) -> list[list[Tracked]]:
 
 
 def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndarray, angles: bool, first: bool,
-                regions: Regions):
-    """Find every object in ``frame`` and update its motion state; returns, per object, its
-    measurement in this sample, or None where it is not (wholly) visible."""
+                regions: Regions, prev: np.ndarray | None = None):
+    """Find every object in ``frame`` (``prev``: the previous sample, background for the contrast
+    search) and update its motion state; returns, per object, its measurement in this sample,
+    or None where it is not (wholly) visible."""
     seen: list[Found | None] = [None] * len(objs)
     found = {}
     for g in groups:
@@ -160,14 +161,16 @@ def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndar
             found.update((o.j, f) for o, f in zip(g, same))
             continue
         if g[0].weak:
-            got = {g[0].j: by_contrast(g[0], frame, regions)}
+            got = {g[0].j: by_contrast(g[0], frame, regions, prev)}
         else:
-            got = step_group(g, frame, angles, regions)
+            got = step_group(g, frame, angles, regions, prev=prev)
         for o in g:
             o.remember(got[o.j], frame)
         found.update(got)
     for o in objs:
         f = found.get(o.j)
+        if f is not None:
+            o.last_box = f.box
         if f is None or f.cut:
             if f is not None:  # keep following a partly visible object without recording it
                 o.seen_at(f.xy)
@@ -238,7 +241,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     groups: list[list[Tracked]] = []
     motion = (cam.CameraMotion(min_shift=STATIC_SHIFT_PX, exclude=getattr(case, "exclude", None),
                                exclude_size=(case.width, case.height)) if plan.compensate_camera else None)
-    size = None
+    size = prev = None
     t_decode = t_camera = 0.0
     with closing(frames_in):  # stops the decoding thread, also when an object is not found
         while True:
@@ -254,7 +257,8 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
                 objs = _init_objects(FrameFeatures(frame), frame, case, case.width / w, case.height / h)
                 groups = _groups(objs)
                 regions = _regions(case, plan, roi, exclude, case.width / w, case.height / h)
-            seen = _step_frame(objs, groups, frame, plan.angles, not frames_idx, regions)
+            seen = _step_frame(objs, groups, frame, plan.angles, not frames_idx, regions, prev)
+            prev = frame
             if motion is not None:
                 t0 = time.perf_counter()
                 motion.update(frame, [f.box for f in seen if f] + [o.window(*size) for o in objs if o.lost])

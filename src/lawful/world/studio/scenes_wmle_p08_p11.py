@@ -403,3 +403,145 @@ def build_sphere_vs_ring(index: int, seed: int) -> StyledCase:
     case.truth.tracks = tracks
     case.truth.events = {"release": 0.0}
     return StyledCase(case, first, lambda law: world.render(rec(law)))
+
+
+# ----------------------------------------------------------------------------- P10
+
+
+def _mocap(st: E.Stage, name: str, pos, geoms: list[str]) -> None:
+    """A kinematic (mocap) body whose geoms do collide (the engine's own mocap arms never touch anything)."""
+    b = E.Body(st, name, pos, None, True)
+    b.parts.extend(geoms)
+    st.bodies.append(b)
+
+
+def _tilt(q: np.ndarray) -> float:
+    """Rotation (rad) about +y of a free body's quaternion ``(w, x, y, z)``: positive tips its top towards +x."""
+    return 2.0 * math.atan2(float(q[2]), float(q[0]))
+
+
+@scene("wmle", "edge_pivot_rotation")
+def build_edge_pivot_rotation(index: int, seed: int) -> StyledCase:
+    """P10: a grey rod slides in from the left, pushes a tall block's upper left face until the block
+    tips over its lower right edge, and the block falls onto its right face.
+
+    The block stands on a thin mat (a kinematic body, friction 2, stiff contacts that do not creep) and the rod is kinematic too
+    (low friction, ``priority`` so its friction wins); everything else is MuJoCo contact dynamics.
+    The rod stops a few degrees past the tipping angle. Twin: the mat slides right by
+    ``anti_slide_fraction`` of the block's diagonal in proportion to the block's rotation, so the
+    support edge drifts as it turns (the task's twin), carried by friction.
+    """
+    label = 10
+    rng = C.scene_rng(seed, label, index)
+    variant = C.variant_of(index)
+    W, H = variant.size
+    st = E.Stage(C.stage_seed(seed, label, index), W, H)
+    w = float(rng.uniform(0.1, 0.13))
+    h = float(rng.uniform(0.19, 0.23))
+    dep = float(rng.uniform(0.08, 0.11))
+    mat_t = 0.006
+    pivot = np.array([0.0, 0.0, mat_t])  # lower right edge (x, z), y = 0 is the block's mid-plane
+    rate = math.radians(float(rng.uniform(32.0, 44.0)))
+    rod_z = mat_t + float(rng.uniform(0.74, 0.84)) * h
+    v_rod = rate * (rod_z - mat_t)
+    contact_s = float(rng.uniform(0.35, 0.55))
+    phi_tip = math.atan2(w, h)
+    push_to = phi_tip + math.radians(float(rng.uniform(3.0, 5.0)))
+    slide = float(rng.uniform(0.15, 0.3))
+    diag = math.hypot(w, h)
+    duration = 3.0
+    color = C.object_rgbs(rng, 1, avoid=C.scene_hues(st.look))[0]
+    st.floor()
+    st.backdrop(y=float(rng.uniform(0.3, 0.6)))
+    rod_r = 0.011
+    tip0 = pivot[0] - w - v_rod * contact_s - 0.002
+    mat_half = 0.5 * (w + h + 0.25)
+    mat_x = pivot[0] - w - 0.05 + mat_half
+    mat_mat = st.material((96, 98, 104), 0.2)
+    _mocap(st, "mat", (mat_x, 0.0, mat_t / 2), [
+        f'<geom name="mat_g" type="box" size="{mat_half:.5g} 0.12 {mat_t / 2:.5g}" material="{mat_mat}" '
+        'friction="2.0 0.005 0.0001" solref="0.002 1"/>'])
+    rod_mat = st.material((128, 131, 136), 0.8)
+    _mocap(st, "rod", (tip0, 0.0, rod_z), [
+        f'<geom name="rod_g" type="capsule" size="{rod_r}" fromto="{-1.5:.4g} 0 0 {-rod_r:.4g} 0 0" '
+        f'material="{rod_mat}" friction="0.05 0.005 0.0001" priority="2"/>'])
+    b = st.body("block", pos=(pivot[0] - w / 2, 0.0, mat_t + h / 2 + 0.0003), joint="free")
+    b.geom(E.box(w / 2, dep / 2, h / 2), rgb=color, obj="block", specular=0.25, density=600,
+           friction="2.0 0.005 0.0001", solref="0.002 1")  # stiff contact: no creep of the edge
+    spot_r = 0.26 * w
+    b.geom(E.cylinder(spot_r, 0.0015), rgb=tuple(int(c * 0.3) for c in color), pos=(-0.2 * w, -dep / 2 - 0.0008, 0.3 * h),
+           euler=(90, 0, 0), specular=0.2, density=1, **E.NO_CONTACT)
+    lo = [tip0 - 0.12, -0.02]
+    hi = [pivot[0] + h + 0.08, mat_t + h + 0.06]
+    if variant.distractor:  # a look-alike box standing behind, right of where the block lands
+        dx = pivot[0] + h + 0.18
+        st.distractor(E.box(w / 2, dep / 2, 0.6 * h / 2), pos=(dx, 0.15, 0.3 * h), near=color)
+        hi[0] = dx + w
+    cam = C.frame_camera(st, rng, variant, lo, hi, fovy=(16.0, 22.0))
+    world = st.build()
+    m = world.model
+    bid = world.id("body", "block")
+    qa = m.jnt_qposadr[m.body_jntadr[bid]]
+    rod_m, mat_m = (m.body_mocapid[world.id("body", n)] for n in ("rod", "mat"))
+
+    def hook_for(law: str):
+        state = {"stop": None}
+
+        def hook(w_, d):
+            phi = _tilt(d.qpos[qa + 3:qa + 7])
+            if state["stop"] is None and phi >= push_to:
+                state["stop"] = d.mocap_pos[rod_m, 0]
+            x = tip0 + v_rod * d.time if state["stop"] is None else state["stop"]
+            d.mocap_pos[rod_m] = (x, 0.0, rod_z)
+            if law == "anti":
+                d.mocap_pos[mat_m, 0] = mat_x + slide * diag * max(0.0, phi) / (math.pi / 2)
+        return hook
+
+    recs: dict = {}
+
+    def settle(d):  # the block comes to rest on the mat before the clip starts
+        import mujoco
+
+        for _ in range(500):
+            mujoco.mj_step(m, d)
+        d.qvel[:] = 0.0
+        d.time = 0.0
+
+    def rec(law: str):
+        if law not in recs:
+            recs[law] = world.simulate(duration, FPS, hook_for(law), settle)
+        return recs[law]
+
+    first = next(iter(world.render(rec("true"))))
+    masks = world.masks(rec("true"))
+    ppm = world.px_per_m((pivot[0] - w / 2, 0.0, h / 2))
+    obj = world.object_spec("block", "block", first, masks, width_px=round(w * ppm, 3), height_px=round(h * ppm, 3))
+    t = rec("true").times[:, rec("true").times.shape[1] // 2]
+    xyz = rec("true").body_xyz(world, "block")
+    phis = np.array([_tilt(q[qa + 3:qa + 7]) for q in rec("true").qpos[:, rec("true").qpos.shape[1] // 2]])
+    moved = np.flatnonzero(phis > math.radians(1.0))
+    known = {"g": G, "w_px": round(w * ppm, 3), "h_px": round(h * ppm, 3),
+             "ground_y": round(float(world.project((pivot[0], -dep / 2, mat_t))[1]), 3),
+             "pivot_px": [round(float(v), 3) for v in world.project((pivot[0], -dep / 2, mat_t))],
+             "push_rate_deg_s": round(math.degrees(rate), 3), "push_to_deg": round(math.degrees(push_to), 4),
+             "anti_slide_fraction": round(slide, 5), "studio": {"variant": variant.name, "camera": cam},
+             "anti_note": "twin: the mat under the block slides right by anti_slide_fraction of the diagonal as "
+                          "the block turns, carrying its support edge"}
+    prompt = ("A fixed camera looks at a tall rectangular block with a dark spot painted near its upper left corner, "
+              "standing upright on a thin mat on the floor. A grey metal rod comes in horizontally from the left, "
+              "touches the block's left face near the top and pushes it slowly to the right. The block tips over "
+              "about its lower right edge, which stays in place, and falls onto its right side, where it lies still. "
+              "It does not slide. The camera does not move and time runs at a steady rate.")
+    case = E.studio_case("wmle", "edge_pivot_rotation", index, seed, prompt=prompt, duration=duration, fps=FPS,
+                         width=W, height=H, objects=[obj], known=known,
+                         assumptions=["rigid block", "no sliding at the support edge", "the floor is flat and fixed",
+                                      "fixed camera, uniform time"],
+                         criteria=["P10: M1 I[rotation >= 5 deg] q(max(pivot drift, ground gap, shape change); 0.02)"],
+                         variant=f"studio-{variant.name}",
+                         quantities={"E": 0.0, "rotation_deg": float(np.degrees(phis.max())),
+                                     "anti_e_pivot": slide})
+    case.truth.tracks = {"block": [(round(float(a), 5), *(round(float(v), 3) for v in world.project(q)))
+                                   for a, q in zip(t, xyz)]}
+    if len(moved):
+        case.truth.events = {"rotation_start": float(t[moved[0]])}
+    return StyledCase(case, first, lambda law: world.render(rec(law)))

@@ -1,4 +1,4 @@
-"""Helpers shared by the studio scenes of WMLE P8–P15: frame variants, camera framing, colours, seeds."""
+"""Helpers of the studio scenes of WMLE P8–P15: frame variants, camera framing, colours, seeds, marked bodies."""
 
 from __future__ import annotations
 
@@ -109,3 +109,50 @@ def frame_period(t: np.ndarray, a: np.ndarray) -> float | None:
         return None
     tc = t[idx] - a[idx] * (t[idx + 1] - t[idx]) / (a[idx + 1] - a[idx])
     return float(np.mean(np.diff(tc)))
+
+
+# ----------------------------------------------------------------------------- bodies
+
+
+def marked_ball(body: E.Body, r: float, rgb, stripe_rgb, obj: str, facing: float = -1.0) -> None:
+    """A solid ball with a light stripe of beads from the pole facing the camera (-y) to near its rim.
+
+    The beads sit just under the surface (their caps show), weigh nothing to speak of and never touch
+    anything; only the ball geom is the watched object (its mask and colour).
+    """
+    body.geom(E.sphere(r), rgb=rgb, obj=obj, specular=0.45, density=1000)
+    a = 0.16 * r
+    for k, ang in enumerate(np.linspace(0.0, math.radians(78.0), 9)):
+        p = (r - 0.2 * a) * np.array([math.sin(ang), facing * math.cos(ang), 0.0])
+        body.geom(E.sphere(a), rgb=stripe_rgb, pos=tuple(p), specular=0.2, density=1, **E.NO_CONTACT)
+
+
+def hoop(body: E.Body, R: float, rgb, stripe_rgb, obj: str, mass: float, k: float) -> None:
+    """A thin hoop of outer radius ``R`` facing the camera: a ring of capsules (the watched object, no
+    contact) around an unseen contact sphere (geom group 3), with an explicit inertia ``k m R²`` about
+    the rolling axis (y). A short light stripe across the rim marks its turning."""
+    body.geom(E.sphere(R), rgb=(128, 128, 128), group=3, density=1)
+    tube = 0.12 * R
+    rc = R - tube
+    N = 24
+    for j in range(N):
+        a0, a1 = 2 * math.pi * j / N, 2 * math.pi * (j + 1) / N
+        p0 = (rc * math.cos(a0), 0.0, rc * math.sin(a0))
+        p1 = (rc * math.cos(a1), 0.0, rc * math.sin(a1))
+        body.geom(E.capsule(tube, p0, p1), rgb=stripe_rgb if j == 0 else rgb, obj=None if j == 0 else obj,
+                  specular=0.5, density=1, **E.NO_CONTACT)
+    i_roll = k * mass * R * R
+    body.parts.append(f'<inertial pos="0 0 0" mass="{mass:.6g}" '
+                      f'diaginertia="{0.5 * i_roll:.6g} {i_roll:.6g} {0.5 * i_roll:.6g}"/>')
+
+
+def mocap(st: E.Stage, name: str, pos, geoms: list[str]) -> None:
+    """A kinematic (mocap) body whose geoms do collide (the engine's own mocap arms never touch anything)."""
+    b = E.Body(st, name, pos, None, True)
+    b.parts.extend(geoms)
+    st.bodies.append(b)
+
+
+def tilt(q: np.ndarray) -> float:
+    """Rotation (rad) about +y of a free body's quaternion ``(w, x, y, z)``: positive tips its top towards +x."""
+    return 2.0 * math.atan2(float(q[2]), float(q[0]))

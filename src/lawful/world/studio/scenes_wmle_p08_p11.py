@@ -143,19 +143,6 @@ def build_rough_incline(index: int, seed: int) -> StyledCase:
 # ----------------------------------------------------------------------------- P8
 
 
-def _marked_ball(body: E.Body, r: float, rgb, stripe_rgb, obj: str, facing: float = -1.0) -> None:
-    """A solid ball with a light stripe of beads from the pole facing the camera (-y) to near its rim.
-
-    The beads sit just under the surface (their caps show), weigh nothing to speak of and never touch
-    anything; only the ball geom is the watched object (its mask and colour).
-    """
-    body.geom(E.sphere(r), rgb=rgb, obj=obj, specular=0.45, density=1000)
-    a = 0.16 * r
-    for k, ang in enumerate(np.linspace(0.0, math.radians(78.0), 9)):
-        p = (r - 0.2 * a) * np.array([math.sin(ang), facing * math.cos(ang), 0.0])
-        body.geom(E.sphere(a), rgb=stripe_rgb, pos=tuple(p), specular=0.2, density=1, **E.NO_CONTACT)
-
-
 def _ramp_board(st: E.Stage, corner: np.ndarray, w: np.ndarray, n: np.ndarray, length: float, thick: float,
                 theta_deg: float, side: int, friction: str, name: str) -> None:
     """A board whose top surface runs from ``corner`` along ``w`` (up the slope) for ``length``."""
@@ -200,7 +187,7 @@ def build_solid_sphere_rolling(index: int, seed: int) -> StyledCase:
     st.backdrop(y=float(rng.uniform(0.5, 0.9)))
     _ramp_board(st, corner, w, n, Lc + 2.2 * r + 0.15, 0.05, th_deg, side, "0.9 0.005 0.0001", "ramp")
     b = st.body("ball", pos=tuple(start), joint="free")
-    _marked_ball(b, r, body_rgb, stripe_rgb, "ball")
+    C.marked_ball(b, r, body_rgb, stripe_rgb, "ball")
     top = corner + (Lc + 2.2 * r + 0.15) * w
     xs = [top[0], corner[0] + side * (run + r)]
     lo, hi = [min(xs) - 0.08, -0.03], [max(xs) + 0.08, top[2] + 2 * r + 0.06]
@@ -266,24 +253,6 @@ def build_solid_sphere_rolling(index: int, seed: int) -> StyledCase:
 # ----------------------------------------------------------------------------- P9
 
 
-def _hoop(body: E.Body, R: float, rgb, stripe_rgb, obj: str, mass: float, k: float) -> None:
-    """A thin hoop of outer radius ``R`` facing the camera: a ring of capsules (the watched object, no
-    contact) around an unseen contact sphere (geom group 3), with an explicit inertia ``k m R²`` about
-    the rolling axis (y). A short light stripe across the rim marks its turning."""
-    body.geom(E.sphere(R), rgb=(128, 128, 128), group=3, density=1)
-    tube = 0.12 * R
-    rc = R - tube
-    N = 24
-    for j in range(N):
-        a0, a1 = 2 * math.pi * j / N, 2 * math.pi * (j + 1) / N
-        p0 = (rc * math.cos(a0), 0.0, rc * math.sin(a0))
-        p1 = (rc * math.cos(a1), 0.0, rc * math.sin(a1))
-        body.geom(E.capsule(tube, p0, p1), rgb=stripe_rgb if j == 0 else rgb, obj=None if j == 0 else obj,
-                  specular=0.5, density=1, **E.NO_CONTACT)
-    body.parts.append(f'<inertial pos="0 0 0" mass="{mass:.6g}" '
-                      f'diaginertia="{0.5 * k * mass * R * R:.6g} {k * mass * R * R:.6g} {0.5 * k * mass * R * R:.6g}"/>')
-
-
 @scene("wmle", "sphere_vs_ring")
 def build_sphere_vs_ring(index: int, seed: int) -> StyledCase:
     """P9: a solid ball and a thin hoop of equal outer radius roll from rest at the same height down two
@@ -342,7 +311,7 @@ def build_sphere_vs_ring(index: int, seed: int) -> StyledCase:
             pos=(spot * math.cos(ang), -math.sqrt(R * R - spot * spot) + 0.12 * R, spot * math.sin(ang)),
             specular=0.2, density=1, **E.NO_CONTACT)
     br = st.body("ring", pos=tuple(starts[lane_of["ring"]]), joint="free")
-    _hoop(br, R, cols[1], (240, 236, 222), "ring", mass=1000 * 4 / 3 * math.pi * R**3, k=1.0)
+    C.hoop(br, R, cols[1], (240, 236, 222), "ring", mass=1000 * 4 / 3 * math.pi * R**3, k=1.0)
     ends = [starts[i] + (travel + 0.1) * downs[i] for i in (0, 1)]
     lo = [min(e[0] for e in ends) - R - 0.1, -0.03]
     hi = [max(e[0] for e in ends) + R + 0.1, top_z + 0.12]
@@ -388,7 +357,8 @@ def build_sphere_vs_ring(index: int, seed: int) -> StyledCase:
     where = "left" if sphere_left else "right"
     other = "right" if sphere_left else "left"
     prompt = (f"A fixed camera looks at two identical wooden ramps that fall away from each other, each at about "
-              f"{th_deg:.0f} degrees, with a stop block at each lower end. At the top of the {where} ramp rests a solid "
+              f"{th_deg:.0f} degrees, with a stop block at each lower end. At the top of the {where} ramp rests a "
+              "solid "
               f"ball with a dark spot on it; at the top of the {other} ramp, at the same height, rests a thin hoop of "
               "the same outer radius with a light mark on its rim. At the start both are let go together from rest "
               "and roll down without slipping until they reach the stop blocks. The camera does not move and time "
@@ -408,25 +378,14 @@ def build_sphere_vs_ring(index: int, seed: int) -> StyledCase:
 # ----------------------------------------------------------------------------- P10
 
 
-def _mocap(st: E.Stage, name: str, pos, geoms: list[str]) -> None:
-    """A kinematic (mocap) body whose geoms do collide (the engine's own mocap arms never touch anything)."""
-    b = E.Body(st, name, pos, None, True)
-    b.parts.extend(geoms)
-    st.bodies.append(b)
-
-
-def _tilt(q: np.ndarray) -> float:
-    """Rotation (rad) about +y of a free body's quaternion ``(w, x, y, z)``: positive tips its top towards +x."""
-    return 2.0 * math.atan2(float(q[2]), float(q[0]))
-
-
 @scene("wmle", "edge_pivot_rotation")
 def build_edge_pivot_rotation(index: int, seed: int) -> StyledCase:
     """P10: a grey rod slides in from the left, pushes a tall block's upper left face until the block
     tips over its lower right edge, and the block falls onto its right face.
 
-    The block stands on a thin mat (a kinematic body, friction 2, stiff contacts that do not creep) and the rod is kinematic too
-    (low friction, ``priority`` so its friction wins); everything else is MuJoCo contact dynamics.
+    The block stands on a thin mat (a kinematic body, friction 2, stiff contacts that do not creep) and
+    the rod is kinematic too (low friction, ``priority`` so its friction wins); everything else is MuJoCo
+    contact dynamics.
     The rod stops a few degrees past the tipping angle. Twin: the mat slides right by
     ``anti_slide_fraction`` of the block's diagonal in proportion to the block's rotation, so the
     support edge drifts as it turns (the task's twin), carried by friction.
@@ -458,19 +417,19 @@ def build_edge_pivot_rotation(index: int, seed: int) -> StyledCase:
     mat_half = 0.5 * (w + h + 0.25)
     mat_x = pivot[0] - w - 0.05 + mat_half
     mat_mat = st.material((96, 98, 104), 0.2)
-    _mocap(st, "mat", (mat_x, 0.0, mat_t / 2), [
+    C.mocap(st, "mat", (mat_x, 0.0, mat_t / 2), [
         f'<geom name="mat_g" type="box" size="{mat_half:.5g} 0.12 {mat_t / 2:.5g}" material="{mat_mat}" '
         'friction="2.0 0.005 0.0001" solref="0.002 1"/>'])
     rod_mat = st.material((128, 131, 136), 0.8)
-    _mocap(st, "rod", (tip0, 0.0, rod_z), [
+    C.mocap(st, "rod", (tip0, 0.0, rod_z), [
         f'<geom name="rod_g" type="capsule" size="{rod_r}" fromto="{-1.5:.4g} 0 0 {-rod_r:.4g} 0 0" '
         f'material="{rod_mat}" friction="0.05 0.005 0.0001" priority="2"/>'])
     b = st.body("block", pos=(pivot[0] - w / 2, 0.0, mat_t + h / 2 + 0.0003), joint="free")
     b.geom(E.box(w / 2, dep / 2, h / 2), rgb=color, obj="block", specular=0.25, density=600,
            friction="2.0 0.005 0.0001", solref="0.002 1")  # stiff contact: no creep of the edge
     spot_r = 0.26 * w
-    b.geom(E.cylinder(spot_r, 0.0015), rgb=tuple(int(c * 0.3) for c in color), pos=(-0.2 * w, -dep / 2 - 0.0008, 0.3 * h),
-           euler=(90, 0, 0), specular=0.2, density=1, **E.NO_CONTACT)
+    b.geom(E.cylinder(spot_r, 0.0015), rgb=tuple(int(c * 0.3) for c in color),
+           pos=(-0.2 * w, -dep / 2 - 0.0008, 0.3 * h), euler=(90, 0, 0), specular=0.2, density=1, **E.NO_CONTACT)
     lo = [tip0 - 0.12, -0.02]
     hi = [pivot[0] + h + 0.08, mat_t + h + 0.06]
     if variant.distractor:  # a look-alike box standing behind, right of where the block lands
@@ -488,7 +447,7 @@ def build_edge_pivot_rotation(index: int, seed: int) -> StyledCase:
         state = {"stop": None}
 
         def hook(w_, d):
-            phi = _tilt(d.qpos[qa + 3:qa + 7])
+            phi = C.tilt(d.qpos[qa + 3:qa + 7])
             if state["stop"] is None and phi >= push_to:
                 state["stop"] = d.mocap_pos[rod_m, 0]
             x = tip0 + v_rod * d.time if state["stop"] is None else state["stop"]
@@ -518,7 +477,7 @@ def build_edge_pivot_rotation(index: int, seed: int) -> StyledCase:
     obj = world.object_spec("block", "block", first, masks, width_px=round(w * ppm, 3), height_px=round(h * ppm, 3))
     t = rec("true").times[:, rec("true").times.shape[1] // 2]
     xyz = rec("true").body_xyz(world, "block")
-    phis = np.array([_tilt(q[qa + 3:qa + 7]) for q in rec("true").qpos[:, rec("true").qpos.shape[1] // 2]])
+    phis = np.array([C.tilt(q[qa + 3:qa + 7]) for q in rec("true").qpos[:, rec("true").qpos.shape[1] // 2]])
     moved = np.flatnonzero(phis > math.radians(1.0))
     known = {"g": G, "w_px": round(w * ppm, 3), "h_px": round(h * ppm, 3),
              "ground_y": round(float(world.project((pivot[0], -dep / 2, mat_t))[1]), 3),

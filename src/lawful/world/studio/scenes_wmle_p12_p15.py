@@ -209,8 +209,8 @@ def _prompt(task: str, pends: list[dict]) -> str:
                          "the same material; their strings have the same length",
         "finite_amplitude": f"identical bobs on strings of the same length; the {where} bob starts at "
                             f"{a['amplitude_deg']:.0f} degrees and the {other} bob at {b['amplitude_deg']:.0f} degrees",
-        "pendulum_length": f"identical bobs; the {where} string is {'half as long as' if a['id'] == 'short' else 'twice as long as'} "
-                           f"the {other} one",
+        "pendulum_length": f"identical bobs; the {where} string is "
+                           f"{'half as long as' if a['id'] == 'short' else 'twice as long as'} the {other} one",
         "isochronism": f"identical bobs on strings of the same length; the left bob starts at about "
                        f"{a['amplitude_deg']:.0f} degrees and the right bob at about {b['amplitude_deg']:.0f} degrees",
     }[task]

@@ -44,3 +44,27 @@ def test_suite_list_names_every_suites_tasks():
     assert r.exit_code == 0
     line = next(x for x in r.output.splitlines() if x.startswith("applepi"))
     assert line.startswith("applepi (10 tasks, own flow): FreeFall,") and "(0 tasks" not in r.output
+
+
+def test_preset_paper_runs_wmle_with_four_rollouts_seeded_42_to_45(tmp_path):
+    import sqlite3
+
+    from lawful.runner.run import RunConfig, run
+
+    src = tmp_path / "src"
+    run(RunConfig(["wmle"], ["reference"], src, cases_per_task=1, workers=1, tasks=["free_fall"], progress=False))
+    video = next((src / "videos" / "reference").glob("*.mp4"))
+    log = tmp_path / "seeds.txt"
+    model = f"command:echo {{seed}} >> {log} && cp {video} {{out}}"
+    r = CliRunner().invoke(app, ["run", "--suite", "wmle", "--tasks", "P2", "-n", "1", "--preset", "paper",
+                                 "--models", model, "--out", str(tmp_path / "run"), "-q", "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    assert sorted(int(x) for x in log.read_text().split()) == [42, 43, 44, 45]
+    rows = sqlite3.connect(tmp_path / "run" / "results.sqlite").execute("SELECT rollout FROM videos").fetchall()
+    assert sorted(x[0] for x in rows) == [0, 1, 2, 3]
+    assert "± " in r.output  # S ± its std over the four videos
+
+
+def test_presets_carry_the_papers_settings():
+    assert get_suite("wmle").paper["seed_base"] == 42 and get_suite("wmle").paper["rollouts"] == 4
+    assert get_suite("principia").paper["rollouts"] == 2 and get_suite("applepi").paper["rollouts"] == 3

@@ -63,8 +63,11 @@ def run(
                                                  help="Cases per task (default: the suite's)."),
     seed: int = typer.Option(0, help="Seed for case parameters."),
     workers: int = typer.Option(0, help="Worker processes (0: all cores)."),
-    rollouts: int = typer.Option(1, help="Rollouts (seeds) per case for stochastic models.", min=1),
+    rollouts: Optional[int] = typer.Option(None, help="Rollouts (seeds) per case for stochastic models "
+                                           "(default 1, or the preset's).", min=1),
     tasks: Optional[str] = typer.Option(None, help="Comma-separated subset of tasks."),
+    preset: Optional[str] = typer.Option(None, "--preset", help="'paper': each suite's paper settings (cases per "
+                                         "task, rollouts, seeds); -n and --rollouts still override."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars."),
     judge: Optional[str] = typer.Option(None, "--judge", help="OpenAI-compatible endpoint, e.g. "
                                         "http://127.0.0.1:8000/v1 (optional; measurement needs none)."),
@@ -101,13 +104,20 @@ def run(
     if tasks:  # a suite none of whose tasks was named is not run
         suites = [s for s in suites if per_suite[s]]
         video_suites = [s for s in video_suites if per_suite[s]]
-    cfg = RunConfig(video_suites, model_list, out_dir, cases_per_task, seed, workers, rollouts,
-                    sorted({t for s in video_suites for t in per_suite[s]}) if tasks else None, not quiet)
+    settings = _preset_settings(preset, suites, cases_per_task, rollouts)
+    task_list = sorted({t for s in video_suites for t in per_suite[s]}) if tasks else None
     judge_cfg = _judge_config(judge, judge_model, api_key_env, judge_timeout, judge_retries)
     from lawful.judges.outcome import julian_now
 
     judge_t0 = julian_now()
-    board = run_suites(cfg) if video_suites else {}
+    board = {}
+    groups: dict[tuple, list[str]] = {}  # suites that share settings run together
+    for s in video_suites:
+        groups.setdefault(tuple(sorted(settings[s].items())), []).append(s)
+    for key, group in groups.items():
+        st = dict(key)
+        board = run_suites(RunConfig(group, model_list, out_dir, st["cases_per_task"], seed, workers, st["rollouts"],
+                                     task_list, not quiet, seed_base=st["seed_base"]))
     if judge_cfg is not None:
         _judge_suites(out_dir, video_suites, judge_cfg, not quiet)
     extra = {}
@@ -116,14 +126,36 @@ def run(
             mod = __import__(SPECIAL_FLOWS[s], fromlist=["x"])
             kw = {"judge_config": judge_cfg} if s == "phyground" else {"ocr": ocr, "judge_config": judge_cfg,
                                                                       "tasks": per_suite.get(s)}
-            extra[s] = getattr(mod, f"run_{s}")(out_dir, models=tuple(model_list), cases_per_task=cases_per_task,
-                                               seed=seed, workers=workers, progress=not quiet, **kw)
+            extra[s] = getattr(mod, f"run_{s}")(out_dir, models=tuple(model_list),
+                                               cases_per_task=settings[s]["cases_per_task"], seed=seed,
+                                               workers=workers, progress=not quiet, **kw)
     if extra or judge_cfg is not None:
         with Store(out_dir / "results.sqlite") as store:
             board = write_reports(store, out_dir, video_suites, extra)
     _print_board(board, suites, out_dir)
     if judge_cfg is not None:
         _judge_finish(out_dir, judge_t0, strict)
+
+
+def _preset_settings(preset: str | None, suites: list[str], cases_per_task: int | None,
+                     rollouts: int | None) -> dict[str, dict]:
+    """Per suite: cases_per_task, rollouts, seed_base from ``--preset`` (the suite's ``paper`` settings), with
+    -n and --rollouts taking precedence; says on stderr what a preset set."""
+    from lawful.suites.base import get_suite, unknown
+
+    if preset not in (None, "paper"):
+        fail(unknown(preset, ["paper"], "preset"))
+    out = {}
+    for s in suites:
+        paper = get_suite(s).paper if preset == "paper" else {}
+        out[s] = {"cases_per_task": cases_per_task or paper.get("cases_per_task"),
+                  "rollouts": rollouts or paper.get("rollouts", 1), "seed_base": paper.get("seed_base", 0)}
+        if preset:
+            st = out[s]
+            err.print(f"[dim]{s}: paper settings: {st['cases_per_task'] or 'default'} cases per task, "
+                      f"{st['rollouts']} rollout(s), seeds from {st['seed_base']}"
+                      + (f" ({paper['note']})" if paper.get("note") else "") + "[/dim]")
+    return out
 
 
 def _tasks_per_suite(suites: list[str], names: list[str]) -> dict[str, list[str]]:

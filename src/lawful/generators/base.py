@@ -31,8 +31,12 @@ class Generator(ABC):
     deterministic: bool = False  # True: every rollout is the same video (render once)
 
     @abstractmethod
-    def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0) -> Path:
-        """Write the video for ``case`` to ``out`` and return the path actually written."""
+    def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0,
+                 seed: int | None = None) -> Path:
+        """Write the video for ``case`` to ``out`` and return the path actually written.
+
+        ``rollout``: which rollout of the case (0, 1, ...); ``seed``: the sampling seed for it (default ``rollout``).
+        """
 
 
 def register_generator(prefix: str):

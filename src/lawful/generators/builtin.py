@@ -26,7 +26,8 @@ class Render(Generator):
     def __init__(self, name: str, law: str):
         self.name, self.law = name, law
 
-    def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0) -> Path:
+    def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0,
+                 seed: int | None = None) -> Path:
         return write_video(out, _task(case).render(case, self.law), case.fps)
 
 
@@ -36,7 +37,8 @@ class Static(Generator):
     name = "static"
     deterministic = True
 
-    def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0) -> Path:
+    def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0,
+                 seed: int | None = None) -> Path:
         if first_frame is not None and first_frame.exists():
             from PIL import Image
 

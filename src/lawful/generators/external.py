@@ -39,7 +39,8 @@ class Folder(Generator):
     def rollouts(self, case_id: str) -> dict[int, Path]:
         return find_videos(self.folder, case_id)
 
-    def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0) -> Path:
+    def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0,
+                 seed: int | None = None) -> Path:
         vids = self.rollouts(case.id)
         if rollout not in vids:
             raise GenerationError(f"no video for case {case.id} rollout {rollout} in {self.folder}")
@@ -57,11 +58,13 @@ class Command(Generator):
         # one template, one model: two templates never share stored results (NAME=command:... names it)
         self.name = "command-" + hashlib.sha256(template.encode()).hexdigest()[:10]
 
-    def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0) -> Path:
+    def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0,
+                 seed: int | None = None) -> Path:
         out.parent.mkdir(parents=True, exist_ok=True)
         fields = dict(first_frame=shlex.quote(str(first_frame or "")), prompt=shlex.quote(case.prompt),
                       out=shlex.quote(str(out)), fps=case.fps, frames=case.n_frames, duration=case.duration,
-                      width=case.width, height=case.height, seed=rollout, case_id=case.id)
+                      width=case.width, height=case.height, seed=rollout if seed is None else seed,
+                      case_id=case.id)
         cmd = self.template.format(**fields)
         try:
             r = subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=self.timeout)

@@ -113,7 +113,7 @@ def write_reports(store: Store, out: Path, suites: list[str], extra: dict | None
 
 
 def table(suite_name: str, section: dict) -> Table:
-    """The leaderboard as a rich table: one row per model, one column per task, plus overall."""
+    """The leaderboard as a rich table: one row per model, one column per task (mean ± std over cases), plus overall."""
     suite = get_suite(suite_name)
     if suite.table is not None:
         return suite.table(section)
@@ -126,7 +126,7 @@ def table(suite_name: str, section: dict) -> Table:
     t.add_column("scores: ok/unmeas/invalid", justify="right")
     for model, m in section["models"].items():
         counts = m.get("column_counts") or {}
-        cells = [fmt(m["tasks"].get(c)) + _marker(counts.get(c)) for c in cols]
+        cells = [fmt(m["tasks"].get(c)) + _pm(m, c) + _marker(counts.get(c)) for c in cols]
         total = {k: sum(n.get(k, 0) for n in counts.values()) for k in ("scored", "unmeasurable", "invalid")}
         total["invalid"] += m.get("unattributed", 0)
         t.add_row(model, *cells, fmt(m.get("overall")),
@@ -135,6 +135,12 @@ def table(suite_name: str, section: dict) -> Table:
            for m in section["models"].values()):
         t.caption = "* some of this column's videos were unmeasurable or invalid and count 0"
     return t
+
+
+def _pm(m: dict, col: str) -> str:
+    """' ± std' over the column's cases (when there are several)."""
+    sd, n = m.get("std", {}).get(col), m.get("cases", {}).get(col, 0)
+    return f" ± {fmt(sd)}" if sd is not None and n > 1 and math.isfinite(sd) else ""
 
 
 def _marker(n: dict | None) -> str:

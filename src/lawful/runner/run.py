@@ -48,6 +48,7 @@ class RunConfig:
     rollouts: int = 1
     tasks: list[str] | None = None
     progress: bool = True
+    seed_base: int = 0  # rollout k is generated with seed seed_base + k (WMLE's paper: 42)
 
     @property
     def n_workers(self) -> int:
@@ -94,6 +95,7 @@ class Job:
     case_path: str
     model: str
     video: str  # where the video is (or will be written)
+    seed: int = 0  # the generator's seed for this rollout
 
 
 def _run_job(job: Job) -> tuple[Job, str, Evaluation]:
@@ -112,7 +114,7 @@ def _run_job(job: Job) -> tuple[Job, str, Evaluation]:
         gen = get_generator(job.model)
         first = case.first_frame_path(job.case_path)
         try:
-            video = gen.generate(case, first, video, job.key.rollout)
+            video = gen.generate(case, first, video, job.key.rollout, seed=job.seed)
         except GenerationError as e:
             return job, task.name, Evaluation("invalid", _all(task, "invalid", str(e)), str(e))
         except Exception as e:
@@ -133,7 +135,7 @@ def _named_task(case_path: str, suite: str):
 
 
 def plan_jobs(store: Store, suite_name: str, case_paths: list[Path], models: list[str], out: Path,
-              rollouts: int) -> tuple[list[Job], int]:
+              rollouts: int, seed_base: int = 0) -> tuple[list[Job], int]:
     """Jobs whose result is not in the store or is stale, and how many stored results are reused.
 
     A folder model contributes the rollouts it has (a missing one is a job too). A stored result is
@@ -159,7 +161,7 @@ def plan_jobs(store: Store, suite_name: str, case_paths: list[Path], models: lis
                 if stored and same_file(fp, fingerprint(paths[k], known=fp)):
                     reused += 1
                 else:
-                    jobs.append(Job(key, str(cp), model, paths[k]))
+                    jobs.append(Job(key, str(cp), model, paths[k], seed_base + k))
     return jobs, reused
 
 
@@ -214,7 +216,7 @@ def run(config: RunConfig) -> dict:
                 continue
             cases = build_cases(suite, out / "cases" / name, config.cases_per_task, config.seed, tasks,
                                 config.progress)
-            jobs, reused = plan_jobs(store, name, cases, config.models, out, config.rollouts)
+            jobs, reused = plan_jobs(store, name, cases, config.models, out, config.rollouts, config.seed_base)
             _say_reused(reused, len(jobs), name, config.progress)
             execute(jobs, store, config.n_workers, config.progress, label=name)
         return write_reports(store, out, config.suites)

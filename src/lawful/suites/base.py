@@ -87,6 +87,8 @@ class Suite:
     judged: dict[str, Callable[[list[dict], dict], list[dict]]] = field(default_factory=dict)
     # Task names of a suite that runs its own flow (no Task objects), for listings and --tasks.
     listed: tuple[str, ...] = ()
+    # The paper's own run settings (`lawful run --preset paper`): cases_per_task, rollouts, seed_base, note.
+    paper: dict[str, Any] = field(default_factory=dict)
 
     def task_names(self) -> tuple[str, ...]:
         """Names of the suite's tasks (a suite with its own flow lists its own)."""

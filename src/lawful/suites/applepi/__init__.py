@@ -49,7 +49,8 @@ def make_suite() -> Suite:
     from lawful.suites.applepi.scenes import TASKS
 
     return Suite(name="applepi", tasks={}, scale=(0.0, 1.0), default_cases_per_task=DEFAULT_CASES_PER_TASK,
-                 aggregate=aggregate_rows, table=table, listed=TASKS)
+                 aggregate=aggregate_rows, table=table, listed=TASKS,
+                 paper={"cases_per_task": 40, "rollouts": 3, "note": "Orchard's 400 cases (10 tasks x 40), three rollouts"})
 
 
 def __getattr__(name: str):

@@ -178,6 +178,10 @@ def aggregate(outputs: list[OutputScore]) -> dict:
         vals = [v for (c, k), v in cs.items() if pred(c, k)]
         return float(np.mean(vals)) if vals else None
 
+    def std_over(pred) -> float | None:
+        vals = [v for (c, k), v in cs.items() if pred(c, k)]
+        return float(np.std(vals)) if len(vals) > 1 else None
+
     subtracks = sorted({o.subtrack for o in outputs}, key=lambda s: SUBTRACKS.index(s) if s in SUBTRACKS else 99)
     metrics = defaultdict(lambda: defaultdict(list))  # (subtrack/metric) -> case -> rollout values
     for o in outputs:
@@ -199,6 +203,7 @@ def aggregate(outputs: list[OutputScore]) -> dict:
     return {
         "overall": mean_over(lambda c, k: True),
         "subtracks": {k: mean_over(lambda c, kk, k=k: kk == k) for k in subtracks},
+        "subtracks_std": {k: std_over(lambda c, kk, k=k: kk == k) for k in subtracks},  # over cases
         "pillars": {p: mean_over(lambda c, k, p=p: info[c][1] == p) for p in sorted({i[1] for i in info.values()})},
         "tasks": {t: mean_over(lambda c, k, t=t: info[c][0] == t) for t in sorted({i[0] for i in info.values()})},
         "task_subtracks": {t: {k: mean_over(lambda c, kk, t=t, k=k: info[c][0] == t and kk == k) for k in subtracks}

@@ -389,7 +389,7 @@ def export_prompts(out_dir: str | Path, dataset: str | Path | None = None, cases
 
 
 def table(section: dict):
-    """Rich table of the section: one row per model; overall, subtracks and pillars (0-1)."""
+    """Rich table of the section: one row per model; overall, subtracks (mean ± std over cases) and pillars (0-1)."""
     from rich.table import Table
 
     models = section.get("models", {})
@@ -403,14 +403,16 @@ def table(section: dict):
         t.add_column(s.replace("_objective", "").replace("_", "-"), justify="right")
     for p in pillars:
         t.add_column(p, justify="right")
-    t.add_column("scored/invalid", justify="right")
+    t.add_column("scored/unmeas/invalid", justify="right")
 
-    def f(v):
-        return "—" if v is None else f"{v:.3f}"
+    def f(v, sd=None):
+        return "—" if v is None else f"{v:.3f}" + ("" if sd is None else f" ± {sd:.3f}")
 
     for m, e in models.items():
-        t.add_row(m, f(e.get("overall")), *[f(e["subtracks"].get(s)) for s in subs],
-                  *[f(e["pillars"].get(p)) for p in pillars], f"{e.get('scored', 0)}/{e.get('invalid', 0)}")
+        sds = e.get("subtracks_std", {})
+        t.add_row(m, f(e.get("overall")), *[f(e["subtracks"].get(s), sds.get(s)) for s in subs],
+                  *[f(e["pillars"].get(p)) for p in pillars],
+                  f"{e.get('scored', 0)}/{e.get('unmeasurable', 0)}/{e.get('invalid', 0)}")
     return t
 
 

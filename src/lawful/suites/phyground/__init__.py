@@ -73,6 +73,8 @@ def phyground_table(section: dict):
 @register_suite("phyground")
 def phyground_suite() -> Suite:
     return Suite("phyground", {"scene": PhyGroundScene()}, scale=(1.0, 5.0), default_cases_per_task=len(CASES),
+                 paper={"rollouts": 1, "note": "the paper's 250 prompts come with its released set; the built-in "
+                                               "cases are used"},
                  table=phyground_table)
 
 

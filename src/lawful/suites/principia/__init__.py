@@ -34,7 +34,9 @@ TASKS = (Drop, Friction, Inertia, Projectile, MomentumHeight, MomentumMass, Pend
 def principia_suite() -> Suite:
     """The Principia suite: tasks keyed by name in Table 2 order."""
     tasks = [cls() for cls in TASKS]
-    return Suite(name="principia", tasks={t.name: t for t in tasks}, default_cases_per_task=DEFAULT_CASES_PER_TASK)
+    return Suite(name="principia", tasks={t.name: t for t in tasks}, default_cases_per_task=DEFAULT_CASES_PER_TASK,
+                 paper={"cases_per_task": 66, "rollouts": 2,
+                        "note": "529 scenes over 8 phenomena (about 66 per task), two seeds each"})
 
 
 __all__ = ["DEFAULT_CASES_PER_TASK", "TASKS", "principia_suite", *[c.__name__ for c in TASKS]]

@@ -44,7 +44,9 @@ def wmle_suite() -> Suite:
 
     tasks = [cls() for cls in task_classes()]
     return Suite(name="wmle", tasks={t.name: t for t in tasks}, scale=(0.0, 100.0), default_cases_per_task=2,
-                 aggregate=aggregate, table=table, judged={JUDGE_RUBRIC: apply_judge_consistency})
+                 aggregate=aggregate, table=table, judged={JUDGE_RUBRIC: apply_judge_consistency},
+                 paper={"cases_per_task": 12, "rollouts": 4, "seed_base": 42,
+                        "note": "four rollouts with seeds 42-45; 12 scenes per task as in the paper's validation"})
 
 
 __all__ = ["FAMILIES", "WmleTask", "task_classes", "task_info", "wmle_suite"]

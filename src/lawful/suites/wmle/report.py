@@ -1,4 +1,4 @@
-"""WMLE leaderboard: per model and task C, P and the gated composite S, family and overall means.
+"""WMLE leaderboard: per model and task C, P and the gated composite S (± its std over videos), family and overall means.
 
 Aggregation follows the paper: each video's S = 0.15·C + 0.85·P̃ is computed with the gate first,
 then C and S are averaged over the model–task pair's videos and P over the videos with a recorded
@@ -18,6 +18,7 @@ Per-row treatment (``status`` of the row):
 from __future__ import annotations
 
 import math
+import statistics
 from collections import defaultdict
 from typing import Any
 
@@ -89,7 +90,7 @@ def aggregate(score_rows: list[dict]) -> dict:
         per[row.get("model", "?")][label].append(_row_scores(row))
     models: dict[str, Any] = {}
     for model, by_task in sorted(per.items()):
-        tasks, cs, ps, gate, names, levels = {}, {}, {}, {}, {}, {}
+        tasks, cs, ps, gate, names, levels, std = {}, {}, {}, {}, {}, {}, {}
         counts = {"videos": 0, "scored": 0, "unmeasurable": 0, "invalid": 0}
         for label in sorted(by_task, key=_label_key):
             rows = by_task[label]
@@ -99,6 +100,8 @@ def aggregate(score_rows: list[dict]) -> dict:
             counted = [r for r in rows if r[0] is not None]
             s = _mean([r[2] for r in counted])
             tasks[label] = None if s is None else round(s, 4)
+            if len(counted) > 1:
+                std[label] = round(statistics.pstdev([r[2] for r in counted]), 4)
             c = _mean([r[0] for r in counted])
             cs[label] = None if c is None else round(c, 4)
             p = _mean([r[1] for r in rows if r[1] is not None])
@@ -119,7 +122,7 @@ def aggregate(score_rows: list[dict]) -> dict:
             "overall": None if overall is None else round(overall, 4),
             "overall_C": _round(_mean([c for c in cs.values() if c is not None])),
             "overall_P": _round(_mean([p for p in ps.values() if p is not None])),
-            "tasks": tasks, "C": cs, "P": ps, "gate_passed": gate, "names": names, "levels": levels,
+            "tasks": tasks, "std": std, "C": cs, "P": ps, "gate_passed": gate, "names": names, "levels": levels,
             "families": {f: _round(_mean(fam[f])) for f in fam_order},
             "by_level": {k: _round(_mean(lev[k])) for k in ("E", "M", "H") if k in lev},
             **counts,
@@ -167,6 +170,8 @@ def table(section: dict):
                 name = name or (m.get("names", {}).get(lab) or "")
                 level = level or (m.get("levels", {}).get(lab) or "")
                 s = _fmt(m["tasks"].get(lab))
+                if m.get("std", {}).get(lab) is not None:
+                    s += f" ± {m['std'][lab]:.1f}"
                 if lab in m["tasks"] and m["tasks"][lab] is not None:
                     s += " ✓" if m.get("gate_passed", {}).get(lab) else " ✗"
                 cells += [_fmt(m["C"].get(lab)), _fmt(m["P"].get(lab)), s]

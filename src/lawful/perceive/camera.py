@@ -293,11 +293,11 @@ class CameraMotion:
         cands: list[np.ndarray] = []
         if ok.sum() >= self.min_points:  # RANSAC's consensus, and the consensus of what it left out
             rest = ok.copy()
-            for _ in range(2):
-                if rest.sum() < self.min_points:
+            for _ in range(2):  # (a remainder under a fifth of the points is not a rival consensus)
+                if rest.sum() < max(self.min_points, 0.2 * ok.sum()):
                     break
                 A, inl = cv2.estimateAffinePartial2D(nxt[rest], ref[rest], method=cv2.RANSAC,
-                                                     ransacReprojThreshold=_RANSAC_PX, maxIters=500, confidence=0.99)
+                                                     ransacReprojThreshold=_RANSAC_PX, maxIters=200, confidence=0.99)
                 if A is None:
                     break
                 cands.append(A)

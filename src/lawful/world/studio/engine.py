@@ -21,7 +21,9 @@ Geometry helpers return MJCF geom attributes: :func:`sphere`, :func:`box`, :func
 :func:`capsule`. Anti-physics hooks: ``hook(world, data)`` runs before every ``mj_step`` (e.g.
 :func:`gravity_scale` adds ``(s - 1) m g`` to a body, a callback can rescale a velocity or set a
 position kinematically); restitution is set per geom by ``solref`` (:func:`restitution_solref`).
-Integration: RK4, 1 ms steps (exact for free flight). Rendering: EGL, else OSMesa (``MUJOCO_GL``);
+Helpers live in :mod:`~lawful.world.studio.look` (:class:`Look`, :func:`random_look`,
+:func:`procedural` textures) and :mod:`~lawful.world.studio.dynamics` (hooks, :func:`restitution_solref`);
+both are re-exported here. Integration: RK4, 1 ms steps (exact for free flight). Rendering: EGL, else OSMesa (``MUJOCO_GL``);
 one renderer per world, reused for every clip of it (``World.close()``; closed at exit otherwise).
 """
 
@@ -29,38 +31,32 @@ from __future__ import annotations
 
 import atexit
 import math
-import os
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 
+from lawful.world.studio._gl import pick_gl
 
-def _pick_gl() -> None:
-    """EGL where its library loads, else OSMesa (must run before mujoco is first imported)."""
-    if "MUJOCO_GL" in os.environ:
-        return
-    import ctypes
-
-    try:
-        ctypes.CDLL("libEGL.so.1")
-        os.environ["MUJOCO_GL"] = "egl"
-    except OSError:
-        os.environ["MUJOCO_GL"] = "osmesa"
-
-
-_pick_gl()
+pick_gl()
 
 import cv2  # noqa: E402
 import mujoco  # noqa: E402
 import numpy as np  # noqa: E402
 
 from lawful.case import Case, ObjectSpec  # noqa: E402
+from lawful.world.studio.dynamics import (  # noqa: E402,F401  (re-exported: scenes use E.<name>)
+    CONTACT_K,
+    TIMESTEP,
+    Hook,
+    chain,
+    gravity_scale,
+    restitution_solref,
+)
+from lawful.world.studio.look import Look, _png, procedural, random_look  # noqa: E402,F401
 
 SIZES = {"default": (640, 360), "hd": (1920, 1080), "portrait": (360, 640)}
 G = 9.81
-TIMESTEP = 0.001
 NO_CONTACT = {"contype": 0, "conaffinity": 0}
 
 
@@ -155,72 +151,6 @@ class Body:
         inner = [j.xml(self.name)] if j is not None else []
         inner += [p.xml() if isinstance(p, Body) else p for p in self.parts]
         return head + "".join(inner) + "</body>"
-
-
-# ----------------------------------------------------------------------------- look
-
-
-@dataclass
-class Look:
-    """Everything about a clip's appearance drawn from its seed."""
-
-    backdrop: str          # checker | gradient | flat | noise | stripes | bricks
-    wall: tuple            # two RGB colours (0-1)
-    floor: str             # checker | flat | noise | wood
-    floor_rgb: tuple
-    light_dir: tuple
-    ambient: float
-    noise_sigma: float     # sensor noise, grey levels
-    flicker: float         # global gain amplitude
-    jitter_px: float       # camera shake amplitude, px
-    subframes: int = 3
-    shutter: float = 0.5   # exposure as a fraction of the frame interval
-
-
-def random_look(rng: np.random.Generator) -> Look:
-    def col(lo, hi):
-        return tuple(float(v) for v in rng.uniform(lo, hi, 3))
-
-    return Look(
-        backdrop=str(rng.choice(["checker", "gradient", "flat", "noise", "stripes", "bricks"])),
-        wall=(col(0.35, 0.85), col(0.2, 0.7)),
-        floor=str(rng.choice(["checker", "flat", "noise", "wood"])),
-        floor_rgb=(col(0.25, 0.7), col(0.15, 0.55)),
-        light_dir=(float(rng.uniform(-0.5, 0.5)), float(rng.uniform(0.2, 0.6)), -1.0),
-        ambient=float(rng.uniform(0.25, 0.4)),
-        noise_sigma=float(rng.uniform(1.5, 3.5)),
-        flicker=float(rng.uniform(0.015, 0.03)),
-        jitter_px=float(rng.uniform(0.3, 1.0)),
-    )
-
-
-def _png(img: np.ndarray) -> bytes:
-    ok, buf = cv2.imencode(".png", cv2.cvtColor(img, cv2.COLOR_RGB2BGR))
-    assert ok
-    return buf.tobytes()
-
-
-def procedural(kind: str, c1, c2, rng: np.random.Generator, size: int = 256) -> np.ndarray:
-    """A tiling RGB texture (uint8): smooth noise blotches, wood grain, stripes or bricks."""
-    c1, c2 = np.asarray(c1, float), np.asarray(c2, float)
-    yy, xx = np.mgrid[0:size, 0:size] / size
-    if kind == "stripes":
-        w = (np.sin(2 * np.pi * (xx * rng.integers(4, 10))) > 0).astype(float)
-    elif kind == "bricks":
-        rows = rng.integers(6, 12)
-        r = np.floor(yy * rows)
-        u = (xx * rows / 2 + 0.5 * (r % 2)) % 1
-        v = (yy * rows) % 1
-        w = ((u > 0.04) & (v > 0.08)).astype(float)
-    else:
-        small = rng.random((8, 8)) if kind == "noise" else rng.random((4, 16))
-        w = cv2.resize(np.tile(small, (2, 2)), (2 * size, 2 * size), interpolation=cv2.INTER_CUBIC)[:size, :size]
-        if kind == "wood":
-            w = 0.5 + 0.5 * np.sin(2 * np.pi * (yy * 9 + 1.5 * w))
-        w = (w - w.min()) / max(np.ptp(w), 1e-9)
-    fine = rng.normal(0, 0.04, (size, size))
-    img = c2 + (c1 - c2) * np.clip(w + fine, 0, 1)[..., None]
-    return np.clip(img * 255, 0, 255).astype(np.uint8)
 
 
 # ----------------------------------------------------------------------------- stage
@@ -390,7 +320,6 @@ class Recording:
         return self.xpos[:, s, bid]
 
 
-Hook = Callable[["World", mujoco.MjData], None]
 _OPEN: "weakref.WeakSet[World]" = weakref.WeakSet()
 
 
@@ -572,70 +501,6 @@ class World:
         col = frame[inner if inner.sum() >= 4 else mk].mean(axis=0)
         return ObjectSpec(id=oid, shape=shape, color=tuple(int(round(c)) for c in col), box=b,
                           known={k: float(v) for k, v in known.items()})
-
-
-# ----------------------------------------------------------------------------- physics helpers
-
-
-def gravity_scale(world: World, bodies: dict[str, float]) -> Hook:
-    """A hook giving each named body (with its subtree) gravity ``scale * g``: adds ``(scale - 1) m g``."""
-    m = world.model
-    ids = {world.id("body", b): s for b, s in bodies.items()}
-
-    def hook(w: World, d: mujoco.MjData) -> None:
-        for bid, s in ids.items():
-            d.xfrc_applied[bid, 2] = (s - 1.0) * m.body_subtreemass[bid] * m.opt.gravity[2]
-
-    return hook
-
-
-def chain(*hooks: Hook | None) -> Hook | None:
-    hs = [h for h in hooks if h is not None]
-    if not hs:
-        return None
-
-    def hook(w: World, d: mujoco.MjData) -> None:
-        for h in hs:
-            h(w, d)
-
-    return hook
-
-
-CONTACT_K = 2.0e5  # contact stiffness (1/s²; MuJoCo's reference acceleration is mass-free)
-
-
-@lru_cache(maxsize=64)
-def restitution_solref(e: float) -> str:
-    """``solref`` ("-stiffness -damping") whose bounce has coefficient of restitution ``e``.
-
-    Found by bisection on the damping of a simulated drop (1 m onto a plane, RK4 at 1 ms); the
-    geom carrying it needs ``priority="1"`` so its parameters win over the floor's.
-    """
-    lo, hi = 0.0, 2 * math.sqrt(CONTACT_K) * 1.5
-    for _ in range(22):
-        b = 0.5 * (lo + hi)
-        if _bounce(b) > e:
-            lo = b
-        else:
-            hi = b
-    return f"-{CONTACT_K:.6g} -{0.5 * (lo + hi):.6g}"
-
-
-def _bounce(b: float) -> float:
-    xml = (f'<mujoco><option timestep="{TIMESTEP}" integrator="RK4"/><worldbody><geom type="plane" size="5 5 .1"/>'
-           f'<body pos="0 0 1.05"><freejoint/><geom type="sphere" size="0.05" priority="1" '
-           f'solref="-{CONTACT_K:.6g} -{b:.6g}" solimp="0.99 0.99 0.001"/></body></worldbody></mujoco>')
-    m = mujoco.MjModel.from_xml_string(xml)
-    d = mujoco.MjData(m)
-    v_in = None
-    while d.time < 1.5:
-        vz = d.qvel[2]
-        mujoco.mj_step(m, d)
-        if v_in is None and d.ncon:
-            v_in = -vz
-        if v_in is not None and not d.ncon and d.qvel[2] > 0:
-            return float(d.qvel[2] / v_in)
-    return 0.0
 
 
 # ----------------------------------------------------------------------------- case

@@ -281,7 +281,7 @@ def learn_from_box(feat: np.ndarray, box: tuple[int, int, int, int], background:
     m = fill_holes(blob if m is None else m)
     if seed is None and (m > 0)[~in_box].sum() > 0.1 * (m > 0)[in_box].sum():
         m = _without_thin_runs(m, in_box, min(x1 - x0, y1 - y0))
-    model.coverage = float(np.mean(model.distance2(region[m > 0]) < model.threshold))
+    model.coverage = float(np.mean(model.distance2(region[blob > 0]) < model.threshold))
     ys, xs = np.nonzero(m)
     return Learned(model, m, (ox0, oy0), float(len(xs)), (float(xs.mean() + ox0), float(ys.mean() + oy0)),
                    (int(xs.min() + ox0), int(ys.min() + oy0), int(xs.max() + ox0), int(ys.max() + oy0)))

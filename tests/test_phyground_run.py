@@ -116,3 +116,27 @@ def test_cli_judge_group_and_run_subcommand(judged, tmp_path):
     assert board["phyground"]["models"]["reference"]["overall"] == pytest.approx(3.0)
     r = CliRunner().invoke(app, ["judge", "--run", str(run)])
     assert r.exit_code == 2 and "missing --rubric, --judge, --judge-model" in r.output
+
+
+def test_evaluate_a_folder_calls_the_judge_and_survives_text_only_cases(judged, tmp_path):
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from lawful.cli import app
+
+    run, *_ = judged
+    vids = tmp_path / "vids"
+    vids.mkdir()
+    for p in (run / "videos" / "reference").glob("*__0.mp4"):
+        shutil.copy(p, vids / p.name.replace("__0", ""))
+    assert len(list(vids.iterdir())) >= 1
+    with ChatServer(script) as srv:
+        r = CliRunner().invoke(app, ["evaluate", "--suite", "phyground", "--videos", str(vids), "--out",
+                                     str(tmp_path / "ev"), "--judge", srv.url, "--judge-model", "judge-vl", "--json",
+                                     "-q"])
+        assert r.exit_code == 0, r.output
+        assert len(srv.requests) > 0  # the judge was asked
+    sec = json.loads(r.stdout[r.stdout.index("{"):])["phyground"]
+    (model,) = sec["models"]
+    assert model == "folder:vids" and sec["models"][model]["overall"] is not None

@@ -261,6 +261,25 @@ def evaluate(
         return
     if videos is None:
         fail("--videos DIR is required")
+    if suite == "phyground":  # judged, not measured: its own flow with the folder as the model
+        from lawful.suites.phyground.run import run_phyground
+
+        if not videos.is_dir():
+            fail(f"{videos}: not a folder of videos")
+        judge_cfg = _judge_config(judge, judge_model, api_key_env, judge_timeout, judge_retries)
+        from lawful.judges.outcome import julian_now
+
+        judge_t0 = julian_now()
+        section = run_phyground(out_dir, models=(f"folder:{videos}",), judge_config=judge_cfg, progress=not quiet)
+        from lawful.report.leaderboard import write_reports
+        from lawful.store import Store
+
+        with Store(out_dir / "results.sqlite") as store:
+            board = write_reports(store, out_dir, [], {"phyground": section})
+        _finish(board, [suite], out_dir, as_json)
+        if judge_cfg is not None:
+            _judge_finish(out_dir, judge_t0, strict)
+        return
     from lawful.runner.run import evaluate_folder
 
     judge_cfg = _judge_config(judge, judge_model, api_key_env, judge_timeout, judge_retries)

@@ -81,8 +81,11 @@ def build_cases(suite: Suite, out: Path, n: int | None = None, seed: int = 0,
             path = out / f"{case_id}.json"
             if not path.exists():
                 case, frame = task.make_case(i, case_seed(seed, suite.name, name, i))
-                case = case.model_copy(update={"id": case_id, "first_frame": f"{case_id}.png"})
-                Image.fromarray(frame).save(out / f"{case_id}.png")
+                if frame is None:  # a text-only case (PhyGround): no first frame to write
+                    case = case.model_copy(update={"id": case_id})
+                else:
+                    case = case.model_copy(update={"id": case_id, "first_frame": f"{case_id}.png"})
+                    Image.fromarray(frame).save(out / f"{case_id}.png")
                 case.save(out)
             paths.append(path)
             bar.advance(tid)

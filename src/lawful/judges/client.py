@@ -162,6 +162,22 @@ class JudgeError(RuntimeError):
     pass
 
 
+_CLIENTS: list[tuple[float, Usage]] = []  # (julian day created, usage) of every client in this process
+_CLIENTS_LOCK = threading.Lock()
+
+
+def usage_since(julian_day: float) -> dict[str, int]:
+    """Summed counts of every client created at or after ``julian_day`` in this process: what one
+    command asked, whichever suite flow made the client."""
+    with _CLIENTS_LOCK:
+        picked = [u for t, u in _CLIENTS if t >= julian_day]
+    total = {k: 0 for k in Usage.FIELDS}
+    for u in picked:
+        for k, v in u.snapshot().items():
+            total[k] += v
+    return total
+
+
 class JudgeClient:
     """Send chat-completions requests with images; see the module docstring for the guarantees."""
 
@@ -171,6 +187,9 @@ class JudgeClient:
         self.cache = cache
         self.usage = Usage()
         self._sleep = sleep
+        with _CLIENTS_LOCK:
+            _CLIENTS.append((time.time() / 86400.0 + 2440587.5, self.usage))
+            del _CLIENTS[:-256]
         if config.api_key_env and not os.environ.get(config.api_key_env):
             log.warning("judge: environment variable %s is not set; sending no API key", config.api_key_env)
 

@@ -1,8 +1,8 @@
 """What a judged command tells the user at the end: call counts, where each score came from, exit code.
 
-The counts come from the store's ``judge_runs`` rows written since the command began (every
-rubric run through :func:`lawful.judges.judge.judge_items` leaves one), so suites with their own
-flow are counted too. Exit codes: 0 fine; :data:`EXIT_JUDGE` when judge calls were made and not
+The totals count every judge client the command made (:func:`lawful.judges.client.usage_since`),
+so suites with their own flow are counted too; the per-rubric lines come from the store's
+``judge_runs`` rows (every rubric run through :func:`lawful.judges.judge.judge_items` leaves one). Exit codes: 0 fine; :data:`EXIT_JUDGE` when judge calls were made and not
 one gave a usable answer, or with ``strict`` when any call failed or was unusable.
 """
 
@@ -36,15 +36,16 @@ def exit_code(counts: dict[str, int], strict: bool = False) -> tuple[int, str]:
     return 0, ""
 
 
-def summary_section(runs: list[dict], provenance: dict | None = None) -> dict:
-    """The ``judge`` section of leaderboard.json: per-rubric call counts, totals, C provenance."""
+def summary_section(runs: list[dict], provenance: dict | None = None, calls: dict | None = None) -> dict:
+    """The ``judge`` section of leaderboard.json: per-rubric call counts, totals (``calls``, default
+    the sum of ``runs``), C provenance."""
     per: dict[str, dict] = {}
     for r in runs:
         key = f"{r['rubric']} by {r['judge']}"
         agg = per.setdefault(key, {k: 0 for k in CALL_COUNTS})
         for k in CALL_COUNTS:
             agg[k] += int(r["counts"].get(k, 0))
-    out = {"calls": totals(runs), "by_rubric": per}
+    out = {"calls": calls if calls is not None else totals(runs), "by_rubric": per}
     if provenance is not None:
         out["C_source"] = provenance
     return out
@@ -93,6 +94,7 @@ def finish(run_dir, since: float, strict: bool, echo) -> tuple[int, str]:
     import json
     from pathlib import Path
 
+    from lawful.judges.client import usage_since
     from lawful.judges.judge import STORE_FILE
     from lawful.store import Store
 
@@ -100,7 +102,8 @@ def finish(run_dir, since: float, strict: bool, echo) -> tuple[int, str]:
     with Store(run_dir / STORE_FILE) as store:
         runs = store.judge_runs(since=since)
         prov = wmle_provenance(store) if any(r["suite"] == "wmle" for r in runs) else None
-    section = summary_section(runs, prov)
+    used = usage_since(since)
+    section = summary_section(runs, prov, {k: used[k] for k in CALL_COUNTS})
     board_path = run_dir / "leaderboard.json"
     if board_path.exists():
         board = json.loads(board_path.read_text())

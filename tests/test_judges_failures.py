@@ -128,6 +128,9 @@ def test_unusable_answers_are_not_cached_and_redo_asks_again(run_dir):
     with Store(run_dir / "results.sqlite") as st:
         rows = st.judgements(rubric="wmle-consistency")
     assert {row["value"] for row in rows} == {70.0}
+    # `lawful judge` recomputes the WMLE leaderboard with the judge's C and says where C came from
+    assert "wmle C of reference: 2 from the judge, 0 measured" in r.output
+    assert json.loads((run_dir / "leaderboard.json").read_text())["wmle"]["models"]["reference"]["C"]["P12"] == 70.0
 
 
 def test_hung_endpoint_is_bounded_by_the_options_and_shows_progress(run_dir, monkeypatch):

@@ -79,7 +79,10 @@ def _judge(run_dir: Path, rubric: str, judge: str, judge_model: str, api_key_env
             _update_phyground(store, run_dir)
         if any(r.name == "principia-detect" for r in rubs):
             _print_detection(store, pass_threshold)
-        section = summary_section(store.judge_runs(since=t0))
+        prov = None
+        if any(r.name == "wmle-consistency" for r in rubs):
+            prov = _update_wmle(store, run_dir)
+        section = summary_section(store.judge_runs(since=t0), prov)
     for line in lines(section):
         out.print(line)
     code, msg = exit_code(section["calls"], strict)
@@ -95,6 +98,17 @@ def _update_phyground(store, run_dir: Path) -> None:
     section = phyground_section(store)
     write_reports(store, run_dir, [], {"phyground": section})
     out.print(phyground_table(section))
+
+
+def _update_wmle(store, run_dir: Path) -> dict:
+    """Recompute the WMLE leaderboard with the judge's C; return where each video's C came from."""
+    from lawful.judges.outcome import wmle_provenance
+    from lawful.report.leaderboard import table, write_reports
+
+    board = write_reports(store, run_dir, ["wmle"])
+    if board.get("wmle", {}).get("models"):
+        out.print(table("wmle", board["wmle"]))
+    return wmle_provenance(store)
 
 
 def _print_detection(store, pass_threshold: float) -> None:

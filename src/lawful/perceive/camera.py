@@ -291,9 +291,10 @@ class CameraMotion:
         yi = np.clip(np.round(nxt[:, 1]).astype(int), 0, gh - 1)
         ok &= keep[yi, xi]
         cands: list[np.ndarray] = []
+        first = None  # the first consensus's inliers
         if ok.sum() >= self.min_points:  # RANSAC's consensus, and the consensus of what it left out
             rest = ok.copy()
-            for _ in range(2):  # (a remainder under a fifth of the points is not a rival consensus)
+            for k in range(2):  # (a remainder under a fifth of the points is not a rival consensus)
                 if rest.sum() < max(self.min_points, 0.2 * ok.sum()):
                     break
                 A, inl = cv2.estimateAffinePartial2D(nxt[rest], ref[rest], method=cv2.RANSAC,
@@ -301,7 +302,11 @@ class CameraMotion:
                 if A is None:
                     break
                 cands.append(A)
-                rest[np.flatnonzero(rest)[inl.reshape(-1).astype(bool)]] = False
+                idx = np.flatnonzero(rest)[inl.reshape(-1).astype(bool)]
+                if k == 0:
+                    first = np.zeros(len(ok), bool)
+                    first[idx] = True
+                rest[idx] = False
         uniq: list[np.ndarray] = []  # and the extrapolated path; near-duplicates (would split the vote) dropped
         for c in cands + [pred]:
             if all(np.abs(apply(c - u, self._corners_w)).max() > _RANSAC_PX for u in uniq):
@@ -316,7 +321,8 @@ class CameraMotion:
         if replace:
             self._moving = moving
         use = ok & ~moving[yi, xi]
-        got = self._fit(nxt[use], ref[use], gw, gh)
+        same = first is not None and best is cands[0] and np.array_equal(use, ok)  # nothing new excluded
+        got = self._fit(nxt[use], ref[use], gw, gh, first[use] if same else None)
         if got is not None:
             return (got[0], "lk", got[1], *got[2:])
         # corners scarce or not agreeing: area-based registration on the pixels that are not moving
@@ -329,21 +335,25 @@ class CameraMotion:
             return A, "phase", info, nxt[use], apply(A, nxt[use]).astype(np.float32)
         return None, "hold", {}, nxt[use], ref[use]
 
-    def _fit(self, nxt: np.ndarray, ref: np.ndarray, gw: int, gh: int):
-        """RANSAC similarity with well-spread inliers, refitted by least squares: ``(A, info, pts, ref)`` or None."""
+    def _fit(self, nxt: np.ndarray, ref: np.ndarray, gw: int, gh: int, inl: np.ndarray | None = None):
+        """RANSAC similarity (or the given inliers) with well-spread inliers, refitted by least squares:
+        ``(A, info, pts, ref)`` or None."""
         if len(nxt) < self.min_points:
             return None
-        A, inl = cv2.estimateAffinePartial2D(nxt, ref, method=cv2.RANSAC, ransacReprojThreshold=_RANSAC_PX,
-                                             maxIters=1000, confidence=0.995, refineIters=10)
-        if A is None:
-            return None
-        inl = inl.reshape(-1).astype(bool)
+        if inl is None:
+            A, inl = cv2.estimateAffinePartial2D(nxt, ref, method=cv2.RANSAC, ransacReprojThreshold=_RANSAC_PX,
+                                                 maxIters=1000, confidence=0.995, refineIters=10)
+            if A is None:
+                return None
+            inl = inl.reshape(-1).astype(bool)
         n = int(inl.sum())
         c = fit.cells(nxt[inl], gw, gh)
         if n < max(6, 0.3 * len(inl)) or c < MIN_CELLS:
             return None
-        A, cov, rms = fit.fit_similarity(nxt[inl], ref[inl])
-        return A, {"n": n, "cells": c, "resid": rms, "u": fit.corner_sd(cov, gw, gh)}, nxt[inl], ref[inl]
+        f = fit.fit_similarity(nxt[inl], ref[inl])
+        if f is None:
+            return None
+        return f.A, {"n": n, "cells": c, "resid": f.rms, "u": fit.corner_sd(f, gw, gh)}, nxt[inl], ref[inl]
 
     def _lk(self, g: np.ndarray, pred: np.ndarray):
         """Track the points into ``g`` (initial guesses from ``pred``): ``(positions in g, frame-0 positions, ok)``."""

@@ -57,7 +57,7 @@ def residual(img: np.ndarray, ref: np.ndarray, A: np.ndarray, keep: np.ndarray):
 
 
 def _unexplained(img: np.ndarray, ref: np.ndarray, A: np.ndarray, keep: np.ndarray, sigma: float | None = None,
-                 delta: float | None = None):
+                 delta: float | None = None, min_delta: float = DELTA):
     """Pixels (bool) of ``img`` that ``ref`` warped by ``A`` does not explain, the valid pixels and the
     noise sigma used.
 
@@ -77,7 +77,7 @@ def _unexplained(img: np.ndarray, ref: np.ndarray, A: np.ndarray, keep: np.ndarr
     if delta is None:
         g, r = grad[valid], res[valid]
         edge = g > max(float(np.quantile(g[:: max(1, len(g) // 8000)], 0.75)), 1e-3)
-        delta = DELTA if edge.sum() < 20 else max(DELTA, SIGMAS * _MAD * _median(r[edge] / g[edge]))
+        delta = min_delta if edge.sum() < 20 else max(min_delta, SIGMAS * _MAD * _median(r[edge] / g[edge]))
     return (res > SIGMAS * sigma + delta * grad) & valid, valid, sigma
 
 
@@ -116,13 +116,16 @@ def best(img: np.ndarray, ref: np.ndarray, candidates: list[np.ndarray], keep: n
 
 def moving_mask(img: np.ndarray, ref: np.ndarray, A: np.ndarray, keep: np.ndarray, grow: int) -> np.ndarray:
     """Pixels of ``img`` (bool) that ``A`` and ``ref`` do not explain, without specks and edge lines (an opening
-    by a 5 px disc), grown by ``grow`` px."""
-    bad = _unexplained(img, ref, A, keep)[0].astype(np.uint8)
+    by a disc ~5 px across), grown by ``grow`` px. Worked out on every ``_SUB``-th pixel, then enlarged."""
+    S = (slice(None, None, _SUB), slice(None, None, _SUB))
+    As = np.concatenate([A[:, :2], A[:, 2:] / _SUB], 1)
+    bad = _unexplained(img[S], ref[S], As, keep[S], delta=None, min_delta=DELTA / _SUB)[0].astype(np.uint8)
     # misregistration, interpolation and compression leave lines along edges; moving things are blobs
-    bad = cv2.morphologyEx(bad, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    if grow > 0:
-        bad = cv2.dilate(bad, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1)))
-    return bad > 0
+    bad = cv2.morphologyEx(bad, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    g = max(1, round(grow / _SUB))
+    bad = cv2.dilate(bad, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
+    h, w = img.shape
+    return cv2.resize(bad, (bad.shape[1] * _SUB, bad.shape[0] * _SUB), interpolation=cv2.INTER_NEAREST)[:h, :w] > 0
 
 
 def phase(img: np.ndarray, ref: np.ndarray, A0: np.ndarray, keep: np.ndarray):

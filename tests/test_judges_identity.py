@@ -10,7 +10,6 @@ import sqlite3
 import numpy as np
 from typer.testing import CliRunner
 
-from lawful.case import Case
 from lawful.cli import app
 from lawful.judges.agreement import principia_agreement
 from lawful.judges.cache import JudgeCache
@@ -19,7 +18,7 @@ from lawful.judges.judge import judge_run
 from lawful.store import Store, VideoKey
 from lawful.video import write_video
 from test_judges_fakeserver import ChatServer, Reply
-from test_judges_run import ANSWERS, asked, config, make_run
+from test_judges_run import ANSWERS, asked, config, make_run, principia_case
 
 
 def test_cache_key_includes_the_endpoint(tmp_path):
@@ -109,7 +108,7 @@ def test_agreement_with_no_usable_verdict_is_na_not_zero():
 
 def test_principia_detect_with_no_usable_answer_prints_na_and_fails(tmp_path):
     run = tmp_path / "run"
-    case = Case(id="drop-000", suite="principia", task="drop", duration=2.0, fps=12)
+    case = principia_case("drop", "drop-000", 2.0, 12)
     case.save(run / "cases" / "principia")
     for m in ("reference", "counterfactual"):
         write_video(run / "videos" / m / "drop-000__0.mp4",

@@ -162,9 +162,17 @@ def test_judge_consistency_for_wmle(tmp_path):
         assert judge_consistency(video, wcase, c) is None  # out of range → no C, never a guess
 
 
+def principia_case(task: str, case_id: str, duration: float, fps: float) -> Case:
+    """A valid Principia case of ``task`` (its objects and known fields), with this id and timing."""
+    from lawful.suites.base import get_suite
+
+    case, _ = get_suite("principia").task(task).make_case(0, 0)
+    return case.model_copy(update={"id": case_id, "duration": duration, "fps": fps, "first_frame": None})
+
+
 def test_principia_detect_asks_each_phenomenon_of_the_task(tmp_path):
     run = tmp_path / "run"
-    case = Case(id="drop-000", suite="principia", task="drop", duration=2.0, fps=12)
+    case = principia_case("drop", "drop-000", 2.0, 12)
     case.save(run / "cases" / "principia")
     write_video(run / "videos" / "reference" / "drop-000__0.mp4",
                 [np.full((48, 64, 3), 10 * i, np.uint8) for i in range(24)], fps=12)
@@ -182,7 +190,7 @@ def test_principia_detect_asks_each_phenomenon_of_the_task(tmp_path):
 def test_principia_detect_sees_the_full_video_not_32_frames(tmp_path):
     """Seed 002 B.2: the VLM receives the full video. A 4 s pendulum clip at 24 fps has 96 frames."""
     run = tmp_path / "run"
-    case = Case(id="pendulum-000", suite="principia", task="pendulum", duration=4.0, fps=24)
+    case = principia_case("pendulum", "pendulum-000", 4.0, 24)
     case.save(run / "cases" / "principia")
     write_video(run / "videos" / "reference" / "pendulum-000__0.mp4",
                 [np.full((48, 64, 3), (2 * i) % 256, np.uint8) for i in range(96)], fps=24)

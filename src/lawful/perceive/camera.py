@@ -11,28 +11,32 @@ come from the previous key frame). Independently moving things are kept out thre
 
 1. the tracked objects' boxes and the caller's ``exclude`` regions;
 2. candidate transforms (the extrapolated path, RANSAC's consensus, and the consensus of RANSAC's
-   outliers) are checked against the pixels: the one under which frame 0 explains the frame best
-   (lowest median residual, :mod:`lawful.perceive.camera_dense`) wins, so a textured arm or a
-   swinging bar with more corners than the backdrop cannot carry the estimate;
+   outliers) are checked against the pixels: the one under which frame 0 explains more of the
+   frame, by a vote of 8 x 8 cells (:func:`lawful.perceive.camera_dense.best`), wins, so a textured
+   arm or a swinging bar with more corners than the backdrop cannot carry the estimate;
 3. the pixels that winner does not explain (frame differencing against the predicted background,
    grown a little) form a moving mask: corners there are not used and none are born there.
 
 The remaining corners give a RANSAC similarity; it is accepted only with inliers spread over at
 least ``MIN_CELLS`` cells of a 4 x 4 grid. Its uncertainty is the standard error of the fitted
-transform at the frame corners (:mod:`lawful.perceive.camera_fit`). Where corners are scarce, registration of
-the unmasked pixels (phase correlation, a translation) is the fallback, its uncertainty from the
-agreement of the frame's quadrants;
-if that fails too the key frame is a ``hold`` (no estimate; the path is interpolated across it).
+transform at the frame corners (:mod:`lawful.perceive.camera_fit`); where few or clustered points
+leave rotation and scale loose, a pure shift is used instead if the similarity does not differ
+from it significantly. Where corners fail, phase correlation of the unmasked pixels (a translation
+on the predicted transform, its error the disagreement of the frame's quadrants) is the fallback.
+A key frame whose estimate is not within ``max_uncertainty`` px (``Z`` standard errors) is a
+``hold``: no estimate, the path is interpolated across it.
 
-Per clip, the estimates are *used* only if some key frame moves the frame corners by more than
-``Z`` standard errors and by more than ``min_shift`` px (the tracker's own precision; less is not
-worth compensating). Otherwise :attr:`transforms` are all identity, and :meth:`summary` says
-why: ``static`` when every key frame was estimated with an uncertainty that rules out motion above
-``max_uncertainty`` px, ``reliable: false`` when not (the camera may have moved unseen).
+Per clip the estimates are *used* only if every key frame was estimated (``reliable``) and some
+key frame moves the frame corners by more than ``Z`` standard errors and more than ``min_shift``
+px (the tracker's own precision: less is not worth compensating). Otherwise :attr:`transforms` are
+all identity and :meth:`summary` says why: ``static`` (motion within its uncertainty) or
+``reliable: false`` (the camera may have moved unseen: a measurement that needs a fixed frame
+should not trust positions).
 
 Transforms are ``[2, 3]`` float64 matrices in the pixel coordinates of the frames handed in
 (pixel centres at integer coordinates): ``p0 = A @ [x, y, 1]``. Work happens on a grey copy at
-most ``max_side`` pixels wide, normalised in mean and contrast (a global lighting change is not motion).
+most ``max_side`` pixels wide, normalised in mean and contrast for Lucas-Kanade (a global lighting
+change is not motion); the pixel checks use the plain grey copy with a fitted offset.
 """
 
 from __future__ import annotations
@@ -245,7 +249,7 @@ class CameraMotion:
         else:
             self._pts, self._ref = pts, ref
         # replenish points lost at the borders, on objects or on moving things
-        if len(self._pts) < max(self.min_points * 2, self.max_corners // 3):
+        if len(self._pts) < max(self.min_points * 2, self.max_corners // 2):
             new = self._detect(g, b, self.max_corners - len(self._pts))
             self._pts = np.concatenate([self._pts, new])
             self._ref = np.concatenate([self._ref, apply(pred if A is None else A, new).astype(np.float32)])
@@ -353,7 +357,14 @@ class CameraMotion:
         f = fit.fit_similarity(nxt[inl], ref[inl])
         if f is None:
             return None
-        return f.A, {"n": n, "cells": c, "resid": f.rms, "u": fit.corner_sd(f, gw, gh)}, nxt[inl], ref[inl]
+        A, u = f.A, fit.corner_sd(f, gw, gh)
+        info = {"n": n, "cells": c, "resid": f.rms, "u": u}
+        if self.Z * u / self._s > self.max_uncertainty:  # rotation and scale poorly pinned down (few or clustered points)
+            t = fit.fit_shift(nxt[inl], ref[inl])
+            # the simpler model, if the similarity does not differ from it significantly
+            if np.abs(apply(A - t.A, self._corners_w)).max() <= self.Z * u and t.sigma / np.sqrt(n) < u:
+                A, info = t.A, {**info, "resid": t.rms, "u": t.sigma / np.sqrt(n), "model": "shift"}
+        return A, info, nxt[inl], ref[inl]
 
     def _lk(self, g: np.ndarray, pred: np.ndarray):
         """Track the points into ``g`` (initial guesses from ``pred``): ``(positions in g, frame-0 positions, ok)``."""

@@ -52,6 +52,18 @@ def fit_similarity(src: np.ndarray, dst: np.ndarray) -> Fit | None:
     return Fit(A, float(np.sqrt(rss / max(1, 2 * n - 4))), m, S, n, float(np.sqrt(rss / (2 * n))))
 
 
+def fit_shift(src: np.ndarray, dst: np.ndarray) -> Fit:
+    """Least-squares translation ``src -> dst``; its standard error is ``sigma / sqrt(N)`` everywhere
+    (``sigma`` from 2N - 2 degrees of freedom)."""
+    src, dst = np.asarray(src, float), np.asarray(dst, float)
+    n = len(src)
+    t = (dst - src).mean(0)
+    r = src + t - dst
+    rss = float(np.sum(r * r))
+    A = np.array([[1.0, 0.0, t[0]], [0.0, 1.0, t[1]]])
+    return Fit(A, float(np.sqrt(rss / max(1, 2 * n - 2))), src.mean(0), np.inf, n, float(np.sqrt(rss / (2 * n))))
+
+
 def corner_sd(f: Fit, width: float, height: float) -> float:
     """Largest standard error (px) of where the fit puts a frame corner or the centre."""
     pts = np.array([[0, 0], [width - 1, 0], [0, height - 1], [width - 1, height - 1],

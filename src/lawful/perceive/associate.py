@@ -169,7 +169,8 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
             sub = reg.feat[origin[1] - reg.y0:origin[1] - reg.y0 + m.shape[0], origin[0] - reg.x0:origin[0] - reg.x0 + m.shape[1]]
             raw = frame[origin[1]:origin[1] + m.shape[0], origin[0]:origin[0] + m.shape[1]]
             f = measure(m, sub, raw, origin, o, angles, (w, h))
-        if f is not None and len(group) == 1 and (f.blur > 0.5 * o.diam or f.area < 0.5 * o.ref_area):
+        if (f is not None and len(group) == 1 and o.speed() > 0.5 * o.diam
+                and (f.blur > 0.5 * o.diam or f.area < 0.5 * o.ref_area)):
             # a motion-blur streak: its colour core is not its mid-exposure point; the share-weighted
             # centroid of the whole (pale) streak is
             g = by_contrast(o, frame, regions, prev)
@@ -222,7 +223,7 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
     if o.rgb is None:
         return None
     h, w = frame.shape[:2]
-    x0, y0, x1, y1 = o.window(w, h, 3.0)
+    x0, y0, x1, y1 = o.window(w, h, 2.0)  # a margin of a step past the last (blurred) box
     if x1 - x0 < 8 or y1 - y0 < 8:
         return None
     crop = frame[y0:y1, x0:x1].astype(np.float32)
@@ -241,15 +242,18 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
         dev = ring - med
     noise = max(2.0, 1.4826 * float(np.median(np.linalg.norm(dev, axis=1))))
     dc = np.asarray(o.rgb, np.float32) - bg
-    c2 = np.maximum((dc * dc).sum(-1), 1e-6)
+    if np.ndim(dc) == 1:
+        dc = np.broadcast_to(dc, crop.shape)
+    c2 = np.maximum(_dot(dc, dc), 1e-6)
     if float(np.sqrt(np.median(c2))) < 2 * NOISE_SIGMAS * noise:
         return None
-    contrast = np.sqrt(c2)
     diff = crop - bg
-    alpha = (diff * dc).sum(-1) / c2
-    resid = np.linalg.norm(diff - alpha[..., None] * dc, axis=-1)
-    mask = ((alpha > ALPHA_MIN) & (alpha * contrast > NOISE_SIGMAS * noise)
-            & (resid < 2 * noise + 0.35 * alpha * contrast)).view(np.uint8)
+    proj = _dot(diff, dc)  # alpha * c2
+    alpha = proj / c2
+    resid2 = np.maximum(_dot(diff, diff) - alpha * proj, 0)  # |diff - alpha dc|^2
+    share = alpha * np.sqrt(c2)  # alpha * contrast
+    mask = ((alpha > ALPHA_MIN) & (share > NOISE_SIGMAS * noise)
+            & (resid2 < np.square(2 * noise + 0.35 * share))).view(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
     n, labels, stats, cents = components(mask)
     best, best_cost = 0, _FAR
@@ -283,6 +287,12 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
         return None  # more than a streak of the object: it runs along something of its colour
     cut = touches and area < BORDER_CUT * o.expected_area()
     return Found((cx, cy), (gx0, gy0, gx1, gy1), float(area), float("nan"), cut, touches, blur)
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per-pixel dot product of two float32 ``[H, W, 3]`` images -> ``[H, W]``."""
+    return cv2.transform(cv2.multiply(np.ascontiguousarray(a, np.float32), np.ascontiguousarray(b, np.float32)),
+                         np.ones((1, 3), np.float32))
 
 
 def _streak_pieces(o: Tracked, stats: np.ndarray, cents: np.ndarray, best: int) -> list[int]:

@@ -128,19 +128,26 @@ def marked_ball(body: E.Body, r: float, rgb, stripe_rgb, obj: str, facing: float
 
 
 def hoop(body: E.Body, R: float, rgb, stripe_rgb, obj: str, mass: float, k: float) -> None:
-    """A thin hoop of outer radius ``R`` facing the camera: a ring of capsules (the watched object, no
-    contact) around an unseen contact sphere (geom group 3), with an explicit inertia ``k m R²`` about
-    the rolling axis (y). A short light stripe across the rim marks its turning."""
+    """A thin-walled hoop (short hollow tube) of outer radius ``R`` seen end-on.
+
+    Its front rim is a ring of capsules (the watched object, no contact; one light segment marks the
+    turning), its inside a dark disc of the rim's hue set back in the tube (the shaded inner wall, as
+    lawful's own hollow cylinder is drawn). Rolling contact is an unseen sphere of radius ``R`` (geom
+    group 3); the inertia is stated: ``k m R²`` about the rolling axis (y).
+    """
     body.geom(E.sphere(R), rgb=(128, 128, 128), group=3, density=1)
-    tube = 0.12 * R
+    tube = 0.11 * R
     rc = R - tube
     N = 24
     for j in range(N):
         a0, a1 = 2 * math.pi * j / N, 2 * math.pi * (j + 1) / N
-        p0 = (rc * math.cos(a0), 0.0, rc * math.sin(a0))
-        p1 = (rc * math.cos(a1), 0.0, rc * math.sin(a1))
+        p0 = (rc * math.cos(a0), -0.3 * R, rc * math.sin(a0))
+        p1 = (rc * math.cos(a1), -0.3 * R, rc * math.sin(a1))
         body.geom(E.capsule(tube, p0, p1), rgb=stripe_rgb if j == 0 else rgb, obj=None if j == 0 else obj,
                   specular=0.5, density=1, **E.NO_CONTACT)
+    dark = tuple(int(0.42 * c) for c in rgb)
+    body.geom(E.cylinder(rc - 0.5 * tube, 0.002), rgb=dark, pos=(0.0, 0.1 * R, 0.0), euler=(90, 0, 0), specular=0.1,
+              density=1, **E.NO_CONTACT)
     i_roll = k * mass * R * R
     body.parts.append(f'<inertial pos="0 0 0" mass="{mass:.6g}" '
                       f'diaginertia="{0.5 * i_roll:.6g} {i_roll:.6g} {0.5 * i_roll:.6g}"/>')

@@ -358,11 +358,10 @@ def build_sphere_vs_ring(index: int, seed: int) -> StyledCase:
     other = "right" if sphere_left else "left"
     prompt = (f"A fixed camera looks at two identical wooden ramps that fall away from each other, each at about "
               f"{th_deg:.0f} degrees, with a stop block at each lower end. At the top of the {where} ramp rests a "
-              "solid "
-              f"ball with a dark spot on it; at the top of the {other} ramp, at the same height, rests a thin hoop of "
-              "the same outer radius with a light mark on its rim. At the start both are let go together from rest "
-              "and roll down without slipping until they reach the stop blocks. The camera does not move and time "
-              "runs at a steady rate.")
+              f"solid ball with a dark spot on it; at the top of the {other} ramp, at the same height, rests a thin "
+              "hoop of the same outer radius (a short thin-walled tube seen end-on) with a light mark on its rim. "
+              "At the start both are let go together from rest and roll down without slipping until they reach the "
+              "stop blocks. The camera does not move and time runs at a steady rate.")
     case = E.studio_case("wmle", "sphere_vs_ring", index, seed, prompt=prompt, duration=duration, fps=FPS,
                          width=W, height=H, objects=objects, known=known,
                          assumptions=["released together from rest at the same height", "rolling without slipping",

@@ -6,14 +6,15 @@ from lawful.case import Case, CaseError, ObjectSpec, case_schema, load_case
 
 
 def _case(**kw):
-    base = dict(id="drop-000", suite="principia", task="drop", objects=[
-        {"id": "ball_1", "shape": "sphere", "color": [220, 40, 40], "box": [10, 10, 30, 30]}])
+    base = dict(id="drop-000", suite="principia", task="drop", known={"ground_y": 300.0}, objects=[
+        {"id": "ball_1", "shape": "sphere", "color": [220, 40, 40], "box": [10, 10, 30, 30]},
+        {"id": "ball_2", "shape": "sphere", "color": [40, 40, 220], "box": [60, 10, 80, 30]}])
     base.update(kw)
     return base
 
 
 def test_round_trip(tmp_path):
-    c = Case.model_validate(_case(known={"h1": 1.2}))
+    c = Case.model_validate(_case(known={"ground_y": 300.0, "h1": 1.2}))
     p = c.save(tmp_path)
     back = load_case(p)
     assert back == c
@@ -52,3 +53,38 @@ def test_schema_documents_fields():
     assert {"id", "suite", "task", "objects", "known"} <= set(s["properties"])
     assert "ObjectSpec" in s["$defs"]
     ObjectSpec(id="a", color=(1, 2, 3))
+
+
+@pytest.mark.parametrize(
+    "change, needle",
+    [
+        ({"objects": [{"id": "ball_1", "box": [10, 10, 30, 30]}]}, "no object 'ball_2'"),
+        ({"known": {}}, "'ground_y'"),
+        ({"known": {"ground_y": float("nan")}}, "known.ground_y is nan"),
+        ({"objects": [{"id": "ball_1", "box": [10, 10, 30, 30], "known": {"mass": float("inf")}},
+                      {"id": "ball_2", "box": [40, 10, 60, 30]}]}, "objects[ball_1].known.mass is inf"),
+        ({"windw": {"start": 3}}, "windw"),
+        ({"schema_version": 2, "roi": [900, 10, 950, 40]}, "roi [900.0, 10.0, 950.0, 40.0] lies outside"),
+        ({"schema_version": 2, "window": {"start": 30, "end": 10}}, "window end (10.0) must come after"),
+        ({"schema_version": 2, "exclude": [[5, 5, 1, 1]]}, "exclude[0] must be"),
+        ({"schema_version": 2, "camera": "tripod"}, "camera"),
+        ({"schema_version": 3}, "schema_version"),
+    ],
+)
+def test_bad_cases_fail_at_load_naming_the_field(tmp_path, change, needle):
+    p = tmp_path / "c.json"
+    p.write_text(json.dumps(_case(**change)).replace("NaN", "NaN"))
+    with pytest.raises(CaseError) as e:
+        load_case(p)
+    assert needle in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_version_2_case_round_trips_and_version_1_still_loads(tmp_path):
+    v2 = Case.model_validate(_case(schema_version=2, window={"start": 118, "end": 205}, release=0.02,
+                                   roi=[0, 0, 172, 1716], exclude=[[0, 0, 60, 340]], camera="fixed", rotation=90,
+                                   capture_fps=120, width=832))
+    back = load_case(v2.save(tmp_path))
+    assert back == v2 and back.window.frames(30.0) == (118, 205) and back.camera == "fixed"
+    assert Case.model_validate(_case(window={"start": 1.5, "end": 2.0, "unit": "s"})).window.frames(30.0) == (45, 60)
+    v1 = load_case(Case.model_validate(_case()).save(tmp_path / "v1"))
+    assert v1.schema_version == 1 and v1.window is None and v1.camera == "auto"

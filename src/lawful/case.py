@@ -12,6 +12,7 @@ Times are physical seconds: the whole decoded clip spans ``duration``.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any, Literal
 
@@ -53,6 +54,56 @@ class ObjectSpec(BaseModel):
         return self
 
 
+Box = tuple[float, float, float, float]
+
+
+class Window(BaseModel):
+    """The part of a video to evaluate: frames (or seconds of the file) ``start`` to ``end`` inclusive.
+
+    Nothing outside it is read; frame ``start`` becomes the clip's first frame (time 0).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    start: float = Field(default=0, ge=0, description="First frame (or second, with unit 's') evaluated.")
+    end: float | None = Field(default=None, description="Last frame (or second) evaluated; default: the end.")
+    unit: Literal["frame", "s"] = Field(default="frame", description="'frame' (0-based decoded frames) or 's'.")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "Window":
+        if self.end is not None and self.end <= self.start:
+            raise ValueError(f"window end ({self.end}) must come after its start ({self.start})")
+        return self
+
+    def frames(self, fps: float, n_frames: int | None = None) -> tuple[int, int | None]:
+        """``(first, last)`` decoded frame indices (inclusive; last None = to the end) at the file's ``fps``."""
+        k = 1.0 if self.unit == "frame" else fps
+        first = int(round(self.start * k))
+        last = None if self.end is None else int(round(self.end * k))
+        if n_frames is not None and last is not None:
+            last = min(last, n_frames - 1)
+        return first, last
+
+
+def _check_box(b: Box, what: str) -> Box:
+    x0, y0, x1, y1 = b
+    if x1 <= x0 or y1 <= y0:
+        raise ValueError(f"{what} must be [x0, y0, x1, y1] with x1 > x0 and y1 > y0")
+    return b
+
+
+def _finite(value: Any, where: str) -> None:
+    """Raise ValueError naming ``where`` if a number anywhere in ``value`` is NaN or infinite."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{where} is {value}: only finite numbers are allowed")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _finite(v, f"{where}.{k}")
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            _finite(v, f"{where}[{i}]")
+
+
 class GroundTruth(BaseModel):
     """What the law-correct render of a synthetic case contains.
 
@@ -73,7 +124,8 @@ class Case(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    schema_version: int = 1
+    schema_version: Literal[1, 2] = Field(default=1, description="2 adds window, release, roi, exclude, camera, "
+                                          "rotation and capture_fps; version-1 files load unchanged.")
     id: str = Field(description="Unique case id; also the stem of the video file to score.")
     suite: str = Field(description="Protocol: principia, wmle, applepi, phyground.")
     task: str = Field(description="Phenomenon or task name within the suite, e.g. 'pendulum'.")
@@ -94,7 +146,45 @@ class Case(BaseModel):
     seed: int | None = None
     variant: str | None = Field(default=None, description="Appearance variant name, if any.")
     truth: GroundTruth | None = None
+    # --- schema 2: recordings and clips unlike the prompt's -----------------------------------
+    window: Window | None = Field(default=None, description="Part of the video to evaluate (frames or seconds).")
+    release: float | None = Field(default=None, ge=0, description="Release time in seconds from the window's "
+                                  "start, when the clip shows it (default: detected from the motion).")
+    roi: Box | None = Field(default=None, description="Box [x0, y0, x1, y1] the objects stay in (pixels).")
+    exclude: list[Box] = Field(default_factory=list, description="Boxes to ignore: people, hands, look-alikes.")
+    camera: Literal["fixed", "moving", "auto"] = Field(default="auto", description="fixed: no camera "
+                                                       "compensation; moving: always compensate; auto: decide.")
+    rotation: Literal[0, 90, 180, 270] | None = Field(default=None, description="Clockwise rotation (degrees) "
+                                                      "that shows the video upright; default: the file's own.")
+    capture_fps: float | None = Field(default=None, gt=0, description="True capture rate (frames per second "
+                                      "of real time, e.g. 120 for slow motion); then time = frame / capture_fps.")
     _dir: Path | None = PrivateAttr(default=None)  # folder of the case file it was loaded from
+
+    @model_validator(mode="after")
+    def _sound(self) -> "Case":
+        _finite(self.known, "known")
+        for o in self.objects:
+            _finite(o.known, f"objects[{o.id}].known")
+            if o.box is not None:
+                _finite(list(o.box), f"objects[{o.id}].box")
+        for name in ("duration", "fps", "release", "capture_fps"):
+            _finite(getattr(self, name), name)
+        if self.roi is not None:
+            _finite(list(self.roi), "roi")
+            _check_box(self.roi, "roi")
+            x0, y0, x1, y1 = self.roi
+            if x1 <= 0 or y1 <= 0 or x0 >= self.width or y0 >= self.height:
+                raise ValueError(f"roi {list(self.roi)} lies outside the {self.width}x{self.height} frame")
+        for i, b in enumerate(self.exclude):
+            _finite(list(b), f"exclude[{i}]")
+            _check_box(b, f"exclude[{i}]")
+        if self.window is not None:
+            _finite([self.window.start, self.window.end], "window")
+        ids = [o.id for o in self.objects]
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        if dup:
+            raise ValueError(f"object id '{dup[0]}' appears twice")
+        return self
 
     @field_validator("id")
     @classmethod
@@ -160,7 +250,22 @@ def load_case(path: str | Path) -> Case:
         where = ".".join(str(p) for p in first["loc"]) or "case"
         raise CaseError(f"{path}: {where}: {first['msg']}") from None
     case._dir = path.parent
+    problem = _task_problem(case)
+    if problem:
+        raise CaseError(f"{path}: {problem}")
     return case
+
+
+def _task_problem(case: Case) -> str:
+    """What the case's task needs and the case lacks (objects, known values); '' if fine or the task is unknown
+    (an unknown task is reported where the case is evaluated, with a did-you-mean)."""
+    from lawful.suites.base import get_suite
+
+    try:
+        task = get_suite(case.suite).task(case.task)
+    except KeyError:
+        return ""
+    return task.case_problem(case)
 
 
 def case_schema() -> dict:

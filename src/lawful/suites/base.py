@@ -48,6 +48,19 @@ class Task(ABC):
     phenomena: ClassVar[tuple[str, ...]] = ()  # leaderboard columns this task's scores feed
     plan: ClassVar[TrackingPlan] = TrackingPlan()
 
+    def case_problem(self, case: Case) -> str:
+        """Why ``case`` cannot be evaluated by this task ('' when it can): a required object id
+        (``object_ids`` or ``required_objects``) or ``known`` value (``required_known``) is missing."""
+        ids = {o.id for o in case.objects}
+        need = tuple(getattr(self, "object_ids", ()) or getattr(self, "required_objects", ()))
+        for oid in need:
+            if oid not in ids:
+                return f"objects: no object '{oid}' (task '{self.name}' watches {', '.join(need)})"
+        for key, what in getattr(self, "required_known", {}).items():
+            if key not in case.known:
+                return f"known.{key} is missing ({what})"
+        return ""
+
     @abstractmethod
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         """A new case (parameters drawn from ``seed``) and its first frame ``[H, W, 3]`` uint8 RGB."""

@@ -188,7 +188,8 @@ class CameraMotion:
             why = (f"{holds} of {len(self._keys) - 1} key frames without an estimate within {self.max_uncertainty:g} px"
                    if holds else f"uncertainty {worst:.2f} px above {self.max_uncertainty:g} px")
             seen = f"; estimated motion up to {shift.max():.2f} px" if len(shift) else ""
-            return {"used": False, "static": False, "reliable": False, "reason": f"unreliable: {why}{seen}; not compensated"}
+            return {"used": False, "static": False, "reliable": False,
+                    "reason": f"unreliable: {why}{seen}; not compensated"}
         if j is None:
             return {"used": False, "static": True, "reliable": True, "reason": "one frame"}
         return {"used": False, "static": True, "reliable": True,
@@ -359,7 +360,7 @@ class CameraMotion:
             return None
         A, u = f.A, fit.corner_sd(f, gw, gh)
         info = {"n": n, "cells": c, "resid": f.rms, "u": u}
-        if self.Z * u / self._s > self.max_uncertainty:  # rotation and scale poorly pinned down (few or clustered points)
+        if self.Z * u / self._s > self.max_uncertainty:  # rotation and scale loose (few or clustered points)
             t = fit.fit_shift(nxt[inl], ref[inl])
             # the simpler model, if the similarity does not differ from it significantly
             if np.abs(apply(A - t.A, self._corners_w)).max() <= self.Z * u and t.sigma / np.sqrt(n) < u:

@@ -152,7 +152,8 @@ def phase(img: np.ndarray, ref: np.ndarray, A0: np.ndarray, keep: np.ndarray):
         return np.array(cv2.phaseCorrelate(bb, aa, win)[0])
 
     d = shift(slice(None), slice(None))
-    quads = [shift(ys, xs) for ys in (slice(0, h // 2), slice(h // 2, None)) for xs in (slice(0, w // 2), slice(w // 2, None))]
+    halves_y, halves_x = (slice(0, h // 2), slice(h // 2, None)), (slice(0, w // 2), slice(w // 2, None))
+    quads = [shift(ys, xs) for ys in halves_y for xs in halves_x]
     se = float(np.sqrt(np.sum((np.array(quads) - d) ** 2, 1)).max())
     A = A0.copy()  # img(x) ~ W(x - d) = ref(A0 (x - d))
     A[:, 2] -= A0[:, :2] @ d

@@ -49,3 +49,18 @@ def test_C_provenance_says_judge_measured_or_unusable():
     out = apply_judge_consistency(rows, values)
     assert [r["score"]["extra"]["C_source"] for r in out] == ["judge", "measured (judge unusable)", "measured"]
     assert provenance(out) == {"m": {"judge": 1, "measured": 1, "judge_unusable": 1}}
+
+
+def test_the_table_says_which_c_came_from_the_judge():
+    from rich.console import Console
+
+    from lawful.suites.wmle.report import aggregate, table
+
+    rows = [{"suite": "wmle", "col": "P2", "task": "free_fall", "model": "m", "status": "scored", "value": 90.0,
+             "score": {"metrics": {"C": 90.0, "P": 90.0}, "extra": {"C_source": src}}} for src in ("judge", "measured")]
+    sec = aggregate(rows)
+    assert sec["models"]["m"]["C_judged"] == {"P2": 1}
+    c = Console(width=200, record=True)
+    c.print(table(sec))
+    text = c.export_text()
+    assert "90.00 J1" in text and "judge's C" in text

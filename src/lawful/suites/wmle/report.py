@@ -75,6 +75,7 @@ def aggregate(score_rows: list[dict]) -> dict:
     """The ``wmle`` section of leaderboard.json from score rows (see the module docstring)."""
     info = _info()
     per: dict[str, dict[str, list[tuple]]] = defaultdict(lambda: defaultdict(list))
+    judged: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))  # videos whose C is the judge's
     meta: dict[str, dict] = {}
     for row in score_rows:
         if row.get("suite", "wmle") != "wmle":
@@ -88,6 +89,8 @@ def aggregate(score_rows: list[dict]) -> dict:
             if extra.get(k) and not m.get(k):
                 m[k] = extra[k]
         per[row.get("model", "?")][label].append(_row_scores(row))
+        if extra.get("C_source") == "judge":
+            judged[row.get("model", "?")][label] += 1
     models: dict[str, Any] = {}
     for model, by_task in sorted(per.items()):
         tasks, cs, ps, gate, names, levels, std = {}, {}, {}, {}, {}, {}, {}
@@ -123,6 +126,7 @@ def aggregate(score_rows: list[dict]) -> dict:
             "overall_C": _round(_mean([c for c in cs.values() if c is not None])),
             "overall_P": _round(_mean([p for p in ps.values() if p is not None])),
             "tasks": tasks, "std": std, "C": cs, "P": ps, "gate_passed": gate, "names": names, "levels": levels,
+            "C_judged": {lab: judged[model][lab] for lab in tasks if judged[model][lab]},
             "families": {f: _round(_mean(fam[f])) for f in fam_order},
             "by_level": {k: _round(_mean(lev[k])) for k in ("E", "M", "H") if k in lev},
             **counts,
@@ -174,7 +178,8 @@ def table(section: dict):
                     s += f" ± {m['std'][lab]:.1f}"
                 if lab in m["tasks"] and m["tasks"][lab] is not None:
                     s += " ✓" if m.get("gate_passed", {}).get(lab) else " ✗"
-                cells += [_fmt(m["C"].get(lab)), _fmt(m["P"].get(lab)), s]
+                cj = m.get("C_judged", {}).get(lab)
+                cells += [_fmt(m["C"].get(lab)) + (f" J{cj}" if cj else ""), _fmt(m["P"].get(lab)), s]
             t.add_row(lab, name.replace("_", " "), level, *cells)
         fam_cells = []
         for mname in names:
@@ -188,4 +193,6 @@ def table(section: dict):
         m = models[mname]
         tot += [_fmt(m.get("overall_C")), _fmt(m.get("overall_P")), _fmt(m.get("overall"))]
     t.add_row("", "[bold]Average[/bold]", "", *[f"[bold]{c}[/bold]" for c in tot])
+    if any(m.get("C_judged") for m in models.values()):
+        t.caption = "C Jn: n of the task's videos have the judge's C; the others' C is measured"
     return t

@@ -32,9 +32,11 @@ DARK_OFFSET = 16.0  # keeps the chroma of near-black pixels (mostly noise) small
 MIN_STD = np.array([2.0, 3.0, 3.0], np.float32)
 THRESHOLD_RANGE = (6.0, 144.0)  # bounds of the squared-Mahalanobis acceptance threshold
 THRESHOLD_FRACTION = 0.36  # threshold = this x squared distance to the nearest background colour
-BACKGROUND_QUANTILE = 0.002  # the "nearest background colour": this quantile of the background sample
+BACKGROUND_QUANTILE = 0.1  # a colour covering more of the frame than this share caps the threshold
+LOCAL_QUANTILE = 0.02  # the "nearest background colour": this quantile around the object
 HINT_TOLERANCE = 30.0  # chroma distance within which a pixel has the case's stated colour
 _ONES = np.ones((1, 3), np.float32)
+_K3_SEG = np.ones((3, 3), np.uint8)
 # opponent axes of RGB: (R - G) / sqrt 2 and (R + G - 2 B) / sqrt 6 (greys have none)
 _OPPONENT = np.array([[0, 0, 0],
                       [1 / np.sqrt(2), -1 / np.sqrt(2), 0],
@@ -274,7 +276,8 @@ def learn_from_box(feat: np.ndarray, box: tuple[int, int, int, int], background:
     bg_d2 = model.distance2(background) if len(background) else np.array([np.inf])
     finite = np.isfinite(bg_d2).all()
     near_bg = float(np.quantile(bg_d2, BACKGROUND_QUANTILE)) if finite else float("inf")
-    model.threshold = float(np.clip(THRESHOLD_FRACTION * near_bg, *THRESHOLD_RANGE))
+    near_local = _local_separation(model, feat, (x0, y0, x1, y1), blob, (ox0, oy0))
+    model.threshold = float(np.clip(THRESHOLD_FRACTION * min(near_local, near_bg), *THRESHOLD_RANGE))
     model.bg_d2 = float(np.quantile(bg_d2, 0.002)) if finite else float("inf")
     # the final blob: model pixels connected to the learned blob, holes filled (a mask is kept as given)
     m = None if seed is not None else _component_in_box(model.mask(region) | blob, in_box, 1)
@@ -285,6 +288,27 @@ def learn_from_box(feat: np.ndarray, box: tuple[int, int, int, int], background:
     ys, xs = np.nonzero(m)
     return Learned(model, m, (ox0, oy0), float(len(xs)), (float(xs.mean() + ox0), float(ys.mean() + oy0)),
                    (int(xs.min() + ox0), int(ys.min() + oy0), int(xs.max() + ox0), int(ys.max() + oy0)))
+
+
+def _local_separation(model: "ColorModel", feat, box: tuple[int, int, int, int], blob: np.ndarray,
+                      origin: tuple[int, int]) -> float:
+    """Squared model distance of the nearest colours (:data:`LOCAL_QUANTILE`) around the object:
+    the box grown by its own size on each side, less the box and the (dilated) blob. Inf when
+    nothing surrounds it."""
+    h, w = feat.shape[:2]
+    x0, y0, x1, y1 = box
+    bw, bh = x1 - x0, y1 - y0
+    lx0, ly0, lx1, ly1 = max(0, x0 - bw), max(0, y0 - bh), min(w, x1 + bw), min(h, y1 + bh)
+    keep = np.ones((ly1 - ly0, lx1 - lx0), bool)
+    keep[y0 - ly0:y1 - ly0, x0 - lx0:x1 - lx0] = False
+    grown = cv2.dilate(blob, _K3_SEG, iterations=2) > 0
+    ox, oy = origin[0] - lx0, origin[1] - ly0
+    gy, gx = np.nonzero(grown)
+    inside = (gy + oy >= 0) & (gy + oy < keep.shape[0]) & (gx + ox >= 0) & (gx + ox < keep.shape[1])
+    keep[gy[inside] + oy, gx[inside] + ox] = False
+    if keep.sum() < 20:
+        return float("inf")
+    return float(np.quantile(model.distance2(feat[ly0:ly1, lx0:lx1][keep]), LOCAL_QUANTILE))
 
 
 def _without_thin_runs(m: np.ndarray, in_box: np.ndarray, side: int) -> np.ndarray:

@@ -52,20 +52,38 @@ def stage_seed(seed: int, label: int, index: int) -> int:
     return int(np.random.default_rng([int(seed) & 0xFFFFFFFF, int(label), int(index)]).integers(1, 2**31 - 1))
 
 
-def vivid(rng: np.random.Generator, k: int, min_hue_deg: float = 70.0, hues: list[float] | None = None) -> list[tuple]:
-    """``k`` saturated object colours (RGB 0-255) whose hues differ pairwise by ≥ ``min_hue_deg``."""
+def vivid(rng: np.random.Generator, k: int, min_hue_deg: float = 70.0, avoid: list[float] | None = None,
+          avoid_deg: float = 60.0) -> list[tuple]:
+    """``k`` saturated object colours (RGB 0-255) whose hues differ pairwise by ≥ ``min_hue_deg`` and from
+    each hue in ``avoid`` (the backdrop's, see :func:`scene_hues`) by ≥ ``avoid_deg`` (both relax if needed)."""
+
+    def dist(a: float, b: float) -> float:
+        return min(abs(a - b), 360 - abs(a - b))
+
     out: list[tuple] = []
-    got = list(hues or [])
-    for _ in range(400):
+    got: list[float] = []
+    for _ in range(2000):
         if len(out) == k:
             break
         h = float(rng.uniform(0, 360))
-        if all(min(abs(h - g), 360 - abs(h - g)) >= min_hue_deg for g in got):
+        if all(dist(h, g) >= min_hue_deg for g in got) and all(dist(h, a) >= avoid_deg for a in avoid or []):
             got.append(h)
             r, g, b = colorsys.hsv_to_rgb(h / 360, float(rng.uniform(0.75, 0.9)), float(rng.uniform(0.8, 0.92)))
             out.append((int(r * 255), int(g * 255), int(b * 255)))
         else:
-            min_hue_deg *= 0.995
+            min_hue_deg *= 0.998
+            avoid_deg *= 0.998
+    return out
+
+
+def scene_hues(st: E.Stage, min_saturation: float = 0.12) -> list[float]:
+    """Hues of the stage's wall and floor colours that are saturated enough to be mistaken for an object."""
+    lk = st.look
+    out = []
+    for c in (*lk.wall, *lk.floor_rgb):
+        h, s, _ = colorsys.rgb_to_hsv(*c)
+        if s >= min_saturation:
+            out.append(360.0 * h)
     return out
 
 

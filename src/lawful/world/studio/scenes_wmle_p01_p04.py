@@ -62,7 +62,7 @@ def bounce_height_decay(index: int, seed: int):
     e = float(rng.uniform(0.78, 0.88))
     h0 = float(rng.uniform(1.0, 1.5))  # drop of the ball's bottom (m)
     r = float(rng.uniform(0.035, 0.05))
-    rgb = K.vivid(rng, 1)[0]
+    rgb = K.vivid(rng, 1, avoid=K.scene_hues(st))[0]
     t0 = math.sqrt(2 * h0 / G)
     impacts = t0 + np.cumsum([2 * e**k * t0 for k in range(1, 7)])
     duration = round(float(min(4.6, impacts[3] + 0.35)), 4)  # impacts 1..5 in view: four complete rebounds
@@ -134,7 +134,7 @@ def free_fall(index: int, seed: int):
     r = float(rng.uniform(0.18, 0.26))
     hold = float(rng.uniform(0.2, 0.35))
     thread = float(rng.uniform(0.2, 0.35))
-    rgb = K.vivid(rng, 1)[0]
+    rgb = K.vivid(rng, 1, avoid=K.scene_hues(st))[0]
     t_fall = math.sqrt(2 * H / G)
     tau = 0.35 * t_fall
     duration = round(hold + t_fall + 0.5, 4)
@@ -258,7 +258,7 @@ def complementary_angle_throws(index: int, seed: int):
     R = speed**2 * math.sin(math.radians(60)) / G
     T60 = 2 * speed * math.sin(math.radians(60)) / G
     apex = (speed * math.sin(math.radians(60))) ** 2 / (2 * G)
-    c30, c60 = K.vivid(rng, 2, 90.0)
+    c30, c60 = K.vivid(rng, 2, 90.0, avoid=K.scene_hues(st))
     balls = [dict(id="ball_30", x=0.0, r=r, rgb=c30, angle=30.0, speed=speed),
              dict(id="ball_60", x=gap, r=r, rgb=c60, angle=60.0, speed=speed)]
     duration = round(hold + T60 + 0.45, 4)
@@ -304,7 +304,7 @@ def oblique_projectile(index: int, seed: int):
     speed = float(rng.uniform(6.0, 7.5))
     hold = float(rng.uniform(0.2, 0.3))
     R, T = speed**2 / G, math.sqrt(2.0) * speed / G
-    rgb = K.vivid(rng, 1)[0]
+    rgb = K.vivid(rng, 1, avoid=K.scene_hues(st))[0]
     balls = [dict(id="ball", x=0.0, r=r, rgb=rgb, angle=45.0, speed=speed)]
     duration = round(hold + T + 0.45, 4)
     K.frame_region(st, v, rng, lo=(-0.3, -0.05), hi=(R + 0.65, 1.4 * R / 4 + 2 * r + 0.1))

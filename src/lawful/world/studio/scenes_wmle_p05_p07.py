@@ -55,11 +55,12 @@ def equal_mass_collision(index: int, seed: int):
     x_end = x_blue + 1.4 * speed * after + 2 * r + 0.08  # the twin's blue ball also stays on the table
     red = tuple(int(c) for c in rng.uniform([200, 25, 20], [235, 55, 45]))
     blue = tuple(int(c) for c in rng.uniform([30, 70, 200], [60, 110, 235]))
-    K.frame_region(st, v, rng, lo=(-0.2, zt - 0.2), hi=(x_end + 0.05, zt + 2 * r + 0.15))
-    st.fixed(E.box((x_end + 0.25) / 2, 0.3, 0.02), ((x_end - 0.25) / 2 + 0.0, 0.0, zt - 0.02), WOOD, 0.3,
+    # camera above the table top (it looks down on it): the table's front edge hides no part of a ball
+    K.frame_region(st, v, rng, lo=(-0.2, zt - 0.05), hi=(x_end + 0.05, zt + 2 * r + 0.3), slack=(1.0, 0.0))
+    st.fixed(E.box((x_end + 0.25) / 2, 0.15, 0.02), ((x_end - 0.25) / 2 + 0.0, 0.0, zt - 0.02), WOOD, 0.3,
              name="table")
     for lx in (-0.2, x_end - 0.05):
-        for ly in (-0.25, 0.25):
+        for ly in (-0.12, 0.12):
             st.fixed(E.box(0.025, 0.025, (zt - 0.04) / 2), (lx, ly, (zt - 0.04) / 2), WOOD, 0.2, **E.NO_CONTACT)
     for oid, x, rgb in (("red_ball", 0.0, red), ("blue_ball", x_blue, blue)):
         b = st.body(oid, pos=(x, 0.0, zt + r), joint="free")
@@ -134,15 +135,15 @@ def sliding_onset(index: int, seed: int):
     big, small = (0.08, 0.05, 0.06), (0.055, 0.05, 0.04)  # half sizes (along board, depth, height)
     sizes = [big, small] if rng.uniform() < 0.5 else [small, big]
     s_pos = [float(rng.uniform(0.3, 0.4)), float(rng.uniform(0.75, 0.88))]
-    colors = K.vivid(rng, 2, 90.0)
+    colors = K.vivid(rng, 2, 90.0, avoid=K.scene_hues(st))
     top = zh + BOARD_L * math.sin(math.radians(max_tilt))
     K.frame_region(st, v, rng, lo=(-0.15, zh - 0.3), hi=(BOARD_L + 0.1, top + 0.15), slack=(1.0, 0.3))
-    st.fixed(E.cylinder(0.03, 0.2), (0, 0, zh - 0.03), METAL, 0.6, euler=(90, 0, 0), **E.NO_CONTACT)
-    st.fixed(E.box(0.04, 0.15, (zh - 0.03) / 2), (0, 0, (zh - 0.03) / 2), METAL, 0.4, **E.NO_CONTACT)
+    st.fixed(E.cylinder(0.03, 0.12), (0, 0, zh - 0.03), METAL, 0.6, euler=(90, 0, 0), **E.NO_CONTACT)
+    st.fixed(E.box(0.04, 0.1, (zh - 0.03) / 2), (0, 0, (zh - 0.03) / 2), METAL, 0.4, **E.NO_CONTACT)
     board = st.body("board", pos=(0, 0, zh), joint=E.Joint("hinge", axis=(0, -1, 0), name="hinge"))
-    board.geom(E.box(BOARD_L / 2, 0.2, BOARD_T / 2), WOOD, pos=(BOARD_L / 2, 0, -BOARD_T / 2), specular=0.2,
+    board.geom(E.box(BOARD_L / 2, 0.09, BOARD_T / 2), WOOD, pos=(BOARD_L / 2, 0, -BOARD_T / 2), specular=0.2,
                friction="0.05 0.005 0.0001", density=600)
-    board.geom(E.box(LIP[0] / 2, 0.2, LIP[1] / 2), (110, 80, 50), pos=(LIP[0] / 2, 0, LIP[1] / 2), specular=0.2,
+    board.geom(E.box(LIP[0] / 2, 0.09, LIP[1] / 2), (110, 80, 50), pos=(LIP[0] / 2, 0, LIP[1] / 2), specular=0.2,
                friction="0.05 0.005 0.0001")
     ids = ("block_left", "block_right")
     for oid, s, hs, rgb in zip(ids, s_pos, sizes, colors):
@@ -226,7 +227,7 @@ def hanging_chain(index: int, seed: int):
     px, pz, t1, t2 = _kink(S, L, k, N_LINKS)
     heavy0 = float(rng.uniform(0.12, 0.18))
     bead_r = float(rng.uniform(0.028, 0.034))
-    cols = K.vivid(rng, N_BEADS - 1, 50.0)
+    cols = K.vivid(rng, N_BEADS - 1, 50.0, avoid=K.scene_hues(st))
     cols.append(cols[0])  # end beads alike: equal colour bias on both supports
     duration = 4.0
     a_cat = _catenary_a(S, L)

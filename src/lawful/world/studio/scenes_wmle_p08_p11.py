@@ -382,12 +382,12 @@ def build_edge_pivot_rotation(index: int, seed: int) -> StyledCase:
     """P10: a grey rod slides in from the left, pushes a tall block's upper left face until the block
     tips over its lower right edge, and the block falls onto its right face.
 
-    The block stands on a thin mat (a kinematic body, friction 2, stiff contacts that do not creep) and
-    the rod is kinematic too (low friction, ``priority`` so its friction wins); everything else is MuJoCo
-    contact dynamics.
-    The rod stops a few degrees past the tipping angle. Twin: the mat slides right by
-    ``anti_slide_fraction`` of the block's diagonal in proportion to the block's rotation, so the
-    support edge drifts as it turns (the task's twin), carried by friction.
+    The block stands on a thin mat (friction 2, stiff contacts that do not creep) on a slide joint whose
+    position and velocity the scene sets; the rod is kinematic (low friction, ``priority`` so its
+    friction wins); everything else is MuJoCo contact dynamics. The rod stops a few degrees past the
+    tipping angle. Law: the mat stays put. Twin: the mat moves right by ``anti_slide_fraction`` of the
+    block's diagonal in proportion to the block's rotation, and friction carries the support edge
+    along (the task's twin). A moved mocap body would not do: it has no velocity, so no friction drags.
     """
     label = 10
     rng = C.scene_rng(seed, label, index)
@@ -415,17 +415,17 @@ def build_edge_pivot_rotation(index: int, seed: int) -> StyledCase:
     tip0 = pivot[0] - w - v_rod * contact_s - 0.002
     mat_half = 0.5 * (w + h + 0.25)
     mat_x = pivot[0] - w - 0.05 + mat_half
-    mat_mat = st.material((96, 98, 104), 0.2)
-    C.mocap(st, "mat", (mat_x, 0.0, mat_t / 2), [
-        f'<geom name="mat_g" type="box" size="{mat_half:.5g} 0.12 {mat_t / 2:.5g}" material="{mat_mat}" '
-        'friction="2.0 0.005 0.0001" solref="0.002 1"/>'])
+    mb = st.body("mat", pos=(mat_x, 0.0, mat_t / 2), joint=E.Joint("slide", axis=(1, 0, 0), name="mat_j"))
+    # the mat touches the block (contype/conaffinity bit 2), never the floor
+    mb.geom(E.box(mat_half, 0.12, mat_t / 2), rgb=(96, 98, 104), specular=0.2, density=20000,
+            friction="2.0 0.005 0.0001", solref="0.002 1", contype=2, conaffinity=2)
     rod_mat = st.material((128, 131, 136), 0.8)
     C.mocap(st, "rod", (tip0, 0.0, rod_z), [
         f'<geom name="rod_g" type="capsule" size="{rod_r}" fromto="{-1.5:.4g} 0 0 {-rod_r:.4g} 0 0" '
         f'material="{rod_mat}" friction="0.05 0.005 0.0001" priority="2"/>'])
     b = st.body("block", pos=(pivot[0] - w / 2, 0.0, mat_t + h / 2 + 0.0003), joint="free")
     b.geom(E.box(w / 2, dep / 2, h / 2), rgb=color, obj="block", specular=0.25, density=600,
-           friction="2.0 0.005 0.0001", solref="0.002 1")  # stiff contact: no creep of the edge
+           friction="2.0 0.005 0.0001", solref="0.002 1", contype=3, conaffinity=3)  # stiff: the edge does not creep
     spot_r = 0.26 * w
     b.geom(E.cylinder(spot_r, 0.0015), rgb=tuple(int(c * 0.3) for c in color),
            pos=(-0.2 * w, -dep / 2 - 0.0008, 0.3 * h), euler=(90, 0, 0), specular=0.2, density=1, **E.NO_CONTACT)
@@ -440,7 +440,10 @@ def build_edge_pivot_rotation(index: int, seed: int) -> StyledCase:
     m = world.model
     bid = world.id("body", "block")
     qa = m.jnt_qposadr[m.body_jntadr[bid]]
-    rod_m, mat_m = (m.body_mocapid[world.id("body", n)] for n in ("rod", "mat"))
+    rod_m = m.body_mocapid[world.id("body", "rod")]
+    db = m.jnt_dofadr[m.body_jntadr[bid]]
+    qm, dm = m.jnt_qposadr[m.joint("mat_j").id], m.jnt_dofadr[m.joint("mat_j").id]
+    k_slide = slide * diag / (math.pi / 2)  # mat travel (m) per radian the block has turned
 
     def hook_for(law: str):
         state = {"stop": None}
@@ -451,8 +454,9 @@ def build_edge_pivot_rotation(index: int, seed: int) -> StyledCase:
                 state["stop"] = d.mocap_pos[rod_m, 0]
             x = tip0 + v_rod * d.time if state["stop"] is None else state["stop"]
             d.mocap_pos[rod_m] = (x, 0.0, rod_z)
-            if law == "anti":
-                d.mocap_pos[mat_m, 0] = mat_x + slide * diag * max(0.0, phi) / (math.pi / 2)
+            turning = law == "anti" and phi > 0
+            d.qpos[qm] = k_slide * phi if turning else 0.0
+            d.qvel[dm] = k_slide * d.qvel[db + 4] if turning else 0.0  # body-frame y = world y here
         return hook
 
     recs: dict = {}

@@ -1,14 +1,19 @@
 """Studio scenes of WMLE P8–P11 (rolling, friction, rigid-body rotation), simulated by MuJoCo.
 
-- P11 ``rough_incline_round_trip``: a block rests against a stop post at the foot of a long wooden ramp
-  (27–33°, rising to the left or right); it is launched up the slope (its velocity set at the launch
-  instant), slides up, stops and slides back down to the post. MuJoCo's Coulomb friction (μ = 0.20 on
-  block and ramp) gives ``a_up / a_down = R*``. Twin: while the block slides down, a force along the
-  slope adds ``m (a_up / anti_ratio - g (sin θ - μ cos θ))`` so the descent accelerates at
-  ``a_up / anti_ratio`` (0.9–1.15), as the task's own twin does.
+- P8 ``solid_sphere_rolling``: a dark ball with a light stripe (pole to rim, facing the camera) rolls
+  from rest down a board onto the floor; twin: low friction, it skids (0.55 rad turned per radian).
+- P9 ``sphere_vs_ring``: a ball and a hoop (thin-walled tube, stated inertia m R²) roll down two ramps
+  that fall away from each other; twin: the hoop's inertia makes it accelerate like the ball × f.
+- P10 ``edge_pivot_rotation``: a kinematic rod tips a tall spotted block over its lower right edge;
+  twin: the mat under the block slides as it turns, carrying the edge.
+- P11 ``rough_incline_round_trip``: a block rests against a stop post at the foot of a long ramp
+  (27–33°, rising left or right), is launched up (velocity set at the launch instant), slides up,
+  stops and slides back; MuJoCo's Coulomb friction (μ = 0.20) gives ``a_up / a_down = R*``. Twin: while
+  it slides down, a force along the slope makes ``a_down = a_up / anti_ratio`` (0.9–1.15).
 
-Every scene faces the plane of motion (yaw and pitch within 0.6°), so path angles and lengths in the
-image are the 3-D ones up to scale; ``known`` image values are projected from the 3-D geometry.
+Each builder's docstring says how its law and twin are made. Every scene faces the plane of motion
+(yaw and pitch within 0.6°), so path angles and length ratios in the image are the 3-D ones; ``known``
+image values are projected from the 3-D geometry. Variants by index: see ``_wmle_p08_p15.VARIANTS``.
 """
 
 from __future__ import annotations

@@ -3,11 +3,13 @@
 :func:`step_group` segments the group's colour in windows around the objects' predictions,
 assigns connected components by predicted position and blur-aware area
 (``scipy.optimize.linear_sum_assignment``), merges fragments of one object (split by a marker
-stripe) back, and bounds growth: a component much larger than the object may appear (it runs
-along a same-coloured string or wall) is opened with a kernel a fifth of the object's diameter
-and only the part nearest the prediction is kept, or the object is not visible.
+stripe) back, and bounds growth: a blob larger than the object and its measured streak allow
+(past four times the object's own area spread) may run along a same-coloured string or wall;
+it is opened with a kernel a fifth of the object's diameter and only the part nearest the
+prediction is kept, or the object is not visible.
 :func:`by_contrast` finds an object the colour mask misses — a pale motion-blur streak, a grey
-object — as pixels that are a mixture of the object's colour and the local background's.
+object — as pixels that mix the object's colour with the background's (the previous sample),
+and locates a streak at its mid-exposure point.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ Pixels are compared in a shading-robust feature space (:func:`to_features`): bri
 colour is darkened or brightened (shaded limbs, soft lighting changes) and is small for the
 scene's greyish colours, however dark. An object is one Gaussian there (:class:`ColorModel`:
 mean ``[3]``, whitening ``[3, 3]``, a squared-Mahalanobis threshold). The threshold sits a
-little past halfway (in distance) from the object's colour to the nearest background colour
-of the first frame, so blur, compression, noise and a global hue shift of ~10 degrees keep
+little past halfway (in distance) from the object's colour to the nearest colour around it in
+the first frame (capped by any colour that covers a tenth of the frame), so blur, compression, noise and a global hue shift of ~10 degrees keep
 object pixels in while the scene (low-saturation by construction in rendered cases) stays out.
 
 Learning (:func:`learn_from_box`): the blob of the case's colour in the box (or, failing

@@ -239,8 +239,9 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     rows: list[list[Found | None]] = []
     objs: list[Tracked] = []
     groups: list[list[Tracked]] = []
-    motion = (cam.CameraMotion(min_shift=STATIC_SHIFT_PX, exclude=getattr(case, "exclude", None),
-                               exclude_size=(case.width, case.height)) if plan.compensate_camera else None)
+    cam_exclude = exclude if exclude is not None else getattr(plan, "exclude", None) or getattr(case, "exclude", None)
+    motion = (cam.CameraMotion(min_shift=STATIC_SHIFT_PX, exclude=cam_exclude, exclude_size=(case.width, case.height))
+              if plan.compensate_camera else None)
     size = prev = None
     t_decode = t_camera = 0.0
     with closing(frames_in):  # stops the decoding thread, also when an object is not found

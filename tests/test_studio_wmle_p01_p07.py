@@ -222,8 +222,11 @@ def _score(sc, law, tmp_path):
     return ev, s
 
 
-# tasks whose law clip already outscores its twin in the evaluator (the rest: see the report)
-SEPARATES = ("bounce_height_decay", "equal_mass_collision", "hanging_chain")
+# tasks whose law clip already outscores its twin in the evaluator (measured with blur on seed 1: P1 98.8 vs
+# 87.5, P3 90.0 vs 10.8, P5 94.3 vs 33.4, P6 97.7 vs 88.5, P7 98.9 vs 74.3). P2 is not yet: its extraction
+# takes the fall's end at the clip's lowest sample, which after a bounce is a later landing (law 21 vs anti 22).
+SEPARATES = ("bounce_height_decay", "complementary_angle_throws", "equal_mass_collision", "sliding_onset",
+             "hanging_chain")
 
 
 @pytest.mark.parametrize("task", TASKS)

@@ -116,6 +116,8 @@ def frame_region(st: E.Stage, v: Variant, rng: np.random.Generator, lo, hi, back
     half = np.array([tan * D * W / H, tan * D])
     room = np.maximum(half - ext / 2, 0.0) * 0.8 * np.asarray(slack, float)
     c = 0.5 * (lo + hi) + rng.uniform(-1, 1, 2) * room
+    if floor:  # an eye below the floor plane sees nothing; keep it above the region's bottom and the floor
+        c[1] = max(c[1], min(0.5 * (lo[1] + hi[1]), max(lo[1], 0.0) + 0.1))
     st.camera(pos=(c[0], -D, c[1]), lookat=(c[0], 0.0, c[1]), fovy=fovy)
     if floor:
         st.floor()

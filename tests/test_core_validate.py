@@ -84,7 +84,7 @@ def test_validate_cli_names_what_it_does_not_know():
 
 
 def test_cached_clips_are_reused_and_score_the_same(tmp_path, monkeypatch):
-    monkeypatch.setattr(V, "renderer_fingerprint", lambda suite: "fixed")  # the drawing code is not edited meanwhile
+    monkeypatch.setattr(V, "renderer_fingerprint", lambda suite, style: "fixed")  # the drawing code is not edited meanwhile
     first = V.validate_variant("principia", "spring", 0, 1000, "flat", ("noise",), cache=tmp_path)
     clips = sorted(tmp_path.rglob("*.mp4"))
     assert [p.name.split("-")[-1] for p in clips] == ["anti.mp4", "true.mp4"]

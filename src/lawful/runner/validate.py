@@ -64,16 +64,18 @@ def video_values(suite: str, evaluation) -> dict[str, dict]:
     return out
 
 
-def renderer_fingerprint(suite: str) -> str:
-    """Hash of the code that draws clips (``lawful/world`` and the suite's package): a cached clip is reused
-    only while this is unchanged."""
+def renderer_fingerprint(suite: str, style: str = "flat") -> str:
+    """Hash of the code that draws clips: ``lawful/world`` (where the studio style lives), and for the flat
+    style the suite's package (tasks draw their own clips there). A cached clip is reused only while this
+    is unchanged."""
     import hashlib
 
     import lawful
 
     root = Path(lawful.__file__).parent
     h = hashlib.sha256()
-    for f in sorted([*(root / "world").rglob("*.py"), *(root / "suites" / suite).rglob("*.py")]):
+    files = [*(root / "world").rglob("*.py"), *((root / "suites" / suite).rglob("*.py") if style == "flat" else ())]
+    for f in sorted(files):
         h.update(f.relative_to(root).as_posix().encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
@@ -126,7 +128,8 @@ def validate_variant(suite: str, task_name: str, index: int, seed: int, style: s
                 row[key] = v["value"]
 
     with tempfile.TemporaryDirectory(prefix="lawful-validate-") as tmp:
-        folder = (Path(cache) / renderer_fingerprint(suite) / style / suite / f"{task_name}-{seed}") if cache else Path(tmp)
+        folder = (Path(cache) / renderer_fingerprint(suite, style) / style / suite / f"{task_name}-{seed}"
+                  if cache else Path(tmp))
         law, anti, law_frames = _clips(made, folder, cache is not None)
         score(law, "law")
         score(anti, "anti")

@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -132,3 +134,36 @@ def test_a_variable_frame_rate_drop_scores_like_its_constant_rate_original(tmp_p
     ev = evaluate_video(case, path, task)
     assert ev.evidence["tracks_meta"]["timing"]["vfr"] is True
     assert ev.scores["gravity"].value >= 0.95 and ev.scores["restitution"].value >= 0.95
+
+
+def test_a_span_reads_only_its_frames_indexed_from_its_start(tmp_path):
+    from lawful.video import Span
+
+    frames = [np.full((16, 24, 3), 10 * i, np.uint8) for i in range(20)]
+    path = write_video(tmp_path / "ramp.mp4", frames, fps=10, crf=0)
+    info, it = open_frames(path, span=Span(5, 12))
+    got = list(it)
+    assert info.n_frames == 8 and [i for i, _ in got] == list(range(8))
+    assert [round(float(f.mean()) / 10) for _, f in got] == list(range(5, 13))
+    info, it = open_frames(path, every=3, span=Span(5, None))
+    assert info.n_frames == 15 and [i for i, _ in it] == [0, 3, 6, 9, 12]
+    with pytest.raises(VideoError, match="window starts at frame 30"):
+        open_frames(path, span=Span(30, None))
+
+
+RECORDING = Path(__file__).resolve().parents[2] / "shared" / "recordings" / "01_free_fall_red_ball_oliverius.mp4"
+
+
+@pytest.mark.skipif(not RECORDING.exists(), reason="../shared/recordings is not here")
+def test_rotation_from_the_display_matrix_on_both_decoders_or_from_the_case():
+    from lawful.video import Span, _iter_av
+
+    info, it = open_frames(RECORDING)
+    first = next(it)[1]
+    it.close()
+    assert (info.width, info.height) == (172, 1716) and first.shape == (1716, 172, 3)  # portrait, as displayed
+    (_, av_first), = list(_iter_av(RECORDING, 1, None, 1))
+    assert np.abs(av_first.astype(int) - first).mean() < 1.0  # PyAV applies the display matrix too
+    info, it = open_frames(RECORDING, span=Span(rotation=0))  # the case says: as stored
+    assert (info.width, info.height) == (1716, 172) and next(it)[1].shape == (172, 1716, 3)
+    it.close()

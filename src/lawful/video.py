@@ -87,23 +87,65 @@ def probe(path: str | Path, count: bool = False) -> VideoInfo:
     return _video_info(path, *meta, count)
 
 
+@dataclass(frozen=True)
+class Span:
+    """Which frames of a file to read and how to turn them: decoded frames ``first`` .. ``last`` (inclusive,
+    None = to the end), rotated ``rotation`` degrees clockwise (None = as the file's display matrix says)."""
+
+    first: int = 0
+    last: int | None = None
+    rotation: int | None = None
+
+    def contains(self, i: int) -> bool:
+        return i >= self.first and (self.last is None or i <= self.last)
+
+
+WHOLE = Span()
+
+
 def open_frames(path: str | Path, every: int = 1, max_side: int | None = None,
-                prefetch: int = 0) -> tuple[VideoInfo, Iterator[tuple[int, np.ndarray]]]:
+                prefetch: int = 0, span: Span = WHOLE) -> tuple[VideoInfo, Iterator[tuple[int, np.ndarray]]]:
     """:func:`probe` and :func:`iter_frames` with one opening of the file (opening costs about
     as much as decoding a few frames): ``(info, frames)``.
 
     ``prefetch > 0``: a background thread decodes up to that many frames ahead (decoding
     releases the GIL, so it overlaps with the caller's work on another core; the decoder then
     uses one thread, leaving the other cores to the caller). Close ``frames`` when stopping early.
+    ``span``: only frames ``span.first .. span.last`` are read (the rest is skipped without colour
+    conversion), indexed from 0 at ``span.first``; ``info`` then describes that part, upright.
     """
     path = Path(path)
     _check_file(path)
     cap = _cv2_capture(path, threads=1 if prefetch > 0 else 0)
     if cap is None:
-        info, frames = probe(path), _iter_av(path, every, max_side, None)
+        info, frames = probe(path), _iter_av(path, every, max_side, None, span)
     else:
-        info, frames = _video_info(path, *_cv2_info(cap), False), _read_cv2(cap, path, every, max_side, None)
+        if span.rotation is not None:  # the case says how to turn it: not the display matrix
+            import cv2
+
+            cap.set(cv2.CAP_PROP_ORIENTATION_AUTO, 0)
+        info, frames = _video_info(path, *_cv2_info(cap), False), _read_cv2(cap, path, every, max_side, None, span)
+    if span.rotation in (90, 270) and cap is not None:
+        info = VideoInfo(info.path, info.fps, info.n_frames, info.height, info.width)
+    if span != WHOLE:
+        if span.first >= info.n_frames:
+            frames.close()
+            raise VideoError(f"{path.name}: the window starts at frame {span.first} but the video has "
+                             f"{info.n_frames} frames")
+        last = info.n_frames - 1 if span.last is None else min(span.last, info.n_frames - 1)
+        info = VideoInfo(info.path, info.fps, last - span.first + 1, info.width, info.height)
     return info, prefetched(frames, prefetch) if prefetch > 0 else frames
+
+
+_ROTATE = {90: "ROTATE_90_CLOCKWISE", 180: "ROTATE_180", 270: "ROTATE_90_COUNTERCLOCKWISE"}
+
+
+def _rotated(frame: np.ndarray, degrees_cw: int | None) -> np.ndarray:
+    if not degrees_cw or degrees_cw % 360 == 0:
+        return frame
+    import cv2
+
+    return cv2.rotate(frame, getattr(cv2, _ROTATE[degrees_cw % 360]))
 
 
 def _probe_av(path: Path) -> tuple[float, int, int, int]:
@@ -151,19 +193,19 @@ def _iter_frames(path: Path, every: int, max_side: int | None, limit: int | None
 
 
 def _read_cv2(cap, path: Path, every: int, max_side: int | None,
-              limit: int | None) -> Iterator[tuple[int, np.ndarray]]:
+              limit: int | None, span: Span = WHOLE) -> Iterator[tuple[int, np.ndarray]]:
     """Frames from an opened OpenCV capture (released at the end); PyAV if it yields none."""
     import cv2
 
     yielded = 0
     try:
         i = 0
-        while True:
-            if i % every == 0:
+        while span.last is None or i <= span.last:
+            if span.contains(i) and (i - span.first) % every == 0:
                 ok, bgr = cap.read()
                 if not ok:
                     break
-                yield i, cv2.cvtColor(_resize(bgr, max_side), cv2.COLOR_BGR2RGB)
+                yield i - span.first, cv2.cvtColor(_resize(_rotated(bgr, span.rotation), max_side), cv2.COLOR_BGR2RGB)
                 yielded += 1
                 if limit is not None and yielded >= limit:
                     return
@@ -173,10 +215,11 @@ def _read_cv2(cap, path: Path, every: int, max_side: int | None,
     finally:
         cap.release()
     if not yielded:
-        yield from _iter_av(path, every, max_side, limit)
+        yield from _iter_av(path, every, max_side, limit, span)
 
 
-def _iter_av(path: Path, every: int, max_side: int | None, limit: int | None) -> Iterator[tuple[int, np.ndarray]]:
+def _iter_av(path: Path, every: int, max_side: int | None, limit: int | None,
+             span: Span = WHOLE) -> Iterator[tuple[int, np.ndarray]]:
     import av
 
     try:
@@ -185,9 +228,12 @@ def _iter_av(path: Path, every: int, max_side: int | None, limit: int | None) ->
             stream.thread_type = "AUTO"
             n = 0
             for i, frame in enumerate(c.decode(stream)):
-                if i % every:
+                if span.last is not None and i > span.last:
+                    return
+                if not span.contains(i) or (i - span.first) % every:
                     continue
-                yield i, _resize(frame.to_ndarray(format="rgb24"), max_side)
+                turn = span.rotation if span.rotation is not None else -int(getattr(frame, "rotation", 0) or 0) % 360
+                yield i - span.first, _resize(_rotated(frame.to_ndarray(format="rgb24"), turn), max_side)
                 n += 1
                 if limit is not None and n >= limit:
                     return

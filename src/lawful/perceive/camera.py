@@ -108,7 +108,7 @@ class CameraMotion:
     Z = 3.0  # standard errors a motion must exceed to be real
 
     def __init__(self, max_side: int = 320, max_corners: int = 120, min_points: int = 12, stride: int = 8,
-                 exclude=None, exclude_size=None, min_shift: float = 0.5, max_uncertainty: float = 1.0):
+                 exclude=None, exclude_size=None, min_shift: float = 0.5, max_uncertainty: float = 2.0):
         self.max_side = max_side
         self.max_corners = max_corners
         self.min_points = min_points

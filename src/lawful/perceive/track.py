@@ -48,7 +48,7 @@ from lawful.perceive.segment import (
     rgb_to_features,
 )
 from lawful.tracks import Tracks
-from lawful.video import VideoError, clip_times, frame_timestamps, open_frames
+from lawful.video import Span, VideoError, clip_times, frame_timestamps, open_frames, probe
 
 CONVEX_SHAPES = {"sphere", "block", "cylinder", "hollow_cylinder", "cone", "bob"}
 PREFETCH = 8  # frames decoded ahead in a background thread
@@ -231,7 +231,8 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     every = max(1, int(plan.every))
     t_start = time.perf_counter()
     max_side = _working_side(case, plan)
-    info, frames_in = open_frames(video_path, every=every, max_side=max_side, prefetch=PREFETCH)
+    span = clip_span(case, video_path)
+    info, frames_in = open_frames(video_path, every=every, max_side=max_side, prefetch=PREFETCH, span=span)
     if info.n_frames < min_frames:
         frames_in.close()
         raise VideoError(f"{Path(video_path).name}: only {info.n_frames} frames (need ≥ {min_frames})")
@@ -240,8 +241,10 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     objs: list[Tracked] = []
     groups: list[list[Tracked]] = []
     cam_exclude = exclude if exclude is not None else getattr(plan, "exclude", None) or getattr(case, "exclude", None)
-    motion = (cam.CameraMotion(min_shift=STATIC_SHIFT_PX, exclude=cam_exclude, exclude_size=(case.width, case.height))
-              if plan.compensate_camera else None)
+    # the case's word on the camera wins: fixed (never compensate), moving (whenever reliable), auto (decide)
+    motion = (cam.CameraMotion(min_shift=0.0 if case.camera == "moving" else STATIC_SHIFT_PX, exclude=cam_exclude,
+                               exclude_size=(case.width, case.height))
+              if plan.compensate_camera and case.camera != "fixed" else None)
     size = prev = None
     t_decode = t_camera = 0.0
     with closing(frames_in):  # stops the decoding thread, also when an object is not found
@@ -297,9 +300,21 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     if every > 1 and frames_idx[-1] < info.n_frames <= frames_idx[-1] + every:
         n_decoded = info.n_frames
     frames = np.array(frames_idx, int)
-    tracks = Tracks.empty([o.spec.id for o in objs], T, fps=n_decoded / case.duration / every)
+    if case.capture_fps:  # the true capture rate: time is frame / capture_fps (slow motion, any container rate)
+        duration = n_decoded / case.capture_fps
+        clip_t, timing = np.arange(n_decoded) / case.capture_fps, {"vfr": None, "capture_fps": case.capture_fps}
+    else:  # the time rule; a variable-rate file by its own timestamps
+        duration = case.duration
+        ts = frame_timestamps(video_path)
+        if ts is not None and span != Span():
+            ts = ts[span.first:span.first + n_decoded]
+        clip_t, timing = clip_times(n_decoded, duration, ts)
+    if span != Span():
+        timing["window_frames"] = [span.first, span.first + n_decoded - 1]
+    if case.release is not None:
+        timing["release_s"] = case.release
+    tracks = Tracks.empty([o.spec.id for o in objs], T, fps=n_decoded / duration / every)
     tracks.frames = frames
-    clip_t, timing = clip_times(n_decoded, case.duration, frame_timestamps(video_path))  # VFR: by timestamps
     tracks.t = clip_t[frames]
     tracks.xy, tracks.box, tracks.area, tracks.visible, tracks.angle = xy, box, area, vis, ang
     tracks.meta = {
@@ -317,6 +332,15 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
                      "objects": round(elapsed - t_decode - t_camera, 3)},
     }
     return tracks
+
+
+def clip_span(case: Case, video_path: str | Path) -> Span:
+    """The frames of ``video_path`` the case evaluates (its ``window``) and how to turn them (``rotation``)."""
+    first, last = 0, None
+    if case.window is not None:
+        fps = probe(video_path).fps if case.window.unit == "s" else 1.0
+        first, last = case.window.frames(fps)
+    return Span(first, last, case.rotation)
 
 
 def _to_frame0(A: np.ndarray, xy: np.ndarray, box: np.ndarray, area: np.ndarray, ang: np.ndarray):

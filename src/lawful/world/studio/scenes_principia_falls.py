@@ -63,7 +63,9 @@ def _stage(task: str, index: int, seed: int, rng, x_lo: float, x_hi: float, z_lo
     st = E.Stage(int(rng.integers(2**31)), w, h)
     margin = rng.uniform(2.2, 3.0) if variant == "hd" else rng.uniform(1.12, 1.3)
     half_v = max((z_hi - z_lo) / 2, (x_hi - x_lo) / 2 * h / w) * margin
-    fovy = float(rng.uniform(22, 32) if task == "spring" else rng.uniform(30, 48))
+    # spring: a long lens, so the cubes' top/bottom and side faces (seen ∝ side × offset / distance) stay
+    # within a fraction of a pixel and the boxes keep the size ratio
+    fovy = float(rng.uniform(12, 18) if task == "spring" else rng.uniform(30, 48))
     dist = half_v / math.tan(math.radians(fovy) / 2)
     slack_z = half_v - (z_hi - z_lo) / 2
     slack_x = half_v * w / h - (x_hi - x_lo) / 2
@@ -249,13 +251,13 @@ def pendulum(index: int, seed: int) -> StyledCase:
 def spring(index: int, seed: int) -> StyledCase:
     """Two identical springs from one bar carrying cubes of different size, released with the springs relaxed."""
     rng = _rng("spring", index, seed)
-    small = float(rng.uniform(0.07, 0.1))
+    small = float(rng.uniform(0.09, 0.12))  # large in the frame: F2 cubes the boxes' side ratio
     ratio = float(rng.uniform(1.25, 1.45))
     heavy = int(rng.integers(2))
     sides = [small] * 2
     sides[heavy] = small * ratio
-    rest = float(rng.uniform(0.12, 0.2))
-    x_heavy = float(rng.uniform(0.25, 0.4))  # first lowest point of the heavy cube, m
+    rest = float(rng.uniform(0.1, 0.16))
+    x_heavy = float(rng.uniform(0.2, 0.3))  # first lowest point of the heavy cube, m
     zeta = float(rng.uniform(0.02, 0.05))
     density = float(rng.uniform(500, 900))
     masses = [density * s**3 for s in sides]
@@ -266,7 +268,9 @@ def spring(index: int, seed: int) -> StyledCase:
     bar_z = rest + max(sides) + x_heavy + float(rng.uniform(0.15, 0.35))
     # the camera is centred between the cubes: the side faces it sees scale with each cube, so the
     # box sides keep the cubes' size ratio (the task derives the mass ratio from them, cubed)
-    st, _ = _stage("spring", index, seed, rng, -gap - 0.2, gap + 0.2, bar_z - rest - max(sides) - x_heavy - 0.05,
+    # framed tightly around the cubes (the mass ratio is a cube of the box-side ratio, so a pixel counts)
+    edge = gap + 0.6 * max(sides) + 0.03
+    st, _ = _stage("spring", index, seed, rng, -edge, edge, bar_z - rest - max(sides) - x_heavy - 0.05,
                    bar_z + 0.06, shift_x=False)
     cols = _colors(rng, 2)
     st.fixed(E.box(gap + 0.18, 0.02, 0.015), (0, 0, bar_z + 0.015), (120, 95, 70), 0.3)
@@ -337,9 +341,10 @@ def projectile(index: int, seed: int) -> StyledCase:
     drops[higher] = slope - high_s
     v_max = math.sqrt(2 * E.G * (slope - high_s) * math.sin(theta) / 1.4)
     t_fly = (-v_max * math.sin(theta) + math.sqrt((v_max * math.sin(theta)) ** 2 + 2 * E.G * table_z)) / E.G
-    reach = hw + v_max * math.cos(theta) * t_fly + 0.15
+    reach = hw + v_max * math.cos(theta) * t_fly + 0.25  # the faster ball lands inside the frame, either law
     top_z = table_z + (hw - gap) * math.tan(theta)
-    st, _ = _stage("projectile", index, seed, rng, -reach, reach, 0.0, top_z + 0.1, pitch=float(rng.uniform(6, 16)))
+    st, _ = _stage("projectile", index, seed, rng, -reach, reach, 0.0, top_z + 0.1, pitch=float(rng.uniform(6, 16)),
+                   shift_x=False)
     cols = _colors(rng, 2)
     wood = tuple(rng.uniform([120, 80, 50], [190, 140, 100]))
     st.fixed(E.box(hw, 0.2, 0.02), (0, 0.12, table_z - 0.02), wood, 0.3)  # table top (front edge y = -0.08)

@@ -153,3 +153,48 @@ def test_law_scores_above_its_twin(task, tmp_path, one_subframe):
         out[law] = ev.scores[label]
     assert out["true"].status == "scored", out["true"].reason
     assert out["true"].value > out["anti"].value, (out["true"].metrics, out["anti"].metrics)
+
+
+def _recordings(monkeypatch, task):
+    """The scene's world and its law and twin recordings (rendering replaced by the recording itself)."""
+    sc = _make(task)
+    monkeypatch.setattr(E.World, "render", lambda self, rec, effects=True: iter([(self, rec)]))
+    return {law: next(iter(sc.render(law))) for law in ("true", "anti")}, sc
+
+
+def test_hoop_twin_accelerates_like_the_ball_times_f(monkeypatch, one_subframe):
+    """P9 twin: hoop/ball travel-time ratio 1/sqrt(anti_accel_factor) (its stated inertia really changed)."""
+    recs, sc = _recordings(monkeypatch, "sphere_vs_ring")
+    w, rec = recs["anti"]
+    t = rec.times[:, rec.times.shape[1] // 2]
+    s = {}
+    for b in ("sphere", "ring"):
+        xyz = rec.body_xyz(w, b)
+        d = np.linalg.norm(xyz - xyz[0], axis=1)
+        s[b] = d[:int(np.argmax(d)) + 1]
+    levels = np.linspace(0.2, 0.8, 7) * min(v.max() for v in s.values())
+    ratios = [np.interp(lv, s["ring"], t[:len(s["ring"])]) / np.interp(lv, s["sphere"], t[:len(s["sphere"])])
+              for lv in levels]
+    assert np.median(ratios) == pytest.approx(1 / math.sqrt(sc.case.known["anti_accel_factor"]), rel=0.02)
+
+
+def test_block_twin_support_edge_slides(monkeypatch, one_subframe):
+    """P10 twin: the support edge slides right by anti_slide_fraction of the diagonal; the law's stays (< 2 mm)."""
+    import mujoco
+
+    recs, sc = _recordings(monkeypatch, "edge_pivot_rotation")
+    travel = {}
+    for law, (w, rec) in recs.items():
+        m = w.model
+        bid = w.id("body", "block")
+        qa = m.jnt_qposadr[m.body_jntadr[bid]]
+        half = m.geom_size[w.id("geom", "block_g0")]
+        xs = []
+        for q in rec.qpos[:, rec.qpos.shape[1] // 2]:
+            R = np.zeros(9)
+            mujoco.mju_quat2Mat(R, q[qa + 3:qa + 7])
+            xs.append((q[qa:qa + 3] + R.reshape(3, 3) @ np.array([half[0], 0.0, -half[2]]))[0])
+        travel[law] = xs[-1] - xs[0]
+        diag = 2 * math.hypot(half[0], half[2])
+    assert abs(travel["true"]) < 0.002
+    assert travel["anti"] == pytest.approx(sc.case.known["anti_slide_fraction"] * diag, rel=0.1)

@@ -329,15 +329,22 @@ def build_sphere_vs_ring(index: int, seed: int) -> StyledCase:
     rid = world.id("body", "ring")
     recs: dict = {}
 
+    def set_inertia(value: np.ndarray) -> None:
+        import mujoco
+
+        m.body_inertia[rid] = value
+        mujoco.mj_setConst(m, mujoco.MjData(m))  # MuJoCo 4 keeps derived inertia constants: recompute them
+
     def rec(law: str):
         if law not in recs:
             saved = m.body_inertia[rid].copy()
             if law == "anti":
-                m.body_inertia[rid] = saved * k_anti
+                set_inertia(saved * k_anti)
             try:
                 recs[law] = world.simulate(duration, FPS)
             finally:
-                m.body_inertia[rid] = saved
+                if law == "anti":
+                    set_inertia(saved)
         return recs[law]
 
     first = next(iter(world.render(rec("true"))))

@@ -163,8 +163,8 @@ def test_projectiles_obey_the_range_and_apex_laws(one_subframe):
     for law in ("true", "anti"):
         for b in ("ball_30", "ball_60"):
             ranges[law, b] = _flight(_track(sc, law, b)[1])[0]
-    assert ranges["true", "ball_30"] / ranges["true", "ball_60"] == pytest.approx(1.0, abs=0.02)
-    assert ranges["anti", "ball_30"] / ranges["anti", "ball_60"] == pytest.approx(1.3, abs=0.04)
+    assert ranges["true", "ball_30"] / ranges["true", "ball_60"] == pytest.approx(1.0, abs=0.005)
+    assert ranges["anti", "ball_30"] / ranges["anti", "ball_60"] == pytest.approx(1.3, abs=0.02)
     sc = _make("oblique_projectile")
     for law, want in (("true", 0.25), ("anti", 0.35)):
         R, H = _flight(_track(sc, law, "ball")[1])

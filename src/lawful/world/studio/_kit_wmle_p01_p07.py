@@ -87,10 +87,6 @@ def scene_hues(st: E.Stage, min_saturation: float = 0.12) -> list[float]:
     return out
 
 
-def hue_of(rgb) -> float:
-    return 360.0 * colorsys.rgb_to_hsv(*(c / 255 for c in rgb))[0]
-
-
 def new_stage(seed: int, label: int, index: int) -> tuple[E.Stage, Variant]:
     v = variant_of(index)
     st = E.Stage(stage_seed(seed, label, index), width=v.size[0], height=v.size[1])
@@ -122,21 +118,6 @@ def frame_region(st: E.Stage, v: Variant, rng: np.random.Generator, lo, hi, back
     if floor:
         st.floor()
     st.backdrop(y=backdrop_y if backdrop_y is not None else float(rng.uniform(0.8, 2.0)))
-
-
-def simulate(w: E.World, duration: float, hook=None, init=None) -> E.Recording:
-    return w.simulate(duration, FPS, hook=hook, init=init)
-
-
-def frame_times(duration: float) -> np.ndarray:
-    n = max(1, int(round(duration * FPS)))
-    return np.arange(n) * duration / n
-
-
-def project_track(w: E.World, rec: E.Recording, body: str, offset=(0.0, 0.0, 0.0)) -> np.ndarray:
-    """Projected mid-exposure image position ``[n, 2]`` of a body point per frame."""
-    xyz = rec.body_xyz(w, body) + np.asarray(offset, float)
-    return np.array([w.project(p) for p in xyz])
 
 
 def styled(case, w: E.World, recs: dict[str, E.Recording], simulate_law: Callable[[str], E.Recording],

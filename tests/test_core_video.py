@@ -162,6 +162,9 @@ def test_rotation_from_the_display_matrix_on_both_decoders_or_from_the_case():
     first = next(it)[1]
     it.close()
     assert (info.width, info.height) == (172, 1716) and first.shape == (1716, 172, 3)  # portrait, as displayed
+    from lawful.video import _probe_av
+
+    assert _probe_av(RECORDING)[2:] == (172, 1716)  # the PyAV probe names the upright size too
     (_, av_first), = list(_iter_av(RECORDING, 1, None, 1))
     assert np.abs(av_first.astype(int) - first).mean() < 1.0  # PyAV applies the display matrix too
     info, it = open_frames(RECORDING, span=Span(rotation=0))  # the case says: as stored

@@ -155,7 +155,11 @@ def _probe_av(path: Path) -> tuple[float, int, int, int]:
         with av.open(str(path)) as c:
             s = c.streams.video[0]
             fps = float(s.average_rate or s.base_rate or 0)
-            return fps, int(s.frames or 0), int(s.codec_context.width), int(s.codec_context.height)
+            w, h = int(s.codec_context.width), int(s.codec_context.height)
+            first = next(c.decode(s), None)  # its display matrix: frames are turned upright when read
+            if first is not None and int(getattr(first, "rotation", 0) or 0) % 180:
+                w, h = h, w
+            return fps, int(s.frames or 0), w, h
     except (av.FFmpegError, IndexError, OSError) as e:
         raise VideoError(f"{path}: cannot decode ({type(e).__name__})") from None
 

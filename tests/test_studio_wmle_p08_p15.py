@@ -198,3 +198,25 @@ def test_block_twin_support_edge_slides(monkeypatch, one_subframe):
         diag = 2 * math.hypot(half[0], half[2])
     assert abs(travel["true"]) < 0.002
     assert travel["anti"] == pytest.approx(sc.case.known["anti_slide_fraction"] * diag, rel=0.1)
+
+
+def test_ball_twin_turns_0_55_rad_per_radian_rolled(monkeypatch, one_subframe):
+    """P8: the law rolls (path = r × angle turned, within 1 %); the twin skids, path = r × angle / 0.55 (5 %)."""
+    import mujoco
+
+    recs, sc = _recordings(monkeypatch, "solid_sphere_rolling")
+    r = sc.case.known["radius_m"]
+    ratio = {}
+    for law, (w, rec) in recs.items():
+        m = w.model
+        qa = m.jnt_qposadr[m.body_jntadr[w.id("body", "ball")]]
+        q = rec.qpos[:, rec.qpos.shape[1] // 2]
+        path = np.linalg.norm(np.diff(q[:, qa:qa + 3], axis=0), axis=1).sum()
+        turned = 0.0
+        for a, b in zip(q[:-1], q[1:]):
+            v = np.zeros(3)
+            mujoco.mju_subQuat(v, b[qa + 3:qa + 7], a[qa + 3:qa + 7])
+            turned += np.linalg.norm(v)
+        ratio[law] = path / (r * turned)
+    assert ratio["true"] == pytest.approx(1.0, rel=0.01)
+    assert ratio["anti"] == pytest.approx(1 / 0.55, rel=0.05)

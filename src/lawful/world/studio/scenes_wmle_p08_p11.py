@@ -216,9 +216,8 @@ def build_solid_sphere_rolling(index: int, seed: int) -> StyledCase:
         if law not in recs:
             saved = m.geom_friction.copy()
             if law == "anti":
-                m.geom_friction[:, 0] = 0.0
-                m.geom_friction[world.id("geom", "ramp"), 0] = mu_anti
-                m.geom_friction[world.id("geom", "ball_g0"), 0] = mu_anti
+                m.geom_friction[:, 0] = 0.0  # a contact takes the larger of its two geoms' frictions:
+                m.geom_friction[world.id("geom", "ramp"), 0] = mu_anti  # ball-ramp mu_anti, ball-floor 0
             try:
                 recs[law] = world.simulate(duration, FPS, hold_hook)
             finally:

@@ -160,7 +160,8 @@ def test_one_transform_per_update_whatever_the_stride():
 # --- independently moving things, low texture, noise: truth known by construction ---------------
 
 def backdrop(kind, seed=3):
-    """A textured backdrop (``scene``'s rectangles) or a low-texture one (broad Gaussian blobs)."""
+    """A textured backdrop (``scene``'s rectangles), a low-texture one (broad Gaussian blobs: ``smooth``) or
+    that with a dozen small marks (``sparse``)."""
     rng = np.random.default_rng(seed)
     if kind == "textured":
         return _rectangles(rng)
@@ -169,7 +170,11 @@ def backdrop(kind, seed=3):
     for _ in range(4):
         cx, cy, r, a = rng.uniform(0, W), rng.uniform(0, H), rng.uniform(50, 110), rng.uniform(-50, 50)
         img += a * np.exp(-((x - cx) ** 2 + (y - cy) ** 2) / (2 * r * r))
-    return np.repeat(np.clip(img, 0, 255).astype(np.uint8)[:, :, None], 3, 2)
+    img = np.repeat(np.clip(img, 0, 255).astype(np.uint8)[:, :, None], 3, 2)
+    for _ in range(12 if kind == "sparse" else 0):  # a few marks: fewer corners than a textured distractor
+        x0, y0, v = int(rng.integers(10, W - 20)), int(rng.integers(10, H - 20)), int(rng.integers(40, 220))
+        cv2.rectangle(img, (x0, y0), (x0 + int(rng.integers(3, 8)), y0 + int(rng.integers(3, 8))), (v, v, v), -1)
+    return img
 
 
 def _rectangles(rng):
@@ -265,6 +270,17 @@ def test_a_pan_over_a_low_texture_backdrop_is_recovered_or_declared_unreliable()
         assert corner_error(est.transforms, truth) < 2.0
     else:
         assert s["reliable"] is False and s["reason"].startswith("unreliable")
+
+
+@pytest.mark.parametrize("motion", ["fixed", "pan"])
+def test_a_distractor_richer_in_corners_than_the_backdrop_never_gives_a_confident_wrong_path(motion):
+    frames, truth = shoot(backdrop("sparse"), "arm", motion)
+    est = estimate(frames)
+    s = est.summary()
+    if s["used"]:
+        assert corner_error(est.transforms, truth) < 2.0
+    else:
+        assert s["static"] is (motion == "fixed") or s["reliable"] is False, s
 
 
 def test_noise_alone_on_a_fixed_camera_is_static():

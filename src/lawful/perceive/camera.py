@@ -304,7 +304,7 @@ class CameraMotion:
                     break
                 A, inl = cv2.estimateAffinePartial2D(nxt[rest], ref[rest], method=cv2.RANSAC,
                                                      ransacReprojThreshold=_RANSAC_PX, maxIters=200, confidence=0.99)
-                if A is None or inl.sum() < self.min_points:  # a consensus of a handful is no rival
+                if A is None:
                     break
                 cands.append(A)
                 idx = np.flatnonzero(rest)[inl.reshape(-1).astype(bool)]

@@ -51,6 +51,15 @@ def test_flat_style_is_the_tasks_own_renderer():
         get_style("studoi")
 
 
+def test_defocus_spreads_an_edge_and_keeps_flat_areas():
+    f = np.zeros((36, 64, 3), np.uint8)
+    f[:, 32:] = 200
+    (out,) = list(perturb.defocus([f], 0.003))  # sigma = 0.003 x 73.4 = 0.22 px: barely any spread
+    (wide,) = list(perturb.defocus([f], 0.03))  # sigma 2.2 px
+    assert out[10, 0, 0] == 0 and out[10, 63, 0] == 200
+    assert 0 < wide[10, 31, 0] < 100 < wide[10, 32, 0] < 200
+
+
 def test_exposure_blur_smears_motion_and_keeps_still_pixels():
     frames = [np.zeros((8, 16, 3), np.uint8) for _ in range(3)]
     for i, f in enumerate(frames):

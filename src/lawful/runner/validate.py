@@ -3,8 +3,10 @@
 For every task of a suite and ``n_variants`` seeds, a render style (:mod:`lawful.world.styles`) makes a
 case and draws its law-correct clip and its anti-physics twin; both are written as H.264 and scored by
 :func:`lawful.runner.evaluate.evaluate_video`, exactly as a user's videos would be. Optional
-perturbations of the law-correct clip (camera pan or zoom of 10 %, sensor noise, CRF 35, exposure
-blur, hue shift) measure how far each law mean moves.
+perturbations of the law-correct clip (camera pan or zoom of 10 %, sensor noise, CRF 35, optical
+(defocus) blur, hue shift, and ``ghost3``: the mean of 3 consecutive frames, a triple exposure no camera
+makes, kept as a stress test) measure how far each law mean moves. Motion blur as a camera records it
+(a continuous smear within the exposure) is what the studio style renders, sub-frame by sub-frame.
 
 The value of one video in one column: Principia, the column's score (0 unless ``scored``); WMLE, the
 physical score P with the gate bypassed (the paper's §3.2 check; 0 when nothing could be scored).
@@ -41,12 +43,13 @@ def _perturbations() -> dict[str, Callable[[list[np.ndarray], float, int], Itera
         "zoom10": lambda fr, fps, seed: perturb.camera_zoom(fr, 0.10),
         "noise": lambda fr, fps, seed: perturb.noise_frames(fr, sigma=8 / 255, seed=seed),
         "crf35": lambda fr, fps, seed: perturb.reencode(fr, fps=fps, crf=35),
-        "blur": lambda fr, fps, seed: perturb.exposure_blur(fr, 3),
+        "blur": lambda fr, fps, seed: perturb.defocus(fr, 0.003),
+        "ghost3": lambda fr, fps, seed: perturb.exposure_blur(fr, 3),
         "hue10": lambda fr, fps, seed: (perturb.hue_shift(f, 10.0) for f in fr),
     }
 
 
-PERTURBATIONS = ("pan10", "zoom10", "noise", "crf35", "blur", "hue10")
+PERTURBATIONS = ("pan10", "zoom10", "noise", "crf35", "blur", "hue10", "ghost3")
 
 
 def video_values(suite: str, evaluation) -> dict[str, dict]:

@@ -99,6 +99,13 @@ def reencode(frames: Iterable[np.ndarray], fps: float, crf: int = 35) -> list[np
         return [np.ascontiguousarray(f[:h, :w]) for _, f in iter_frames(path)]
 
 
+def defocus(frames: Iterable[np.ndarray], fraction: float = 0.003) -> Iterator[np.ndarray]:
+    """Optical blur: a Gaussian of sigma ``fraction`` x the frame diagonal (about 2 px at 640x360)."""
+    for f in frames:
+        h, w = f.shape[:2]
+        yield cv2.GaussianBlur(f, (0, 0), fraction * float(np.hypot(w, h)))
+
+
 def exposure_blur(frames: Iterable[np.ndarray], width: int = 3) -> Iterator[np.ndarray]:
     """Motion blur of a longer exposure: frame ``i`` becomes the mean of the ``width`` frames centred on it
     (clamped at the ends), so moving objects smear along their path and still scenery stays sharp."""

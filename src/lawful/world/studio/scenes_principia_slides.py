@@ -282,7 +282,8 @@ def build_momentum(variant: str, index: int, seed: int, *, duration: float = 2.5
     pts = [f.top + [0, 0, 2.5 * BALL_R] for f in faces] + [f.foot + [f.dx * reach, 0, max(sides) * 1.5] for f in faces]
     pts += [f.foot + [f.dx * reach, 0, 0] for f in faces]
     if var.distractor:
-        pos = np.array([faces[1].foot[0] + 0.2, 0.4, BALL_R])
+        # a look-alike of ball_1 beyond where block_2 stops, a little behind its lane
+        pos = np.array([faces[1].foot[0] + reach + 0.12, 0.25, BALL_R])
         kit.distractor_near(st, rng, colors[0], en.sphere(BALL_R), pos)
         pts.append(pos + [0, 0, BALL_R])
     pts = np.array(pts + [p + [0, y, 0] for p in pts for y in (-kit.RAMP_DEPTH / 2, kit.RAMP_DEPTH / 2)])

@@ -204,15 +204,16 @@ def _launcher(st: E.Stage, x0: float, r: float, angle_deg: float, rgb=(120, 124,
 
 
 def _projectiles(st: E.Stage, balls: list[dict], x_stop: float):
-    """Free balls resting on the floor (no ball-ball contact; they land without a bounce, condim 3: rolling
-    friction coupled with a fast skidding landing makes MuJoCo balls hop) and a padded bumper at ``x_stop``
-    that stops them after they roll on."""
+    """Free balls resting on the floor (they land without a bounce, condim 3: rolling friction coupled with a
+    fast skidding landing makes MuJoCo balls hop) and a padded bumper at ``x_stop`` that stops them after
+    they roll on. Balls collide with each other too: after landing both roll to the bumper, and without
+    contact the second would sink into the first (their flights never meet: 0.6 m apart where x crosses)."""
     r = max(b["r"] for b in balls)
     st.fixed(E.box(0.06, 0.35, 1.6 * r), (x_stop + 0.06, 0.0, 1.6 * r), (70, 72, 78), 0.1, name="bumper",
              priority=2, condim=1, solref=E.restitution_solref(0.0), solimp=SOLIMP)  # frictionless: no climbing
     for b in balls:
         body = st.body(b["id"], pos=(b["x"], 0.0, b["r"] + LIFT), joint="free")
-        body.geom(E.sphere(b["r"]), rgb=b["rgb"], obj=b["id"], contype=2, conaffinity=1, condim=3, priority=1,
+        body.geom(E.sphere(b["r"]), rgb=b["rgb"], obj=b["id"], condim=3, priority=1,
                   friction="0.9 0.02 0.08", solref=E.restitution_solref(0.0), solimp=SOLIMP, density=500)
         _launcher(st, b["x"], b["r"], b["angle"])
 

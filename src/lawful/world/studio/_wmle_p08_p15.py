@@ -56,17 +56,17 @@ def scene_hues(look: E.Look) -> list[float]:
 
 
 def object_rgbs(rng: np.random.Generator, k: int, min_sep: float = 0.2, avoid: list[float] = (),
-                value: tuple[float, float] = (0.72, 0.88)) -> list[tuple[int, int, int]]:
+                value: tuple[float, float] = (0.72, 0.88), hues=PALETTE_HUES) -> list[tuple[int, int, int]]:
     """``k`` saturated object colours whose hues differ by at least ``min_sep`` (fraction of the circle)
-    and by 0.1 from the ``avoid`` hues (a backdrop of the object's own colour is a look-alike by chance,
+    and by 0.15 from the ``avoid`` hues (a backdrop of the object's own colour is a look-alike by chance,
     not a chosen distractor) where the palette allows."""
-    out, hues = [], []
-    order = list(rng.permutation(PALETTE_HUES))
-    order.sort(key=lambda h: min([_hue_gap(h, a) for a in avoid] + [1.0]) < 0.1)  # stable: far hues first
+    out, chosen = [], []
+    order = list(rng.permutation(hues))
+    order.sort(key=lambda h: min([_hue_gap(h, a) for a in avoid] + [1.0]) < 0.15)  # stable: far hues first
     for h in order:
         h = float(h + rng.uniform(-0.015, 0.015)) % 1.0
-        if all(_hue_gap(h, g) >= min_sep for g in hues):
-            hues.append(h)
+        if all(_hue_gap(h, g) >= min_sep for g in chosen):
+            chosen.append(h)
             v = max(value) if 0.1 < h < 0.2 else float(rng.uniform(*value))
             out.append(tuple(int(round(255 * c)) for c in colorsys.hsv_to_rgb(h, float(rng.uniform(0.75, 0.9)), v)))
         if len(out) == k:

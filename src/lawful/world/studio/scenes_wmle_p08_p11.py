@@ -186,7 +186,9 @@ def build_solid_sphere_rolling(index: int, seed: int) -> StyledCase:
     n = np.array([side * math.sin(th), 0.0, math.cos(th)])
     corner = np.zeros(3)
     start = corner + Lc * w + r * n
-    body_rgb = C.object_rgbs(rng, 1, avoid=C.scene_hues(st.look), value=(0.5, 0.65))[0]  # dark: a light stripe shows
+    # dark (a light stripe shows on it); no dark yellow: olive is too close to greenish or brown floors
+    body_rgb = C.object_rgbs(rng, 1, avoid=C.scene_hues(st.look), value=(0.5, 0.65),
+                             hues=(0.0, 0.47, 0.58, 0.72, 0.86))[0]
     stripe_rgb = (240, 236, 222)
     st.floor(friction="0.9 0.005 0.0001")
     st.backdrop(y=float(rng.uniform(0.5, 0.9)))

@@ -175,3 +175,26 @@ def test_one_finish_row_may_serve_both_faces():
     shared = case.model_copy(update={"known": {**case.known, "finish_y": rows["block_1"]}})
     m = task.measure(shared, tracks_from(case))
     assert m.get("F1") == pytest.approx(case.truth.quantities["F1"], rel=0.01)
+
+
+def test_a_bouncing_projectile_lands_at_its_first_impact():
+    """A blurred impact frame 4 px above the resting row, then a rebound: the landing (and the DCS window)
+    is the first impact; waiting for the floor crossing after the rebound put the rebound in the window."""
+    task = SUITE.task("projectile")
+    case, _ = task.make_case(0, 8)
+    rows = {o: np.asarray(r, float) for o, r in case.truth.tracks.items()}
+    t = rows["ball_1"][:, 0]
+    xy = {o: r[:, 1:].copy() for o, r in rows.items()}
+    lands = {}
+    for o in xy:
+        i = int(np.searchsorted(t, case.truth.events[f"{o}.landing"]))
+        floor = xy[o][-1, 1]
+        xy[o][i, 1] = floor - 4.0
+        up = 18.0 * np.sin(np.linspace(0, np.pi, 8))[1:-1]  # a rebound 18 px high over 6 samples
+        xy[o][i + 1:i + 7, 1] = floor - 4.0 - up
+        lands[o] = i
+    m = task.measure(case, tracks_from(case, xy, t))
+    s = task.score(case, m)["projectile"]
+    assert s.status == "scored" and s.value == 1.0 and s.metrics["dcs"] >= 0.8
+    for e in m.events:
+        assert abs(e.frame - lands[e.object]) <= 1.0

@@ -138,6 +138,9 @@ class Projectile(PrincipiaTask):
                 if lowest >= floor - max(4.0, 0.6 * half):
                     floor = min(floor, lowest)
                     land = events.crossing(tr.y, floor - max(2.0, 0.25 * half), +1)
+                    bounce = _first_floor_turn(tr.y, floor - max(4.0, 0.6 * half))
+                    if bounce is not None and (land is None or bounce < land):
+                        land = float(bounce)  # a ball that bounces: its first impact, not after the rebound
             record_dcs(m, tr, land)
             ranges[oid] = None
             gone = first_unseen(tr, case)
@@ -169,6 +172,16 @@ class Projectile(PrincipiaTask):
         m.set("F1", ranges[hi], m.missing.get(f"range_{hi}", ""))
         m.set("F2", ranges[lo], m.missing.get(f"range_{lo}", ""))
         return m
+
+
+def _first_floor_turn(y, near: float) -> int | None:
+    """First sample at least as low as ``near`` where the ball stops going down (a local maximum of ``y``):
+    the first impact of a ball that bounces, whose blurred impact frame may stay a few px above the floor."""
+    y = np.asarray(y, float)
+    for i in range(1, len(y) - 1):
+        if np.isfinite(y[i - 1:i + 2]).all() and y[i] >= near and y[i] >= y[i - 1] and y[i] >= y[i + 1]:
+            return i
+    return None
 
 
 def _landing(tr, coarse: float, floor: float, launch_x: float) -> tuple[float, float]:

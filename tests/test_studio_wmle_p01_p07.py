@@ -223,7 +223,7 @@ def _score(sc, law, tmp_path):
 
 
 # tasks whose law clip already outscores its twin in the evaluator (measured with blur on seed 1: P1 98.9 vs
-# 87.5, P3 90.0 vs 10.8, P4 98.4 vs 76.8, P5 94.3 vs 33.4, P6 97.7 vs 88.5, P7 98.9 vs 74.3). P2 is not yet:
+# 87.5, P3 94.0 vs 67.4, P4 98.4 vs 76.8, P5 94.3 vs 33.4, P6 97.7 vs 88.5, P7 98.9 vs 74.3). P2 is not yet:
 # its extraction ends the fall at the clip's lowest sample, after a bounce a later landing (law 21 vs anti 27).
 SEPARATES = ("bounce_height_decay", "complementary_angle_throws", "oblique_projectile", "equal_mass_collision",
              "sliding_onset", "hanging_chain")

@@ -52,3 +52,24 @@ def test_reference_beats_twin_end_to_end():
     r = validate_variant("free_fall", 0, 11)
     assert r["ref_P"] >= 95 and r["ref_C"] >= 80
     assert r["anti_P"] < r["ref_P"] - 5
+
+
+def test_a_ball_that_bounces_and_settles_lower_ends_its_fall_at_the_impact():
+    """The blurred impact frame sits 1 px above where the ball comes to rest after a small rebound: the fall
+    must end at the impact, not run through the rebound to the clip's lowest point (the studio scene's M1 0)."""
+    task = FreeFall()
+    case, _ = task.make_case(0, 5)
+    k = case.known
+    t = np.arange(case.n_frames) * case.duration / case.n_frames
+    y = task._y(case, t, "true")
+    i = int(np.flatnonzero(t >= k["hold_s"] + k["fall_time_s"])[0])  # first frame on the ground
+    rest = y[i]
+    y = y.copy()
+    y[i] = rest - 1.0
+    n = min(8, len(y) - i - 1)
+    y[i + 1:i + 1 + n] = rest - 1.0 - 12.0 * np.sin(np.linspace(0, np.pi, n + 2)[1:-1])  # a small rebound
+    m = task.measure(case, _tracks(t, {"ball": (k["x"], y)}, k["radius_px"]))
+    s = task.metrics(case, m)
+    assert s["M1"].value > 0.95 and s["M2"].value > 0.95
+    contact = next(e for e in m.events if e.name == "ground_contact")
+    assert abs(contact.frame - i) <= 1.0

@@ -52,6 +52,21 @@ def free_fall_distance_ratios(d1: float, d2: float, d3: float) -> MetricScore:
     return MetricScore.measured(q(e2, 0.10), e2)
 
 
+def first_impact(y: np.ndarray, after: np.ndarray, y0: float, y_max: float) -> int:
+    """Index of the ground contact: the first sample in the lower half of the drop after which the ball no longer
+    moves down by more than its measured noise (a bounce or a stop). A ball that rebounds and settles lower than
+    its blurred impact frame must not stretch the fall through the rebound (the clip's lowest point did)."""
+    from lawful.perceive import noise
+
+    step = noise.step_threshold(noise.sigma(np.where(after, y, np.nan)), floor=0.5)
+    idx = np.flatnonzero(after)
+    half = y0 + 0.5 * (y_max - y0)
+    for a, b in zip(idx[:-1], idx[1:]):
+        if y[a] >= half and y[b] - y[a] <= step * (b - a):
+            return int(a)
+    return int(np.flatnonzero(after & (y >= y_max - 0.5))[0])
+
+
 class FreeFall(WmleTask):
     name = "free_fall"
     label = "P2"
@@ -146,7 +161,7 @@ class FreeFall(WmleTask):
             m.notes["unresolved"] = "too few samples after release"
             return m
         y_max = float(np.nanmax(np.where(after, y, np.nan)))
-        i_low = int(np.flatnonzero(after & (y >= y_max - 0.5))[0])
+        i_low = first_impact(y, after, y0, y_max)
         fall = after & (np.arange(len(t)) < i_low)
         if fall.sum() < 6:
             m.notes["unresolved"] = "fall too short to resolve"

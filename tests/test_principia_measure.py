@@ -198,3 +198,39 @@ def test_a_bouncing_projectile_lands_at_its_first_impact():
     assert s.status == "scored" and s.value == 1.0 and s.metrics["dcs"] >= 0.8
     for e in m.events:
         assert abs(e.frame - lands[e.object]) <= 1.0
+
+
+@pytest.mark.parametrize("name", ["projectile", "momentum_height"])
+def test_which_ball_starts_higher_comes_from_the_case_when_it_says(name):
+    """Image rows decide only when the case is silent: a ball filmed further away can look higher."""
+    from lawful.case import Case
+
+    task = SUITE.task(name)
+    case, _ = task.make_case(0, 8)
+    m = task.measure(case, tracks_from(case))
+    assert task.score(case, m)[task.phenomena[0]].value == 1.0
+    hi_rows = m.notes.get("higher") or m.notes.get("farther")
+    # the case now says the other ball was released higher up: the expected order flips, the same video fails
+    data = case.model_dump()
+    for o in data["objects"]:
+        if o["id"] in ("ball_1", "ball_2"):
+            o["known"]["height"] = 1.0
+    flip = {"projectile": {"ball_1": "ball_2", "ball_2": "ball_1"}, "momentum_height": {"block_1": "ball_2",
+                                                                                       "block_2": "ball_1"}}[name]
+    next(o for o in data["objects"] if o["id"] == flip[hi_rows])["known"]["height"] = 2.0
+    told = Case.model_validate(data)
+    m2 = task.measure(told, tracks_from(told))
+    assert (m2.notes.get("higher") or m2.notes.get("farther")) != hi_rows
+    assert task.score(told, m2)[task.phenomena[0]].value == 0.0
+
+
+def test_a_block_never_seen_makes_momentum_unmeasurable():
+    task = SUITE.task("momentum_mass")
+    case, _ = task.make_case(0, 8)
+    tr = tracks_from(case)
+    j = tr.ids.index("block_2")
+    tr.visible[:, j] = False
+    tr.xy[:, j] = np.nan
+    tr.box[:, j] = np.nan
+    s = task.score(case, task.measure(case, tr))["momentum"]
+    assert s.status == "unmeasurable" and "block_2 is never seen" in s.reason

@@ -259,6 +259,15 @@ def add_event(m: Measurement, tracks: Tracks, obj: str, name: str, index: float,
     return t
 
 
+def release_heights(case: Case, ids) -> list[float] | None:
+    """Each ball's ``known['height']`` (release height) when the case gives both and they differ, else None."""
+    try:
+        h = [float(case.object(b).known["height"]) for b in ids]
+    except KeyError:
+        return None
+    return h if h[0] != h[1] else None
+
+
 # ----------------------------------------------------------------------------- the task base
 
 

@@ -47,6 +47,7 @@ from lawful.suites.principia._common import (
     finish_dcs,
     first_value,
     record_dcs,
+    release_heights,
 )
 
 BALLS = ("ball_1", "ball_2")
@@ -156,6 +157,12 @@ class _Momentum(PrincipiaTask):
             moved = noise.step_threshold(coord_noise(tb, x), DCS_FALSE_ALARM, floor=MOVE_PX)
             dx = np.abs(events.smooth(x, 5) - x0) if math.isfinite(x0) else np.full_like(x, np.nan)
             hit = events.crossing(dx, moved, +1) if math.isfinite(x0) else None  # smoothed: one noisy sample is no hit
+            if not math.isfinite(x0):  # a block never seen: its ball's window has no end, nothing can be said
+                m.notes.setdefault("dcs_state", {})[ball] = "not_visible"
+                m.set(f"dcs_{ball}", None, f"{block} is never seen, so {ball}'s release window has no end")
+                slides[block] = None
+                m.set(f"slide_{block}", None, f"{block}: never seen")
+                continue
             record_dcs(m, tracks[ball], hit)
             if hit is None or not np.isfinite(dx).any():
                 slides[block] = None
@@ -190,6 +197,9 @@ class MomentumHeight(_Momentum):
     variant = "height"
 
     def _expected_order(self, case, tracks):
+        known = release_heights(case, BALLS)
+        if known is not None:  # the case says which ball starts higher (roles, not image rows)
+            return (BLOCKS[0], BLOCKS[1], "") if known[0] > known[1] else (BLOCKS[1], BLOCKS[0], "")
         y = [first_value(tracks[b].y) for b in BALLS]
         if not all(math.isfinite(v) for v in y):
             return "", "", "a ball is not seen at release"

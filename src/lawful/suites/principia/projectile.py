@@ -44,6 +44,7 @@ from lawful.suites.principia._common import (
     parabola_level_time,
     per_object,
     record_dcs,
+    release_heights,
     value_at,
 )
 
@@ -162,12 +163,16 @@ class Projectile(PrincipiaTask):
             add_event(m, tracks, oid, "landing", land, value=ranges[oid])
         finish_dcs(m, IDS)
         ys = [start_y[o] for o in IDS]
-        if not all(math.isfinite(v) for v in ys) or abs(ys[0] - ys[1]) < 1.0:
+        known = release_heights(case, IDS)
+        if known is not None:  # the case says which ball starts higher (roles, not image rows)
+            hi, lo = (IDS[0], IDS[1]) if known[0] > known[1] else (IDS[1], IDS[0])
+        elif not all(math.isfinite(v) for v in ys) or abs(ys[0] - ys[1]) < 1.0:
             why = "the balls do not start at clearly different heights"
             m.set("F1", None, why)
             m.set("F2", None, why)
             return m
-        hi, lo = (IDS[0], IDS[1]) if ys[0] < ys[1] else (IDS[1], IDS[0])
+        else:
+            hi, lo = (IDS[0], IDS[1]) if ys[0] < ys[1] else (IDS[1], IDS[0])
         m.notes["higher"] = hi
         m.set("F1", ranges[hi], m.missing.get(f"range_{hi}", ""))
         m.set("F2", ranges[lo], m.missing.get(f"range_{lo}", ""))

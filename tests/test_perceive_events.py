@@ -123,3 +123,13 @@ def test_index_to_time_interpolates_track_times():
     t = np.array([0.0, 0.1, 0.2, 0.3])
     assert events.index_to_time(1.25, t) == pytest.approx(0.125)
     assert events.index_to_time(None, t) is None
+
+
+def test_a_crossing_inside_a_short_tracking_gap_is_still_found():
+    from lawful.perceive.events import crossing
+
+    s = np.array([0.0, 0.0, 0.0, np.nan, 6.0, 8.0])  # the block was hidden by the ball at the hit
+    assert crossing(s, 1.5) == pytest.approx(2 + 2 * 1.5 / 6.0)
+    s = np.array([0.0, 0.0, np.nan, np.nan, np.nan, 6.0])  # three missing: too long to say when
+    assert crossing(s, 1.5) is None
+    assert crossing(np.array([0.0, 2.0, np.nan, 0.0]), 1.0, direction=-1) == pytest.approx(2.0)

@@ -73,25 +73,34 @@ def index_to_time(index: float | None, t) -> float | None:
     return float(t[-1] + (i - (len(t) - 1)) * (t[-1] - t[-2]))
 
 
+MAX_BRIDGED_GAP = 2  # missing samples a crossing may fall into (an object hidden at a contact, say)
+
+
 def crossing(signal, level: float, direction: int = +1, start: float = 0) -> float | None:
     """First fractional index ``>= start`` where ``signal`` crosses ``level``, linearly interpolated.
 
     ``direction=+1``: rising (``s[i-1] < level <= s[i]``); ``-1``: falling
-    (``s[i-1] > level >= s[i]``); ``0``: either. Pairs with a NaN are skipped. A signal already
-    past the level at ``start`` has not *crossed* it: the next crossing is returned, else None.
+    (``s[i-1] > level >= s[i]``); ``0``: either. Consecutive finite samples are compared across a gap
+    of at most :data:`MAX_BRIDGED_GAP` NaNs (interpolated over it); across a longer gap nothing is
+    said. A signal already past the level at ``start`` has not *crossed* it: the next crossing is
+    returned, else None.
     """
     s = np.asarray(signal, float)
     i0 = max(1, int(np.floor(start)) + 1)  # first pair (i0 - 1, i0) reaching past ``start``
     if len(s) < 2 or i0 >= len(s):
         return None
-    a, b = s[i0 - 1:-1], s[i0:]
-    with np.errstate(invalid="ignore"):
-        up = (a < level) & (b >= level)
-        down = (a > level) & (b <= level)
+    idx = np.flatnonzero(np.isfinite(s))
+    idx = idx[idx >= i0 - 1]
+    if len(idx) < 2:
+        return None
+    ia, ib = idx[:-1], idx[1:]
+    a, b = s[ia], s[ib]
+    near = (ib - ia) <= MAX_BRIDGED_GAP + 1
+    up = near & (a < level) & (b >= level)
+    down = near & (a > level) & (b <= level)
     hit = up if direction > 0 else down if direction < 0 else (up | down)
     for j in np.flatnonzero(hit):
-        lo, hi = a[j], b[j]
-        c = float(i0 - 1 + j + (level - lo) / (hi - lo))
+        c = float(ia[j] + (ib[j] - ia[j]) * (level - a[j]) / (b[j] - a[j]))
         if c >= start:
             return c
     return None

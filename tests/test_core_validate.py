@@ -93,7 +93,7 @@ def test_validate_cli_names_what_it_does_not_know():
 
 
 def test_cached_clips_are_reused_and_score_the_same(tmp_path, monkeypatch):
-    monkeypatch.setattr(V, "renderer_fingerprint", lambda suite, style: "fixed")  # the drawing code is not edited meanwhile
+    monkeypatch.setattr(V, "renderer_fingerprint", lambda suite, style, task: "fixed")  # the drawing code is not edited meanwhile
     first = V.validate_variant("principia", "spring", 0, 1000, "flat", ("noise",), cache=tmp_path)
     clips = sorted(tmp_path.rglob("*.mp4"))
     assert [p.name.split("-")[-1] for p in clips] == ["anti.mp4", "true.mp4"]
@@ -107,3 +107,14 @@ def test_cached_clips_are_reused_and_score_the_same(tmp_path, monkeypatch):
     assert [p.stat().st_mtime_ns for p in clips] == mtimes
     for k in ("law", "anti"):
         assert again["columns"]["spring"][k] == first["columns"]["spring"][k]
+
+
+def test_a_studio_clip_is_keyed_by_its_own_scene_code_only():
+    from pathlib import Path
+
+    import lawful
+
+    root = Path(lawful.__file__).parent
+    names = {p.name for p in V._world_imports(root, "lawful.world.studio.scenes_principia_slides")}
+    assert {"scenes_principia_slides.py", "_kit_principia_slides.py", "engine.py"} <= names
+    assert not any(n.startswith("scenes_wmle") for n in names)  # another task's scene may change freely

@@ -67,21 +67,50 @@ def video_values(suite: str, evaluation) -> dict[str, dict]:
     return out
 
 
-def renderer_fingerprint(suite: str, style: str = "flat") -> str:
-    """Hash of the code that draws clips: ``lawful/world`` (where the studio style lives), and for the flat
-    style the suite's package (tasks draw their own clips there). A cached clip is reused only while this
-    is unchanged."""
+def renderer_fingerprint(suite: str, style: str = "flat", task: str | None = None) -> str:
+    """Hash of the code that draws a task's clips, so a cached clip is reused only while it is unchanged.
+
+    Flat style: ``lawful/world`` and the suite's package (tasks draw their own clips). Studio style: the
+    task's scene module and the ``lawful.world`` modules it imports, transitively (other scenes may change).
+    """
     import hashlib
 
     import lawful
 
     root = Path(lawful.__file__).parent
     h = hashlib.sha256()
-    files = [*(root / "world").rglob("*.py"), *((root / "suites" / suite).rglob("*.py") if style == "flat" else ())]
+    if style == "flat" or task is None:
+        files = [*(root / "world").rglob("*.py"), *((root / "suites" / suite).rglob("*.py") if style == "flat" else ())]
+    else:
+        from lawful.world.studio import SCENES, StudioStyle
+
+        StudioStyle().supports(suite, task)  # loads the scene modules
+        files = _world_imports(root, SCENES[(suite, task)].__module__)
     for f in sorted(files):
         h.update(f.relative_to(root).as_posix().encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
+
+
+def _world_imports(root: Path, module: str) -> set[Path]:
+    """The files of ``module`` and of every ``lawful.world`` module it imports, transitively (read from source)."""
+    import re
+
+    todo, seen = [module], set()
+    while todo:
+        name = todo.pop()
+        f = root.parent / (name.replace(".", "/") + ".py")
+        if not f.exists():
+            f = f.with_suffix("") / "__init__.py"
+        if f in seen or not f.exists():
+            continue
+        seen.add(f)
+        text = f.read_text()
+        for pkg, names in re.findall(r"^from (lawful\.world[\w.]*) import \(?([\w, ]+)", text, re.M):
+            todo.append(pkg)
+            todo.extend(f"{pkg}.{n.split(' as ')[0].strip()}" for n in names.split(",") if n.strip())
+        todo.extend(re.findall(r"^import (lawful\.world[\w.]*)", text, re.M))
+    return seen
 
 
 def _clips(made, folder: Path, cached: bool) -> tuple[Path, Path, list[np.ndarray]]:
@@ -131,7 +160,7 @@ def validate_variant(suite: str, task_name: str, index: int, seed: int, style: s
                 row[key] = v["value"]
 
     with tempfile.TemporaryDirectory(prefix="lawful-validate-") as tmp:
-        folder = (Path(cache) / renderer_fingerprint(suite, style) / style / suite / f"{task_name}-{seed}"
+        folder = (Path(cache) / renderer_fingerprint(suite, style, task_name) / style / suite / f"{task_name}-{seed}"
                   if cache else Path(tmp))
         law, anti, law_frames = _clips(made, folder, cache is not None)
         score(law, "law")

@@ -1,17 +1,10 @@
 """Studio engine: projection, free fall and motion blur checked against known truth."""
 
 import dataclasses
-import os
 
 import numpy as np
-import pytest
 
-os.environ.setdefault("MUJOCO_GL", "egl")  # before mujoco is first imported
-pytest.importorskip("mujoco")
-from lawful.world.studio import engine as E  # noqa: E402
-
-if not E.gl_available():
-    pytest.skip("no offscreen GL backend (EGL/OSMesa)", allow_module_level=True)
+from studio_support import E  # noqa: F401 (GL set-up, or skip the module)
 
 
 def _stage(seed=5, look=None):

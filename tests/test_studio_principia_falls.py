@@ -1,31 +1,16 @@
 """Studio scenes for Principia drop, pendulum, spring and projectile: valid cases, shared first frame, scored clips."""
 
-import dataclasses
-import os
 
 import numpy as np
 import pytest
 
-os.environ.setdefault("MUJOCO_GL", "egl")  # before mujoco is first imported
-pytest.importorskip("mujoco")
-from lawful.world.studio import engine as E  # noqa: E402
+from studio_support import check_case, one_subframe  # noqa: F401 (GL set-up, or skip the module)
 
-if not E.gl_available():
-    pytest.skip("no offscreen GL backend (EGL/OSMesa)", allow_module_level=True)
-
-from lawful.case import load_case  # noqa: E402
-from lawful.runner.evaluate import evaluate_video, task_for  # noqa: E402
+from lawful.runner.evaluate import evaluate_video  # noqa: E402
 from lawful.video import write_video  # noqa: E402
 from lawful.world.studio import StudioStyle  # noqa: E402
 
 TASKS = ("drop", "pendulum", "spring", "projectile")
-
-
-@pytest.fixture
-def one_subframe(monkeypatch):
-    """Render without sub-frame blur: the pipeline check needs no blur, and it triples the speed."""
-    real = E.random_look
-    monkeypatch.setattr(E, "random_look", lambda rng: dataclasses.replace(real(rng), subframes=1))
 
 
 def test_every_task_is_registered():
@@ -35,22 +20,7 @@ def test_every_task_is_registered():
 
 @pytest.mark.parametrize("task", TASKS)
 def test_scene_case_is_complete_and_the_twins_share_their_first_frame(task, tmp_path, one_subframe):
-    sc = StudioStyle().make("principia", task, 0, 11)
-    case = sc.case
-    assert task_for(case).case_problem(case) == ""
-    assert load_case(case.save(tmp_path)) == case
-    h, w = sc.first_frame.shape[:2]
-    assert (w, h) == (case.width, case.height)
-    for o in case.objects:
-        x0, y0, x1, y1 = o.box
-        assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h and x1 - x0 >= 6
-        # the case colour is the object's colour in the frame: the box centre pixel is close to it
-        cx, cy = int((x0 + x1) / 2), int((y0 + y1) / 2)
-        assert np.abs(sc.first_frame[cy, cx].astype(int) - o.color).max() < 60
-    for law in ("true", "anti"):
-        gen = sc.render(law)
-        assert np.array_equal(next(gen), sc.first_frame)
-        gen.close()
+    check_case(StudioStyle().make("principia", task, 0, 11), tmp_path)
 
 
 def test_image_geometry_in_known_agrees_with_the_rendered_boxes(one_subframe):

@@ -1,20 +1,10 @@
 """Studio scenes for Principia friction, inertia and momentum: MuJoCo keeps each law, valid cases, scored clips."""
 
-import dataclasses
-import math
-import os
 
-import numpy as np
 import pytest
 
-os.environ.setdefault("MUJOCO_GL", "egl")  # before mujoco is first imported
-pytest.importorskip("mujoco")
-from lawful.world.studio import engine as E  # noqa: E402
+from studio_support import check_case, one_subframe  # noqa: F401 (GL set-up, or skip the module)
 
-if not E.gl_available():
-    pytest.skip("no offscreen GL backend (EGL/OSMesa)", allow_module_level=True)
-
-from lawful.case import load_case  # noqa: E402
 from lawful.runner.evaluate import evaluate_video, task_for  # noqa: E402
 from lawful.score.consistency import consistency  # noqa: E402
 from lawful.video import write_video  # noqa: E402
@@ -31,13 +21,6 @@ DURATION = {"friction": 2.3, "inertia": 1.5, "momentum_height": 1.7, "momentum_m
 SHORT = 2.0  # physics checks: arrivals by 1.3 s, blocks at rest by ~1.4 s (only the first frame is rendered)
 
 
-@pytest.fixture
-def one_subframe(monkeypatch):
-    """Render without sub-frame blur: a pipeline check needs no blur, and it triples the speed."""
-    real = E.random_look
-    monkeypatch.setattr(E, "random_look", lambda rng: dataclasses.replace(real(rng), subframes=1))
-
-
 def test_every_task_is_registered():
     style = StudioStyle()
     assert all(style.supports("principia", t) for t in TASKS)
@@ -46,23 +29,10 @@ def test_every_task_is_registered():
 @pytest.mark.parametrize("task", TASKS)
 def test_case_is_complete_and_the_twins_share_their_first_frame(task, tmp_path, one_subframe):
     sc = StudioStyle().make("principia", task, 0, 5)
-    case = sc.case
-    assert task_for(case).case_problem(case) == ""
-    assert load_case(case.save(tmp_path)) == case
-    h, w = sc.first_frame.shape[:2]
-    assert (w, h) == (case.width, case.height)
-    for o in case.objects:
-        x0, y0, x1, y1 = o.box
-        assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h and x1 - x0 >= 8
-        cx, cy = int((x0 + x1) / 2), int((y0 + y1) / 2)
-        if o.shape != "hollow_cylinder":  # a tube's box centre is its hole
-            assert np.abs(sc.first_frame[cy, cx].astype(int) - o.color).max() < 60
-        if "finish_y" in case.known:  # the finish row lies below the object's first-frame lowest edge
-            assert case.known["finish_y"][o.id] > y1 + 10
-    for law in ("true", "anti"):
-        gen = sc.render(law)
-        assert np.array_equal(next(gen), sc.first_frame)
-        gen.close()
+    check_case(sc, tmp_path, min_side=8, colour_at_centre=lambda o: o.shape != "hollow_cylinder")  # a tube's centre
+    for o in sc.case.objects:  # is its hole; the finish row lies below the object's first-frame lowest edge
+        if "finish_y" in sc.case.known:
+            assert sc.case.known["finish_y"][o.id] > o.box[3] + 10
 
 
 @pytest.mark.parametrize("seed", [3, 8])

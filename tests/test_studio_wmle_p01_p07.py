@@ -5,22 +5,13 @@ with the law each task tests: the law-correct run obeys it within the simulator'
 anti-physics twin breaks it by the amount the task's own anti clip does.
 """
 
-import dataclasses
-import math
-import os
 
 import numpy as np
 import pytest
 
-os.environ.setdefault("MUJOCO_GL", "egl")  # before mujoco is first imported
-pytest.importorskip("mujoco")
-from lawful.world.studio import engine as E  # noqa: E402
+from studio_support import E, check_case, one_subframe  # noqa: F401 (GL set-up, or skip the module)
 
-if not E.gl_available():
-    pytest.skip("no offscreen GL backend (EGL/OSMesa)", allow_module_level=True)
-
-from lawful.case import load_case  # noqa: E402
-from lawful.runner.evaluate import evaluate_video, task_for  # noqa: E402
+from lawful.runner.evaluate import evaluate_video  # noqa: E402
 from lawful.suites.wmle.p07_hanging_chain import fit_catenary  # noqa: E402
 from lawful.video import write_video  # noqa: E402
 from lawful.world.studio import StudioStyle  # noqa: E402
@@ -29,13 +20,6 @@ TASKS = ("bounce_height_decay", "free_fall", "complementary_angle_throws", "obli
          "equal_mass_collision", "sliding_onset", "hanging_chain")
 SEED = 1
 FINE = 480.0  # fps of the physics checks
-
-
-@pytest.fixture
-def one_subframe(monkeypatch):
-    """Render without sub-frame blur: the pipeline check needs no blur, and it triples the speed."""
-    real = E.random_look
-    monkeypatch.setattr(E, "random_look", lambda rng: dataclasses.replace(real(rng), subframes=1))
 
 
 def _make(task, index=0, seed=SEED):
@@ -59,21 +43,7 @@ def test_every_task_is_registered():
 
 @pytest.mark.parametrize("task", TASKS)
 def test_case_is_complete_and_the_twins_share_their_first_frame(task, tmp_path, one_subframe):
-    sc = _make(task)
-    case = sc.case
-    assert task_for(case).case_problem(case) == ""
-    assert load_case(case.save(tmp_path)) == case
-    h, w = sc.first_frame.shape[:2]
-    assert (w, h) == (case.width, case.height)
-    for o in case.objects:
-        x0, y0, x1, y1 = o.box
-        assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h and x1 - x0 >= 6
-        cx, cy = (int(c) for c in _center(o.box))
-        assert np.abs(sc.first_frame[cy, cx].astype(int) - o.color).max() < 60
-    for law in ("true", "anti"):
-        gen = sc.render(law)
-        assert np.array_equal(next(gen), sc.first_frame)
-        gen.close()
+    check_case(_make(task), tmp_path)
 
 
 @pytest.mark.parametrize("index", [0, 1, 2, 3])

@@ -7,19 +7,12 @@ short: blur is exercised by the engine's own tests), encode them, score them wit
 evaluator and require law > anti where the score can tell them apart.
 """
 
-import dataclasses
 import math
-import os
 
 import numpy as np
 import pytest
 
-os.environ.setdefault("MUJOCO_GL", "egl")
-pytest.importorskip("mujoco")
-from lawful.world.studio import engine as E  # noqa: E402
-
-if not E.gl_available():
-    pytest.skip("no offscreen GL backend (EGL/OSMesa)", allow_module_level=True)
+from studio_support import E, one_subframe  # noqa: F401 (GL set-up, or skip the module)
 
 from lawful.case import Case  # noqa: E402
 from lawful.suites.base import get_suite  # noqa: E402
@@ -28,13 +21,6 @@ from lawful.world.studio import StudioStyle  # noqa: E402
 TASKS = ("solid_sphere_rolling", "sphere_vs_ring", "edge_pivot_rotation", "rough_incline_round_trip",
          "pendulum_mass", "finite_amplitude", "pendulum_length", "isochronism")
 SEED = 3
-
-
-@pytest.fixture
-def one_subframe(monkeypatch):
-    """Looks with a single blur sub-frame (a third of the rendering time)."""
-    orig = E.random_look
-    monkeypatch.setattr(E, "random_look", lambda rng: dataclasses.replace(orig(rng), subframes=1))
 
 
 def _make(task, index=0, seed=SEED):

@@ -541,3 +541,37 @@ def test_a_poster_of_the_objects_colour_does_not_collapse_its_threshold(tmp_path
     o = tr["a"]
     assert o.visible.all()
     assert np.hypot(*(o.xy - truth).T).max() < 1.5
+
+
+@pytest.mark.parametrize("with_rivals", [True, False])
+def test_a_ball_landing_beside_a_resting_look_alike_keeps_its_identity(tmp_path, monkeypatch, with_rivals):
+    """A ball falls fast and bounces right beside a ball of its colour resting on the floor (a studio drop
+    scene's distractor): followed as a rival, the look-alike never takes the ball's identity; without
+    rivals the tracker settled on the resting ball (restitution 0.03 for a law-correct drop)."""
+    import lawful.perceive.track as T
+
+    if not with_rivals:
+        monkeypatch.setattr(T, "_decoys", lambda objs, rgb: [])
+    r, floor, n = 9.0, 225.0, 36
+    t = np.arange(n)
+    y = np.empty(n)
+    fall = 12
+    y[:fall + 1] = 20 + (floor - r - 20) * (t[:fall + 1] / fall) ** 2  # up to 32 px per frame at impact
+    up = np.sin(np.linspace(0, np.pi, n - fall))
+    y[fall:] = floor - r - 90 * up  # rebound 90 px
+    x = np.full(n, 150.0)
+    case = make_case([ball_spec("ball", x[0], y[0], r, RED)], duration=n / 24)
+    frames = []
+    for xi, yi in zip(x, y):
+        img = backdrop()
+        disc(img, 150 + 2.3 * r, floor - r, r, RED)  # the look-alike, at rest where the ball lands
+        disc(img, xi, yi, r, RED)
+        frames.append(img)
+    tr = track(write_video(tmp_path / "lookalike.mp4", frames, fps=24), case, TrackingPlan(compensate_camera=False))
+    b = tr["ball"]
+    err = np.hypot(b.x - x, b.y - y)
+    late = slice(fall + 4, n - 2)  # after the rebound has separated the two again
+    if with_rivals:
+        assert np.nanmax(err[late]) < 2.0 and np.isfinite(err[late]).all()
+    else:
+        assert not (np.nanmax(err[late]) < 2.0 and np.isfinite(err[late]).all())

@@ -42,10 +42,12 @@ from lawful.perceive.segment import (
     FrameFeatures,
     NotFound,
     background_sample,
+    components,
     find_by_color,
     hint_tolerance,
     learn_from_box,
     rgb_to_features,
+    to_features,
 )
 from lawful.tracks import Tracks
 from lawful.video import Span, VideoError, clip_times, frame_timestamps, open_frames, probe
@@ -132,6 +134,45 @@ def _init_objects(feat: FrameFeatures, rgb: np.ndarray, case: Case, sx: float, s
         o.weak = got.model.coverage < WEAK_COVERAGE
         objs.append(o)
     return objs
+
+
+MAX_DECOYS = 4  # look-alikes followed per object
+
+
+def _decoys(objs: list[Tracked], rgb: np.ndarray) -> list[Tracked]:
+    """Look-alikes in the first frame: blobs of an object's colour and about its area (0.4-2.5x) that
+    belong to no object of the case. Each is followed like an object of the same colour group, so that
+    when the object passes or lands beside it, association has a rival and the object's identity
+    comes from motion instead of the nearest same-coloured blob. They are left out of the tracks."""
+    import copy
+
+    from lawful.case import ObjectSpec
+
+    feat = to_features(rgb)
+    h, w = rgb.shape[:2]
+    out: list[Tracked] = []
+    for o in objs:
+        if o.weak:
+            continue
+        n, labels, stats, cents = components(o.model.mask(feat))
+        found = 0
+        for k in np.argsort(-stats[1:, 4]) + 1 if n > 1 else []:
+            x, y, bw, bh, area = (int(v) for v in stats[k])
+            cx, cy = float(cents[k][0]), float(cents[k][1])
+            if not 0.4 * o.ref_area <= area <= 2.5 * o.ref_area:
+                continue
+            if any(x - 0.5 * p.size[0] <= p.pos[0] <= x + bw + 0.5 * p.size[0]
+                   and y - 0.5 * p.size[1] <= p.pos[1] <= y + bh + 0.5 * p.size[1] for p in objs + out):
+                continue  # touches an object of the case (its string, its shadow) or a look-alike already taken
+            spec = ObjectSpec(id=f"~lookalike-{len(objs) + len(out)}", shape=o.spec.shape,
+                              box=(float(x), float(y), float(x + bw), float(y + bh)))
+            d = Tracked(spec, len(objs) + len(out), copy.deepcopy(o.model), o.convex, (cx, cy))
+            d.size, d.ref_area, d.diam, d.rgb = (float(bw), float(bh)), float(area), float(min(bw, bh)), o.rgb
+            out.append(d)
+            found += 1
+            if found >= MAX_DECOYS:
+                break
+    return out
 
 
 def _groups(objs: list[Tracked]) -> list[list[Tracked]]:
@@ -259,6 +300,8 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
                 h, w = frame.shape[:2]
                 size = (w, h)
                 objs = _init_objects(FrameFeatures(frame), frame, case, case.width / w, case.height / h)
+                n_real = len(objs)
+                objs += _decoys(objs, frame)
                 groups = _groups(objs)
                 regions = _regions(case, plan, roi, exclude, case.width / w, case.height / h)
             seen = _step_frame(objs, groups, frame, plan.angles, not frames_idx, regions, prev)
@@ -274,6 +317,10 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     elapsed = time.perf_counter() - t_start
 
     T = len(frames_idx)
+    decoys = [o.spec.id for o in objs[n_real:]]
+    rows = [row[:n_real] for row in rows]  # look-alikes were tracked only to compete for their blobs
+    objs = objs[:n_real]
+    groups = [[o for o in g if o.j < n_real] for g in groups]
     nan = float("nan")
     xy = np.array([[f.xy if f else (nan, nan) for f in row] for row in rows], float).reshape(T, len(objs), 2)
     box = np.array([[f.box if f else (nan,) * 4 for f in row] for row in rows], float).reshape(T, len(objs), 4)
@@ -327,7 +374,8 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
         "camera": camera_meta,
         "timing": timing,
         "thresholds": {o.spec.id: round(o.model.threshold, 2) for o in objs},
-        "groups": [[o.spec.id for o in g] for g in groups],
+        "groups": [[o.spec.id for o in g] for g in groups if g],
+        "lookalikes": len(decoys),
         "timing_s": {"total": round(elapsed, 3), "decode": round(t_decode, 3), "camera": round(t_camera, 3),
                      "objects": round(elapsed - t_decode - t_camera, 3)},
     }

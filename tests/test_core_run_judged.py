@@ -33,7 +33,7 @@ def test_judge_C_changes_only_C_and_S(tmp_path, monkeypatch):
     a, b = _section(plain), _section(judged)
     assert a["C"]["P12"] == 100.0 and b["C"]["P12"] == 70.0
     assert a["P"]["P12"] == b["P"]["P12"] > 95  # physics untouched
-    assert a["tasks"]["P12"] == 0.15 * 100 + 0.85 * a["P"]["P12"]
+    assert a["tasks"]["P12"] == pytest.approx(0.15 * 100 + 0.85 * a["P"]["P12"], abs=1e-4)  # both rounded to 4 places
     assert b["tasks"]["P12"] == 0.15 * 70  # C < 80: physics gated out of S
     assert "sk-secret-123" not in (judged / "results.sqlite").read_bytes().decode("latin-1")
     board = json.loads((judged / "leaderboard.json").read_text())

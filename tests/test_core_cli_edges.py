@@ -68,3 +68,19 @@ def test_preset_paper_runs_wmle_with_four_rollouts_seeded_42_to_45(tmp_path):
 def test_presets_carry_the_papers_settings():
     assert get_suite("wmle").paper["seed_base"] == 42 and get_suite("wmle").paper["rollouts"] == 4
     assert get_suite("principia").paper["rollouts"] == 2 and get_suite("applepi").paper["rollouts"] == 3
+
+
+def test_evaluate_takes_ocr_for_apple_pi_predictions(tmp_path, monkeypatch):
+    import lawful.suites.applepi.run as R
+
+    seen = {}
+
+    def fake(dataset, predictions, out, **kw):
+        seen.update(kw)
+        return {"scale": [0, 1], "models": {}}
+
+    monkeypatch.setattr(R, "evaluate_predictions", fake)
+    r = CliRunner().invoke(app, ["evaluate", "--suite", "applepi", "--predictions", str(tmp_path), "--ocr",
+                                 "--out", str(tmp_path / "ev"), "--json"])
+    assert r.exit_code == 0, r.output
+    assert seen["ocr"] is True

@@ -253,6 +253,8 @@ def validate(suite: str, style: str = "flat", n_variants: int = 12, tasks: Seque
                     results.append(f.result())
                     bar.advance(tid)
     out = summarise(results, perturbations)
+    order = {t.name: i for i, t in enumerate(s.tasks.values())}  # rows in the suite's order (P1 … P15)
+    out["columns"] = dict(sorted(out["columns"].items(), key=lambda kv: order.get(kv[1]["task"], len(order))))
     out.update(suite=suite, style=style, n_variants=n_variants, perturbations=list(perturbations), skipped=skipped)
     return out
 

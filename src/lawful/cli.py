@@ -417,7 +417,7 @@ def suite_export(
 
 @app.command()
 def validate(
-    suite: str = typer.Option("wmle", "--suite", "-s", help="principia or wmle."),
+    suite: str = typer.Option("wmle", "--suite", "-s", help="principia, wmle or recordings."),
     style: str = typer.Option("flat", "--style", help="Render style: flat (lawful's own 2-D renderer) or studio "
                               "(MuJoCo 3-D scenes; needs the studio extra)."),
     variants: int = typer.Option(12, help="Scenes per task (seeds 1000, 1001, ...).", min=1),
@@ -437,8 +437,8 @@ def validate(
     from lawful.world.styles import STYLES
 
     _check_suites([suite])
-    if suite not in ("principia", "wmle"):
-        fail("validate is defined for --suite principia and --suite wmle")
+    if suite not in ("principia", "wmle", "recordings"):
+        fail("validate is defined for --suite principia, wmle and recordings")
     if style not in STYLES:
         fail(unknown(style, STYLES, "render style"))
     kinds = list(ROBUSTNESS) if robustness else []

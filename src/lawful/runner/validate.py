@@ -56,7 +56,7 @@ def video_values(suite: str, evaluation) -> dict[str, dict]:
     """Per column of one evaluated video: ``{"value", "status", "C"}`` as defined in the module docstring."""
     out = {}
     for col, sc in evaluation.scores.items():
-        if suite == "wmle":
+        if _cps(suite):
             P = (sc.metrics or {}).get("P")
             value = 0.0 if P is None else float(P)
             status = "unmeasurable" if sc.status == "scored" and (sc.extra or {}).get("unresolved") else sc.status
@@ -65,6 +65,11 @@ def video_values(suite: str, evaluation) -> dict[str, dict]:
             value = float(sc.value) if sc.status == "scored" and sc.value is not None else 0.0
             out[col] = {"value": value, "status": sc.status, "reason": sc.reason}
     return out
+
+
+def _cps(suite: str) -> bool:
+    """Whether ``suite`` scores with WMLE's C/P/S (validated on P, the gate bypassed)."""
+    return suite in ("wmle", "recordings")
 
 
 def renderer_fingerprint(suite: str, style: str = "flat", task: str | None = None) -> str:
@@ -263,7 +268,7 @@ def validation_table(result: dict):
     """A rich Table of :func:`validate`'s result: per column law/anti means, AUC, unmeasurable share, shifts."""
     from rich.table import Table
 
-    wmle = result["suite"] == "wmle"
+    wmle = _cps(result["suite"])
     fmt = (lambda v: f"{v:.2f}") if wmle else (lambda v: f"{v:.3f}")
     pert = result.get("perturbations", [])
     t = Table(title=f"{result['suite']} validation, style '{result['style']}' "

@@ -9,6 +9,7 @@ It never decodes video itself: the runner perceives tracks and hands them over.
 from __future__ import annotations
 
 import difflib
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -160,10 +161,29 @@ def suite_names() -> list[str]:
     return sorted(_SUITES)
 
 
+def discover_tasks(package: str, path, pattern: str, base: type) -> list[type]:
+    """Concrete subclasses of ``base`` with a label, one per module of ``package`` (its ``__path__``) whose
+    name matches ``pattern``, ordered by the label's number: a new task module needs no registration."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    rx, found = re.compile(pattern), []
+    for info in pkgutil.iter_modules(path):
+        if not rx.match(info.name):
+            continue
+        mod = importlib.import_module(f"{package}.{info.name}")
+        for _, cls in inspect.getmembers(mod, inspect.isclass):
+            if (issubclass(cls, base) and cls.__module__ == mod.__name__ and getattr(cls, "label", "")
+                    and not inspect.isabstract(cls)):
+                found.append(cls)
+    return sorted(found, key=lambda c: (int(re.sub(r"\D", "", c.label) or 0), c.__name__))
+
+
 def _load_builtin() -> None:
     import importlib
 
-    for mod in ("principia", "wmle", "applepi", "phyground"):
+    for mod in ("principia", "wmle", "recordings", "applepi", "phyground"):
         try:
             importlib.import_module(f"lawful.suites.{mod}")
         except ModuleNotFoundError as e:

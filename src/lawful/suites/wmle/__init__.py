@@ -6,29 +6,13 @@ subclass); the suite discovers them, so a new task module needs no registration.
 
 from __future__ import annotations
 
-import importlib
-import inspect
-import pkgutil
-import re
-
-from lawful.suites.base import Suite, register_suite
+from lawful.suites.base import Suite, discover_tasks, register_suite
 from lawful.suites.wmle.common import FAMILIES, WmleTask
-
-_TASK_MODULE = re.compile(r"^p\d\d_\w+$")
 
 
 def task_classes() -> list[type[WmleTask]]:
     """Concrete WmleTask classes of every ``pNN_*`` module in this package, ordered by label number."""
-    found: list[type[WmleTask]] = []
-    for info in pkgutil.iter_modules(__path__):
-        if not _TASK_MODULE.match(info.name):
-            continue
-        mod = importlib.import_module(f"{__name__}.{info.name}")
-        for _, cls in inspect.getmembers(mod, inspect.isclass):
-            if (issubclass(cls, WmleTask) and cls.__module__ == mod.__name__ and cls.label
-                    and not inspect.isabstract(cls)):
-                found.append(cls)
-    return sorted(found, key=lambda c: (int(c.label.lstrip("Pp")), c.__name__))
+    return discover_tasks(__name__, __path__, r"^p\d\d_\w+$", WmleTask)
 
 
 def task_info() -> dict[str, dict]:

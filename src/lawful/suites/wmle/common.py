@@ -55,6 +55,7 @@ The Score of a video: ``{label: Score(status, value=S, metrics={"C", "P", "M1", 
 from __future__ import annotations
 
 import math
+import re
 from abc import abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
@@ -276,7 +277,7 @@ class WmleTask(Task):
     @property
     def number(self) -> int:
         """The label's number (P12 → 12)."""
-        return int(self.label.lstrip("Pp")) if self.label else 0
+        return label_number(self.label)
 
     def case_id(self, index: int) -> str:
         return f"wmle-p{self.number:02d}-{index:02d}"
@@ -400,7 +401,12 @@ def frame_times(case: Case) -> np.ndarray:
 
 def case_rng(seed: int, label: str) -> np.random.Generator:
     """The parameter generator of one case: depends on the seed and the task label only."""
-    return np.random.default_rng([int(seed) & 0xFFFFFFFF, int(label.lstrip("Pp") or 0), 0x3D1E])
+    return np.random.default_rng([int(seed) & 0xFFFFFFFF, label_number(label), 0x3D1E])
+
+
+def label_number(label: str) -> int:
+    """The number in a task label (P12 → 12, R3 → 3; 0 for none)."""
+    return int(re.sub(r"\D", "", label or "") or 0)
 
 
 def sphere_box(x: float, y: float, r: float, pad: float = 1.0) -> tuple[float, float, float, float]:

@@ -3,6 +3,9 @@
 A :class:`RecordingTask` is a :class:`~lawful.suites.wmle.common.WmleTask` (measured C, metrics,
 P, gated S) in suite ``recordings`` with labels ``R1``, ``R2`` …; its parameters come from the case.
 
+Metrics score ``q(beyond_noise(e, se), a)`` (:func:`beyond_noise`): the residual ``e`` less what the
+measurement's own noise explains (``k·se``), at the physical scale ``a`` the task documents.
+
 Release (:func:`release_time`): the case's ``release`` (seconds from the window's start) when given;
 otherwise the start of a *sustained* departure from rest: the first sample from which the
 displacement along the motion stays beyond ``k·σ`` for ``SUSTAIN`` consecutive samples (``σ`` the
@@ -79,3 +82,18 @@ def rest_position(v: np.ndarray, upto: int = REST_SAMPLES) -> float:
     v = np.asarray(v, float)
     seen = v[np.isfinite(v)][:upto]
     return float(np.median(seen)) if len(seen) else math.nan
+
+
+def beyond_noise(e: float, se: float, alpha: float = noise.FALSE_ALARM) -> float:
+    """The part of residual ``e`` that measurement noise cannot explain: ``max(0, |e| − k·se)``.
+
+    ``se``: the residual's standard error propagated from the track's measured localisation noise;
+    ``k`` for the false-alarm rate ``alpha``. A metric scores ``q(beyond_noise(e, se), a)`` so a lawful
+    clip is not marked down for the noise of its own measurement, and a violation still counts in full
+    beyond it. NaN ``e`` stays NaN (q maps it to 0); NaN ``se`` counts as no noise.
+    """
+    if not math.isfinite(e):
+        return math.nan
+    if not math.isfinite(se) or se < 0:
+        se = 0.0
+    return max(0.0, abs(e) - noise.k_for(alpha) * se)

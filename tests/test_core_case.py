@@ -88,3 +88,36 @@ def test_a_version_2_case_round_trips_and_version_1_still_loads(tmp_path):
     assert Case.model_validate(_case(window={"start": 1.5, "end": 2.0, "unit": "s"})).window.frames(30.0) == (45, 60)
     v1 = load_case(Case.model_validate(_case()).save(tmp_path / "v1"))
     assert v1.schema_version == 1 and v1.window is None and v1.camera == "auto"
+
+
+@pytest.mark.parametrize("suite", ["wmle"])
+def test_the_docs_list_what_each_task_needs_as_the_code_declares_it(suite):
+    """docs/case-format.md carries the table generated from the task classes (regenerate with
+    ``python -m lawful.suites.requirements SUITE``)."""
+    from pathlib import Path
+
+    from lawful.suites.requirements import markdown_table
+
+    docs = (Path(__file__).parents[1] / "docs" / "case-format.md").read_text()
+    assert markdown_table(suite) in docs
+
+
+def test_schema_prints_each_tasks_objects_and_parameters():
+    from typer.testing import CliRunner
+
+    from lawful.cli import app
+
+    r = CliRunner().invoke(app, ["schema", "--suite", "wmle"])
+    assert r.exit_code == 0, r.output
+    needs = json.loads(r.output)
+    assert needs["sliding_onset"]["known"] == {"hinge": "first-frame [x, y] (px) of the board's hinge"}
+    assert needs["equal_mass_collision"]["objects"] == ["red_ball", "blue_ball"]
+    assert CliRunner().invoke(app, ["schema", "--suite", "nope"]).exit_code == 2
+
+
+def test_a_wmle_case_without_a_required_parameter_fails_at_load(tmp_path):
+    p = tmp_path / "c.json"
+    p.write_text(json.dumps({"id": "p6", "suite": "wmle", "task": "sliding_onset", "objects": [
+        {"id": "block_left", "color": [200, 0, 0]}, {"id": "block_right", "color": [0, 0, 200]}]}))
+    with pytest.raises(CaseError, match="known.hinge is missing"):
+        load_case(p)

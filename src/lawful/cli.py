@@ -481,10 +481,19 @@ def report(run_dir: Path = typer.Option(..., "--run", help="Run folder.")) -> No
 
 
 @app.command()
-def schema() -> None:
-    """Print the JSON Schema of case files."""
+def schema(suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Instead: what each task of this "
+                                               "suite needs in a case (object ids, known keys, events), as JSON.")) -> None:
+    """Print the JSON Schema of case files (or, with --suite, each task's required objects and parameters)."""
     from lawful.case import case_schema
 
+    if suite is not None:
+        from lawful.suites.requirements import task_requirements
+
+        _check_suites([suite])
+        if suite in SPECIAL_FLOWS:
+            fail(f"suite '{suite}' runs its own flow; its cases are described in docs/case-format.md")
+        sys.stdout.write(json.dumps(task_requirements(suite), indent=2) + "\n")
+        return
     sys.stdout.write(json.dumps(case_schema(), indent=2) + "\n")
 
 

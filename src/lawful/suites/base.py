@@ -48,6 +48,8 @@ class Task(ABC):
     label: ClassVar[str] = ""  # the seed's identifier, e.g. "P12"
     phenomena: ClassVar[tuple[str, ...]] = ()  # leaderboard columns this task's scores feed
     plan: ClassVar[TrackingPlan] = TrackingPlan()
+    # ``case.known`` keys the task reads when present (key → what it is); required ones are in ``required_known``.
+    optional_known: ClassVar[dict[str, str]] = {}
 
     def case_problem(self, case: Case) -> str:
         """Why ``case`` cannot be evaluated by this task ('' when it can): a required object id

@@ -52,6 +52,8 @@ class SlidingOnset(WmleTask):
     level = "E"
     required_objects = ("block_left", "block_right")
     required_events = ("tilt", "onset")
+    required_known = {"hinge": "first-frame [x, y] (px) of the board's hinge"}
+    optional_known = {"board_angle0_deg": "the board's angle at the first frame (default 0)"}
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)

@@ -56,6 +56,7 @@ class PendulumMass(WmleTask):
     level = "E"
     required_objects = IDS
     required_events = ("period_heavy", "period_light")
+    optional_known = {"pendulums": "[{id, pivot_x, pivot_y}] pivots in px (default: fitted to the swings)"}
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)

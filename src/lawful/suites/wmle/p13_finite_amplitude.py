@@ -69,6 +69,7 @@ class FiniteAmplitude(WmleTask):
     level = "E"
     required_objects = IDS
     required_events = ("period_small", "period_large")
+    optional_known = {"pendulums": "[{id, pivot_x, pivot_y}] pivots in px (default: fitted to the swings)"}
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)

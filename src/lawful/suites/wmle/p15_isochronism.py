@@ -63,6 +63,7 @@ class Isochronism(WmleTask):
     level = "M"
     required_objects = IDS
     required_events = ("period_left", "period_right")
+    optional_known = {"pendulums": "[{id, pivot_x, pivot_y}] pivots in px (default: fitted to the swings)"}
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)

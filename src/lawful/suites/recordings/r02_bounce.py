@@ -1,0 +1,354 @@
+"""R2 — bounce: one ball's restitution from whatever rebounds the clip shows.
+
+Object ``ball``. ``known`` (all optional): ``restitution`` (the ball's coefficient on this floor, when
+the experimenter measured it). Nothing needs calibrating: every metric is a ratio of pixels or times.
+
+Extraction. Release: :func:`~lawful.suites.recordings.common.release_time` on the downward
+displacement. Impacts: turning points (lowest points) of the tracked centre after release, prominent
+beyond ``max(k·σ·√2, r/4)`` (σ the track's measured vertical noise, ``r`` the ball's radius). Each
+flight between impacts — and the drop from release to the first impact — is fitted with a parabola
+``y(t)`` (the samples next to an impact left out: a ball squashed or blurred at the floor; samples off
+the parabola by more than ``k·σ + 0.5 px`` rejected, then refitted). Consecutive parabolas meet at
+the impact (time and contact level, sub-frame); the floor contact level is the median of those
+meeting levels (the lowest points of the fitted flights, not of the blurred images). The drop counts
+as half a flight: its apex is its parabola's vertex (the release point for a drop from rest) and its
+flight time twice vertex → first impact. Each complete rebound (both its impacts seen) gives an apex
+height ``h_k`` above the contact level and a flight time ``T_k``; flights are used in an unbroken run.
+
+Per pair of consecutive flights: ``e_h = √(h_{k+1}/h_k)``, ``e_t = T_{k+1}/T_k``, ``e_k = (e_h + e_t)/2``.
+Standard errors: the flight fits are refitted on ``N_DRAWS`` copies of the samples with Gaussian
+noise of the measured σ added (fixed seed); ``se`` of every derived number is its spread there.
+
+Metrics (``q(beyond_noise(e, se), a)``, :func:`lawful.suites.recordings.common.beyond_noise`):
+
+- M1 height–time agreement (the law test that needs no calibration: under one gravity both ratios are
+  the restitution): mean over pairs of ``q(β(e_t − e_h), A_AGREE)``; ``A_AGREE = 0.05`` (a 5 % restitution
+  disagreement scores 0.5; a bounce that floats, apexes in slow motion, disagrees by far more);
+- M2 restitution physical and constant: ``G(q(β(max(0, e_k − 1)), A_GAIN), q(β(CV(e_k)), A_CONST))``
+  (the worst pair for the gain); ``A_GAIN = 0.05``; ``A_CONST = 0.05`` (a real ball's coefficient
+  drifts by a few per cent between impact speeds). With one pair (drop and one rebound) the gain
+  alone: a rebound above the drop is a violation one rebound shows;
+- M3 (only when ``known.restitution``): ``q(β(ē − e_known), A_KNOWN)``, ``ē`` the mean of ``e_k``,
+  ``A_KNOWN = 0.05``.
+
+No complete rebound: every metric is an operational zero (restitution unmeasurable), never a violation.
+
+Drawn case: a ball held still, let go and bouncing on a floor (slight sideways drift), three full
+rebounds shown. Anti twin: a bounce that floats — heights decay as ``e²`` per bounce but the k-th
+rebound's flight lasts ``ANTI_FLOAT^k`` times what its height allows (apexes in slow motion).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.perceive import events as ev
+from lawful.perceive import noise
+from lawful.result import Measurement
+from lawful.score.wmle import cv, geometric_mean, q
+from lawful.suites.base import Law
+from lawful.suites.recordings.common import RecordingTask, beyond_noise, release_time, rest_position
+from lawful.suites.wmle.common import (
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, event, fill_gaps, frame_times, sphere_box,
+    steady_visible, style_of,
+)
+from lawful.suites.wmle.p01_bounce_height_decay import _meet
+from lawful.tracks import Tracks
+from lawful.world.appearance import object_colors
+from lawful.world.draw import Scene, Sphere
+from lawful.world.physics import bounce_trajectory
+
+A_AGREE, A_GAIN, A_CONST, A_KNOWN = 0.05, 0.05, 0.05, 0.05
+MIN_ARC_SAMPLES = 5
+N_DRAWS = 300
+RESOLUTION_PX = 0.5  # centroid resolution added to k·σ when rejecting samples off a flight's parabola
+ANTI_FLOAT = 1.25
+
+
+@dataclass
+class Flights:
+    """The flights of one clip: per flight its samples ``(t, y)``; ``drop`` whether flight 0 is the drop."""
+
+    t: list[np.ndarray] = field(default_factory=list)
+    y: list[np.ndarray] = field(default_factory=list)
+    drop: bool = False
+    t_near: list[float] = field(default_factory=list)  # coarse impact times between consecutive flights
+    ends: list[float | None] = field(default_factory=list)  # coarse time of the impact ending each flight
+
+
+def robust_parabola(t: np.ndarray, y: np.ndarray, tol: float, rounds: int = 3) -> np.ndarray:
+    """``[n]`` bool: samples kept by a parabola ``y(t)`` fit that rejects those off by more than ``tol`` px."""
+    keep = np.isfinite(y)
+    for _ in range(rounds):
+        if keep.sum() < MIN_ARC_SAMPLES:
+            break
+        p = np.polyfit(t[keep], y[keep], 2)
+        new = np.isfinite(y) & (np.abs(y - np.polyval(p, t)) <= tol)
+        if np.array_equal(new, keep):
+            break
+        keep = new
+    return keep
+
+
+def flight_numbers(fl: Flights, ys: list[np.ndarray] | None = None) -> dict | None:
+    """Heights ``[n]`` (px above the contact level), flight times ``[n]`` (s), apex times, impact times and
+    contact levels of an unbroken run of flights (``ys`` replaces the flights' ``y``, for the noise draws).
+
+    Impacts are where consecutive parabolas meet; the last flight, with no parabola after it, ends where
+    its own parabola comes back to the contact level."""
+    ys = fl.y if ys is None else ys
+    arcs = []
+    for t, y in zip(fl.t, ys):
+        p = np.polyfit(t, y, 2)
+        arcs.append(p if p[0] > 0 else None)  # image y grows down: gravity makes the leading term > 0
+    if arcs[0] is None:
+        return None
+    times, levels = [], []
+    for i, tn in enumerate(fl.t_near):
+        a1, a2 = arcs[i], arcs[i + 1]
+        tm = _meet(a1, a2, tn) if a1 is not None and a2 is not None else None
+        if tm is None or not (fl.t[i][-1] - 1e-9 <= tm <= fl.t[i + 1][0] + 1e-9):
+            break  # the parabolas must meet between the two flights' samples
+        times.append(tm)
+        levels.append(float(np.polyval(a1, tm)))
+    if not times:
+        return None
+    floor = float(np.median(levels))
+    last = len(times)
+    if fl.ends[last] is not None and arcs[last] is not None:
+        roots = np.roots(arcs[last] - np.array([0.0, 0.0, floor]))
+        roots = [float(r.real) for r in roots if abs(r.imag) < 1e-9 and r.real >= fl.t[last][-1] - 1e-9]
+        if roots:
+            times.append(min(roots, key=lambda r: abs(r - fl.ends[last])))
+    h, T, apex = [], [], []
+    for k in range(0 if fl.drop else 1, len(times)):
+        p = arcs[k]
+        tv = -p[1] / (2 * p[0])
+        h.append(floor - float(np.polyval(p, tv)))
+        T.append(2.0 * (times[0] - tv) if k == 0 else times[k] - times[k - 1])
+        apex.append(tv)
+    return {"heights": h, "flights": T, "apex": apex, "drop": fl.drop, "impacts": times,
+            "levels": levels, "floor": floor}
+
+
+def restitution_pairs(h: list[float], T: list[float]) -> dict[str, np.ndarray]:
+    """Per consecutive pair: ``e_h = √(h_{k+1}/h_k)``, ``e_t = T_{k+1}/T_k``, their mean ``e`` and ``d = e_t − e_h``."""
+    h, T = np.asarray(h, float), np.asarray(T, float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        e_h = np.sqrt(h[1:] / h[:-1])
+        e_t = T[1:] / T[:-1]
+    return {"e_h": e_h, "e_t": e_t, "e": 0.5 * (e_h + e_t), "d": e_t - e_h}
+
+
+def _stats(pairs: dict[str, np.ndarray]) -> dict[str, float]:
+    e = pairs["e"]
+    return {"cv": cv(e) if len(e) >= 2 else math.nan, "mean": float(np.mean(e)) if len(e) else math.nan}
+
+
+def draw_spread(fl: Flights, sigma: float, n_pairs: int, seed: int = 0) -> dict[str, np.ndarray | float]:
+    """Standard errors of the pair quantities and of ``CV(e)``, ``mean(e)`` from ``N_DRAWS`` noisy refits."""
+    rng = np.random.default_rng(seed)
+    rows: dict[str, list] = {"d": [], "e": [], "cv": [], "mean": []}
+    for _ in range(N_DRAWS):
+        out = flight_numbers(fl, [y + rng.normal(0.0, sigma, len(y)) for y in fl.y])
+        if out is None or len(out["heights"]) < n_pairs + 1:
+            continue
+        p = restitution_pairs(out["heights"][:n_pairs + 1], out["flights"][:n_pairs + 1])
+        rows["d"].append(p["d"])
+        rows["e"].append(p["e"])
+        s = _stats(p)
+        rows["cv"].append(s["cv"])
+        rows["mean"].append(s["mean"])
+    if len(rows["d"]) < N_DRAWS // 2:
+        return {"d": np.full(n_pairs, math.inf), "e": np.full(n_pairs, math.inf), "cv": math.inf, "mean": math.inf}
+    return {"d": np.nanstd(np.asarray(rows["d"]), axis=0), "e": np.nanstd(np.asarray(rows["e"]), axis=0),
+            "cv": float(np.nanstd(rows["cv"])) if n_pairs >= 2 else math.nan, "mean": float(np.nanstd(rows["mean"]))}
+
+
+def bounce_metrics(pairs: dict, se: dict, known_e: float | None = None) -> dict[str, MetricScore]:
+    """M1–M3 of the module docstring from :func:`restitution_pairs` and their standard errors ``se``."""
+    d, e = np.asarray(pairs["d"], float), np.asarray(pairs["e"], float)
+    s1 = [q(beyond_noise(float(di), float(si)), A_AGREE) for di, si in zip(d, se["d"])]
+    worst = int(np.nanargmax(np.abs(d))) if np.isfinite(d).any() else 0
+    out = {"M1": MetricScore.measured(float(np.mean(s1)), float(d[worst]), e_h=float(pairs["e_h"][worst]),
+                                      e_t=float(pairs["e_t"][worst]), se=float(se["d"][worst]))}
+    gains = [q(beyond_noise(max(0.0, float(ei) - 1.0), float(si)), A_GAIN) for ei, si in zip(e, se["e"])]
+    s_gain = min(gains) if gains else math.nan
+    st = _stats(pairs)
+    if len(e) >= 2:
+        s_const = q(beyond_noise(st["cv"], se["cv"]), A_CONST)
+        out["M2"] = MetricScore.measured(geometric_mean([s_gain, s_const]), st["cv"], gain=float(np.max(e) - 1.0),
+                                         s_gain=s_gain, s_const=s_const, se_cv=se["cv"])
+    else:
+        out["M2"] = MetricScore.measured(s_gain, float(np.max(e) - 1.0), "one restitution only: energy gain checked, "
+                                         "constancy needs two", s_gain=s_gain)
+    if known_e is not None:
+        r = st["mean"] - float(known_e)
+        out["M3"] = MetricScore.measured(q(beyond_noise(r, se["mean"]), A_KNOWN), r, e=st["mean"], se=se["mean"])
+    return out
+
+
+class Bounce(RecordingTask):
+    name = "bounce"
+    label = "R2"
+    family = FAMILIES[0]
+    level = "E"
+    required_objects = ("ball",)
+    required_events = ("release", "impact", "rebound_apex")
+    required_known: dict[str, str] = {}
+
+    # --- case ----------------------------------------------------------------------------------
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = case_rng(seed, self.label)
+        e = float(rng.uniform(0.72, 0.86))
+        r = float(rng.uniform(10.0, 14.0))
+        ground_y = float(rng.uniform(312.0, 334.0))
+        top_y = float(rng.uniform(40.0, 62.0))
+        x = float(rng.uniform(200.0, 440.0))
+        vx = float(rng.uniform(-25.0, 25.0))
+        t0 = float(rng.uniform(0.45, 0.58))  # fall time of the drop
+        hold = float(rng.uniform(0.25, 0.4))
+        h0 = ground_y - r - top_y
+        g = 2.0 * h0 / t0**2
+        duration = hold + t0 * (1 + 2 * e + 2 * e**2 + 2 * e**3) + 0.25
+        color = object_colors(seed, 1)[0]
+        case = Case(
+            id=self.case_id(index), suite="recordings", task=self.name, seed=seed, variant=f"style-{seed}",
+            width=WIDTH, height=HEIGHT, fps=FPS, duration=round(duration, 4),
+            prompt=("Fixed side view of a hard floor. A rubber ball is held still near the top of the picture, let go, "
+                    "and bounces on the floor several times, each rebound lower than the one before."),
+            objects=[ObjectSpec(id="ball", shape="sphere", color=color, box=sphere_box(x, top_y, r))],
+            assumptions=["released from rest", "level floor", "negligible air resistance", "fixed camera"],
+            criteria=["M1: height- and time-based restitution agree", "M2: restitution at most 1 and constant",
+                      "M3: restitution as known"],
+            known={"restitution": e, "g_px_s2": g, "h0_px": h0, "ground_y": ground_y, "radius_px": r, "x": x,
+                   "vx_px_s": vx, "top_y": top_y, "hold_s": hold, "color": list(color), "style_seed": seed,
+                   "anti_float": ANTI_FLOAT,
+                   "anti_note": "twin: heights decay as e^2 per bounce, the k-th rebound lasts anti_float^k times "
+                                "what its height allows (a bounce that floats)"},
+        )
+        tt = frame_times(case)
+        xs, ys = self._xy(case, tt, "true")
+        case.truth = GroundTruth(tracks={"ball": [(float(a), float(b), float(c)) for a, b, c in zip(tt, xs, ys)]},
+                                 events={"release": hold, "impact_1": hold + t0},
+                                 quantities={"restitution": e, "floor_level_px": ground_y - r, "drop_height_px": h0})
+        return case, next(self.render(case))
+
+    def _xy(self, case: Case, t: np.ndarray, law: Law) -> tuple[np.ndarray, np.ndarray]:
+        k = case.known
+        s = np.asarray(t, float) - k["hold_s"]
+        h0, e, g = k["h0_px"], k["restitution"], k["g_px_s2"]
+        if law == "true":
+            h = np.where(s < 0, h0, bounce_trajectory(h0, e, g, np.maximum(s, 0.0)))
+        else:
+            t0 = math.sqrt(2 * h0 / g)
+            h = np.where(s < 0, h0, h0 - 0.5 * g * s * s)
+            start, j = t0, 1
+            while start < float(s.max()) and j < 50:
+                dur = 2 * e**j * t0 * k["anti_float"] ** j
+                u = (s - start) / dur
+                sel = (u >= 0) & (u < 1)
+                h = np.where(sel, 4 * h0 * e ** (2 * j) * u * (1 - u), h)
+                start += dur
+                j += 1
+        x = k["x"] + k["vx_px_s"] * np.maximum(s, 0.0)
+        return x, k["ground_y"] - k["radius_px"] - np.maximum(h, 0.0)
+
+    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        k = case.known
+        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
+        color = tuple(k["color"])
+        for x, y in zip(*self._xy(case, frame_times(case), law)):
+            yield scene.frame([Sphere(float(x), float(y), k["radius_px"], color)])
+
+    # --- measurement ---------------------------------------------------------------------------
+    def extract(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        tr = tracks["ball"]
+        t = np.asarray(tracks.t, float)
+        vis = steady_visible(tr, (case.width, case.height))
+        y = np.where(vis, np.asarray(tr.y, float), np.nan)
+        if vis.sum() < 2 * MIN_ARC_SAMPLES:
+            m.notes["unresolved"] = "ball not tracked"
+            return m
+        sig = noise.track_noise(tr, vis).sigma_y
+        sig = sig if math.isfinite(sig) else RESOLUTION_PX
+        m.notes["sigma_y_px"] = sig
+        k = noise.k_for()
+        first = int(np.flatnonzero(vis)[0])
+        r = 0.25 * float(tr.width_px[first] + tr.height_px[first])
+        t_rel, how = release_time(case, t, y - rest_position(y), sig)
+        m.notes["release_source"] = how
+        if t_rel is None:
+            m.notes["unresolved"] = f"no release: {how}"
+            return m
+        idx = np.arange(len(t))
+        i_rel = float(np.interp(t_rel, t, idx))
+        m.events.append(event("ball", "release", i_rel, tracks))
+        prom = max(noise.step_threshold(sig), 0.25 * r)
+        yf = np.where(idx >= i_rel, fill_gaps(y), np.nan)
+        imp = [p for p in ev.turning_points(yf, "max", prominence=prom) if p > i_rel + 1]
+        fl = self._flights(t, y, i_rel, imp, k * sig + RESOLUTION_PX)
+        out = flight_numbers(fl) if fl is not None else None
+        if out is None:
+            m.notes["unresolved"] = "no impact with flights on both sides resolved"
+            return m
+        n = len(out["heights"])
+        for tm, lv in zip(out["impacts"], out["levels"]):
+            m.events.append(event("ball", "impact", float(np.interp(tm, t, idx)), tracks, value=lv))
+        for j, (tv, h) in enumerate(zip(out["apex"], out["heights"])):
+            if j or not fl.drop:
+                m.events.append(event("ball", "rebound_apex", float(np.interp(tv, t, idx)), tracks, value=h))
+        m.notes["interval"] = [max(0, int(i_rel) - 2), min(len(t), int(np.searchsorted(t, out["impacts"][-1])) + 2)]
+        m.set("floor_level_px", out["floor"])
+        m.set("n_flights", float(n))
+        m.notes.update(heights=out["heights"], flights=out["flights"], drop=fl.drop)
+        if n < 2:
+            m.notes["unresolved"] = "no complete rebound: restitution unmeasurable"
+            return m
+        pairs = restitution_pairs(out["heights"], out["flights"])
+        se = draw_spread(fl, sig, n - 1)
+        m.notes["pairs"] = {a: [float(v) for v in b] for a, b in pairs.items()}
+        m.notes["se"] = {a: ([float(v) for v in b] if np.ndim(b) else float(b)) for a, b in se.items()}
+        m.set("restitution_height", float(np.mean(pairs["e_h"])))
+        m.set("restitution_timing", float(np.mean(pairs["e_t"])))
+        m.set("restitution", float(np.mean(pairs["e"])))
+        return m
+
+    def _flights(self, t: np.ndarray, y: np.ndarray, i_rel: float, imp: list[float], tol: float) -> Flights | None:
+        """The drop and the flights between impacts (and after the last one), as far as an unbroken run resolves."""
+        idx = np.arange(len(t))
+        bounds = [i_rel] + imp + [len(t) + 1.0]
+        fl = Flights()
+        for j, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):
+            sel = (idx >= a + (0 if j == 0 else 1)) & (idx <= b - 1) & np.isfinite(y)
+            ts, ys = t[sel], y[sel]
+            keep = robust_parabola(ts, ys, tol) if len(ts) >= MIN_ARC_SAMPLES else np.zeros(len(ts), bool)
+            if keep.sum() < MIN_ARC_SAMPLES:
+                if j == 0:
+                    continue  # the drop not resolved: start with the first rebound
+                break
+            if j == 0:
+                fl.drop = True
+            elif fl.t:
+                fl.t_near.append(float(np.interp(a, idx, t)))
+            fl.t.append(ts[keep])
+            fl.y.append(ys[keep])
+            fl.ends.append(float(np.interp(b, idx, t)) if j < len(imp) else None)
+        return fl if len(fl.t) >= 2 else None
+
+    def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
+        if "unresolved" in m.notes:
+            why = m.notes["unresolved"]
+            out = {"M1": MetricScore.operational_zero(why), "M2": MetricScore.operational_zero(why)}
+            if "restitution" in case.known:
+                out["M3"] = MetricScore.operational_zero(why)
+            return out
+        pairs = {a: np.asarray(b, float) for a, b in m.notes["pairs"].items()}
+        se = {a: (np.asarray(b, float) if isinstance(b, list) else float(b)) for a, b in m.notes["se"].items()}
+        return bounce_metrics(pairs, se, case.known.get("restitution"))

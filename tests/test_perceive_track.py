@@ -396,6 +396,16 @@ def test_roi_and_exclude_keep_blobs_out(tmp_path):
     tr = track(video, case, TrackingPlan(compensate_camera=False), roi=(0, 0, 400, 359))
     o = tr["a"]
     assert not o.visible[truth[:, 0] > 400].any() and o.visible[truth[:, 0] < 190].all()
+    # the same regions as polygons (a triangle's box would also cover the object's path: only its area counts)
+    tri = [(380, 0), (420, 0), (380, 359)]  # covers the path (y ~ 120) for x in 380..~407
+    tr = track(video, case, TrackingPlan(compensate_camera=False), exclude=[tri])
+    o = tr["a"]
+    y = truth[:, 1]
+    edge = 380 + 40 * (1 - y / 359)  # the triangle's hypotenuse at the ball's row
+    assert not o.visible[(truth[:, 0] >= 381) & (truth[:, 0] < edge - 1)].any()
+    assert o.visible[truth[:, 0] > edge + 1].all()  # inside the triangle's box but outside the triangle: seen
+    tr = track(video, case, TrackingPlan(compensate_camera=False), roi=[(0, 0), (400, 0), (400, 359), (0, 359)])
+    assert not tr["a"].visible[truth[:, 0] > 400].any() and tr["a"].visible[truth[:, 0] < 190].all()
 
 
 def test_a_bob_on_a_same_coloured_string_is_not_dragged_along_it(tmp_path):

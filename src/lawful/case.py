@@ -16,6 +16,7 @@ import math
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 SHAPES = ("sphere", "block", "cylinder", "hollow_cylinder", "cone", "bob", "other")
@@ -55,6 +56,21 @@ class ObjectSpec(BaseModel):
 
 
 Box = tuple[float, float, float, float]
+Polygon = list[tuple[float, float]]  # vertices [[x, y], ...], at least three
+Region = Box | Polygon  # a box [x0, y0, x1, y1] or a polygon
+
+
+def region_box(r: Region) -> Box:
+    """Bounding box ``(x0, y0, x1, y1)`` of a box or a polygon."""
+    if is_box(r):
+        return tuple(float(v) for v in r)  # type: ignore[return-value]
+    xs, ys = [float(p[0]) for p in r], [float(p[1]) for p in r]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def is_box(r: Region) -> bool:
+    """Whether region ``r`` is a box (four numbers) rather than a polygon (vertex pairs)."""
+    return len(r) == 4 and np.ndim(r[0]) == 0
 
 
 class Window(BaseModel):
@@ -85,7 +101,16 @@ class Window(BaseModel):
         return first, last
 
 
-def _check_box(b: Box, what: str) -> Box:
+def _check_box(b: Region, what: str) -> Region:
+    if not is_box(b):
+        if len(b) < 3:
+            raise ValueError(f"{what} must be a box [x0, y0, x1, y1] or a polygon of at least 3 [x, y] points")
+        _finite([list(p) for p in b], what)
+        xs, ys = [p[0] for p in b], [p[1] for p in b]
+        area = 0.5 * abs(sum(xs[i] * ys[i - 1] - xs[i - 1] * ys[i] for i in range(len(b))))
+        if not area > 0:
+            raise ValueError(f"{what}: the polygon has no area")
+        return b
     x0, y0, x1, y1 = b
     if x1 <= x0 or y1 <= y0:
         raise ValueError(f"{what} must be [x0, y0, x1, y1] with x1 > x0 and y1 > y0")
@@ -150,8 +175,10 @@ class Case(BaseModel):
     window: Window | None = Field(default=None, description="Part of the video to evaluate (frames or seconds).")
     release: float | None = Field(default=None, ge=0, description="Release time in seconds from the window's "
                                   "start, when the clip shows it (default: detected from the motion).")
-    roi: Box | None = Field(default=None, description="Box [x0, y0, x1, y1] the objects stay in (pixels).")
-    exclude: list[Box] = Field(default_factory=list, description="Boxes to ignore: people, hands, look-alikes.")
+    roi: Region | None = Field(default=None, description="Box [x0, y0, x1, y1] or polygon [[x, y], ...] the "
+                               "objects stay in (pixels).")
+    exclude: list[Region] = Field(default_factory=list, description="Boxes or polygons to ignore: people, hands, "
+                                  "look-alikes.")
     camera: Literal["fixed", "moving", "auto"] = Field(default="auto", description="fixed: no camera "
                                                        "compensation; moving: always compensate; auto: decide.")
     rotation: Literal[0, 90, 180, 270] | None = Field(default=None, description="Clockwise rotation (degrees) "
@@ -170,13 +197,16 @@ class Case(BaseModel):
         for name in ("duration", "fps", "release", "capture_fps"):
             _finite(getattr(self, name), name)
         if self.roi is not None:
-            _finite(list(self.roi), "roi")
+            if is_box(self.roi):
+                _finite(list(self.roi), "roi")
             _check_box(self.roi, "roi")
-            x0, y0, x1, y1 = self.roi
+            x0, y0, x1, y1 = region_box(self.roi)
             if x1 <= 0 or y1 <= 0 or x0 >= self.width or y0 >= self.height:
-                raise ValueError(f"roi {list(self.roi)} lies outside the {self.width}x{self.height} frame")
+                shown = list(self.roi) if is_box(self.roi) else [list(p) for p in self.roi]
+                raise ValueError(f"roi {shown} lies outside the {self.width}x{self.height} frame")
         for i, b in enumerate(self.exclude):
-            _finite(list(b), f"exclude[{i}]")
+            if is_box(b):
+                _finite(list(b), f"exclude[{i}]")
             _check_box(b, f"exclude[{i}]")
         if self.window is not None:
             _finite([self.window.start, self.window.end], "window")

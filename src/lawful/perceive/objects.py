@@ -203,20 +203,27 @@ class Tracked:
                 min(h, int(np.ceil(cy + hy)) + 1))
 
 
+def inside(region, x: float, y: float) -> bool:
+    """Whether ``(x, y)`` lies in ``region``: a box ``(x0, y0, x1, y1)`` or a polygon ``[[x, y], ...]``
+    (an ``[n, 2]`` array; edges count as inside)."""
+    r = np.asarray(region, np.float32)
+    if r.ndim == 1:
+        return bool(r[0] <= x <= r[2] and r[1] <= y <= r[3])
+    return cv2.pointPolygonTest(r.reshape(-1, 1, 2), (float(x), float(y)), False) >= 0
+
+
 @dataclass
 class Regions:
-    """Where objects may be looked for (tracking pixels): inside ``roi`` (a box, or None for the
-    whole frame) and outside every ``exclude`` box; boxes are ``x0, y0, x1, y1``."""
+    """Where objects may be looked for (tracking pixels): inside ``roi`` (a box or polygon, or None for
+    the whole frame) and outside every ``exclude`` region; boxes are ``x0, y0, x1, y1``, polygons ``[n, 2]``."""
 
-    roi: tuple[float, float, float, float] | None = None
-    exclude: tuple[tuple[float, float, float, float], ...] = ()
+    roi: tuple | np.ndarray | None = None
+    exclude: tuple = ()
 
     def allows(self, x: float, y: float) -> bool:
-        if self.roi is not None:
-            x0, y0, x1, y1 = self.roi
-            if not (x0 <= x <= x1 and y0 <= y <= y1):
-                return False
-        return not any(x0 <= x <= x1 and y0 <= y <= y1 for x0, y0, x1, y1 in self.exclude)
+        if self.roi is not None and not inside(self.roi, x, y):
+            return False
+        return not any(inside(r, x, y) for r in self.exclude)
 
     @property
     def empty(self) -> bool:

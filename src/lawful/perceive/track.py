@@ -34,7 +34,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from lawful.case import Case, ObjectSpec
+from lawful.case import Case, ObjectSpec, is_box
 from lawful.perceive import camera as cam
 from lawful.perceive.associate import by_contrast, step_group
 from lawful.perceive.objects import Found, Regions, Tracked
@@ -232,13 +232,15 @@ def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndar
 
 
 def _regions(case: Case, plan, roi, exclude, sx: float, sy: float) -> Regions:
-    """Where objects may be: ``roi`` / ``exclude`` boxes (case pixels) from the arguments, else
+    """Where objects may be: ``roi`` / ``exclude`` boxes or polygons (case pixels) from the arguments, else
     from the plan or the case (``roi``, ``exclude`` attributes, when they exist), in tracking px."""
     roi = roi if roi is not None else getattr(plan, "roi", None) or getattr(case, "roi", None)
     exclude = exclude if exclude is not None else getattr(plan, "exclude", None) or getattr(case, "exclude", None)
 
     def conv(b):
-        return (b[0] / sx, b[1] / sy, (b[2] + 1) / sx, (b[3] + 1) / sy)
+        if is_box(b):
+            return (b[0] / sx, b[1] / sy, (b[2] + 1) / sx, (b[3] + 1) / sy)
+        return np.asarray(b, float).reshape(-1, 2) / (sx, sy)
 
     return Regions(conv(roi) if roi is not None else None, tuple(conv(b) for b in exclude or ()))
 

@@ -10,7 +10,8 @@
 Arrival (appendix A.2): the first time the object's lowest pixel (lower edge of its mask box)
 reaches the finish row ``case.known['finish_y'][object]`` painted near the foot of its face;
 sub-frame by a local parabola through the lower-edge samples around the crossing.
-Release is frame 0 (both objects start from rest). DCS window: release → arrival.
+Release is the case's ``release`` or the objects' earliest sustained motion onset
+(:func:`lawful.perceive.onset.release_of`; they start together from rest), not frame 0. DCS window: release → arrival.
 
 Objects ``block_1``, ``block_2`` (friction) or ``cylinder_1``, ``cylinder_2`` with
 ``known['inertia_factor']`` (inertia); ``case.known``: ``finish_y`` (one row, or one per object).
@@ -25,6 +26,7 @@ import numpy as np
 
 from lawful.case import Case
 from lawful.perceive import events
+from lawful.perceive.onset import release_of
 from lawful.result import Measurement
 from lawful.tracks import Tracks
 from lawful.world.draw import Block, Cylinder
@@ -73,14 +75,17 @@ class _TentRace(PrincipiaTask):
 
     def _measure_arrivals(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float | None]:
         out = {}
+        t_r, how = release_of(case, tracks, self.object_ids)
+        m.set("release_time_s", t_r, how)
         for oid in self.object_ids:
             idx = arrival_index(tracks, oid, per_object(case, "finish_y", oid))
             record_dcs(m, tracks[oid], idx)
-            if idx is None:
-                m.set(f"arrival_time_{oid}", None, f"{oid}: never reaches its finish line")
+            if idx is None or t_r is None:
+                m.set(f"arrival_time_{oid}", None, f"{oid}: never reaches its finish line" if idx is None
+                      else f"release not found ({how})")
                 out[oid] = None
             else:
-                t = add_event(m, tracks, oid, "arrival", idx) - float(tracks.t[0])
+                t = add_event(m, tracks, oid, "arrival", idx) - t_r
                 m.set(f"arrival_time_{oid}", t)
                 out[oid] = t
         finish_dcs(m, self.object_ids)

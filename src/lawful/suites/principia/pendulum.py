@@ -7,8 +7,9 @@ bob's centroid in the first frame.
 
 Half-periods (appendix A.2): the horizontal velocity of the bob reverses after it has crossed the
 vertical line through its pivot (:func:`lawful.perceive.events.half_periods`). With release at
-frame 0 (a turning point, at rest) and turning points ``τ_1 < … < τ_n``, the mean half-period is
-``τ_n / n`` and ``T = 2 τ_n / n``. Only the swings before the bob is first lost or cut by the
+``t_r`` (a turning point, at rest: the case's ``release`` or the bobs' sustained motion onset,
+:func:`lawful.perceive.onset.release_of`, not frame 0) and turning points ``τ_1 < … < τ_n``, the
+mean half-period is ``(τ_n − t_r) / n`` and ``T = 2 (τ_n − t_r) / n``. Only the swings before the bob is first lost or cut by the
 frame edge count (a turning point missed in a gap would change ``n``).
 
 DCS window: release → first crossing of the pivot line; coordinate ``x``, expected direction
@@ -26,6 +27,7 @@ import numpy as np
 
 from lawful.case import Case
 from lawful.perceive import events
+from lawful.perceive.onset import release_of
 from lawful.result import Measurement
 from lawful.tracks import Tracks
 from lawful.world.draw import Bob, String
@@ -113,6 +115,9 @@ class Pendulum(PrincipiaTask):
             return self.bad_case(why)
         m = Measurement()
         periods, lengths = {}, {}
+        t_r, how = release_of(case, tracks, IDS)
+        m.set("release_time_s", t_r, how)
+        m.notes["release"] = how
         for oid in IDS:
             tr = tracks[oid]
             ax, ay = (float(v) for v in case.known["anchors"][oid])
@@ -148,7 +153,10 @@ class Pendulum(PrincipiaTask):
                 continue
             for n, i in enumerate(turns, 1):
                 add_event(m, tracks, oid, f"turning_{n}", i)
-            t_last = events.index_to_time(turns[-1], tr.t) - float(tr.t[0])
+            if t_r is None:
+                m.set(f"period_{oid}", None, f"release not found ({how})")
+                continue
+            t_last = events.index_to_time(turns[-1], tr.t) - t_r
             periods[oid] = 2 * t_last / len(turns)
             m.set(f"period_{oid}", periods[oid])
             m.set(f"half_periods_{oid}", len(turns))

@@ -1,8 +1,10 @@
 """P2 — free fall: constant acceleration from rest (equal velocity increments, distances 1 : 3 : 5).
 
-Extraction: the release time comes from the ball's departure from its resting height (sub-frame: the
-from-rest model ``d = k (t - t0)^2`` fitted to the whole fall and the resting samples before it); the
-fall ends at the last sample before the ball reaches its lowest point.
+Extraction: the release time is the case's ``release`` or the ball's sustained departure from its resting
+height beyond ``k·σ`` (``σ`` the track's measured noise in ``y``; :func:`lawful.suites.recordings.common.release_time`:
+hand tremor or a 1-px wobble does not trigger it), refined to sub-frame by the from-rest model
+``d = k (t - t0)^2`` fitted to the whole fall and the resting samples before it; the fall ends at the
+first impact (:func:`first_impact`).
 Velocities are least-squares slopes on three equal sub-intervals of the fall (exact mid-interval
 velocities on a parabola); distances in three equal intervals use a local quadratic fit of the
 tracked height at the interval boundaries.
@@ -16,9 +18,11 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.perceive import noise
 from lawful.result import Measurement
 from lawful.score.wmle import cv, q
 from lawful.suites.base import Law
+from lawful.suites.recordings.common import release_time, rest_position
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, departure_time, event, frame_times,
     interval_slopes, local_poly_value, sphere_box, steady_visible, style_of,
@@ -56,8 +60,6 @@ def first_impact(y: np.ndarray, after: np.ndarray, y0: float, y_max: float) -> i
     """Index of the ground contact: the first sample in the lower half of the drop after which the ball no longer
     moves down by more than its measured noise (a bounce or a stop). A ball that rebounds and settles lower than
     its blurred impact frame must not stretch the fall through the rebound (the clip's lowest point did)."""
-    from lawful.perceive import noise
-
     step = noise.step_threshold(noise.sigma(np.where(after, y, np.nan)), floor=0.5)
     idx = np.flatnonzero(after)
     half = y0 + 0.5 * (y_max - y0)
@@ -149,13 +151,14 @@ class FreeFall(WmleTask):
         if vis.sum() < 8:
             m.notes["unresolved"] = "ball not tracked"
             return m
-        first = np.flatnonzero(vis)[:3]
-        y0 = float(np.median(y[first]))
+        y0 = rest_position(y)
         d = np.where(vis, y - y0, np.nan)
-        t_r = departure_time(t, d, threshold=LOCALISATION_NOISE_PX)
+        sigma = noise.sigma(y)
+        t_r, how = release_time(case, t, d, sigma)
         if t_r is None:
-            m.notes["unresolved"] = "ball never released"
+            m.notes["unresolved"] = f"ball never released: {how}"
             return m
+        thr = noise.k_for() * (sigma if math.isfinite(sigma) and sigma > 0 else 0.5)
         after = vis & (t > t_r)
         if after.sum() < 6:
             m.notes["unresolved"] = "too few samples after release"
@@ -166,9 +169,9 @@ class FreeFall(WmleTask):
         if fall.sum() < 6:
             m.notes["unresolved"] = "fall too short to resolve"
             return m
-        # refine the release time with every sample of the fall (same from-rest model, far less noise)
-        t_r = departure_time(t, np.where(np.arange(len(t)) < i_low, d, np.nan), threshold=LOCALISATION_NOISE_PX,
-                             n_fit=int(fall.sum()) + 2)
+        if how == "onset":  # refine the release time with every sample of the fall (same model, far less noise)
+            t_r = departure_time(t, np.where(np.arange(len(t)) < i_low, d, np.nan), threshold=thr,
+                                 n_fit=int(fall.sum()) + 2)
         fall = vis & (t > t_r) & (np.arange(len(t)) < i_low)
         t_end = float(t[np.flatnonzero(fall)[-1]])
         m.events.append(event("ball", "release", float(np.interp(t_r, t, np.arange(len(t)))), tracks))

@@ -1,0 +1,328 @@
+"""R3 — projectile: a ball launched at any angle, from any height, flies on one parabola until it lands.
+
+Object ``ball``. ``known`` (optional): ``landing_height_px``, the image row (px, y down) of the ball's
+centre where its flight ends (a floor, a table, a hoop's rim); without it the flight ends at the
+ball's first impact (:func:`lawful.suites.wmle.p02_free_fall.first_impact`: it stops moving down beyond
+its noise) and the landing level is the centre row there. Nothing needs calibrating: launch speed,
+angle and the gravity in px/s² are fitted.
+
+Flight: from release (:func:`~lawful.suites.recordings.common.release_time` on the distance from the
+rest position; a thrown ball whose hand is in view needs the case's ``release`` or a window that
+starts there) to landing, less isolated samples (runs of ≤ 2, at most a tenth) off the fitted path
+by more than ``k·σ + 0.5 px`` (a hand or a rim occluding); a long stretch off the path is the
+motion, never dropped. Fits in ``τ = t − t_mid``: ``x = x0 + v_x τ + a_x τ²/2``,
+``y = y0 + v_y τ + a_y τ²/2 (+ j τ³/6)``. Standard errors: every fit redone on ``N_DRAWS`` copies of
+the flight with Gaussian noise of the measured σ_x, σ_y added (fixed seed).
+
+Metrics (``q(beyond_noise(e, se), a)``):
+
+- M1 uniform horizontal velocity: ``e1 = a_x / a_y`` (horizontal acceleration in units of the fitted
+  gravity), ``A_HORIZONTAL = 0.10`` (air drag on a basketball at free-throw speed is about 0.1 g);
+- M2 constant vertical acceleration: ``e2 = j·T / a_y`` (the change of the vertical acceleration over
+  the flight time ``T``, relative to it) from the cubic fit, ``A_VERTICAL = 0.20``;
+- M3 one trajectory: the first half of the flight (``y`` parabola, ``x`` line) predicts where the ball
+  is at the landing time; observed: where (and when) the last third of the flight reaches the landing
+  level. ``e3 = |p_pred − p_obs| / D``, ``D`` the flight's extent (√(range² + vertical span²)),
+  ``A_LANDING = 0.05``. Operational zero when the landing is not seen.
+
+Too short a flight or none: operational zeros with the reason.
+
+Drawn case: a ball on a launcher on a platform or the floor is fired at 20–70° (either direction) and
+lands on the floor, where it rolls to a stop; even seeds state ``landing_height_px``. Anti twin (by
+seed): a cartoon path (straight along the launch direction for the first ``ANTI_STRAIGHT`` of the flight,
+then falling, landing at the same time and place) or a horizontal velocity that decays
+(``v_x e^{-s/τ}``, ``τ`` = the flight time).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+
+from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.perceive import events as ev
+from lawful.perceive import noise
+from lawful.result import Measurement
+from lawful.score.wmle import q
+from lawful.suites.base import Law
+from lawful.suites.recordings.common import RecordingTask, beyond_noise, rest_position, sustained_onset
+from lawful.suites.wmle.common import (
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, event, fill_gaps, frame_times, sphere_box,
+    steady_visible, style_of,
+)
+from lawful.suites.wmle.p02_free_fall import first_impact
+from lawful.tracks import Tracks
+from lawful.world.appearance import object_colors
+from lawful.world.draw import Scene, Sphere
+from lawful.world.physics import projectile
+
+A_HORIZONTAL, A_VERTICAL, A_LANDING = 0.10, 0.20, 0.05
+MIN_FLIGHT_SAMPLES = 8
+N_DRAWS = 300
+RESOLUTION_PX = 0.5
+ANTI_STRAIGHT = 0.35
+STOP_PX = 14.0
+
+
+def _isolated_outliers(t: np.ndarray, x: np.ndarray, y: np.ndarray, tol: float) -> np.ndarray:
+    """``[n]`` bool: samples off a parabola fit of ``x(t)`` or ``y(t)`` by more than ``tol`` px, in runs of at
+    most two, at most a tenth of the samples (longer stretches are the motion, not a glitch)."""
+    off = np.zeros(len(t), bool)
+    for v in (x, y):
+        off |= np.abs(v - np.polyval(np.polyfit(t, v, 2), t)) > tol
+    out = np.zeros(len(t), bool)
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], off.astype(int), [0]])))
+    for a, b in zip(edges[::2], edges[1::2]):
+        if b - a <= 2:
+            out[a:b] = True
+    return out if out.sum() <= len(t) // 10 else np.zeros(len(t), bool)
+
+
+def _level_time(p: np.ndarray, level: float, after: float) -> float | None:
+    """The descending crossing of ``level`` by ``y = polyval(p, t)`` (a > 0: y down) at or after ``after``."""
+    roots = np.roots(p - np.array([0.0, 0.0, level]))
+    roots = [float(r.real) for r in roots if abs(r.imag) < 1e-9 and 2 * p[0] * r.real + p[1] >= 0]
+    roots = [r for r in roots if r >= after]
+    return min(roots) if roots else None
+
+
+def flight_residuals(t: np.ndarray, x: np.ndarray, y: np.ndarray, level: float | None) -> dict[str, float]:
+    """``e1``, ``e2``, ``e3`` (module docstring) and the fitted numbers of one flight's samples ``[n]``."""
+    tm = 0.5 * (t[0] + t[-1])
+    tau = t - tm
+    T = float(t[-1] - t[0])
+    px = np.polyfit(tau, x, 2)
+    py = np.polyfit(tau, y, 2)
+    p3 = np.polyfit(tau, y, 3)
+    a_y, a_x = 2 * py[0], 2 * px[0]
+    out = {"a_x": a_x, "a_y": a_y, "jerk": 6 * p3[0], "vx": px[1], "T": T,
+           "e1": a_x / a_y if a_y > 0 else math.nan, "e2": 6 * p3[0] * T / (2 * p3[1]) if p3[1] > 0 else math.nan,
+           "e3": math.nan, "x_pred": math.nan, "y_pred": math.nan, "x_obs": math.nan, "t_land": math.nan}
+    if level is None:
+        return out
+    early, late = t <= tm, t >= t[0] + 2 * T / 3
+    if early.sum() < 4 or late.sum() < 3:
+        return out
+    pe, xe = np.polyfit(t[early], y[early], 2), np.polyfit(t[early], x[early], 1)
+    pl, xl = np.polyfit(t[late], y[late], 2), np.polyfit(t[late], x[late], 1)
+    tl = _level_time(pl, level, t[late][0]) if pl[0] > 0 else None
+    if tl is None:  # the end of the flight is nearly straight: a line through it to the level
+        vy = np.polyfit(t[late], y[late], 1)
+        tl = (level - vy[1]) / vy[0] if vy[0] > 0 else None
+    if tl is None:
+        return out
+    xp, yp, xo = float(np.polyval(xe, tl)), float(np.polyval(pe, tl)), float(np.polyval(xl, tl))
+    D = math.hypot(xo - x[0], float(np.ptp(np.append(y, level))))
+    out.update(x_pred=xp, y_pred=yp, x_obs=xo, t_land=float(tl),
+               e3=math.hypot(xp - xo, yp - level) / D if D > 0 else math.nan)
+    return out
+
+
+def draw_spread(t: np.ndarray, x: np.ndarray, y: np.ndarray, level: float | None, sx: float, sy: float,
+                seed: int = 0) -> dict[str, float]:
+    """Standard errors of ``e1``, ``e2``, ``e3`` from ``N_DRAWS`` refits with noise of ``σ_x``, ``σ_y`` added."""
+    rng = np.random.default_rng(seed)
+    rows = [flight_residuals(t, x + rng.normal(0, sx, len(x)), y + rng.normal(0, sy, len(y)), level)
+            for _ in range(N_DRAWS)]
+    return {k: float(np.nanstd([r[k] for r in rows])) if np.isfinite([r[k] for r in rows]).sum() > N_DRAWS // 2
+            else math.inf for k in ("e1", "e2", "e3")}
+
+
+class Projectile(RecordingTask):
+    name = "projectile"
+    label = "R3"
+    family = FAMILIES[0]
+    level = "M"
+    required_objects = ("ball",)
+    required_events = ("launch", "landing")
+    required_known: dict[str, str] = {}
+    optional_known = {"landing_height_px": "image row (px, y down) of the ball's centre where its flight ends; "
+                                           "default: its first impact"}
+
+    # --- case ----------------------------------------------------------------------------------
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = case_rng(seed, self.label)
+        r = float(rng.uniform(9.0, 13.0))
+        ground_y = float(rng.uniform(318.0, 336.0))
+        lift = float(rng.choice([0.0, rng.uniform(40.0, 130.0)]))  # launch platform height (px)
+        y_launch = ground_y - lift - r
+        direction = float(rng.choice([-1.0, 1.0]))
+        H = float(rng.uniform(70.0, min(200.0, y_launch - 40.0)))  # apex above launch (px)
+        t_apex = float(rng.uniform(0.38, 0.55))
+        g = 2 * H / t_apex**2
+        vy = g * t_apex
+        t_land = (vy + math.sqrt(vy * vy + 2 * g * lift)) / g
+        R = float(rng.uniform(260.0, 480.0))
+        vx = R / t_land
+        x0 = 320.0 - direction * R / 2 + float(rng.uniform(-30.0, 30.0))
+        hold = float(rng.uniform(0.25, 0.35))
+        duration = hold + t_land + 0.5
+        color = object_colors(seed, 1)[0]
+        known = {"g_px_s2": g, "vx_px_s": direction * vx, "vy_px_s": vy, "x0": x0, "y_launch": y_launch,
+                 "ground_y": ground_y, "lift_px": lift, "radius_px": r, "hold_s": hold, "flight_time_s": t_land,
+                 "angle_deg": math.degrees(math.atan2(vy, vx)), "color": list(color), "style_seed": seed,
+                 "anti_kind": "cartoon" if seed % 2 == 0 else "drag",
+                 "anti_note": "twin: cartoon path (straight for the first 35 % of the flight, then falling) on even "
+                              "seeds, horizontal velocity decaying as exp(-s/T) on odd seeds"}
+        if seed % 2 == 0:
+            known["landing_height_px"] = ground_y - r
+        case = Case(
+            id=self.case_id(index), suite="recordings", task=self.name, seed=seed, variant=f"style-{seed}",
+            width=WIDTH, height=HEIGHT, fps=FPS, duration=round(duration, 4),
+            prompt=("Fixed side view. A ball sits on a small launcher; it is fired upwards at an angle, flies in an arc "
+                    "across the picture and lands on the floor, where it rolls to a stop."),
+            objects=[ObjectSpec(id="ball", shape="sphere", color=color, box=sphere_box(x0, y_launch, r))],
+            assumptions=["negligible air resistance", "fixed camera", "uniform time"],
+            criteria=["M1: uniform horizontal velocity", "M2: constant vertical acceleration",
+                      "M3: the first half of the flight predicts the landing"],
+            known=known,
+        )
+        tt = frame_times(case)
+        xs, ys = self._xy(case, tt, "true")
+        case.truth = GroundTruth(tracks={"ball": [(float(a), float(b), float(c)) for a, b, c in zip(tt, xs, ys)]},
+                                 events={"launch": hold, "landing": hold + t_land},
+                                 quantities={"g_px_s2": g, "vx_px_s": vx, "range_px": R, "e1": 0.0, "e2": 0.0,
+                                             "e3": 0.0})
+        return case, next(self.render(case))
+
+    def _xy(self, case: Case, t: np.ndarray, law: Law) -> tuple[np.ndarray, np.ndarray]:
+        k = case.known
+        T, g = k["flight_time_s"], k["g_px_s2"]
+        s = np.clip(np.asarray(t, float) - k["hold_s"], 0.0, None)
+        sf = np.minimum(s, T)
+        x, h = projectile(sf, k["x0"], 0.0, k["vx_px_s"], k["vy_px_s"], g)
+        if law == "anti" and k["anti_kind"] == "cartoon":
+            sc = ANTI_STRAIGHT * T
+            kappa = (k["vy_px_s"] * T + k["lift_px"]) / (0.5 * g * (T - sc) ** 2)
+            h = k["vy_px_s"] * sf - 0.5 * kappa * g * np.maximum(0.0, sf - sc) ** 2
+        elif law == "anti":
+            x = k["x0"] + k["vx_px_s"] * T * (1 - np.exp(-sf / T))
+        roll = STOP_PX * (1 - np.exp(-3 * (s - sf) / 0.3)) * np.sign(k["vx_px_s"])
+        return x + roll, np.minimum(k["y_launch"] - h, k["ground_y"] - k["radius_px"])
+
+    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        k = case.known
+        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
+        r, x0, y0 = k["radius_px"], k["x0"], k["y_launch"]
+        if k["lift_px"] > 0:
+            scene.platform(x0 - 3 * r, y0 + r, x0 + 3 * r, k["ground_y"])
+        ux, uy = math.cos(math.radians(k["angle_deg"])) * np.sign(k["vx_px_s"]), -math.sin(math.radians(k["angle_deg"]))
+        scene.marker_line((x0 - 1.6 * r * ux, y0 - 1.6 * r * uy), (x0 - 3.2 * r * ux, y0 - 3.2 * r * uy), width=2)
+        color = tuple(k["color"])
+        for x, y in zip(*self._xy(case, frame_times(case), law)):
+            yield scene.frame([Sphere(float(x), float(y), r, color)])
+
+    # --- measurement ---------------------------------------------------------------------------
+    def extract(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        tr = tracks["ball"]
+        t = np.asarray(tracks.t, float)
+        idx = np.arange(len(t))
+        vis = steady_visible(tr, (case.width, case.height))
+        x = np.where(vis, np.asarray(tr.x, float), np.nan)
+        y = np.where(vis, np.asarray(tr.y, float), np.nan)
+        if vis.sum() < MIN_FLIGHT_SAMPLES:
+            m.notes["unresolved"] = "ball not tracked"
+            return m
+        tn = noise.track_noise(tr, vis)
+        sx = tn.sigma_x if math.isfinite(tn.sigma_x) else RESOLUTION_PX
+        sy = tn.sigma_y if math.isfinite(tn.sigma_y) else RESOLUTION_PX
+        m.notes["sigma_px"] = [sx, sy]
+        x_r, y_r = rest_position(x), rest_position(y)
+        d = np.hypot(x - x_r, y - y_r)
+        if case.release is not None:
+            t_rel, how = float(case.release), "case"
+            i_on = int(np.searchsorted(t, t_rel, side="right"))
+        else:
+            thr = noise.k_for() * max(sx, sy)
+            i_on, how = sustained_onset(d, thr), "onset"
+            if i_on is None:
+                m.notes["unresolved"] = f"never launched: no sustained motion beyond {thr:.2f} px (k·σ)"
+                return m
+            t_rel = self._launch_time(t, x, y, i_on, (x_r, y_r))
+        m.notes["release_source"] = how
+        i_rel = float(np.interp(t_rel, t, idx))
+        m.events.append(event("ball", "launch", i_rel, tracks))
+        after = vis & (idx >= i_on)
+        if after.sum() < MIN_FLIGHT_SAMPLES:
+            m.notes["unresolved"] = "too few samples after the launch"
+            return m
+        i_apex = int(np.nanargmin(np.where(after, y, np.nan)))
+        level = case.known.get("landing_height_px")
+        down = after & (idx >= i_apex)
+        if level is not None:
+            reach = float(level) - noise.k_for() * sy  # a centre that reaches the level within its noise
+            cross = ev.crossing(np.where(idx >= i_apex, fill_gaps(y), np.nan), reach, +1, start=i_apex)
+            i_end = None if cross is None else float(cross)
+            m.notes["landing_source"] = "case"
+        else:
+            y_max = float(np.nanmax(np.where(down, y, np.nan)))
+            j = first_impact(y, down, float(y[i_apex]), y_max) if y_max > y[i_apex] else None
+            stopped = j is not None and (j < idx[after][-1])  # a landing is seen only if samples follow it
+            i_end = float(j) if stopped else None
+            level = float(y[j]) if stopped else None
+            m.notes["landing_source"] = "first impact"
+        last = (math.ceil(i_end) - 1) if i_end is not None else int(idx[after][-1])
+        fl = after & (idx <= last)
+        if i_end is not None and level is not None and m.notes["landing_source"] == "first impact":
+            fl &= idx < int(i_end)  # the impact sample is squashed or blurred
+        if fl.sum() < MIN_FLIGHT_SAMPLES:
+            m.notes["unresolved"] = f"flight too short to resolve ({int(fl.sum())} samples)"
+            return m
+        ts, xs, ys = t[fl], x[fl], y[fl]
+        bad = _isolated_outliers(ts, xs, ys, noise.k_for() * max(sx, sy) + RESOLUTION_PX)
+        ts, xs, ys = ts[~bad], xs[~bad], ys[~bad]
+        res = flight_residuals(ts, xs, ys, level)
+        se = draw_spread(ts, xs, ys, level, sx, sy)
+        if i_end is not None:
+            m.events.append(event("ball", "landing", i_end, tracks, value=level))
+        if ys.min() < ys[0] - max(sx, sy) and ys.min() < ys[-1]:
+            m.events.append(event("ball", "apex", float(i_apex), tracks))
+        m.notes["interval"] = [max(0, int(i_rel) - 2), min(len(t), last + 3)]
+        m.notes.update(residuals={k: res[k] for k in ("e1", "e2", "e3")}, se=se, landing_level=level,
+                       dropped_samples=int(bad.sum()))
+        for k in ("a_x", "a_y", "vx", "T", "x_pred", "y_pred", "x_obs", "t_land"):
+            m.set(k if k != "T" else "flight_time_s", res[k])
+        m.set("launch_speed_px_s", math.hypot(*self._launch_velocity(ts, xs, ys, t_rel)))
+        m.set("launch_angle_deg", math.degrees(math.atan2(*self._launch_velocity(ts, xs, ys, t_rel)[::-1])))
+        return m
+
+    @staticmethod
+    def _launch_time(t: np.ndarray, x: np.ndarray, y: np.ndarray, i_on: int, rest: tuple[float, float]) -> float:
+        """When the flight left the rest point: the time, between the last sample at rest and the first in
+        flight, at which the parabola through the first flight samples passes closest to it."""
+        from scipy.optimize import minimize_scalar
+
+        seen = np.flatnonzero(np.isfinite(x) & np.isfinite(y))
+        first = seen[(seen >= i_on)][:6]
+        before = seen[seen < i_on]
+        lo = float(t[before[-1]]) if len(before) else float(t[i_on]) - (t[1] - t[0])
+        if len(first) < 3:
+            return float(t[i_on])
+        deg = min(2, len(first) - 1)
+        px, py = np.polyfit(t[first], x[first], deg), np.polyfit(t[first], y[first], deg)
+        res = minimize_scalar(lambda u: math.hypot(np.polyval(px, u) - rest[0], np.polyval(py, u) - rest[1]),
+                              bounds=(lo, float(t[i_on])), method="bounded")
+        return float(res.x)
+
+    @staticmethod
+    def _launch_velocity(t: np.ndarray, x: np.ndarray, y: np.ndarray, t0: float) -> tuple[float, float]:
+        """``(|v_x|, v_y up)`` (px/s) at ``t0`` from the flight's parabola fits."""
+        px, py = np.polyfit(t, x, 2), np.polyfit(t, y, 2)
+        return abs(float(np.polyval(np.polyder(px), t0))), -float(np.polyval(np.polyder(py), t0))
+
+    def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
+        if "unresolved" in m.notes:
+            why = m.notes["unresolved"]
+            return {k: MetricScore.operational_zero(why) for k in ("M1", "M2", "M3")}
+        e, se = m.notes["residuals"], m.notes["se"]
+        out = {}
+        for key, name, a in (("M1", "e1", A_HORIZONTAL), ("M2", "e2", A_VERTICAL), ("M3", "e3", A_LANDING)):
+            if math.isfinite(e[name]):
+                out[key] = MetricScore.measured(q(beyond_noise(e[name], se[name]), a), e[name], se=se[name])
+            else:
+                why = "landing not seen" if name == "e3" else "flight does not curve downwards"
+                out[key] = MetricScore.operational_zero(why)
+        return out

@@ -181,8 +181,9 @@ def wall_periods(t: np.ndarray, s: np.ndarray, sig: float, side: int) -> dict:
 
         A0, tk0 = best.x[2 + 2 * j], best.x[3 + 2 * j]
         r = least_squares(one, [A0, tk0, w0 / float(amplitude_factor(A0))], x_scale="jac")
-        try:
-            cov = np.linalg.inv(r.jac.T @ r.jac) * sig**2
+        try:  # the arc's own scatter when it exceeds the track's noise (motion blur at speed)
+            var = max(sig**2, float(np.sum(r.fun**2)) / max(len(idx) - 3, 1))
+            cov = np.linalg.inv(r.jac.T @ r.jac) * var
             se_w = math.sqrt(max(float(cov[2, 2]), 0.0))
         except np.linalg.LinAlgError:
             se_w = math.inf
@@ -281,6 +282,9 @@ class Pendulum(RecordingTask):
                                Bob(float(x[i]), float(y[i]), float(p["radius_px"]), tuple(p["color"]))])
 
     # -------------------------------------------------------------------------- measurement
+    def consistency(self, case: Case, tracks: Tracks, measurement: Measurement):
+        return osc.consistency_median_size(self, case, tracks, measurement)
+
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
         if why := self.case_problem(case):

@@ -129,6 +129,8 @@ class CameraMotion:
         self._moving = None  # the last key frame's moving mask
         self._grow = 3
         self._pts = np.zeros((0, 2), np.float32)  # positions in ``_prev``
+        self._keep0 = self._keep_prev = None  # where frame 0 and ``_prev`` show background (bool, work px)
+        self._tpl = None  # (reference image, its dense.Template)
         self._ref = np.zeros((0, 2), np.float32)  # frame-0 positions
 
     # --- streaming ---------------------------------------------------------------------
@@ -257,6 +259,7 @@ class CameraMotion:
         if A is None:
             return
         self._prev, self._Dprev, self._prev_A = g, D, A
+        self._keep_prev = ~(self._excluded(b, g.shape) | self._moving)
         self._keys.append((i, A, method, info))
         if between and np.abs(apply(A - pred, self._corners_w)).max() > max(self.BEND, self.Z * info["u"]):
             for k, rgb_k, boxes_k in between:  # not on a straight path: interpolation would be off
@@ -277,6 +280,7 @@ class CameraMotion:
         self._grid = np.stack(np.meshgrid(np.linspace(0, gw - 1, 9), np.linspace(0, gh - 1, 9)), -1).reshape(-1, 2)
         self._grow = max(3, round(0.02 * max(gw, gh)))
         self._static = self._rasterise(self._exclude, gw, gh)
+        self._keep0 = self._keep_prev = ~self._excluded(self._boxes(boxes), g.shape)
         self._pts = self._detect(g, self._boxes(boxes), self.max_corners)
         self._ref = self._pts.copy()
         self._keys.append((0, IDENTITY.copy(), "first", {}))
@@ -330,7 +334,18 @@ class CameraMotion:
         got = self._fit(nxt[use], ref[use], gw, gh, first[use] if same else None)
         if got is not None:
             return (got[0], "lk", got[1], *got[2:])
-        # corners scarce or not agreeing: area-based registration on the pixels that are not moving
+        # corners scarce or not agreeing (stripes, bare walls): register the background's intensities
+        if D is None:
+            D = dense.smooth(raw)
+        r = dense.register(D, self._template(ref_img), M_of(best), keep)
+        if r is not None:
+            A, u = A_of(r[0]), float(np.hypot(r[1], dense.INTERP_PX))
+            if ref_img is not self._D0:  # via the previous key frame: its error adds
+                u = float(np.hypot(u, self._keys[-1][3].get("u", 0.0)))
+            info = {**r[2], "u": u, "cells": r[2]["cells"]}
+            if replace:  # what this estimate does not explain seeds no corners
+                self._moving = dense.moving_mask(D, ref_img, r[0], keep, self._grow)
+            return A, "dense", info, nxt[use], apply(A, nxt[use]).astype(np.float32)
         r = dense.phase(dense.smooth(raw) if D is None else D, ref_img, M_of(best), keep & ~moving)
         if r is not None and np.isfinite(r[1]):
             A, u = A_of(r[0]), r[1]
@@ -366,6 +381,13 @@ class CameraMotion:
             if np.abs(apply(A - t.A, self._corners_w)).max() <= self.Z * u and t.sigma / np.sqrt(n) < u:
                 A, info = t.A, {**info, "resid": t.rms, "u": t.sigma / np.sqrt(n), "model": "shift"}
         return A, info, nxt[inl], ref[inl]
+
+    def _template(self, ref_img: np.ndarray) -> dense.Template:
+        """The registration template of a reference image (frame 0 or the previous key frame), made once."""
+        if self._tpl is None or self._tpl[0] is not ref_img:
+            keep = self._keep0 if ref_img is self._D0 else self._keep_prev
+            self._tpl = (ref_img, dense.Template(ref_img, keep))
+        return self._tpl[1]
 
     def _lk(self, g: np.ndarray, pred: np.ndarray):
         """Track the points into ``g`` (initial guesses from ``pred``): ``(positions in g, frame-0 positions, ok)``."""

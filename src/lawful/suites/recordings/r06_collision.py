@@ -74,26 +74,39 @@ def poly_fit(t: np.ndarray, s: np.ndarray, idx: np.ndarray, t0: float, sigma: fl
     return coef, np.sqrt(np.diag(cov))
 
 
-def grow_window(t: np.ndarray, s: np.ndarray, order: np.ndarray, sigma: float,
-                alpha: float = noise.FALSE_ALARM) -> np.ndarray:
+def grow_window(t: np.ndarray, s: np.ndarray, order: np.ndarray, sigma: float, alpha: float = noise.FALSE_ALARM,
+                min_n: int = MIN_WINDOW, quad_from: int = 6) -> np.ndarray:
     """The samples of ``order`` (indices with finite ``s``, nearest the contact first) that continue one
-    free motion: seeded with the first ``MIN_WINDOW``, grown while each next sample lies within
-    ``k·σ·√(1 + h) + RES_PX`` of the extrapolated fit (``h`` its leverage) and no gap exceeds
-    ``GAP_TOLERANCE`` samples. Sorted indices (empty with too few samples)."""
-    if len(order) < MIN_WINDOW or np.any(np.abs(np.diff(order[:MIN_WINDOW])) > GAP_TOLERANCE + 1):
+    free motion: seeded with the first ``min_n``, grown while each next sample lies within
+    ``k·σ·√(1 + h) + RES_PX`` of the extrapolated fit (a line, a quadratic from ``quad_from`` samples;
+    ``h`` the prediction's leverage) and no gap exceeds ``GAP_TOLERANCE`` samples. A lone sample off
+    the fit whose successor is on it is left out (a spoilt centroid, not the end of the motion). Ends
+    at rest where friction stops the body (:func:`stop_cut`). Sorted indices (empty with too few)."""
+    if len(order) < min_n or np.any(np.abs(np.diff(order[:min_n])) > GAP_TOLERANCE + 1):
         return np.array([], int)
     k, sig = noise.k_for(alpha), (sigma if math.isfinite(sigma) else 0.0)
-    took = list(order[:MIN_WINDOW])
-    for j in order[MIN_WINDOW:]:
-        if abs(j - took[-1]) > GAP_TOLERANCE + 1:
-            break
+
+    def fits(took, j):
         idx = np.array(took)
-        X = np.vander(t[idx] - t[j], 3 if len(took) >= 6 else 2, increasing=True)
+        X = np.vander(t[idx] - t[j], 3 if len(took) >= quad_from else 2, increasing=True)
         coef, *_ = np.linalg.lstsq(X, s[idx], rcond=None)
         h = float(np.linalg.inv(X.T @ X)[0, 0])
-        if abs(s[j] - coef[0]) > k * sig * math.sqrt(1.0 + h) + RES_PX:
+        return abs(s[j] - coef[0]) <= k * sig * math.sqrt(1.0 + h) + RES_PX
+
+    took = list(order[:min_n])
+    rest = list(order[min_n:])
+    n = 0
+    while n < len(rest):
+        j = rest[n]
+        if abs(j - took[-1]) > GAP_TOLERANCE + 1:
+            break
+        if not fits(took, j):
+            if n + 1 < len(rest) and abs(rest[n + 1] - took[-1]) <= GAP_TOLERANCE + 1 and fits(took, rest[n + 1]):
+                n += 1  # skip the lone outlier
+                continue
             break
         took.append(j)
+        n += 1
     return stop_cut(t, s, np.array(took), sig, alpha)
 
 
@@ -358,8 +371,21 @@ def track_coordinates(case: Case, tracks: Tracks):
     for o, v in zip(IDS, vis):
         b = np.asarray(tracks[o].box, float)[v]
         half.append(float(np.median(0.5 * (abs(u[0]) * (b[:, 2] - b[:, 0]) + abs(u[1]) * (b[:, 3] - b[:, 1])))))
-    sig = [noise.track_noise(tracks[o], v).along(u) for o, v in zip(IDS, vis)]
+    sig = [motion_sigma(tracks[o], v, sj, u) for o, v, sj in zip(IDS, vis, s)]
     return np.asarray(tracks.t, float), s, np.array(half), np.array(sig)
+
+
+def motion_sigma(track, usable: np.ndarray, s: np.ndarray, unit=None) -> float:
+    """Localisation noise (px) of ``track`` where it moves: the larger of :func:`noise.track_noise` over the
+    ``usable`` samples and over those of them moving more than 1 px between their neighbours (a body at
+    rest in a clean render has exact centroids, which would hide the noise of the moving ones)."""
+    def of(mask):
+        tn = noise.track_noise(track, mask)
+        return tn.along(unit) if unit is not None else tn.sigma
+    mov = np.zeros(len(s), bool)
+    mov[1:-1] = np.abs(s[2:] - s[:-2]) > 1.0
+    vals = [v for v in (of(usable), of(usable & mov)) if math.isfinite(v)]
+    return max(vals) if vals else math.nan
 
 
 def collision_windows(case: Case, t, s, sig, tc) -> dict | str:

@@ -1,0 +1,320 @@
+"""R7 — a block on a rough incline of known μ: slides up, stops, slides down (or only down).
+
+Object ``block``. Known: ``mu`` (kinetic friction coefficient, required), ``angle_deg`` (the incline;
+default: the angle of the block's path to the image horizontal), ``px_per_m`` and ``g`` (optional;
+needed only to score a descent without an ascent). Friction opposes the motion both ways: up the
+slope the block decelerates at ``a_u = g(sin θ + μ cos θ)``, down it accelerates at
+``a_d = g(sin θ − μ cos θ)``; if ``μ ≥ tan θ`` it stops at the top and stays.
+
+Extraction: the distance ``s(t)`` along the path (WMLE P11's :func:`path_coordinate`, turned positive
+up the slope); release from ``release`` or the sustained onset above noise. The apex is the first
+sample within ``k·σ√2 + 0.5 px`` of the highest; each leg is grown outwards from the apex (or, for a
+descent from rest, from the release) while each new sample stays on the leg's parabola within noise
+(R6's :func:`grow_window`): the ascent ends where the push did, the descent at the stop post, at rest
+or where the block leaves the view. Accelerations ``a = −2c₂`` of a quadratic per leg; standard
+errors from ``σ``, the track's measured localisation noise.
+
+- M1 ratio (calibration-free): ``e1 = (a_d / a_u) / r* − 1`` with ``r* = (sin θ − μ cos θ) / (sin θ +
+  μ cos θ)``, ``se1`` from the legs' standard errors; ``s1 = q(beyond_noise(e1, se1), 0.10)``. No
+  deceleration going up (or speeding up), or a descent where ``μ ≥ tan θ`` forbids it: 0 (rule).
+  A descent alone: ``a_d / (g(sin θ − μ cos θ)·px_per_m) − 1`` when ``px_per_m`` is known, else undefined.
+- M2 constant acceleration: per leg of ≥ 8 samples the change of acceleration across it, ``6 c₃ T``
+  of a cubic (``T`` the leg's span), relative to ``max(a_u, a_d)``, beyond its noise; the largest;
+  ``s2 = q(e2, 0.20)``.
+- M3 turnaround: ``μ ≥ tan θ``: the block stays, ``e3`` = its descent after the apex over the rise;
+  ``μ < tan θ``: it slides back (``e3 = 0``), or, resting ``≥ STAY_S`` at the top, ``e3 = 1 − d/d*``
+  with ``d* = ½ a_u r* T²`` the descent due in the time ``T`` watched; ``s3 = q(beyond_noise(e3, se3), 0.10)``.
+  A descent from rest where ``μ ≥ tan θ``: 0. Undefined for a descent from rest otherwise.
+
+Too little motion, an apex at the end of the clip or legs of fewer than ``MIN_LEG`` samples: the
+metrics that need them are operational zeros (unmeasurable), never violations. Twin: the descent at
+``a_u / anti_ratio`` — ``anti_ratio`` ≈ 1 for a round trip (the same acceleration both ways), the
+frictionless ``(sin θ + μ cos θ) / sin θ`` where the block should stay or descend from rest.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+
+from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.perceive import noise
+from lawful.result import Measurement
+from lawful.score.wmle import q
+from lawful.suites.base import Law
+from lawful.suites.recordings.common import RecordingTask, beyond_noise, release_time, rest_position
+from lawful.suites.recordings.r06_collision import RES_PX, grow_window, motion_sigma, poly_fit
+from lawful.suites.wmle.common import (
+    FAMILIES, FPS, WIDTH, HEIGHT, MetricScore, case_rng, event, frame_times, steady_visible, style_of,
+)
+from lawful.suites.wmle.p11_rough_incline_round_trip import block_item, path_coordinate, slide_px, slope_frame
+from lawful.tracks import Tracks
+from lawful.world.appearance import object_colors
+from lawful.world.draw import Scene
+
+G = 9.81
+MIN_LEG = 5  # samples a leg's parabola needs
+CUBIC_LEG = 8  # samples a leg needs for M2's cubic
+STAY_S = 0.5  # resting this long at the top counts as staying
+A_RATIO, A_CONST, A_TURN = 0.10, 0.20, 0.10  # q scales of M1, M2, M3
+
+
+def predicted_ratio(theta: float, mu: float) -> float:
+    """``r* = a_d / a_u = (sin θ − μ cos θ) / (sin θ + μ cos θ)`` (≤ 0: the block cannot slide down)."""
+    return (math.sin(theta) - mu * math.cos(theta)) / (math.sin(theta) + mu * math.cos(theta))
+
+
+def leg_fit(t, s, idx, sigma) -> dict:
+    """A leg's acceleration ``a = −2c₂`` (positive up-slope deceleration / down-slope acceleration) and,
+    with ≥ CUBIC_LEG samples, the change of acceleration across it ``6c₃T`` of a cubic; standard errors."""
+    tm = float(np.mean(t[idx]))
+    c, se = poly_fit(t, s, idx, tm, sigma, 2)
+    out = {"a": float(-2 * c[2]), "se": float(2 * se[2]), "span": float(np.ptp(t[idx])), "n": int(len(idx)),
+           "i0": int(idx[0]), "i1": int(idx[-1])}
+    if len(idx) >= CUBIC_LEG:
+        c3, se3 = poly_fit(t, s, idx, tm, sigma, 3)
+        out.update(da=float(6 * c3[3] * out["span"]), se_da=float(6 * se3[3] * out["span"]))
+    return out
+
+
+def ratio_metric(up: dict | None, down: dict | None, theta: float, mu: float, k: float,
+                 px_per_m: float | None = None, g: float = G) -> MetricScore:
+    """M1 (see the module docstring)."""
+    r_star = predicted_ratio(theta, mu)
+    if down is None:
+        return MetricScore.undefined("no descent: the ratio of the legs is not observable")
+    if down["a"] > k * down["se"] and r_star <= 0:
+        return MetricScore.measured(0.0, math.inf, f"rule: slides down although mu >= tan(theta) = {math.tan(theta):.3f}",
+                                    a_down=down["a"])
+    if up is None:
+        if px_per_m is None:
+            return MetricScore.undefined("a descent alone needs known.px_per_m to be compared with g")
+        pred = g * (math.sin(theta) - mu * math.cos(theta)) * px_per_m
+        e1 = down["a"] / pred - 1.0
+        return MetricScore.measured(q(beyond_noise(e1, down["se"] / pred), A_RATIO), e1, a_down=down["a"], a_pred=pred)
+    if up["a"] <= k * up["se"]:
+        return MetricScore.measured(0.0, math.inf, "rule: no deceleration going up", a_up=up["a"])
+    if down["a"] <= k * down["se"]:
+        return MetricScore.measured(0.0, math.inf, "rule: no acceleration coming down", a_down=down["a"])
+    r = down["a"] / up["a"]
+    e1 = r / r_star - 1.0
+    se1 = abs(r / r_star) * math.hypot(down["se"] / down["a"], up["se"] / up["a"])
+    return MetricScore.measured(q(beyond_noise(e1, se1), A_RATIO), e1, ratio=r, r_star=r_star, se=se1,
+                                a_up=up["a"], a_down=down["a"])
+
+
+def constancy_metric(legs: list[dict]) -> MetricScore:
+    """M2: the largest change of acceleration across a leg, relative to the larger leg acceleration."""
+    scale = max((abs(g["a"]) for g in legs), default=0.0)
+    cubic = [g for g in legs if "da" in g]
+    if not cubic or scale <= 0:
+        return MetricScore.undefined(f"no leg of {CUBIC_LEG} samples or more")
+    parts = [(beyond_noise(g["da"] / scale, g["se_da"] / scale), abs(g["da"]) / scale) for g in cubic]
+    worst = max(parts)
+    return MetricScore.measured(q(worst[0], A_CONST), worst[1])
+
+
+def slide(k: dict, t: np.ndarray, law: Law) -> np.ndarray:
+    """The block's distance up the slope (px) at times ``t``: P11's :func:`slide_px`; ``R_star`` None = it stays."""
+    return slide_px(k if k["R_star"] is not None else {**k, "R_star": math.inf}, t, law)
+
+
+class Incline(RecordingTask):
+    """A block on a rough incline of known μ: up, stop, down (or only down)."""
+
+    name = "incline"
+    label = "R7"
+    family = FAMILIES[1]
+    level = "M"
+    required_objects = ("block",)
+    required_events = ("release",)
+    required_known = {"mu": "kinetic friction coefficient between block and incline"}
+
+    # --- case and clips ---------------------------------------------------------------------------
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = case_rng(seed, self.label)
+        kind = ("round", "stay", "round", "down")[index % 4]
+        if kind == "stay":
+            theta = float(rng.uniform(14.0, 22.0))
+            mu = float(rng.uniform(1.15, 1.5)) * math.tan(math.radians(theta))
+        else:
+            theta = float(rng.uniform(22.0, 35.0))
+            mu = float(rng.uniform(0.1, (0.75 if kind == "round" else 0.6) * math.tan(math.radians(theta))))
+        th = math.radians(theta)
+        ground_y, foot_x = float(rng.uniform(320.0, 336.0)), float(rng.uniform(40.0, 70.0))
+        span = min(540.0, (ground_y - 24.0) / math.tan(th))
+        length = span / math.cos(th)
+        bw, bh = float(rng.uniform(36.0, 44.0)), float(rng.uniform(22.0, 28.0))
+        post = 6.0
+        stop = post + bw / 2
+        travel = float(rng.uniform(0.62, 0.74)) * (length - stop - 8.0 - bw / 2)
+        launch = float(rng.uniform(0.25, 0.4))
+        up_m, down_m = G * (math.sin(th) + mu * math.cos(th)), G * (math.sin(th) - mu * math.cos(th))
+        frictionless = (math.sin(th) + mu * math.cos(th)) / math.sin(th)
+        if kind == "down":
+            t_down = float(rng.uniform(1.3, 1.6))
+            a_down = 2 * travel / t_down**2
+            a_up, v0, start = a_down * up_m / down_m, 0.0, stop + 8.0 + travel
+            R, t_up, anti = up_m / down_m, 0.0, frictionless
+        else:
+            t_up = float(rng.uniform(1.1, 1.35))
+            a_up = 2 * travel / t_up**2
+            v0, start = a_up * t_up, stop + 8.0
+            R = up_m / down_m if kind == "round" else math.inf
+            anti = float(rng.uniform(0.9, 1.1)) if kind == "round" else frictionless
+        t_back = math.sqrt(2 * (travel + start - stop) * (R if kind == "round" else anti) / a_up) if kind != "down" else 0.0
+        duration = math.ceil((launch + t_up + (t_down if kind == "down" else max(t_back, STAY_S + 0.3)) + 0.5) * 4) / 4
+        color = object_colors(seed, 1)[0]
+        k = {"g": G, "mu": round(mu, 5), "theta_deg": round(theta, 4), "ground_y": round(ground_y, 2),
+             "foot_x": round(foot_x, 2), "span_px": round(span, 3), "block_w": round(bw, 3), "block_h": round(bh, 3),
+             "post_px": post, "stop_px": round(stop, 4), "start_px": round(start, 4), "launch_s": round(launch, 4),
+             "v0_px_s": round(v0, 5), "a_up_px_s2": round(a_up, 5), "R_star": R if math.isfinite(R) else None, "kind": kind,
+             "px_per_m": round(a_up / up_m, 5), "color": list(color), "style_seed": int(seed), "anti_ratio": round(anti, 5),
+             "anti_note": "twin: the descent accelerates at a_up / anti_ratio (about a_up on a round trip; "
+                          "frictionless where the block should stay or from rest)"}
+        x0, y0, x1, y1 = block_item(k, start).bbox()
+        what = {"round": "is given one quick push up the slope; it slides up, stops and slides back down",
+                "stay": "is given one quick push up the slope; it slides up and stops",
+                "down": "is released and slides down the slope"}[kind]
+        case = Case(
+            id=self.case_id(index), suite="recordings", task=self.name, seed=int(seed), variant=f"{kind}-{seed}",
+            width=WIDTH, height=HEIGHT, fps=FPS, duration=duration, known=k,
+            objects=[ObjectSpec(id="block", shape="block", color=tuple(color), box=(x0 - 1, y0 - 1, x1 + 1, y1 + 1))],
+            prompt=(f"Fixed side view of a straight incline at {theta:.0f} degrees with a stop post at its foot. "
+                    f"A block on the slope (kinetic friction coefficient {mu:.2f}) {what}."),
+            assumptions=[f"kinetic friction coefficient {mu:.3f}", "fixed side view, uniform time"],
+            criteria=["M1: a_down / a_up = (sin - mu cos) / (sin + mu cos)", "M2: constant acceleration per leg",
+                      "M3: stops at the top if mu >= tan(theta), else slides back"])
+        t = frame_times(case)
+        foot, u, n = slope_frame(k)
+        s = slide(k, t, "true")
+        c = foot[None] + s[:, None] * u[None] + 0.5 * bh * n[None]
+        case.truth = GroundTruth(
+            tracks={"block": [(round(float(a), 5), round(float(x), 3), round(float(y), 3)) for a, (x, y) in zip(t, c)]},
+            events={"release": launch, **({"apex": launch + t_up} if kind != "down" else {})},
+            quantities={"a_up_px_s2": a_up if kind != "down" else math.nan, "a_down_px_s2": a_up / R,
+                        "r_star": predicted_ratio(th, mu)})
+        return case, next(iter(self.render(case)))
+
+    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        k = case.known
+        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
+        foot, u, n = slope_frame(k)
+        th = math.radians(k["theta_deg"])
+        top = (k["foot_x"] + k["span_px"], k["ground_y"] - k["span_px"] * math.tan(th))
+        scene.ramp([tuple(foot), top, (top[0], k["ground_y"])])
+        h = 0.8 * k["block_h"]
+        scene.ramp([tuple(foot), tuple(foot + h * n), tuple(foot + h * n + k["post_px"] * u),
+                    tuple(foot + k["post_px"] * u)])
+        for s in slide(k, frame_times(case), law):
+            yield scene.frame([block_item(k, float(s))])
+
+    # --- measurement ---------------------------------------------------------------------------------
+    def extract(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        got = path_coordinate(tracks, "block") if "block" in tracks else None
+        if got is None:
+            m.notes["unresolved"] = "block not tracked"
+            return m
+        s, path_theta = got
+        tr = tracks["block"]
+        steady = steady_visible(tr, (case.width, case.height))
+        s = np.where(steady, s, np.nan)
+        y = np.where(steady, tr.y, np.nan)
+        if np.nanmean((s - np.nanmean(s)) * (y - np.nanmean(y))) > 0:
+            s = -s  # positive up the slope
+        t = np.asarray(tracks.t, float)
+        theta = math.radians(float(case.known["angle_deg"])) if "angle_deg" in case.known else path_theta
+        m.set("theta_deg", math.degrees(theta))
+        m.set("path_theta_deg", math.degrees(path_theta))
+        sig = motion_sigma(tr, steady, s)
+        sig = sig if math.isfinite(sig) else 0.0
+        k = noise.k_for()
+        rest = rest_position(s)
+        t_rel, how = release_time(case, t, np.abs(s - rest), sig)
+        if t_rel is None:
+            m.notes["unresolved"] = f"the block does not move ({how})"
+            return m
+        m.events.append(event("block", "release", float(np.interp(t_rel, t, np.arange(len(t)))), tracks))
+        fin = np.flatnonzero(np.isfinite(s) & (t > t_rel))
+        if len(fin) < 2 * MIN_LEG:
+            m.notes["unresolved"] = "too few samples after the release"
+            return m
+        thr = k * sig * math.sqrt(2) + RES_PX
+        goes_up = float(np.nanmax(s[fin]) - rest) > float(rest - np.nanmin(s[fin[:2 * MIN_LEG]]))
+        m.notes["sigma_px"] = round(sig, 4)
+        legs: dict[str, dict] = {}
+        if goes_up:
+            top = float(np.nanmax(s[fin]))
+            i_apex = int(fin[np.flatnonzero(s[fin] >= top - thr)[0]])
+            if i_apex >= fin[-1] - 1:
+                m.notes["unresolved"] = "the block is still rising when the clip ends"
+                return m
+            m.events.append(event("block", "apex", float(i_apex), tracks, float(s[i_apex])))
+            up = grow_window(t, s, fin[fin < i_apex][::-1], sig, min_n=MIN_LEG, quad_from=MIN_LEG)
+            if len(up) >= MIN_LEG:
+                legs["up"] = leg_fit(t, s, up, sig)
+                m.set("rise_px", top - float(s[up[0]]))
+            after = fin[fin > i_apex]
+            m.set("watched_after_apex_s", float(t[after[-1]] - t[i_apex]))
+            drop = top - s[after]
+            m.set("descent_px", float(np.nanmax(drop)))
+            gone = after[drop > thr]
+            if len(gone) >= MIN_LEG:
+                down = grow_window(t, s, after[after >= gone[0] - 1], sig, min_n=MIN_LEG, quad_from=MIN_LEG)
+                if len(down) >= MIN_LEG:
+                    legs["down"] = leg_fit(t, s, down, sig)
+                    m.events.append(event("block", "descent", float(down[-1]), tracks))
+        else:
+            down = grow_window(t, s, fin, sig, min_n=MIN_LEG, quad_from=MIN_LEG)
+            if len(down) >= MIN_LEG:
+                legs["down"] = leg_fit(t, s, down, sig)
+                m.events.append(event("block", "descent", float(down[-1]), tracks))
+        m.notes["goes_up"] = bool(goes_up)
+        for name, g in legs.items():
+            for key, v in g.items():
+                m.set(f"{name}_{key}", float(v))
+        m.notes["interval"] = [int(np.flatnonzero(t >= t_rel)[0]) if (t >= t_rel).any() else 0, int(fin[-1]) + 1]
+        return m
+
+    def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
+        if "unresolved" in m.notes:
+            return {f"M{i}": MetricScore.operational_zero(m.notes["unresolved"]) for i in (1, 2, 3)}
+        legs = {name: {key: m.get(f"{name}_{key}") for key in ("a", "se", "span", "n", "da", "se_da")
+                       if m.get(f"{name}_{key}") is not None} for name in ("up", "down") if m.get(f"{name}_a") is not None}
+        theta, mu = math.radians(m.get("theta_deg")), float(case.known["mu"])
+        k = noise.k_for()
+        goes_up = bool(m.notes.get("goes_up"))
+        if goes_up and "up" not in legs:
+            why = "the ascent is too short to fit"
+            return {f"M{i}": MetricScore.operational_zero(why) for i in (1, 2, 3)}
+        px = case.known.get("px_per_m")
+        m1 = ratio_metric(legs.get("up"), legs.get("down"), theta, mu, k,
+                          None if px is None else float(px), float(case.known.get("g", G)))
+        if not goes_up and "down" not in legs:
+            m1 = MetricScore.operational_zero("the descent is too short to fit")
+        return {"M1": m1, "M2": constancy_metric(list(legs.values())), "M3": self._turnaround(m, legs, theta, mu)}
+
+    @staticmethod
+    def _turnaround(m: Measurement, legs: dict, theta: float, mu: float) -> MetricScore:
+        r_star = predicted_ratio(theta, mu)
+        sig = float(m.notes.get("sigma_px", 0.0))
+        if not m.notes.get("goes_up"):
+            if r_star <= 0 and "down" in legs:
+                return MetricScore.measured(0.0, math.inf, "rule: slides down from rest although mu >= tan(theta)")
+            return MetricScore.undefined("no turnaround: the block only descends")
+        rise, d, watched = m.get("rise_px"), m.get("descent_px") or 0.0, m.get("watched_after_apex_s") or 0.0
+        se = sig * math.sqrt(2) / rise
+        if r_star <= 0:
+            e3 = d / rise
+            return MetricScore.measured(q(beyond_noise(e3, se), A_TURN), e3, reason="mu >= tan(theta): stays at the top")
+        if "down" in legs:
+            return MetricScore.measured(1.0, 0.0, reason="mu < tan(theta): slides back")
+        if watched < STAY_S:
+            return MetricScore.operational_zero(f"watched {watched:.2f} s after the apex, < {STAY_S} s")
+        d_star = 0.5 * legs["up"]["a"] * r_star * watched**2
+        e3 = max(0.0, 1.0 - d / d_star)
+        return MetricScore.measured(q(beyond_noise(e3, sig * math.sqrt(2) / d_star), A_TURN), e3,
+                                    reason="mu < tan(theta) but it stays at the top")

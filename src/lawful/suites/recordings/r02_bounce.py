@@ -9,8 +9,10 @@ beyond ``max(k·σ·√2, r/4)`` (σ the track's measured vertical noise, ``r`` 
 flight between impacts — and the drop from release to the first impact — is fitted with a parabola
 ``y(t)`` (the samples next to an impact left out: a ball squashed or blurred at the floor; samples off
 the parabola by more than ``k·σ + 0.5 px`` rejected, then refitted). Consecutive parabolas meet at
-the impact (time and contact level, sub-frame); the floor contact level is the median of those
-meeting levels (the lowest points of the fitted flights, not of the blurred images). The drop counts
+the impact (time and contact level, sub-frame); the floor contact level is where they meet (the lowest points of the fitted flights, not of the blurred images) — unless samples
+at the impact lie above both parabolas beyond the noise (a ball that dwells on a soft floor, where
+the parabolas meet below it): then the lowest of those is the contact level and the flights run
+between the parabolas' crossings of it. The drop counts
 as half a flight: its apex is its parabola's vertex (the release point for a drop from rest) and its
 flight time twice vertex → first impact. Each complete rebound (both its impacts seen) gives an apex
 height ``h_k`` above the contact level and a flight time ``T_k``; flights are used in an unbroken run.
@@ -79,6 +81,9 @@ class Flights:
     drop: bool = False
     t_near: list[float] = field(default_factory=list)  # coarse impact times between consecutive flights
     ends: list[float | None] = field(default_factory=list)  # coarse time of the impact ending each flight
+    gap_t: list[np.ndarray] = field(default_factory=list)  # samples between consecutive flights (at the impact)
+    gap_y: list[np.ndarray] = field(default_factory=list)
+    tol: float = 0.0  # px off a parabola beyond which a sample is not on it
 
 
 def robust_parabola(t: np.ndarray, y: np.ndarray, tol: float, rounds: int = 3) -> np.ndarray:
@@ -95,44 +100,66 @@ def robust_parabola(t: np.ndarray, y: np.ndarray, tol: float, rounds: int = 3) -
     return keep
 
 
-def flight_numbers(fl: Flights, ys: list[np.ndarray] | None = None) -> dict | None:
-    """Heights ``[n]`` (px above the contact level), flight times ``[n]`` (s), apex times, impact times and
-    contact levels of an unbroken run of flights (``ys`` replaces the flights' ``y``, for the noise draws).
+def _crossing(p: np.ndarray, level: float, near: float, sign: int) -> float | None:
+    """Time near ``near`` where parabola ``p`` crosses ``level`` going down (``sign`` +1, y grows) or up (−1)."""
+    roots = np.roots(p - np.array([0.0, 0.0, level]))
+    roots = [float(r.real) for r in roots if abs(r.imag) < 1e-9 and sign * (2 * p[0] * r.real + p[1]) >= 0]
+    return min(roots, key=lambda r: abs(r - near)) if roots else None
 
-    Impacts are where consecutive parabolas meet; the last flight, with no parabola after it, ends where
-    its own parabola comes back to the contact level."""
+
+def flight_numbers(fl: Flights, ys: list[np.ndarray] | None = None, gys: list[np.ndarray] | None = None) -> dict | None:
+    """Heights ``[n]`` (px above the contact level), flight times ``[n]`` (s), apex times, impact times and
+    contact levels of an unbroken run of flights (``ys``/``gys`` replace the flights' and the contact
+    samples' ``y``, for the noise draws).
+
+    Consecutive parabolas must meet between their flights (the impact). The contact level is where they
+    meet, unless samples between the flights lie above both parabolas beyond the noise (a ball that dwells
+    on a soft floor): then the lowest of those. Flights run between the parabolas' crossings of the
+    contact levels; the last flight, with no parabola after it, ends where it comes back to their median."""
     ys = fl.y if ys is None else ys
+    gys = fl.gap_y if gys is None else gys
     arcs = []
     for t, y in zip(fl.t, ys):
         p = np.polyfit(t, y, 2)
         arcs.append(p if p[0] > 0 else None)  # image y grows down: gravity makes the leading term > 0
     if arcs[0] is None:
         return None
-    times, levels = [], []
+    down, up, levels, meets = [], [], [], []
     for i, tn in enumerate(fl.t_near):
         a1, a2 = arcs[i], arcs[i + 1]
         tm = _meet(a1, a2, tn) if a1 is not None and a2 is not None else None
         if tm is None or not (fl.t[i][-1] - 1e-9 <= tm <= fl.t[i + 1][0] + 1e-9):
             break  # the parabolas must meet between the two flights' samples
-        times.append(tm)
-        levels.append(float(np.polyval(a1, tm)))
-    if not times:
+        level = float(np.polyval(a1, tm))
+        tg, yg = fl.gap_t[i], gys[i]
+        off = yg < np.minimum(np.polyval(a1, tg), np.polyval(a2, tg)) - fl.tol
+        if off.any():
+            level = min(level, float(np.max(yg[off])))
+        td, tu = _crossing(a1, level, tm, +1), _crossing(a2, level, tm, -1)
+        if td is None or tu is None:
+            break
+        down.append(td)
+        up.append(tu)
+        levels.append(level)
+        meets.append(tm)
+    if not levels:
         return None
     floor = float(np.median(levels))
-    last = len(times)
+    last = len(levels)
     if fl.ends[last] is not None and arcs[last] is not None:
-        roots = np.roots(arcs[last] - np.array([0.0, 0.0, floor]))
-        roots = [float(r.real) for r in roots if abs(r.imag) < 1e-9 and r.real >= fl.t[last][-1] - 1e-9]
-        if roots:
-            times.append(min(roots, key=lambda r: abs(r - fl.ends[last])))
+        td = _crossing(arcs[last], floor, fl.ends[last], +1)
+        if td is not None and td >= fl.t[last][-1] - 1e-9:
+            down.append(td)
+            levels.append(floor)
     h, T, apex = [], [], []
-    for k in range(0 if fl.drop else 1, len(times)):
+    for k in range(0 if fl.drop else 1, len(down)):
         p = arcs[k]
         tv = -p[1] / (2 * p[0])
-        h.append(floor - float(np.polyval(p, tv)))
-        T.append(2.0 * (times[0] - tv) if k == 0 else times[k] - times[k - 1])
+        ref = levels[0] if k == 0 else 0.5 * (levels[k - 1] + levels[k])
+        h.append(ref - float(np.polyval(p, tv)))
+        T.append(2.0 * (down[0] - tv) if k == 0 else down[k] - up[k - 1])
         apex.append(tv)
-    return {"heights": h, "flights": T, "apex": apex, "drop": fl.drop, "impacts": times,
+    return {"heights": h, "flights": T, "apex": apex, "drop": fl.drop, "impacts": meets + down[len(meets):],
             "levels": levels, "floor": floor}
 
 
@@ -155,7 +182,8 @@ def draw_spread(fl: Flights, sigma: float, n_pairs: int, seed: int = 0) -> dict[
     rng = np.random.default_rng(seed)
     rows: dict[str, list] = {"d": [], "e": [], "cv": [], "mean": []}
     for _ in range(N_DRAWS):
-        out = flight_numbers(fl, [y + rng.normal(0.0, sigma, len(y)) for y in fl.y])
+        out = flight_numbers(fl, [y + rng.normal(0.0, sigma, len(y)) for y in fl.y],
+                             [y + rng.normal(0.0, sigma, len(y)) for y in fl.gap_y])
         if out is None or len(out["heights"]) < n_pairs + 1:
             continue
         p = restitution_pairs(out["heights"][:n_pairs + 1], out["flights"][:n_pairs + 1])
@@ -201,6 +229,7 @@ class Bounce(RecordingTask):
     required_objects = ("ball",)
     required_events = ("release", "impact", "rebound_apex")
     required_known: dict[str, str] = {}
+    optional_known = {"restitution": "the ball's coefficient of restitution on this floor, when measured (adds M3)"}
 
     # --- case ----------------------------------------------------------------------------------
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
@@ -299,7 +328,7 @@ class Bounce(RecordingTask):
             m.notes["unresolved"] = "no impact with flights on both sides resolved"
             return m
         n = len(out["heights"])
-        for tm, lv in zip(out["impacts"], out["levels"]):
+        for tm, lv in zip(out["impacts"], out["levels"]):  # one level per impact
             m.events.append(event("ball", "impact", float(np.interp(tm, t, idx)), tracks, value=lv))
         for j, (tv, h) in enumerate(zip(out["apex"], out["heights"])):
             if j or not fl.drop:
@@ -324,7 +353,7 @@ class Bounce(RecordingTask):
         """The drop and the flights between impacts (and after the last one), as far as an unbroken run resolves."""
         idx = np.arange(len(t))
         bounds = [i_rel] + imp + [len(t) + 1.0]
-        fl = Flights()
+        fl = Flights(tol=tol)
         for j, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):
             sel = (idx >= a + (0 if j == 0 else 1)) & (idx <= b - 1) & np.isfinite(y)
             ts, ys = t[sel], y[sel]
@@ -337,6 +366,9 @@ class Bounce(RecordingTask):
                 fl.drop = True
             elif fl.t:
                 fl.t_near.append(float(np.interp(a, idx, t)))
+                gap = (t > fl.t[-1][-1]) & (t < ts[keep][0]) & np.isfinite(y)
+                fl.gap_t.append(t[gap])
+                fl.gap_y.append(y[gap])
             fl.t.append(ts[keep])
             fl.y.append(ys[keep])
             fl.ends.append(float(np.interp(b, idx, t)) if j < len(imp) else None)

@@ -252,22 +252,20 @@ class Projectile(RecordingTask):
         i_apex = int(np.nanargmin(np.where(after, y, np.nan)))
         level = case.known.get("landing_height_px")
         down = after & (idx >= i_apex)
+        y_max = float(np.nanmax(np.where(down, y, np.nan)))
+        j = first_impact(y, down, float(y[i_apex]), y_max) if y_max > y[i_apex] else None
+        i_end = float(j) if j is not None and j < idx[after][-1] else None  # seen only if samples follow it
         if level is not None:
             reach = float(level) - noise.k_for() * sy  # a centre that reaches the level within its noise
             cross = ev.crossing(np.where(idx >= i_apex, fill_gaps(y), np.nan), reach, +1, start=i_apex)
-            i_end = None if cross is None else float(cross)
+            if cross is not None and (i_end is None or cross < i_end):
+                i_end = float(cross)
             m.notes["landing_source"] = "case"
         else:
-            y_max = float(np.nanmax(np.where(down, y, np.nan)))
-            j = first_impact(y, down, float(y[i_apex]), y_max) if y_max > y[i_apex] else None
-            stopped = j is not None and (j < idx[after][-1])  # a landing is seen only if samples follow it
-            i_end = float(j) if stopped else None
-            level = float(y[j]) if stopped else None
+            level = float(y[j]) if i_end is not None else None
             m.notes["landing_source"] = "first impact"
         last = (math.ceil(i_end) - 1) if i_end is not None else int(idx[after][-1])
         fl = after & (idx <= last)
-        if i_end is not None and level is not None and m.notes["landing_source"] == "first impact":
-            fl &= idx < int(i_end)  # the impact sample is squashed or blurred
         if fl.sum() < MIN_FLIGHT_SAMPLES:
             m.notes["unresolved"] = f"flight too short to resolve ({int(fl.sum())} samples)"
             return m

@@ -57,3 +57,26 @@ def test_wall_pendulum_turning_points_where_they_were_observed():
         near = x[max(0, frame - 2):frame + 3]
         assert np.nanmin(near) == pytest.approx(want, abs=4), frame
     assert 266 <= np.nanmedian(x[295:330]) <= 281 and 526 <= np.nanmedian(y[295:330]) <= 541
+
+
+def test_free_fall_with_air_drag_scores_its_real_clip_above_90():
+    """Clip 01 under R1 (recordings suite), the hand-written case tests/recordings/01_free_fall.r1.json: a 4-cm ball
+    from a 2.32-m ceiling. Its image acceleration drops from ~7300 to ~4800 px/s² along the fall (drag-free P2 scores
+    it ~47); a from-rest fall with quadratic drag fits it to ~1 px over 1560 px, with a terminal speed of ~8 m/s,
+    a table-tennis ball's. g = 9.81 lies between the drag-free fall time's 2H/T² (~9.40) and the fit's initial
+    acceleration over the mean px-per-metre (~10.6)."""
+    item = _item("01_free_fall_red_ball_oliverius.mp4")
+    case = load_case(CASES / "01_free_fall.r1.json")
+    ev = evaluate_video(case, SHARED / item["file"])
+    assert ev.status == "scored", ev.reason
+    s = ev.scores["R1"]
+    assert s.value >= 90 and s.metrics["C"] >= 80, (s.metrics, s.reason)
+    assert all(s.metrics[k] >= 0.95 for k in ("M1", "M2", "M3", "M4")), s.metrics
+    start = case.window.frames(item["fps"])[0]
+    got = {e["name"]: e["frame"] + start for e in ev.evidence["events"]}
+    assert got["release"] == pytest.approx(120, abs=3)
+    assert got["ground_contact"] == pytest.approx(202, abs=2)
+    qn = ev.evidence["quantities"]
+    assert qn["fall_time_s"] == pytest.approx(82 / 120, abs=3 / 120)
+    assert qn["g_lo_m_s2"] < 9.81 < qn["g_hi_m_s2"]
+    assert 5.0 < qn["terminal_speed_m_s"] < 15.0  # a light ball, not a drag-free fall nor a feather

@@ -77,8 +77,10 @@ ANTI_KINDS = ("ease", "steady", "jerk")
 
 
 def _lncosh(z: np.ndarray) -> np.ndarray:
+    """``ln cosh z`` without overflow (large ``z``) or cancellation (small ``z``: ``log1p(2 sinh²(z/2))``)."""
     z = np.abs(np.asarray(z, float))
-    return z + np.log1p(np.exp(-2.0 * z)) - math.log(2.0)
+    small = np.log1p(2.0 * np.sinh(np.minimum(z, 1.0) / 2.0) ** 2)
+    return np.where(z < 1.0, small, z + np.log1p(np.exp(-2.0 * z)) - math.log(2.0))
 
 
 def drag_fall(t: np.ndarray, y0: float, t0: float, g: float, kappa: float) -> np.ndarray:
@@ -324,6 +326,7 @@ class FreeFallDrag(RecordingTask):
         D = float(drag_fall(np.array([t[i_low]]), f["y0"], t0, f["g"], f["kappa"])[0] - f["y0"]) if not contact \
             else y_c - f["y0"]
         T = _time_to(f, D) if contact else float(t[i_low] - t0)
+        m.notes["interval"] = [int(use[0]), int(i_low) + 1]  # C over what the law observes: rest, fall, contact
         m.events.append(event("ball", "release", float(np.interp(t0, t, idx)), tracks))
         if contact:
             m.events.append(event("ball", "ground_contact", float(np.interp(t0 + T, t, idx)), tracks))

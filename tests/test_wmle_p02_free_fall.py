@@ -73,3 +73,22 @@ def test_a_ball_that_bounces_and_settles_lower_ends_its_fall_at_the_impact():
     assert s["M1"].value > 0.95 and s["M2"].value > 0.95
     contact = next(e for e in m.events if e.name == "ground_contact")
     assert abs(contact.frame - i) <= 1.0
+
+
+def _release_with_a_twitch(extract_cls):
+    """Release time of an analytic fall (noise 0.3 px) whose ball twitches 1.5 px down for two samples while held."""
+    task = extract_cls()
+    case, _ = task.make_case(0, 5)
+    k = case.known
+    k["hold_s"] += 0.3
+    t = np.arange(case.n_frames) * case.duration / case.n_frames
+    y = task._y(case, t, "true") + np.random.default_rng(1).normal(0, 0.3, len(t))
+    y[7:9] += 1.5
+    m = task.measure(case, _tracks(t, {"ball": (k["x"], y)}, k["radius_px"]))
+    return m.get("release_time_s"), k["hold_s"], 1 / case.fps
+
+
+def test_a_twitch_of_the_held_ball_is_not_its_release():
+    """Issue #17: release is a sustained onset above the track's measured noise, not the first 1-px departure."""
+    got, hold, dt = _release_with_a_twitch(FreeFall)
+    assert got == pytest.approx(hold, abs=dt)

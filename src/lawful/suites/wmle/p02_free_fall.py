@@ -22,7 +22,7 @@ from lawful.perceive import noise
 from lawful.result import Measurement
 from lawful.score.wmle import cv, q
 from lawful.suites.base import Law
-from lawful.suites.recordings.common import release_time, rest_position
+from lawful.suites.recordings.common import REST_SAMPLES, release_time, rest_position
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, departure_time, event, frame_times,
     interval_slopes, local_poly_value, sphere_box, steady_visible, style_of,
@@ -170,8 +170,9 @@ class FreeFall(WmleTask):
             m.notes["unresolved"] = "fall too short to resolve"
             return m
         if how == "onset":  # refine the release time with every sample of the fall (same model, far less noise)
-            t_r = departure_time(t, np.where(np.arange(len(t)) < i_low, d, np.nan), threshold=thr,
-                                 n_fit=int(fall.sum()) + 2)
+            idx = np.arange(len(t))
+            near = (idx >= np.searchsorted(t, t_r) - REST_SAMPLES) & (idx < i_low)  # an earlier twitch is not it
+            t_r = departure_time(t, np.where(near, d, np.nan), threshold=thr, n_fit=int(fall.sum()) + 2)
         fall = vis & (t > t_r) & (np.arange(len(t)) < i_low)
         t_end = float(t[np.flatnonzero(fall)[-1]])
         m.events.append(event("ball", "release", float(np.interp(t_r, t, np.arange(len(t)))), tracks))

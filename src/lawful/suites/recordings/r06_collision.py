@@ -12,9 +12,9 @@ refined to where the fitted lines of the body whose velocity changes most meet. 
 sample stays within ``k·σ_pred + 0.5 px`` of the fit to the samples so far (a line below 6 samples, a
 quadratic from 6 on: friction's slow decay passes). It ends where the body stops, reverses at an end
 stop, is pushed (before: motion onset, or ``release``) or leaves the frame (border-cut or lost
-samples). Velocities ``v`` (before) and ``v'`` (after) are the fits' slopes at the contact time
-(quadratic where its curvature is beyond ``k·se``), standard errors from ``σ`` (the track's measured
-localisation noise along the track).
+samples). Velocities ``v`` (before) and ``v'`` (after) are the slopes at the contact time of quadratic
+fits (lines below 6 samples), standard errors from ``σ`` (the track's localisation noise along the
+track, measured where the body moves).
 
 - M1 momentum: ``e1 = (Σ m v' − Σ m v) / Σ |m v|``, ``se1 = √(Σ m²(se_v² + se_v'²)) / Σ |m v|``;
   ``s1 = q(beyond_noise(e1, se1), 0.10)`` (a 10 % momentum mismatch beyond noise scores 0.5).
@@ -79,7 +79,8 @@ def grow_window(t: np.ndarray, s: np.ndarray, order: np.ndarray, sigma: float, a
     """The samples of ``order`` (indices with finite ``s``, nearest the contact first) that continue one
     free motion: seeded with the first ``min_n``, grown while each next sample lies within
     ``k·σ·√(1 + h) + RES_PX`` of the extrapolated fit (a line, a quadratic from ``quad_from`` samples;
-    ``h`` the prediction's leverage) and no gap exceeds ``GAP_TOLERANCE`` samples. A lone sample off
+    ``h`` the prediction's leverage) and no gap exceeds ``GAP_TOLERANCE`` samples; where a sample fails,
+    the last one taken is dropped too (a change between them may bend it within tolerance). A lone sample off
     the fit whose successor is on it is left out (a spoilt centroid, not the end of the motion). Ends
     at rest where friction stops the body (:func:`stop_cut`). Sorted indices (empty with too few)."""
     if len(order) < min_n or np.any(np.abs(np.diff(order[:min_n])) > GAP_TOLERANCE + 1):
@@ -104,6 +105,8 @@ def grow_window(t: np.ndarray, s: np.ndarray, order: np.ndarray, sigma: float, a
             if n + 1 < len(rest) and abs(rest[n + 1] - took[-1]) <= GAP_TOLERANCE + 1 and fits(took, rest[n + 1]):
                 n += 1  # skip the lone outlier
                 continue
+            if len(took) > min_n:
+                took.pop()  # the change came between two samples: the last one taken may be partly off, within tolerance
             break
         took.append(j)
         n += 1
@@ -131,13 +134,12 @@ def stop_cut(t: np.ndarray, s: np.ndarray, took: np.ndarray, sigma: float, alpha
     return np.array(sorted(took), int)
 
 
-def velocity_at(t, s, idx, tc, sigma, alpha=noise.FALSE_ALARM) -> dict:
-    """Velocity at ``tc`` from the window ``idx``: a quadratic's where its curvature is beyond ``k·se``, else a
-    line's. Also the quadratic's acceleration (for M3), the window's span and the position at ``tc``."""
+def velocity_at(t, s, idx, tc, sigma) -> dict:
+    """Velocity at ``tc`` from the window ``idx``: a quadratic's (friction's slow decay leaves it unbiased; a
+    line's average velocity would be off by ``a·T/2`` even where ``a`` is within noise), a line's below 6
+    samples. Also the quadratic's acceleration (for M3), the window's span and the position at ``tc``."""
     c2, se2 = poly_fit(t, s, idx, tc, sigma, 2)
-    c1, se1 = poly_fit(t, s, idx, tc, sigma, 1)
-    curved = abs(c2[2]) > noise.k_for(alpha) * se2[2]
-    c, se = (c2, se2) if curved else (c1, se1)
+    c, se = (c2, se2) if len(idx) >= 6 else poly_fit(t, s, idx, tc, sigma, 1)
     return {"v": float(c[1]), "se": float(se[1]), "p": float(c[0]), "acc": float(2 * c2[2]), "se_acc": float(2 * se2[2]),
             "span": float(np.ptp(t[idx])), "n": int(len(idx))}
 
@@ -425,10 +427,12 @@ def simulate(k: dict, m: np.ndarray, t: np.ndarray, law: Law, sub: int = 40) -> 
     for i in range(n):
         xs[i] = x
         now = i * h
-        if k["launch_s"] <= now < k["launch_s"] + k["push_s"]:
+        pushed = k["launch_s"] <= now < k["launch_s"] + k["push_s"]
+        if k["decel_px_s2"] > 0:  # friction on whatever moves, the pushed cart excepted
+            slow = np.sign(v) * np.maximum(0.0, np.abs(v) - k["decel_px_s2"] * h)
+            v = np.where([pushed, False], v, slow)
+        if pushed:
             v[0] = min(k["push_v"], v[0] + push_a * h)
-        elif k["decel_px_s2"] > 0:
-            v = np.sign(v) * np.maximum(0.0, np.abs(v) - k["decel_px_s2"] * h)
         step = h
         gap = x[1] - x[0] - (w[0] + w[1]) / 2
         closing = v[0] - v[1]

@@ -17,10 +17,15 @@ between turning points of amplitudes ``A₁, A₂`` gives ``T0 = 2h / f((A₁ + 
 
 Wall (the pivot beside a wall that stops the bob before its free equilibrium, each swing ending in an
 impact): impacts are the turning points on the wall side; each arc between two impacts is a piece of the same
-pendulum, ``θ = c + A_k·cos(ω_k (t − t_k))``, with ``c`` the free equilibrium common to all arcs (fitted with one
-``ω0``; the restitution at the wall is free). With ``c`` held, every arc's ``ω_k`` (standard error from the fit's
-Jacobian and ``σ_θ``) gives ``T0 = 2π f(A_k) / ω_k``: the impact intervals shrink as the amplitude decays, ``T0``
-must not. The release arc (shaped by the hand) is not used. Without ``known.wall`` a wall is detected when the
+pendulum, ``θ = c + Θ(t − t_k; A_k, ω_k)`` with ``Θ`` the exact swing of amplitude ``A_k`` (:func:`swing_shape`: an
+arc sees only the slow part of the cycle near its turning point, so a cosine with the cycle's mean frequency would
+not do) and ``c`` the free equilibrium common to all arcs (fitted with one ``ω0``; the restitution at the wall is
+free). With ``c`` held, every arc's ``ω_k`` (standard error from the fit's Jacobian and the larger of ``σ_θ`` and
+the arc's own residual scatter) gives ``T0 = 2π/ω_k``: the impact intervals shrink as the amplitude decays, ``T0``
+must not. The release arc (shaped by the hand) is not used. A period drifting steadily with the decaying
+amplitude trades with ``c`` (the arcs alone do not separate them); it shows as the free equilibrium away from the
+pivot's vertical, recorded unscored as ``equilibrium_offset_px`` (an anchor clicked off or a tilted phone does
+the same). Without ``known.wall`` a wall is detected when the
 turning points on one side stay at one angle (spread < ``WALL_SPREAD`` × the other side's) while the others decay.
 
 Metrics (residual ``e``, standard error ``se`` from the measured noise, ``q(beyond_noise(e, se); a)``):
@@ -46,7 +51,7 @@ from collections.abc import Iterator
 import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.optimize import least_squares
-from scipy.special import ellipk
+from scipy.special import ellipj, ellipk
 
 from lawful.case import Case, GroundTruth
 from lawful.perceive import events, noise
@@ -72,6 +77,14 @@ def amplitude_factor(A) -> np.ndarray:
     """``T(A)/T0 = (2/π)·K(sin²(A/2))`` for amplitude ``A`` (rad)."""
     A = np.minimum(np.abs(np.asarray(A, float)), math.pi - 1e-6)
     return 2.0 / math.pi * ellipk(np.sin(A / 2) ** 2)
+
+
+def swing_shape(tau, A: float, w0: float) -> np.ndarray:
+    """The undamped pendulum of amplitude ``A`` (rad, signed) and small-amplitude frequency ``w0`` at times
+    ``tau`` from its turning point: ``θ = 2·arcsin(k·cd(w0·τ | k²))``, ``k = sin(|A|/2)`` (Jacobi elliptic)."""
+    k = math.sin(min(abs(float(A)), math.pi - 1e-6) / 2)
+    sn, cn, dn, _ = ellipj(w0 * np.asarray(tau, float), k * k)
+    return math.copysign(2.0, A) * np.arcsin(k * cn / dn)
 
 
 def damped_swing(t, length_m: float, theta0: float, g: float, gamma: float) -> tuple[np.ndarray, np.ndarray]:
@@ -158,8 +171,7 @@ def wall_periods(t: np.ndarray, s: np.ndarray, sig: float, side: int) -> dict:
         c, w0 = p[0], p[1]
         r = []
         for j, idx in enumerate(arcs):
-            A, tk = p[2 + 2 * j], p[3 + 2 * j]
-            r.append(c + A * np.cos(w0 / amplitude_factor(A) * (t[idx] - tk)) - s[idx])
+            r.append(c + swing_shape(t[idx] - p[3 + 2 * j], p[2 + 2 * j], w0) - s[idx])
         return np.concatenate(r)
 
     dmax = max(t[i[-1]] - t[i[0]] for i in arcs) + 2 * float(np.median(np.diff(t)))
@@ -177,10 +189,9 @@ def wall_periods(t: np.ndarray, s: np.ndarray, sig: float, side: int) -> dict:
     out.update(c=c, omega0=w0, resid=best.fun)
     for j, idx in enumerate(arcs):
         def one(p, idx=idx):
-            return c + p[0] * np.cos(p[2] * (t[idx] - p[1])) - s[idx]
+            return c + swing_shape(t[idx] - p[1], p[0], p[2]) - s[idx]
 
-        A0, tk0 = best.x[2 + 2 * j], best.x[3 + 2 * j]
-        r = least_squares(one, [A0, tk0, w0 / float(amplitude_factor(A0))], x_scale="jac")
+        r = least_squares(one, [best.x[2 + 2 * j], best.x[3 + 2 * j], w0], x_scale="jac")
         try:  # the arc's own scatter when it exceeds the track's noise (motion blur at speed)
             var = max(sig**2, float(np.sum(r.fun**2)) / max(len(idx) - 3, 1))
             cov = np.linalg.inv(r.jac.T @ r.jac) * var
@@ -190,8 +201,7 @@ def wall_periods(t: np.ndarray, s: np.ndarray, sig: float, side: int) -> dict:
         A, w = float(r.x[0]), float(r.x[2])
         if not (w > 0):
             continue
-        f = float(amplitude_factor(A))
-        T0 = 2 * math.pi * f / w
+        T0 = 2 * math.pi / w
         out["T0"].append(T0)
         out["se"].append(T0 * se_w / w)
         out["A"].append(abs(A))
@@ -316,6 +326,7 @@ class Pendulum(RecordingTask):
                 m.events.append(event("bob", "wall_impact", float(i), tracks))
             resid, amp = sw["resid"], max(sw["A"], default=math.nan)
             m.notes.update(arcs=sw["arcs"], omega=sw["omega"], equilibrium_rad=sw["c"])
+            m.set("equilibrium_offset_px", sw["c"] * L, "no joint arc fit")
             why = f"{len(sw['arcs'])} arcs between wall impacts (need 2)"
         else:
             c = pk.swing_centre(s, 0.0)

@@ -391,21 +391,51 @@ def deduction(case: GTCase, frames: DeductionFrames) -> dict[str, float]:
 
 
 def deduction_motion_masks(case: GTCase, out, max_seconds: float = 5.0) -> dict[str, float]:
-    """Physics-IQ variant: frame-difference motion masks on every GT physics frame (first ``max_seconds``),
-    generated frames aligned by the time rule, both at a quarter of the GT resolution."""
-    from lawful.suites.applepi.predictions import read_video_frames, video_frame_count
+    """Physics-IQ's motion-mask IoUs in Physics-IQ's order (:mod:`lawful.suites.applepi.motion`): the video's
+    frames resampled to the GT's frame times (release time rule) over the first ``max_seconds``, masks made
+    at each clip's own resolution and shrunk to a quarter of the GT's; GT masks computed once per case."""
+    from lawful.suites.applepi import motion
 
     if out.kind != "video":
-        return {"spatial_iou_motion": NA, "spatiotemporal_iou_motion": NA, "weighted_spatial_iou_motion": NA}
-    n_gt = case.n_gt_phys
-    ks = [k for k in range(1, n_gt + 1) if k / case.gt_fps <= max_seconds + 1e-9]
-    n_phys = video_frame_count(out.path) - 1
-    pidx = [F.pred_physics_index(k / case.gt_fps, n_phys, case.physics_duration) + 1 for k in ks]
-    frames, _ = read_video_frames(out.path, set(pidx), case.shape)
-    gt = case.gt_frames(ks)
-    gen_m = F.motion_masks([F.quarter(frames[i]) for i in pidx])
-    gt_m = F.motion_masks([F.quarter(gt[k]) for k in ks])
-    # Physics-IQ's pipeline, Physics-IQ's convention: a frame where neither clip moves agrees (1.0)
-    return {"spatial_iou_motion": F.spatial_iou(gen_m, gt_m, empty=1.0),
-            "spatiotemporal_iou_motion": F.spatiotemporal_iou(gen_m, gt_m, empty=1.0),
-            "weighted_spatial_iou_motion": F.weighted_spatial_iou(gen_m, gt_m, empty=1.0)}
+        return {k: NA for k in motion.KEYS}
+    gt_m = motion.gt_motion_masks(case, max_seconds)
+    gen_m = video_motion_masks(case, out.path, max_seconds)
+    return motion.ious(gen_m, gt_m)
+
+
+def video_motion_masks(case: GTCase, path, max_seconds: float = 5.0) -> np.ndarray:
+    """Motion masks of a prediction video at the GT's frame times, decoded once (BGR, never resized)."""
+    from lawful.suites.applepi import motion
+    from lawful.suites.applepi.predictions import PredictionError, _count, _open
+
+    size = motion.eval_size(case.shape)
+    n_total = None
+    for _attempt in range(2):
+        cap = _open(path)
+        n = n_total or int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0) or _count(path)
+        if n < 2:
+            cap.release()
+            raise PredictionError(f"{path}: needs the condition frame and at least one physics frame")
+        pidx = motion.pred_indices(case, n - 1, max_seconds)
+        mm = motion.MotionMasker(size, order="bgr")
+        masks, i, j = [], 0, 0
+        try:
+            while j < len(pidx):
+                if i < pidx[j]:
+                    if not cap.grab():
+                        break
+                    i += 1
+                    continue
+                ok, bgr = cap.read() if i == pidx[j] else (False, None)
+                if not ok:
+                    break
+                i += 1
+                while j < len(pidx) and pidx[j] == i - 1:
+                    masks.append(mm.push(bgr))
+                    j += 1
+        finally:
+            cap.release()
+        if j == len(pidx):
+            return np.stack(masks) if masks else np.zeros((0, size[1], size[0]), bool)
+        n_total = _count(path)  # the container over-stated its length: re-plan with the true count
+    raise PredictionError(f"{path}: stream ends early")

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+from collections import OrderedDict
 from functools import cached_property
 from pathlib import Path
 
@@ -171,6 +173,44 @@ def write_dataset_index(root: str | Path, entries: list[dict], name: str = "lawf
 
 
 # --- reading ---------------------------------------------------------------------------------
+SHARED_CASES = 2  # cases whose loaded data (frames, masks, motion masks, colour key) a process keeps
+_SHARED: OrderedDict[tuple, dict] = OrderedDict()
+
+
+def fingerprint(d: Path) -> tuple:
+    """The case folder and every file in it with its size and modification time: the key of its shared data."""
+    items = []
+    stack = [d]
+    while stack:
+        with os.scandir(stack.pop()) as it:
+            for e in it:
+                if e.is_dir(follow_symlinks=True):
+                    stack.append(Path(e.path))
+                else:
+                    st = e.stat()
+                    items.append((e.path, st.st_size, st.st_mtime_ns))
+    return (str(d.resolve()), tuple(sorted(items)))
+
+
+def shared_cache(d: Path) -> dict:
+    """The data already loaded for this case folder in this process (same files), or a new empty dict.
+
+    Every :class:`GTCase` of the same unchanged folder shares it, so ground truth is read and derived
+    once for all models, rollouts and outputs; a changed file gives a new key.
+    """
+    try:
+        key = fingerprint(d)
+    except OSError:
+        return {}
+    if key in _SHARED:
+        _SHARED.move_to_end(key)
+        return _SHARED[key]
+    _SHARED[key] = {}
+    while len(_SHARED) > SHARED_CASES:
+        _SHARED.popitem(last=False)
+    return _SHARED[key]
+
+
 def _float_after(key: str, text: str) -> float | None:
     m = re.search(rf"(?<![A-Za-z_]){re.escape(key)}\s*=\s*(-?\d+(?:\.\d+)?)", text)
     return float(m.group(1)) if m else None
@@ -191,7 +231,7 @@ class GTCase:
             raise DatasetError(f"{self.dir / 'metadata.json'}: not valid JSON ({e.msg})") from None
         ext = self.dir / "lawful.json"
         self.ext: dict | None = json.loads(ext.read_text()) if ext.exists() else None
-        self._cache: dict = {}
+        self._cache: dict = shared_cache(self.dir)
 
     # --- identity and timing
     @property
@@ -307,6 +347,35 @@ class GTCase:
                 raise DatasetError(f"{self.dir}: GT video has no frame {i}")
             out[i] = self._cache[("gt", i)]
         return out
+
+    def iter_gt_frames(self, indices):
+        """GT frames in increasing index order, one at a time (not kept unless already cached)."""
+        want = sorted({int(i) for i in indices})
+        fd = self._frames_dir()
+        if fd is None and self.meta.get("gt_video") and not all(("gt", i) in self._cache for i in want):
+            from lawful.video import iter_frames
+
+            it = iter(want)
+            nxt = next(it, None)
+            for i, f in iter_frames(self.dir / self.meta["gt_video"]):
+                if nxt is None:
+                    break
+                if i == nxt:
+                    yield f
+                    nxt = next(it, None)
+            if nxt is not None:
+                raise DatasetError(f"{self.dir}: GT video has no frame {nxt}")
+            return
+        files = sorted(fd.glob("*.png")) if fd is not None else None
+        for i in want:
+            if ("gt", i) in self._cache:
+                yield self._cache[("gt", i)]
+            elif files is not None:
+                if i >= len(files):
+                    raise DatasetError(f"{self.dir}: no GT frame {i}")
+                yield imread(files[i])
+            else:
+                yield self.gt_frames([i])[i]
 
     # --- dense arrays
     def masks(self) -> np.ndarray:

@@ -1,0 +1,116 @@
+"""Physics-IQ motion masks in Physics-IQ's operation order, and the motion-mask IoUs of a Deduction video.
+
+Physics-IQ's definition (paper, and the public release's description in ``shared/ref/interop.md``):
+each video's mask is made at the video's own resolution — grayscale, 5x5 Gaussian blur, a running
+background ``bg <- 0.7 bg + 0.3 gray`` (double precision, started from the first frame), absolute
+difference to the rounded background, threshold at 10 of 255, morphological open then close with a
+5x5 square; the first mask is empty — and only then shrunk to a quarter of the ground truth's size
+(bilinear, a pixel set where the shrunk value exceeds 127). Shrinking frames first (as lawful did)
+blurs edges below the threshold and changes every IoU.
+
+Frames go in one at a time (:class:`MotionMasker`), so a clip is never held at full resolution.
+The ground truth's masks of a case are computed once per process and shared by every model, rollout
+and output (:func:`gt_motion_masks`, cached with the case's other data in ``GTCase``).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from lawful.score import applepi as F
+
+THRESHOLD = 10  # of 255, on the blurred grayscale difference to the background
+ALPHA = 0.3  # running-background weight of the new frame
+KERNEL = np.ones((5, 5), np.uint8)
+BLUR = (5, 5)
+MAX_SECONDS = 5.0  # Physics-IQ scores the first 5 s
+NA = -1.0
+KEYS = ("spatial_iou_motion", "spatiotemporal_iou_motion", "weighted_spatial_iou_motion")
+
+
+def eval_size(shape: tuple[int, int]) -> tuple[int, int]:
+    """Physics-IQ's evaluation size ``(w, h)``: a quarter of the ground truth's ``(H, W)`` per side."""
+    h, w = shape[:2]
+    return max(1, w // 4), max(1, h // 4)
+
+
+def shrink(mask255: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """A full-resolution ``0/255`` mask at ``size`` ``(w, h)``: bilinear resize, then ``> 127``."""
+    if mask255.shape[1::-1] == tuple(size):
+        return mask255 > 127
+    return cv2.resize(mask255, size, interpolation=cv2.INTER_LINEAR) > 127
+
+
+class MotionMasker:
+    """Streaming motion masks: :meth:`push` one frame (``uint8`` RGB, BGR or gray, any size), get its mask
+    shrunk to ``size``. ``order`` ``"rgb"`` or ``"bgr"`` names the channel order of 3-channel frames."""
+
+    def __init__(self, size: tuple[int, int], order: str = "rgb"):
+        self.size = tuple(size)
+        self._code = cv2.COLOR_RGB2GRAY if order == "rgb" else cv2.COLOR_BGR2GRAY
+        self._bg: np.ndarray | None = None
+
+    def full(self, frame: np.ndarray) -> np.ndarray:
+        """The ``0/255`` mask of ``frame`` at the frame's own resolution (advances the background)."""
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(frame), self._code)
+        gray = cv2.GaussianBlur(gray, BLUR, 0)
+        if self._bg is None or self._bg.shape != gray.shape:
+            self._bg = gray.astype(np.float64)
+            return np.zeros(gray.shape, np.uint8)
+        cv2.accumulateWeighted(gray, self._bg, ALPHA)
+        diff = cv2.absdiff(gray, cv2.convertScaleAbs(self._bg))
+        _, m = cv2.threshold(diff, THRESHOLD, 255, cv2.THRESH_BINARY)
+        if not m.any():
+            return m  # open and close keep an empty mask empty
+        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, KERNEL)
+        return cv2.morphologyEx(m, cv2.MORPH_CLOSE, KERNEL)
+
+    def push(self, frame: np.ndarray) -> np.ndarray:
+        m = self.full(frame)
+        return np.zeros(self.size[::-1], bool) if not m.any() else shrink(m, self.size)
+
+
+def motion_masks(frames, size: tuple[int, int], order: str = "rgb") -> np.ndarray:
+    """``bool [T, h, w]`` masks of a frame sequence, made at full resolution and shrunk to ``size``."""
+    mm = MotionMasker(size, order)
+    out = [mm.push(f) for f in frames]
+    return np.stack(out) if out else np.zeros((0, size[1], size[0]), bool)
+
+
+def gt_indices(case, max_seconds: float = MAX_SECONDS) -> list[int]:
+    """GT physics frames (full indices, 1 = first physics frame) within the first ``max_seconds``."""
+    return [k for k in range(1, case.n_gt_phys + 1) if k / case.gt_fps <= max_seconds + 1e-9]
+
+
+def gt_motion_masks(case, max_seconds: float = MAX_SECONDS) -> np.ndarray:
+    """The case's GT motion masks over :func:`gt_indices`, computed once per case and its files."""
+    key = ("motion_masks", float(max_seconds))
+    cache = case._cache
+    if key not in cache:
+        ks = gt_indices(case, max_seconds)
+        mm = MotionMasker(eval_size(case.shape))
+        cache[key] = np.stack([mm.push(f) for f in case.iter_gt_frames(ks)]) if ks else \
+            np.zeros((0,) + eval_size(case.shape)[::-1], bool)
+    return cache[key]
+
+
+def pred_indices(case, n_phys: int, max_seconds: float = MAX_SECONDS) -> list[int]:
+    """Full indices of the prediction frames aligned with :func:`gt_indices` by the release's time rule."""
+    return [F.pred_physics_index(k / case.gt_fps, n_phys, case.physics_duration) + 1
+            for k in gt_indices(case, max_seconds)]
+
+
+def masks_of_frames(frames: dict[int, np.ndarray], pidx: list[int], size: tuple[int, int],
+                    order: str = "rgb") -> np.ndarray:
+    """Masks of the prediction resampled to the GT's frame times (``frames`` by full index)."""
+    return motion_masks((frames[i] for i in pidx), size, order)
+
+
+def ious(gen: np.ndarray, gt: np.ndarray) -> dict[str, float]:
+    """Physics-IQ's three IoUs (a frame or clip where neither side moves agrees: 1.0)."""
+    if len(gt) == 0:
+        return {k: NA for k in KEYS}
+    return {"spatial_iou_motion": F.spatial_iou(gen, gt, empty=1.0),
+            "spatiotemporal_iou_motion": F.spatiotemporal_iou(gen, gt, empty=1.0),
+            "weighted_spatial_iou_motion": F.weighted_spatial_iou(gen, gt, empty=1.0)}

@@ -251,7 +251,8 @@ class FreeFallDrag(RecordingTask):
                    "anti": ANTI_KINDS[seed % len(ANTI_KINDS)]},
         )
         t = frame_times(case)
-        case.truth = GroundTruth(tracks={"ball": [(float(a), x, float(b)) for a, b in zip(t, self._y(case, t, "true"))]},
+        rows = [(float(a), x, float(b)) for a, b in zip(t, self._y(case, t, "true"))]
+        case.truth = GroundTruth(tracks={"ball": rows},
                                  events={"release": hold, "ground_contact": hold + T},
                                  quantities={"g_px_s2": G * (ground_y - r - top_y) / H})
         return case, next(self.render(case))

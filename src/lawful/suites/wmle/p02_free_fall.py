@@ -1,8 +1,8 @@
 """P2 — free fall: constant acceleration from rest (equal velocity increments, distances 1 : 3 : 5).
 
 Extraction: the release time is the case's ``release`` or the ball's sustained departure from its resting
-height beyond ``k·σ`` (``σ`` the track's measured noise in ``y``; :func:`lawful.suites.recordings.common.release_time`:
-hand tremor or a 1-px wobble does not trigger it), refined to sub-frame by the from-rest model
+height beyond ``k·σ`` (``σ`` the track's measured noise in ``y``;
+:func:`lawful.suites.recordings.common.release_time`: hand tremor or a 1-px twitch does not trigger it), refined to sub-frame by the from-rest model
 ``d = k (t - t0)^2`` fitted to the whole fall and the resting samples before it; the fall ends at the
 first impact (:func:`first_impact`).
 Velocities are least-squares slopes on three equal sub-intervals of the fall (exact mid-interval

@@ -9,17 +9,18 @@ beyond ``max(k·σ·√2, r/4)`` (σ the track's measured vertical noise, ``r`` 
 flight between impacts — and the drop from release to the first impact — is fitted with a parabola
 ``y(t)`` (the samples next to an impact left out: a ball squashed or blurred at the floor; samples off
 the parabola by more than ``k·σ + 0.5 px`` rejected, then refitted). Consecutive parabolas meet at
-the impact (time and contact level, sub-frame); the floor contact level is where they meet (the lowest points of the fitted flights, not of the blurred images) — unless samples
-at the impact lie above both parabolas beyond the noise (a ball that dwells on a soft floor, where
-the parabolas meet below it): then the lowest of those is the contact level and the flights run
-between the parabolas' crossings of it. The drop counts
-as half a flight: its apex is its parabola's vertex (the release point for a drop from rest) and its
-flight time twice vertex → first impact. Each complete rebound (both its impacts seen) gives an apex
-height ``h_k`` above the contact level and a flight time ``T_k``; flights are used in an unbroken run.
+the impact (sub-frame); the contact level is where they meet, unless samples at the impact lie above
+both parabolas beyond the noise (a ball dwelling on a soft floor: the parabolas meet below it), then
+the lowest of those; flights run between the parabolas' crossings of the contact levels (the last
+flight, with no parabola after it, to its crossing of their median). The drop counts as half a
+flight: its apex is its parabola's vertex (the release point for a drop from rest), its flight time
+twice vertex → first impact. Each complete rebound (both its impacts seen) gives an apex height
+``h_k`` above the contact level and a flight time ``T_k``; flights are used in an unbroken run.
 
 Per pair of consecutive flights: ``e_h = √(h_{k+1}/h_k)``, ``e_t = T_{k+1}/T_k``, ``e_k = (e_h + e_t)/2``.
 Standard errors: the flight fits are refitted on ``N_DRAWS`` copies of the samples with Gaussian
-noise of the measured σ added (fixed seed); ``se`` of every derived number is its spread there.
+noise of σ added (fixed seed; σ measured on the flights' samples alone, impacts left out); ``se`` of
+every derived number is its spread there.
 
 Metrics (``q(beyond_noise(e, se), a)``, :func:`lawful.suites.recordings.common.beyond_noise`):
 
@@ -67,7 +68,7 @@ from lawful.world.physics import bounce_trajectory
 
 A_AGREE, A_GAIN, A_CONST, A_KNOWN = 0.05, 0.05, 0.05, 0.05
 MIN_ARC_SAMPLES = 5
-N_DRAWS = 300
+N_DRAWS = 200
 RESOLUTION_PX = 0.5  # centroid resolution added to k·σ when rejecting samples off a flight's parabola
 ANTI_FLOAT = 1.25
 
@@ -341,7 +342,12 @@ class Bounce(RecordingTask):
             m.notes["unresolved"] = "no complete rebound: restitution unmeasurable"
             return m
         pairs = restitution_pairs(out["heights"], out["flights"])
-        se = draw_spread(fl, sig, n - 1)
+        # the noise of the flights themselves (the impacts, squashed or blurred, left out)
+        on_flights = np.isin(t, np.concatenate(fl.t))
+        sig_f = noise.track_noise(tr, vis & on_flights).sigma_y
+        sig_f = sig_f if math.isfinite(sig_f) else sig
+        m.notes["sigma_flights_px"] = sig_f
+        se = draw_spread(fl, sig_f, n - 1)
         m.notes["pairs"] = {a: [float(v) for v in b] for a, b in pairs.items()}
         m.notes["se"] = {a: ([float(v) for v in b] if np.ndim(b) else float(b)) for a, b in se.items()}
         m.set("restitution_height", float(np.mean(pairs["e_h"])))

@@ -93,6 +93,9 @@ def damped_fit(t: np.ndarray, s: np.ndarray, p0, factor=None, quadratic: bool = 
     ok = np.isfinite(t) & np.isfinite(s)
     tau, y = t[ok] - t[ok][0], s[ok]
     p0 = np.asarray(p0, float).copy()
+    for i, v in ((0, float(np.median(y))), (1, 0.5 * float(np.ptp(y))), (2, 0.0), (3, 0.0), (5, 0.0)):
+        if not math.isfinite(p0[i]):
+            p0[i] = v
     free = [0, 1, 2, 3, 4, 5] if quadratic else [0, 1, 2, 4, 5]
 
     def full(q):

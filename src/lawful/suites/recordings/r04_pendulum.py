@@ -359,7 +359,8 @@ class Pendulum(RecordingTask):
         out: dict[str, MetricScore] = {}
         cv, se = m.get("period_cv"), m.get("period_cv_se")
         if cv is None:
-            out["M1"] = MetricScore.operational_zero(m.missing.get("period_cv", "no period"))
+            why = m.missing.get("period_cv") or m.missing.get("period_s", "no period")
+            out["M1"] = MetricScore.operational_zero(why)
         else:
             out["M1"] = MetricScore.measured(q(beyond_noise(cv, se), A_PERIOD), cv, se=se)
         tr, se = m.get("period_trend"), m.get("period_trend_se")

@@ -51,23 +51,33 @@ A_PERIOD, A_RESID, A_EQUIL, A_GROWTH = 0.10, 0.03, 0.05, 0.10
 
 
 def alternating_turns(s: np.ndarray, prominence: float) -> list[tuple[float, int]]:
-    """Turning points of ``s`` as ``(fractional index, +1 max / −1 min)``, alternating (of two same-kind
-    neighbours the more extreme is kept)."""
+    """Turning points of ``s`` as ``(fractional index, +1 max / −1 min)`` in time order. Of two same-kind
+    neighbours with every sample between them seen, the more extreme is kept (jitter); with unseen samples
+    between them both stay (the turning point between them was out of sight)."""
     pts = [(i, 1) for i in events.turning_points(s, "max", prominence)]
     pts += [(i, -1) for i in events.turning_points(s, "min", prominence)]
     out: list[tuple[float, int]] = []
     for i, k in sorted(pts):
-        v = k * s[int(round(i))]
-        if out and out[-1][1] == k:
-            if v > k * s[int(round(out[-1][0]))]:
+        if out and out[-1][1] == k and np.isfinite(s[int(round(out[-1][0])):int(round(i)) + 1]).all():
+            if k * s[int(round(i))] > k * s[int(round(out[-1][0]))]:
                 out[-1] = (i, k)
             continue
         out.append((i, k))
     return out
 
 
+def _hidden_turn(s: np.ndarray, a: float, b: float) -> bool:
+    """Between same-kind turning points ``a`` and ``b``: one unseen run shorter than half the stretch (the
+    opposite turning point out of sight, not a whole cycle)."""
+    gap = ~np.isfinite(s[int(round(a)) + 1:int(round(b))])
+    runs = np.flatnonzero(np.diff(np.concatenate([[0], gap.astype(int), [0]])) != 0).reshape(-1, 2)
+    return len(runs) == 1 and (runs[0, 1] - runs[0, 0]) < 0.5 * (b - a)
+
+
 def spring_cycles(t: np.ndarray, s: np.ndarray, sig: float) -> dict:
-    """Half-periods, centres and amplitudes of an oscillation ``s`` (see the module docstring)."""
+    """Periods, centres and amplitudes of an oscillation ``s`` (see the module docstring): ``2h`` from
+    consecutive opposite turning points, ``Δt`` from same-kind neighbours whose opposite turning point was
+    out of sight."""
     k = noise.k_for()
     turns = alternating_turns(s, 2 * k * sig)
     idx = np.arange(len(s))
@@ -76,11 +86,24 @@ def spring_cycles(t: np.ndarray, s: np.ndarray, sig: float) -> dict:
     times = [events.index_to_time(i, t) for i, _ in turns]
     vals = [float(np.interp(i, idx, fill)) for i, _ in turns]
     se_t = [osc.turning_se(s, i, sig, dt) for i, _ in turns]
-    P = [2 * (b - a) for a, b in zip(times[:-1], times[1:])]
-    P_se = [2 * math.hypot(a, b) for a, b in zip(se_t[:-1], se_t[1:])]
-    cen = [(vals[j] + 2 * vals[j + 1] + vals[j + 2]) / 4 for j in range(len(vals) - 2)]
-    cen_t = [times[j + 1] for j in range(len(vals) - 2)]
-    c = float(np.median(cen)) if cen else (0.5 * (vals[0] + vals[1]) if len(vals) >= 2 else math.nan)
+    P, P_se = [], []
+    for j in range(len(turns) - 1):
+        same = turns[j][1] == turns[j + 1][1]
+        if same and not _hidden_turn(s, turns[j][0], turns[j + 1][0]):
+            continue
+        P.append((1 if same else 2) * (times[j + 1] - times[j]))
+        P_se.append((1 if same else 2) * math.hypot(se_t[j], se_t[j + 1]))
+    cen, cen_t = [], []
+    for j in range(len(turns) - 2):
+        if turns[j][1] == turns[j + 2][1] != turns[j + 1][1]:
+            cen.append((vals[j] + 2 * vals[j + 1] + vals[j + 2]) / 4)
+            cen_t.append(times[j + 1])
+    if cen:
+        c = float(np.median(cen))
+    else:
+        hi = [v for v, (_, kk) in zip(vals, turns) if kk > 0]
+        lo = [v for v, (_, kk) in zip(vals, turns) if kk < 0]
+        c = 0.5 * (hi[0] + lo[0]) if hi and lo else math.nan
     amps = [abs(v - c) for v in vals]
     return {"turns": [i for i, _ in turns], "times": times, "values": vals, "P": P, "P_se": P_se,
             "centres": cen, "centre_t": cen_t, "c": c, "amps": amps}
@@ -223,6 +246,8 @@ class MassSpring(RecordingTask):
         m.set("period_cv_se", se_cv, why)
         m.notes.update(periods=cy["P"], periods_se=cy["P_se"], centres=cy["centres"], turn_times=cy["times"])
         amp0 = cy["amps"][0] if cy["amps"] else math.nan
+        if not math.isfinite(amp0) and n >= 2:  # no centre seen (one side out of sight): half the seen range
+            amp0 = 0.5 * float(np.nanmax(s) - np.nanmin(s))
         m.set("amplitude_px", amp0, why)
         # M2: the damped sinusoid from release on
         rms = math.nan
@@ -247,8 +272,10 @@ class MassSpring(RecordingTask):
         lb, se_lb = weighted_slope(cy["times"], np.log(np.maximum(A, 1e-9)), sig / np.maximum(A, 1e-9))
         D = float(np.ptp(cy["times"])) if n >= 2 else math.nan
         why4 = f"{n} turning points (need 3)"
-        m.set("amplitude_growth", max(0.0, lb) * D if n >= 3 else math.nan, why4)
-        m.set("amplitude_growth_se", se_lb * D if n >= 3 else math.nan, why4)
+        ok4 = n >= 3 and math.isfinite(lb) and math.isfinite(se_lb)
+        why4 = why4 if n < 3 else "no centre between the turning points (amplitudes unknown)"
+        m.set("amplitude_growth", max(0.0, lb) * D if ok4 else math.nan, why4)
+        m.set("amplitude_growth_se", se_lb * D if ok4 else math.nan, why4)
         return m
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
@@ -256,7 +283,7 @@ class MassSpring(RecordingTask):
         out: dict[str, MetricScore] = {}
         cv, se = m.get("period_cv"), m.get("period_cv_se")
         if cv is None:
-            reason = m.missing.get("period_cv", "no period")
+            reason = m.missing.get("period_cv") or m.missing.get("period_s", "no period")
             return {k: MetricScore.operational_zero(reason) for k in ("M1", "M2", "M3", "M4")}
         out["M1"] = MetricScore.measured(q(beyond_noise(cv, se), A_PERIOD), cv, se=se)
         rms, amp = m.get("fit_rms_px"), m.get("amplitude_px")

@@ -120,7 +120,7 @@ def test_rendered_law_clip_beats_its_twin():
     assert r["anti"] < r["law"] - 30
 
 
-@pytest.mark.skipif(not CLIP.exists(), reason="../shared/recordings is not here (real clips are not part of the project)")
+@pytest.mark.skipif(not CLIP.exists(), reason="../shared/recordings is not here (real clips are not in the project)")
 def test_real_clip_01_drop_and_one_rebound():
     """Clip 01 (120 fps stored at 30, rotated): release ~120, impacts 202 and 281, rebound apex 241-242 (MANIFEST).
     Window 100-300: the arm enters from ~280 at the top and the ball reaches the right edge by ~292, so the

@@ -165,7 +165,7 @@ def flight_numbers(fl: Flights, ys: list[np.ndarray] | None = None, gys: list[np
 
 
 def restitution_pairs(h: list[float], T: list[float]) -> dict[str, np.ndarray]:
-    """Per consecutive pair: ``e_h = √(h_{k+1}/h_k)``, ``e_t = T_{k+1}/T_k``, their mean ``e`` and ``d = e_t − e_h``."""
+    """Per consecutive pair: ``e_h = √(h_{k+1}/h_k)``, ``e_t = T_{k+1}/T_k``, their mean ``e``, ``d = e_t − e_h``."""
     h, T = np.asarray(h, float), np.asarray(T, float)
     with np.errstate(invalid="ignore", divide="ignore"):
         e_h = np.sqrt(h[1:] / h[:-1])

@@ -171,8 +171,8 @@ class Projectile(RecordingTask):
         case = Case(
             id=self.case_id(index), suite="recordings", task=self.name, seed=seed, variant=f"style-{seed}",
             width=WIDTH, height=HEIGHT, fps=FPS, duration=round(duration, 4),
-            prompt=("Fixed side view. A ball sits on a small launcher; it is fired upwards at an angle, flies in an arc "
-                    "across the picture and lands on the floor, where it rolls to a stop."),
+            prompt=("Fixed side view. A ball sits on a small launcher; it is fired upwards at an angle, flies in an "
+                    "arc across the picture and lands on the floor, where it rolls to a stop."),
             objects=[ObjectSpec(id="ball", shape="sphere", color=color, box=sphere_box(x0, y_launch, r))],
             assumptions=["negligible air resistance", "fixed camera", "uniform time"],
             criteria=["M1: uniform horizontal velocity", "M2: constant vertical acceleration",

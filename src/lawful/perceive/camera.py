@@ -21,8 +21,13 @@ The remaining corners give a RANSAC similarity; it is accepted only with inliers
 least ``MIN_CELLS`` cells of a 4 x 4 grid. Its uncertainty is the standard error of the fitted
 transform at the frame corners (:mod:`lawful.perceive.camera_fit`); where few or clustered points
 leave rotation and scale loose, a pure shift is used instead if the similarity does not differ
-from it significantly. Where corners fail, phase correlation of the unmasked pixels (a translation
-on the predicted transform, its error the disagreement of the frame's quadrants) is the fallback.
+from it significantly. Where corners fail (stripes, bare walls, a backdrop with edges but no corners),
+the background's intensities are registered directly (:func:`lawful.perceive.camera_dense.register`:
+Gauss-Newton on the pixels whose gradient stands above noise, moving things down-weighted, objects and
+``exclude`` regions masked), its uncertainty a cluster-robust covariance from its own residuals, infinite
+where some direction of the motion is pinned by no more gradient than noise gives (stripes all along
+it). Phase correlation (a translation on the predicted transform, its error the disagreement of the
+frame's quadrants) is the last resort.
 A key frame whose estimate is not within ``max_uncertainty`` px (``Z`` standard errors) is a
 ``hold``: no estimate, the path is interpolated across it.
 
@@ -31,7 +36,7 @@ key frame moves the frame corners by more than ``Z`` standard errors and more th
 px (the tracker's own precision: less is not worth compensating). Otherwise :attr:`transforms` are
 all identity and :meth:`summary` says why: ``static`` (motion within its uncertainty) or
 ``reliable: false`` (the camera may have moved unseen: a measurement that needs a fixed frame
-should not trust positions).
+should not trust positions; the reason says why the key frames were held).
 
 Transforms are ``[2, 3]`` float64 matrices in the pixel coordinates of the frames handed in
 (pixel centres at integer coordinates): ``p0 = A @ [x, y, 1]``. Work happens on a grey copy at
@@ -107,7 +112,7 @@ class CameraMotion:
     BEND = 0.3  # work pixels: an estimate this far from the extrapolated path also estimates the frames between
     Z = 3.0  # standard errors a motion must exceed to be real
 
-    def __init__(self, max_side: int = 320, max_corners: int = 120, min_points: int = 12, stride: int = 8,
+    def __init__(self, max_side: int = 320, max_corners: int = 120, min_points: int = 12, stride: int = 16,
                  exclude=None, exclude_size=None, min_shift: float = 0.5, max_uncertainty: float = 2.0):
         self.max_side = max_side
         self.max_corners = max_corners
@@ -123,7 +128,8 @@ class CameraMotion:
         self._size = (0, 0)
         self._corners_w = np.zeros((0, 2))
         self._gray0 = self._prev = None  # frame 0 and the last estimated key frame (grey, work resolution)
-        self._D0 = self._Dprev = None  # the same, smoothed float32
+        self._D0 = self._Dprev = None  # the same, smoothed float32 (``_Dprev`` made when first needed)
+        self._raw_prev = None  # the last estimated key frame, plain grey
         self._prev_A = IDENTITY
         self._static = None  # work-resolution bool mask of the ``exclude`` regions
         self._moving = None  # the last key frame's moving mask
@@ -188,7 +194,7 @@ class CameraMotion:
         j = int(np.argmax(shift)) if len(est) else None
         if not reliable:  # a path with gaps or loose estimates is not used: the camera may have moved unseen
             why = (f"{holds} of {len(self._keys) - 1} key frames without an estimate within {self.max_uncertainty:g} px"
-                   if holds else f"uncertainty {worst:.2f} px above {self.max_uncertainty:g} px")
+                   f" ({self._why_held()})" if holds else f"uncertainty {worst:.2f} px above {self.max_uncertainty:g} px")
             seen = f"; estimated motion up to {shift.max():.2f} px" if len(shift) else ""
             return {"used": False, "static": False, "reliable": False,
                     "reason": f"unreliable: {why}{seen}; not compensated"}
@@ -198,9 +204,40 @@ class CameraMotion:
                 "reason": f"motion {shift[j]:.2f} px below its uncertainty {bar[j]:.2f} px"
                           f" ({self.Z:g} sd, floor {self.min_shift:g} px)"}
 
+    def _why_held(self) -> str:
+        """Why key frames have no estimate, most frequent first: the weakest direction of the last attempt
+        (intensity registration), its uncertainty, or too few points."""
+        names = ("scale", "rotation", "x", "y")
+        why = Counter()
+        for _, _, m, d in self._keys:
+            if m != "hold":
+                continue
+            if d.get("snr") is not None and not np.isfinite(d.get("u", np.inf)):
+                weak = names[int(np.argmax(np.abs(d.get("weakest", [0, 0, 1, 0]))))]
+                why[f"{weak} not pinned: its gradient {d['snr']:.1f}x that of noise"] += 1
+            elif d.get("u") is not None:
+                why[f"{d.get('rejected', 'estimate')} uncertainty {self.Z * d['u'] / self._s:.2f} px"] += 1
+            else:
+                why["too few background points"] += 1
+        return "; ".join(f"{n}: {w}" for w, n in why.most_common(2))
+
+    def keys(self) -> list[tuple[int, np.ndarray, str, float]]:
+        """The estimated key frames: ``(frame index, frame -> frame-0 transform in frame px, method, standard
+        error at the frame corners in frame px)``; a ``hold`` has no transform (None) and ``inf``."""
+        s, o = self._s, 0.5 * self._s - 0.5
+        out = []
+        for i, Aw, m, d in self._keys:
+            if m == "hold":
+                out.append((i, None, m, float("inf")))
+                continue
+            Af = Aw.copy()
+            Af[:, 2] = (Aw[:, :2].sum(1) * o + Aw[:, 2] - o) / s
+            out.append((i, Af, m, float(d.get("u", 0.0)) / s))
+        return out
+
     def summary(self) -> dict:
         """Camera-motion evidence for ``Tracks.meta``: largest estimated shift, scale and rotation, frame
-        counts per method (``first``, ``lk``, ``phase``, ``hold``, ``interpolated``), key-frame fit quality
+        counts per method (``first``, ``lk``, ``dense``, ``phase``, ``hold``, ``interpolated``), key-frame fit quality
         (inliers min/median, grid cells reached of 16, rms residual and largest standard error at a corner,
         frame px) and the decision (``used``, ``static``, ``reliable``, ``reason``)."""
         T = np.array(self.estimated())
@@ -243,8 +280,7 @@ class CameraMotion:
         if len(good) > 1:  # constant-velocity extrapolation of the camera path over a baseline of ~a stride
             j0, A0 = next((k for k in reversed(good[:-1]) if k[0] <= j - self.stride // 2), good[0])[:2]
             pred = Aj + (Aj - A0) * ((i - j) / (j - j0))
-        D = dense.smooth(raw)
-        A, method, info, pts, ref = self._estimate(g, D, b, pred, replace=True)
+        A, method, info, pts, ref = self._estimate(g, None, b, pred, replace=True, raw=raw)
         if A is not None and self.Z * info["u"] / self._s > self.max_uncertainty:
             A, method, info = None, "hold", {**info, "rejected": method}  # too uncertain to use
         if A is None:
@@ -258,15 +294,37 @@ class CameraMotion:
             self._ref = np.concatenate([self._ref, apply(pred if A is None else A, new).astype(np.float32)])
         if A is None:
             return
-        self._prev, self._Dprev, self._prev_A = g, D, A
-        self._keep_prev = ~(self._excluded(b, g.shape) | self._moving)
+        self._prev, self._raw_prev, self._Dprev, self._prev_A = g, raw, None, A  # smoothed when needed
+        self._keep_prev = ~(self._excluded(b, g.shape) | (False if self._moving is None else self._moving))
         self._keys.append((i, A, method, info))
-        if between and np.abs(apply(A - pred, self._corners_w)).max() > max(self.BEND, self.Z * info["u"]):
-            for k, rgb_k, boxes_k in between:  # not on a straight path: interpolation would be off
-                gk, raw_k = self._gray(rgb_k)
-                r = self._estimate(gk, None, self._boxes(boxes_k), Aj + (A - Aj) * ((k - j) / (i - j)), raw=raw_k)
-                if r[0] is not None and self.Z * r[2]["u"] / self._s <= self.max_uncertainty:
-                    self._keys.insert(-1, (k, r[0], r[1], r[2]))
+        if not between:
+            return
+        tol = max(self.BEND, self.Z * info["u"])
+        if len(good) == 1:  # no path before this segment to extrapolate: is its middle where interpolation puts it?
+            mid = len(between) // 2
+            got = self._between(*between[mid], j, Aj, i, A)
+            if got is not None and np.abs(apply(got[1] - Aj - (A - Aj) * ((got[0] - j) / (i - j)),
+                                                self._corners_w)).max() <= tol:
+                self._keys.insert(-1, got)
+                return
+            between = between[:mid] + between[mid + 1:]
+            if got is not None:
+                self._keys.insert(-1, got)
+        elif np.abs(apply(A - pred, self._corners_w)).max() <= tol:
+            return
+        for k, rgb_k, boxes_k in between:  # not on a straight path: interpolation would be off
+            got = self._between(k, rgb_k, boxes_k, j, Aj, i, A)
+            if got is not None:
+                self._keys.insert(-1, got)
+        self._keys.sort(key=lambda key: key[0])
+
+    def _between(self, k: int, rgb: np.ndarray, boxes, j: int, Aj: np.ndarray, i: int, A: np.ndarray):
+        """Estimate frame ``k`` between key frames ``j`` and ``i``: a key-frame tuple, or None if too uncertain."""
+        gk, raw_k = self._gray(rgb)
+        r = self._estimate(gk, None, self._boxes(boxes), Aj + (A - Aj) * ((k - j) / (i - j)), raw=raw_k)
+        if r[0] is not None and self.Z * r[2]["u"] / self._s <= self.max_uncertainty:
+            return (k, r[0], r[1], r[2])
+        return None
 
     def _start(self, rgb: np.ndarray, boxes) -> None:
         """Frame 0: work scale, exclusion mask and first corners."""
@@ -274,7 +332,7 @@ class CameraMotion:
         self._size, self._s = (w, h), min(1.0, self.max_side / max(w, h))
         g, raw = self._gray(rgb)
         self._gray0 = self._prev = g
-        self._D0 = self._Dprev = dense.smooth(raw)
+        self._D0 = dense.smooth(raw)
         gh, gw = g.shape
         self._corners_w = _corners(gw, gh)
         self._grid = np.stack(np.meshgrid(np.linspace(0, gw - 1, 9), np.linspace(0, gh - 1, 9)), -1).reshape(-1, 2)
@@ -320,20 +378,28 @@ class CameraMotion:
         for c in cands + [pred]:
             if all(np.abs(apply(c - u, self._corners_w)).max() > _RANSAC_PX for u in uniq):
                 uniq.append(c)
-        if D is None and (len(uniq) > 1 or replace or self._moving is None):
+        # one consensus of nearly all points that agrees with the path: nothing moves on its own among the
+        # corners, the pixel checks are skipped; too few corners for a fit: straight to the intensities
+        clean = len(uniq) == 1 and first is not None and first.sum() >= 0.8 * ok.sum()
+        scarce = ok.sum() < self.min_points
+        if D is None and not clean and (len(uniq) > 1 or replace or self._moving is None or scarce):
             D = dense.smooth(raw)
         best = uniq[dense.best(D, ref_img, [M_of(c) for c in uniq], keep)] if len(uniq) > 1 else uniq[0]
-        if not replace and len(uniq) == 1 and self._moving is not None:  # between key frames, on the path
+        if clean or scarce:
+            moving = None
+        elif not replace and len(uniq) == 1 and self._moving is not None:  # between key frames, on the path
             moving = self._moving
         else:
             moving = dense.moving_mask(D, ref_img, M_of(best), keep, self._grow)
         if replace:
             self._moving = moving
-        use = ok & ~moving[yi, xi]
+        use = ok if moving is None else ok & ~moving[yi, xi]
         same = first is not None and best is cands[0] and np.array_equal(use, ok)  # nothing new excluded
-        got = self._fit(nxt[use], ref[use], gw, gh, first[use] if same else None)
+        got = None if scarce else self._fit(nxt[use], ref[use], gw, gh, first[use] if same else None)
         if got is not None:
             return (got[0], "lk", got[1], *got[2:])
+        if moving is None:
+            moving = np.zeros_like(keep)
         # corners scarce or not agreeing (stripes, bare walls): register the background's intensities
         if D is None:
             D = dense.smooth(raw)
@@ -411,8 +477,10 @@ class CameraMotion:
         inside it, else the previous key frame. ``(image, A -> map to it, map -> A)``."""
         gh, gw = self._gray0.shape
         p = apply(pred, self._grid)
-        if ((p >= 0) & (p <= [gw - 1, gh - 1])).all(1).mean() >= 0.5 or self._Dprev is None:
+        if ((p >= 0) & (p <= [gw - 1, gh - 1])).all(1).mean() >= 0.5 or self._raw_prev is None:
             return self._D0, (lambda A: A), (lambda M: M)
+        if self._Dprev is None:
+            self._Dprev = dense.smooth(self._raw_prev)
         back = invert(self._prev_A)
         return self._Dprev, (lambda A: compose(back, A)), (lambda M: compose(self._prev_A, M))
 

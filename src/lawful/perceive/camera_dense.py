@@ -179,9 +179,8 @@ def _corners(w: int, h: int) -> np.ndarray:
 
 
 def _pyr_map(k: float) -> np.ndarray:
-    """``[2, 3]`` map from full-level pixels to pixels of a level ``k`` times as large (pixel centres kept)."""
-    o = 0.5 * k - 0.5
-    return np.array([[k, 0.0, o], [0.0, k, o]])
+    """``[2, 3]`` map from full-level pixels to those of a ``cv2.pyrDown`` level ``k`` times as large."""
+    return np.array([[k, 0.0, 0.0], [0.0, k, 0.0]])
 
 
 def _compose(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
@@ -190,33 +189,36 @@ def _compose(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
 
 
 class Template:
-    """The pixels of a reference image that can pin down a motion, on a two-level pyramid (half size, then
-    full): those with a gradient above ``SIGMAS`` times the gradient of noise (the full level's median),
-    inside ``keep`` (not on objects or excluded regions) and 3 px from it and from the border, at most
-    ``MAX_POINTS`` per level, spread evenly; with their values and gradients."""
+    """The pixels of a reference image that can pin down a motion, on a pyramid (``cv2.pyrDown``: quarter,
+    half and full size): those with a gradient above ``SIGMAS`` times the gradient of noise (the full
+    level's median), inside ``keep`` (not on objects or excluded regions) and 3 px from it and from the
+    border, at most ``MAX_POINTS`` per level, spread evenly; with their values and gradients."""
 
-    def __init__(self, ref: np.ndarray, keep: np.ndarray):
-        inner = cv2.erode(keep.astype(np.uint8), np.ones((7, 7), np.uint8))
+    def __init__(self, ref: np.ndarray, keep: np.ndarray, levels: int = 3):
+        ok = cv2.erode(keep.astype(np.uint8), np.ones((7, 7), np.uint8))
         self.levels: list[tuple] = []  # coarse first: (k, points, values, gx, gy, centre)
-        self.grad_sd, noise = 0.0, None
-        for k, R, ok in ((1.0, ref, inner > 0), (0.5, cv2.pyrDown(ref), cv2.resize(inner, None, fx=0.5, fy=0.5,
-                                                                                   interpolation=cv2.INTER_NEAREST) > 0)):
+        self.grad_sd, noise, R = 0.0, None, ref
+        for n in range(levels):
+            if n:
+                if min(R.shape) < 64:
+                    break
+                R, ok = cv2.pyrDown(R), ok[::2, ::2]  # pyrDown keeps pixel 2j at j
             h, w = R.shape
             gx = cv2.Sobel(R, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
             gy = cv2.Sobel(R, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
             mag = cv2.magnitude(gx, gy)
             if noise is None:
-                m = mag[ok]
+                m = mag[ok > 0]
                 if m.size < 50:
                     return
                 noise = _MAD * float(np.median(m))  # the gradient of noise (flat areas are most pixels or texture is)
                 self.grad_sd = float(np.median(m)) / np.sqrt(2 * np.log(2))  # per component (|g| is Rayleigh)
-            idx = np.flatnonzero(ok & (mag > max(SIGMAS * noise, 0.05)))
+            idx = np.flatnonzero((ok > 0) & (mag > max(SIGMAS * noise, 0.05)))
             if len(idx) < 30:
                 continue
             idx = idx[:: max(1, int(np.ceil(len(idx) / MAX_POINTS)))]
             y, x = np.divmod(idx, w)
-            self.levels.insert(0, (k, np.stack([x, y], 1).astype(np.float64), R.ravel()[idx].astype(np.float64),
+            self.levels.insert(0, (0.5 ** n, np.stack([x, y], 1).astype(np.float64), R.ravel()[idx].astype(np.float64),
                                    gx.ravel()[idx].astype(np.float64), gy.ravel()[idx].astype(np.float64),
                                    np.array([(w - 1) / 2, (h - 1) / 2])))
 
@@ -238,7 +240,11 @@ def register(img: np.ndarray, tpl: Template, A0: np.ndarray, keep: np.ndarray, i
     for k, y, R, gx, gy, ctr in tpl.levels:
         P = _pyr_map(k)
         Pi = cv2.invertAffineTransform(P)
-        I, kp = (img, keep) if k == 1.0 else (cv2.pyrDown(img), keep[::2, ::2])
+        step = round(1 / k)
+        I = img
+        for _ in range(step.bit_length() - 1):
+            I = cv2.pyrDown(I)
+        kp = keep[::step, ::step]
         h, w = I.shape
         Bk = _compose(P, _compose(B, Pi))
         d = y - ctr

@@ -15,7 +15,7 @@ from lawful.score.wmle import q
 from lawful.suites.recordings import _oscillation as osc
 from lawful.suites.recordings.common import beyond_noise
 from lawful.suites.recordings.r04_pendulum import (
-    A_PERIOD, A_RESID, Pendulum, amplitude_factor, damped_swing, wall_periods, wall_side,
+    A_LENGTH, A_PERIOD, A_RESID, Pendulum, amplitude_factor, damped_swing, wall_periods, wall_side,
 )
 from lawful.suites.wmle import _pendulums as pk
 from lawful.tracks import Tracks
@@ -155,7 +155,8 @@ def test_metric_formulas():
     assert s["M3"].value == pytest.approx(q((3.0 - K * 0.5) / 100.0, A_RESID))
     T = m.get("period_s")
     Tp = 2 * math.pi * math.sqrt(case.known["length_m"] / 9.81)
-    assert s["M4"].residual == pytest.approx(T / Tp - 1)
+    assert s["M4"].components["raw"] == pytest.approx(T / Tp - 1)
+    assert s["M4"].value == pytest.approx(q(beyond_noise(T / Tp - 1, m.get("period_se_s") / Tp), A_LENGTH))
     case.known.pop("length_m")
     case.object("bob").known.pop("length_m")
     assert task.metrics(case, m)["M4"].status == "undefined"  # no length in metres, no comparison

@@ -21,7 +21,8 @@ from scipy.integrate import cumulative_trapezoid
 from scipy.optimize import least_squares
 
 from lawful.perceive import noise
-from lawful.suites.wmle.common import measure_consistency
+from lawful.suites.recordings.common import release_time, rest_position
+from lawful.suites.wmle.common import event, measure_consistency
 
 
 def usable_series(tr, frame: tuple[float, float] | None) -> tuple[np.ndarray, np.ndarray]:
@@ -155,3 +156,39 @@ def consistency_median_size(task, case, tracks, m):
     chk.extra.update({k: float(min(1.0, max(0.0, v))) for k, v in task.extra_consistency(case, tracks, m).items()})
     chk.notes["reference_area_px2"] = sizes
     return chk
+
+
+def from_release(case, tracks, m, oid: str, s: np.ndarray, sig_px: float, px: float = 1.0) -> np.ndarray | None:
+    """``s`` ``[T]`` with the samples before release set to NaN (None when there is no release: ``period_s`` is
+    then missing with the reason). Records the release event, ``notes['release']`` and the observation interval.
+    ``sig_px``: the noise of ``s·px`` (px); ``px`` turns ``s`` into pixels (the pendulum's angle → arc)."""
+    t = np.asarray(tracks.t, float)
+    t_rel, how = release_time(case, t, np.abs(s - rest_position(s)) * px, sig_px)
+    m.notes["release"] = how
+    if t_rel is None:
+        m.set("period_s", None, f"no release: {how}")
+        return None
+    i_rel = int(np.searchsorted(t, t_rel - 1e-9))
+    m.events.append(event(oid, "release", float(np.interp(t_rel, t, np.arange(len(t)))), tracks))
+    m.notes["interval"] = [i_rel, len(t)]
+    return np.where(np.arange(len(t)) >= i_rel, s, np.nan)
+
+
+def noise_metric(m, key: str, se_key: str | None, a: float, norm_key: str | None = None, sigma: float | None = None,
+                 missing: str = "undefined"):
+    """``q(beyond_noise(e, se) / norm; a)`` from measured quantities: ``e = m[key]``, ``se = m[se_key]`` (or
+    ``sigma``), ``norm = m[norm_key]`` (1 when None). A missing value gives a metric ``missing``
+    (``"undefined"`` or ``"operational_zero"``) with the measurement's reason."""
+    from lawful.score.wmle import q
+    from lawful.suites.recordings.common import beyond_noise
+    from lawful.suites.wmle.common import MetricScore
+
+    e = m.get(key)
+    se = sigma if se_key is None else m.get(se_key)
+    norm = 1.0 if norm_key is None else m.get(norm_key)
+    if e is None or not norm:
+        why = m.missing.get(key) or m.missing.get(norm_key or "", "") or m.missing.get("period_s", "not measured")
+        return getattr(MetricScore, missing)(why)
+    se = math.nan if se is None else se
+    v = beyond_noise(e, se) / norm
+    return MetricScore.measured(q(v, a), v, raw=e, se=se, norm=norm)

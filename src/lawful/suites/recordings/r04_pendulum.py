@@ -59,7 +59,7 @@ from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
 from lawful.suites.recordings import _oscillation as osc
-from lawful.suites.recordings.common import RecordingTask, beyond_noise, release_time, rest_position
+from lawful.suites.recordings.common import RecordingTask, beyond_noise
 from lawful.suites.wmle import _pendulums as pk
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, event, frame_times, style_of
 from lawful.tracks import Tracks
@@ -70,7 +70,6 @@ G = 9.81
 A_PERIOD, A_RESID, A_LENGTH = 0.10, 0.03, 0.05
 WALL_SPREAD = 0.2  # wall side: turning-point spread below this fraction of the other side's
 MIN_ARC = 5  # samples of an arc between impacts
-TRIM = 0
 
 
 def amplitude_factor(A) -> np.ndarray:
@@ -157,7 +156,7 @@ def wall_periods(t: np.ndarray, s: np.ndarray, sig: float, side: int) -> dict:
     imp = [int(round(i)) for i in events.turning_points(side * s, "max", 2 * k * sig)]
     arcs = []
     for a, b in zip(imp[:-1], imp[1:]):
-        idx = np.arange(a + 1 + TRIM, b - TRIM)
+        idx = np.arange(a + 1, b)  # the impact samples themselves are not free
         idx = idx[np.isfinite(s[idx])]
         if len(idx) >= MIN_ARC and np.ptp(s[idx]) >= 2 * k * sig:
             arcs.append(idx)
@@ -165,8 +164,6 @@ def wall_periods(t: np.ndarray, s: np.ndarray, sig: float, side: int) -> dict:
            "omega": [], "c": math.nan, "resid": np.array([])}
     if len(arcs) < 2:
         return out
-    n = len(arcs)
-
     def joint(p):
         c, w0 = p[0], p[1]
         r = []
@@ -309,15 +306,9 @@ class Pendulum(RecordingTask):
         sig = noise.sigma(th)
         sig = sig if math.isfinite(sig) and sig > 0 else 0.5 / L
         m.notes.update(noise_px=sig * L, length_px=L)
-        t_rel, how = release_time(case, t, np.abs(th - rest_position(th)) * L, sig * L)
-        m.notes["release"] = how
-        if t_rel is None:
-            m.set("period_s", None, f"no release: {how}")
+        s = osc.from_release(case, tracks, m, "bob", th, sig * L, px=L)
+        if s is None:
             return m
-        i_rel = int(np.searchsorted(t, t_rel - 1e-9))
-        m.events.append(event("bob", "release", float(np.interp(t_rel, t, np.arange(len(t)))), tracks))
-        m.notes["interval"] = [i_rel, len(t)]
-        s = np.where(np.arange(len(t)) >= i_rel, th, np.nan)
         side, wall_how = wall_side(case, s, x, sig)
         m.notes["wall"] = {"side": side, "how": wall_how}
         if side:
@@ -356,25 +347,12 @@ class Pendulum(RecordingTask):
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         sig = float(m.notes.get("noise_px", math.nan))
-        out: dict[str, MetricScore] = {}
-        cv, se = m.get("period_cv"), m.get("period_cv_se")
-        if cv is None:
-            why = m.missing.get("period_cv") or m.missing.get("period_s", "no period")
-            out["M1"] = MetricScore.operational_zero(why)
-        else:
-            out["M1"] = MetricScore.measured(q(beyond_noise(cv, se), A_PERIOD), cv, se=se)
-        tr, se = m.get("period_trend"), m.get("period_trend_se")
-        if tr is None:
-            out["M2"] = (MetricScore.undefined(m.missing.get("period_trend", "")) if cv is not None
-                         else MetricScore.operational_zero(m.missing.get("period_trend", "no period")))
-        else:
-            out["M2"] = MetricScore.measured(q(beyond_noise(tr, se), A_PERIOD), tr, se=se)
-        rms, amp = m.get("fit_rms_px"), m.get("amplitude_px")
-        if rms is None or not amp:
-            out["M3"] = MetricScore.operational_zero(m.missing.get("fit_rms_px", "no swing fit"))
-        else:
-            e = beyond_noise(rms, sig) / amp
-            out["M3"] = MetricScore.measured(q(e, A_RESID), e, rms_px=rms, noise_px=sig)
+        resolved = m.get("period_cv") is not None  # fewer periods than M2 needs: M2 undefined, not a violation
+        out = {"M1": osc.noise_metric(m, "period_cv", "period_cv_se", A_PERIOD, missing="operational_zero"),
+               "M2": osc.noise_metric(m, "period_trend", "period_trend_se", A_PERIOD,
+                                      missing="undefined" if resolved else "operational_zero"),
+               "M3": osc.noise_metric(m, "fit_rms_px", None, A_RESID, "amplitude_px", sigma=sig,
+                                      missing="operational_zero")}
         L_m = case.known.get("length_m") or case.object("bob").known.get("length_m")
         T, se = m.get("period_s"), m.get("period_se_s")
         if not L_m:
@@ -383,6 +361,6 @@ class Pendulum(RecordingTask):
             out["M4"] = MetricScore.operational_zero(m.missing.get("period_s", "no period"))
         else:
             Tp = 2 * math.pi * math.sqrt(float(L_m) / float(case.known.get("g", G)))
-            e = T / Tp - 1
-            out["M4"] = MetricScore.measured(q(beyond_noise(e, (se or 0) / Tp), A_LENGTH), e, T_pred=Tp)
+            e = beyond_noise(T / Tp - 1, (se or 0) / Tp)
+            out["M4"] = MetricScore.measured(q(e, A_LENGTH), e, raw=T / Tp - 1, T_pred=Tp)
         return out

@@ -36,10 +36,9 @@ import numpy as np
 from lawful.case import Case, GroundTruth, ObjectSpec
 from lawful.perceive import events, noise
 from lawful.result import Measurement
-from lawful.score.wmle import q
 from lawful.suites.base import Law
 from lawful.suites.recordings import _oscillation as osc
-from lawful.suites.recordings.common import RecordingTask, beyond_noise, release_time, rest_position
+from lawful.suites.recordings.common import RecordingTask, rest_position
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, event, frame_times, style_of
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
@@ -146,8 +145,8 @@ class MassSpring(RecordingTask):
         bar_y, rest = float(rng.uniform(22, 32)), float(rng.uniform(40, 55))
         hold = float(rng.uniform(0.3, 0.6))
         kind = str(rng.choice(["chirp", "growing", "drift"]))
-        value = {"chirp": float(rng.choice([-1, 1]) * rng.uniform(0.25, 0.4)),
-                 "growing": float(rng.uniform(1.6, 2.2)), "drift": float(rng.choice([-1, 1]) * rng.uniform(0.3, 0.5))}[kind]
+        value = {"chirp": float(rng.choice([-1, 1]) * rng.uniform(0.25, 0.4)), "growing": float(rng.uniform(1.6, 2.2)),
+                 "drift": float(rng.choice([-1, 1]) * rng.uniform(0.3, 0.5))}[kind]
         color = object_colors(seed, 1)[0]
         k = {"bar_y": round(bar_y, 2), "rest_px": round(rest, 2), "side_px": round(side, 2), "x": round(x, 2),
              "mass_kg": round(mass, 5), "stiffness": round(stiff, 5), "damping_ratio": round(zeta, 5),
@@ -226,15 +225,9 @@ class MassSpring(RecordingTask):
         sig = noise.sigma(s)
         sig = sig if math.isfinite(sig) and sig > 0 else 0.5
         m.notes["noise_px"] = sig
-        t_rel, how = release_time(case, t, np.abs(s - rest_position(s)), sig)
-        m.notes["release"] = how
-        if t_rel is None:
-            m.set("period_s", None, f"no release: {how}")
+        s = osc.from_release(case, tracks, m, "mass", s, sig)
+        if s is None:
             return m
-        i_rel = int(np.searchsorted(t, t_rel - 1e-9))
-        m.events.append(event("mass", "release", float(np.interp(t_rel, t, np.arange(len(t)))), tracks))
-        m.notes["interval"] = [i_rel, len(t)]
-        s = np.where(np.arange(len(t)) >= i_rel, s, np.nan)
         cy = spring_cycles(t, s, sig)
         for i in cy["turns"]:
             m.events.append(event("mass", "turning_point", float(i), tracks))
@@ -279,29 +272,11 @@ class MassSpring(RecordingTask):
         return m
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
-        sig = float(m.notes.get("noise_px", math.nan))
-        out: dict[str, MetricScore] = {}
-        cv, se = m.get("period_cv"), m.get("period_cv_se")
-        if cv is None:
+        if m.get("period_cv") is None:
             reason = m.missing.get("period_cv") or m.missing.get("period_s", "no period")
             return {k: MetricScore.operational_zero(reason) for k in ("M1", "M2", "M3", "M4")}
-        out["M1"] = MetricScore.measured(q(beyond_noise(cv, se), A_PERIOD), cv, se=se)
-        rms, amp = m.get("fit_rms_px"), m.get("amplitude_px")
-        if rms is None or not amp:
-            out["M2"] = MetricScore.undefined(m.missing.get("fit_rms_px", "no fit"))
-        else:
-            e = beyond_noise(rms, sig) / amp
-            out["M2"] = MetricScore.measured(q(e, A_RESID), e, rms_px=rms, noise_px=sig)
-        d, se = m.get("equilibrium_drift_px"), m.get("equilibrium_drift_se_px")
-        if d is None or not amp:
-            out["M3"] = MetricScore.undefined(m.missing.get("equilibrium_drift_px", ""))
-        else:
-            e = beyond_noise(d, se) / amp
-            out["M3"] = MetricScore.measured(q(e, A_EQUIL), e, drift_px=d, se_px=se)
-        g, se = m.get("amplitude_growth"), m.get("amplitude_growth_se")
-        if g is None:
-            out["M4"] = MetricScore.undefined(m.missing.get("amplitude_growth", ""))
-        else:
-            e = beyond_noise(g, se)
-            out["M4"] = MetricScore.measured(q(e, A_GROWTH), e, growth=g, se=se)
-        return out
+        sig = float(m.notes.get("noise_px", math.nan))
+        return {"M1": osc.noise_metric(m, "period_cv", "period_cv_se", A_PERIOD),
+                "M2": osc.noise_metric(m, "fit_rms_px", None, A_RESID, "amplitude_px", sigma=sig),
+                "M3": osc.noise_metric(m, "equilibrium_drift_px", "equilibrium_drift_se_px", A_EQUIL, "amplitude_px"),
+                "M4": osc.noise_metric(m, "amplitude_growth", "amplitude_growth_se", A_GROWTH)}

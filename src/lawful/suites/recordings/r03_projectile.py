@@ -6,13 +6,17 @@ ball's first impact (:func:`lawful.suites.wmle.p02_free_fall.first_impact`: it s
 its noise) and the landing level is the centre row there. Nothing needs calibrating: launch speed,
 angle and the gravity in px/s² are fitted.
 
-Flight: from release (:func:`~lawful.suites.recordings.common.release_time` on the distance from the
-rest position; a thrown ball whose hand is in view needs the case's ``release`` or a window that
-starts there) to landing, less isolated samples (runs of ≤ 2, at most a tenth) off the fitted path
-by more than ``k·σ + 0.5 px`` (a hand or a rim occluding); a long stretch off the path is the
-motion, never dropped. Fits in ``τ = t − t_mid``: ``x = x0 + v_x τ + a_x τ²/2``,
-``y = y0 + v_y τ + a_y τ²/2 (+ j τ³/6)``. Standard errors: every fit redone on ``N_DRAWS`` copies of
-the flight with Gaussian noise of the measured σ_x, σ_y added (fixed seed).
+Flight: from launch to landing. Launch: the case's ``release``, else the sustained onset
+(:func:`~lawful.suites.recordings.common.sustained_onset`, ``k·σ`` on the distance from the rest
+position) refined to where the parabola through the first samples a radius out passes closest to the
+rest point (a launch is not motion from rest, so ``release_time``'s from-rest model does not apply; a
+ball thrown by a hand in view needs the case's ``release`` or a window that starts there). Landing: the
+first impact, or the crossing of ``landing_height_px`` (within ``k·σ``) if earlier. Left out: isolated
+samples (runs of ≤ 2, at most a tenth) off the fitted path by more than ``k·σ + 0.5 px`` (a hand or a
+rim occluding); a long stretch off the path is the motion, never dropped. Fits in ``τ = t − t_mid``:
+``x = x0 + v_x τ + a_x τ²/2``, ``y = y0 + v_y τ + a_y τ²/2 (+ j τ³/6)``. Standard errors: every fit
+redone on ``N_DRAWS`` copies of the flight with Gaussian noise of the measured σ_x, σ_y added (fixed
+seed).
 
 Metrics (``q(beyond_noise(e, se), a)``):
 
@@ -241,11 +245,12 @@ class Projectile(RecordingTask):
             if i_on is None:
                 m.notes["unresolved"] = f"never launched: no sustained motion beyond {thr:.2f} px (k·σ)"
                 return m
-            t_rel = self._launch_time(t, x, y, i_on, (x_r, y_r))
+            r = 0.25 * float(tr.width_px[i_on] + tr.height_px[i_on]) if vis[i_on] else 0.0
+            t_rel = self._launch_time(t, x, y, i_on, (x_r, y_r), max(r, 2 * thr))
         m.notes["release_source"] = how
         i_rel = float(np.interp(t_rel, t, idx))
         m.events.append(event("ball", "launch", i_rel, tracks))
-        after = vis & (idx >= i_on)
+        after = vis & (t > t_rel)
         if after.sum() < MIN_FLIGHT_SAMPLES:
             m.notes["unresolved"] = "too few samples after the launch"
             return m
@@ -288,21 +293,25 @@ class Projectile(RecordingTask):
         return m
 
     @staticmethod
-    def _launch_time(t: np.ndarray, x: np.ndarray, y: np.ndarray, i_on: int, rest: tuple[float, float]) -> float:
-        """When the flight left the rest point: the time, between the last sample at rest and the first in
-        flight, at which the parabola through the first flight samples passes closest to it."""
+    def _launch_time(t: np.ndarray, x: np.ndarray, y: np.ndarray, i_on: int, rest: tuple[float, float],
+                     clear: float) -> float:
+        """When the flight left the rest point: the time, from the last sample before the onset to the first
+        sample ``clear`` px from rest (surely in flight), at which the parabola through the first samples
+        that far out passes closest to it. Samples just after the onset are not trusted: a compressed clip's
+        resting ball can shift by a pixel before it is launched."""
         from scipy.optimize import minimize_scalar
 
         seen = np.flatnonzero(np.isfinite(x) & np.isfinite(y))
-        first = seen[(seen >= i_on)][:6]
+        far = seen[(seen >= i_on) & (np.hypot(x[seen] - rest[0], y[seen] - rest[1]) > clear)]
         before = seen[seen < i_on]
         lo = float(t[before[-1]]) if len(before) else float(t[i_on]) - (t[1] - t[0])
-        if len(first) < 3:
+        if len(far) < 3:
             return float(t[i_on])
+        first = far[:6]
         deg = min(2, len(first) - 1)
         px, py = np.polyfit(t[first], x[first], deg), np.polyfit(t[first], y[first], deg)
         res = minimize_scalar(lambda u: math.hypot(np.polyval(px, u) - rest[0], np.polyval(py, u) - rest[1]),
-                              bounds=(lo, float(t[i_on])), method="bounded")
+                              bounds=(lo, float(t[first[0]])), method="bounded")
         return float(res.x)
 
     @staticmethod

@@ -25,8 +25,8 @@ the arc's own residual scatter) gives ``T0 = 2π/ω_k``: the impact intervals sh
 must not. The release arc (shaped by the hand) is not used. A period drifting steadily with the decaying
 amplitude trades with ``c`` (the arcs alone do not separate them); it shows as the free equilibrium away from the
 pivot's vertical, recorded unscored as ``equilibrium_offset_px`` (an anchor clicked off or a tilted phone does
-the same). Without ``known.wall`` a wall is detected when the
-turning points on one side stay at one angle (spread < ``WALL_SPREAD`` × the other side's) while the others decay.
+the same). Without ``known.wall`` a wall is detected when the turning points on one side stay at one angle
+(spread < ``WALL_SPREAD`` × the other side's) while the others decay.
 
 Metrics (residual ``e``, standard error ``se`` from the measured noise, ``q(beyond_noise(e, se); a)``):
 

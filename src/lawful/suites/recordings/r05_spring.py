@@ -6,14 +6,16 @@ pixels (the motion is measured along anchor → mass; without it along image ``y
 cut by the frame edge or unseen are left out; what stays visible is measured, too little is unmeasurable.
 
 Measurement on ``s(t)`` (px along the spring, ``σ`` its measured localisation noise): turning points (both
-kinds, prominence ``2kσ``, alternating) timed by a parabola (:func:`._oscillation.turning_se`); half-periods
-``h`` between consecutive turning points; centres ``(s₁ + 2s₂ + s₃)/4`` of three consecutive turning points
-(cancels a steady decay of the amplitude; standard error ``√6·σ/4``); amplitudes ``|s_i − s̄|``.
+kinds, prominence ``2kσ``) timed by a parabola (:func:`._oscillation.turning_se`); a period is twice the time
+between consecutive opposite turning points, or the time between same-kind neighbours whose opposite turning
+point was out of sight (one unseen run shorter than half the stretch: the mass dipped out of frame); centres
+``(s₁ + 2s₂ + s₃)/4`` of three alternating turning points (cancels a steady decay of the amplitude; standard
+error ``√6·σ/4``); amplitudes ``|s_i − s̄|`` (half the seen range when no centre was seen).
 
 Metrics (``q(beyond_noise(e, se); a)``, ``se`` from the measured noise):
 
-- M1 period constancy: ``e1`` = inverse-variance weighted CV of the full periods ``2h``,
-  ``se1 = √((n−1)/Σw)/T̄``; ``a = 0.10``. Needs 2 half-periods.
+- M1 period constancy: ``e1`` = inverse-variance weighted CV of the periods,
+  ``se1 = √((n−1)/Σw)/T̄``; ``a = 0.10``. Needs 2 periods.
 - M2 damped sinusoid: RMS residual (px) of ``c + A0·e^{−γτ−βτ²}·cos(φ0 + ω0τ)`` fitted from release on, beyond
   ``σ``, over the first amplitude (px); ``a = 0.03``.
 - M3 equilibrium constant: drift of the centres over the clip (weighted straight line × time span, px) over the

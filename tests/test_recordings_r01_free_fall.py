@@ -12,8 +12,8 @@ from lawful.perceive import noise
 from lawful.runner.validate import validate_variant
 from lawful.score.wmle import q
 from lawful.suites.recordings.r01_free_fall import (
-    A_ACC, A_FIT, A_G, A_REST, ANTI_KINDS, FreeFallDrag, acceleration_metric, drag_fall, fit_drag_fall, fit_metric,
-    gravity_metric, rest_metric,
+    A_ACC, A_FIT, A_G, A_REST, ANTI_KINDS, PERSPECTIVE_MAX, FreeFallDrag, acceleration_metric, drag_fall, fall_of,
+    fit_drag_fall, fit_metric, gravity_metric, image_of, rest_metric,
 )
 from lawful.tracks import Tracks
 
@@ -39,11 +39,31 @@ def test_the_fit_recovers_release_acceleration_and_drag_within_its_noise(kappa):
     t = np.arange(0, 1.0, 1 / 120)
     y = drag_fall(t, 80.0, 0.2, 7000.0, kappa) + rng.normal(0, sigma, len(t))
     use = t < 0.9
-    f = fit_drag_fall(t[use], y[use], (0.1, 0.25), 0.7, sigma)
-    assert abs(f["g"] - 7000.0) <= K * f["se_g"]
-    assert abs(f["t0"] - 0.2) <= K * f["se_t0"] + 1e-4
-    assert f["rms"] == pytest.approx(sigma, rel=0.2)
-    assert abs(f["kappa"] - kappa) < 0.15
+    for lam_max in (0.0, PERSPECTIVE_MAX):  # drag alone; drag with a camera model when drag cannot explain it
+        f = fit_drag_fall(t[use], y[use], (0.1, 0.25), 0.7, sigma, lam_max=lam_max)
+        assert abs(f["g"] - 7000.0) <= K * f["se_g"]
+        assert abs(f["t0"] - 0.2) <= K * f["se_t0"] + 1e-4
+        assert f["rms"] == pytest.approx(sigma, rel=0.2)
+        if f["lam"] == 0.0:
+            assert abs(f["kappa"] - kappa) < 0.15
+
+
+def test_a_camera_whose_scale_grows_downwards_is_fitted_not_held_against_the_fall():
+    """A drag-free fall seen with the image scale 1/(1-0.15)^2 = 1.38 times larger at the floor: the image
+    acceleration grows by ~80 %, which drag cannot give; the camera model takes it up."""
+    rng = np.random.default_rng(3)
+    sigma, D = 0.3, 1500.0
+    t = np.arange(0, 0.9, 1 / 120)
+    u = drag_fall(t, 0.0, 0.15, 2 * D / 0.7**2, 0.0)
+    y = 80.0 + image_of(u, -0.15, D) + rng.normal(0, sigma, len(t))
+    use = t <= 0.85
+    alone = fit_drag_fall(t[use], y[use], (0.05, 0.2), 0.7, sigma, lam_max=0.0)
+    assert alone["kappa"] < 1e-6 and alone["rms"] > 5 * K * sigma
+    f = fit_drag_fall(t[use], y[use], (0.05, 0.2), 0.7, sigma)
+    assert f["rms"] == pytest.approx(sigma, rel=0.25) and f["lam"] < 0
+    assert abs(f["t0"] - 0.15) <= K * f["se_t0"] + 1e-4
+    d = np.linspace(0, 900, 7)
+    assert np.allclose(fall_of(image_of(d, -0.15, D), -0.15, D), d)
 
 
 def test_drag_cannot_stand_for_a_growing_acceleration_or_a_constant_speed():
@@ -83,18 +103,23 @@ def _measure(case, y, sigma=0.0, seed=0, r=14.0):
     return task, task.measure(case, Tracks.from_positions(t, {"ball": (case.known["x"], y)}, r))
 
 
-def test_extraction_on_a_drawn_fall_with_drag():
+@pytest.mark.parametrize("tilted", [False, True])
+def test_extraction_on_a_drawn_fall_with_drag(tilted):
+    """Seed 1002: v_t 14.4 m/s; drawn camera perspective +0.11 (scale shrinking downwards) or none."""
     task = FreeFallDrag()
     case, _ = task.make_case(0, 1002)
     k = case.known
+    if not tilted:
+        k["perspective"] = 0.0
     t = np.arange(case.n_frames) * case.duration / case.n_frames
     _, m = _measure(case, task._y(case, t, "true"), sigma=0.3, seed=3)
     assert abs(m.get("release_time_s") - k["hold_s"]) <= K * m.notes["se_t0_s"] + 1e-3
-    D = k["ground_y"] - k["radius_px"] - k["top_y"]
-    g_px = k["g"] * D / k["fall_height_m"]
-    assert abs(m.get("g_px_s2") - g_px) <= K * m.notes["se_g_px_s2"]
-    assert m.get("fall_time_s") == pytest.approx(k["fall_time_s"], abs=2 / case.fps)
+    assert m.get("fall_time_s") == pytest.approx(k["fall_time_s"], abs=1 / case.fps)
     assert m.get("g_lo_m_s2") <= 9.81 + K * m.notes["g_lo_se"] and m.get("g_hi_m_s2") >= 9.81 - K * m.notes["g_hi_se"]
+    if not tilted:  # the image is the fall: its initial acceleration and terminal speed are the drawn ones
+        D = k["ground_y"] - k["radius_px"] - k["top_y"]
+        assert abs(m.get("g_px_s2") - k["g"] * D / k["fall_height_m"]) <= K * m.notes["se_g_px_s2"]
+        assert m.get("terminal_speed_m_s") == pytest.approx(k["vt_m_s"], rel=0.15)
     s = task.metrics(case, m)
     assert min(v.value for v in s.values()) > 0.98, {k: v.value for k, v in s.items()}
     assert set(s) == {"M1", "M2", "M3", "M4"}
@@ -141,10 +166,11 @@ def test_a_fall_leaving_the_picture_has_no_gravity_metric_but_scores_its_motion(
     t = np.arange(case.n_frames) * case.duration / case.n_frames
     y = task._y(case, t, "true")
     keep = t < case.known["hold_s"] + 0.8 * case.known["fall_time_s"]
+    y = y + np.random.default_rng(2).normal(0, 0.3, len(y))
     tracks = Tracks.from_positions(t, {"ball": (case.known["x"], y)}, 14.0)
     tracks.visible[~keep, 0] = False
     tracks.xy[~keep, 0] = np.nan
     m = task.measure(case, tracks)
     s = task.metrics(case, m)
     assert s["M4"].status == "undefined"
-    assert all(s[k].value > 0.98 for k in ("M1", "M2", "M3"))
+    assert all(s[k].value > 0.95 for k in ("M1", "M2", "M3")), {k: v.value for k, v in s.items()}

@@ -38,8 +38,8 @@ Metrics (each ``q(beyond_noise(e, se), a)``):
   image scale shrinking downwards. ``e4`` = distance of ``g`` from ``[g_lo, g_hi]`` over ``g``; scale
   ``A_G`` = 5 % of ``g``.
 
-Rendered cases: a ball on a thread cut at ``hold_s``, quadratic drag with ``v_t`` 8–40 m/s, ``known``
-holding the fall height. Anti twin (by seed): *ease* — it speeds up then slows to land softly (smoothstep);
+Rendered cases: a ball on a thread cut at ``hold_s``, quadratic drag with ``v_t`` 8–40 m/s, seen by a
+tilted camera (``known.perspective`` = ``lam`` in ±0.15), ``known`` holding the fall height. Anti twin (by seed): *ease* — it speeds up then slows to land softly (smoothstep);
 *steady* — it falls at constant speed from the cut; *jerk* — its acceleration grows (``d ∝ t³``); each
 reaches the ground when the lawful ball does.
 """
@@ -68,6 +68,7 @@ from lawful.world.draw import Scene, Sphere, String
 
 G = 9.81
 TANH_MAX = 0.9  # a dropped ball ends its fall below 90 % of its terminal speed
+PERSPECTIVE_MAX = 0.2  # |lam| of a camera tilted up to ~10° to a fall filling the picture (H·sinτ / L)
 INTERVALS = 4
 A_FIT, A_REST, A_ACC, A_G = 0.01, 0.10, 0.10, 0.05
 ANTI_KINDS = ("ease", "steady", "jerk")
@@ -92,43 +93,65 @@ def drag_fall(t: np.ndarray, y0: float, t0: float, g: float, kappa: float) -> np
     return y0 + g / kappa**2 * _lncosh(kappa * s)
 
 
-def fit_drag_fall(t: np.ndarray, y: np.ndarray, t0_range: tuple[float, float], t_span: float, sigma: float,
-                  t0_fixed: float | None = None) -> dict:
-    """Least-squares fit of :func:`drag_fall` to samples ``t``, ``y`` (finite).
+def image_of(u: np.ndarray, lam: float, span: float) -> np.ndarray:
+    """Image displacement of a fall displacement ``u`` (px at the release's scale) seen by a tilted camera:
+    ``u / (1 + lam·u/span)`` (the projective map of a line; ``lam < 0``: the scale grows along the fall)."""
+    return np.asarray(u, float) / (1.0 + lam * np.asarray(u, float) / span)
 
-    ``t0`` is searched in ``t0_range`` unless ``t0_fixed``; ``kappa`` in ``[0, atanh(TANH_MAX)/t_span]``.
-    Returns ``{"y0", "t0", "g", "kappa", "rms", "resid", "se_g", "se_t0"}`` (standard errors from the
-    Jacobian with the measured noise ``sigma``).
+
+def fall_of(d: np.ndarray, lam: float, span: float) -> np.ndarray:
+    """Inverse of :func:`image_of`: the fall displacement behind image displacement ``d``."""
+    return np.asarray(d, float) / (1.0 - lam * np.asarray(d, float) / span)
+
+
+def fit_drag_fall(t: np.ndarray, y: np.ndarray, t0_range: tuple[float, float], t_span: float, sigma: float,
+                  t0_fixed: float | None = None, lam_max: float = PERSPECTIVE_MAX) -> dict:
+    """Least-squares fit of ``y = y0 + image_of(drag_fall(t, 0, t0, g, kappa), lam, span)`` to samples ``t``,
+    ``y`` (finite; ``span`` their range).
+
+    ``t0`` is searched in ``t0_range`` unless ``t0_fixed``; ``kappa`` in ``[0, atanh(TANH_MAX)/t_span]``;
+    ``lam`` is 0 unless the drag-only fit pins ``kappa`` at 0 (an image acceleration that grows, which drag
+    cannot give), then it is fitted in ``[−lam_max, 0]`` too (drag and perspective are not separable:
+    drag alone is preferred whenever it can explain the curve). Returns ``{"y0", "t0", "g", "kappa", "lam", "span",
+    "rms", "resid", "se_g", "se_t0"}`` (standard errors from the Jacobian with the measured noise ``sigma``).
     """
     from scipy.optimize import least_squares
 
     t, y = np.asarray(t, float), np.asarray(y, float)
+    span = float(np.ptp(y)) or 1.0
     k_max = math.atanh(TANH_MAX) / max(t_span, 1e-6)
     lo_t0, hi_t0 = t0_range
     if t0_fixed is not None:
         lo_t0, hi_t0 = t0_fixed - 1e-9, t0_fixed + 1e-9
     fall = t > hi_t0
-    s = t[fall] - hi_t0
-    g0 = float(2 * np.polyfit(s, y[fall], 2)[0]) if fall.sum() >= 3 else 1.0
-    p0 = [float(y[~fall].mean()) if (~fall).any() else float(y[0]), 0.5 * (lo_t0 + hi_t0), max(g0, 1e-3),
-          0.5 * k_max]
-    big = 10 * (np.ptp(y) + 1) / max(t_span, 1e-3) ** 2
+    g0 = float(2 * np.polyfit(t[fall] - hi_t0, y[fall], 2)[0]) if fall.sum() >= 3 else 1.0
+    y_start = float(y[~fall].mean()) if (~fall).any() else float(y[0])
+    big = 10 * (span + 1) / max(t_span, 1e-3) ** 2
 
     def res(p):
-        return drag_fall(t, *p) - y
+        return p[0] + image_of(drag_fall(t, 0.0, p[1], p[2], p[3]), p[4], span) - y
 
-    r = least_squares(res, p0, bounds=([-np.inf, lo_t0, 0.0, 0.0], [np.inf, hi_t0, big, k_max]), x_scale="jac")
+    def fit(lam_bound: float):
+        p0 = [y_start, 0.5 * (lo_t0 + hi_t0), min(max(g0, 1e-3), big), 0.5 * k_max, 0.5 * lam_bound]
+        return least_squares(res, p0, bounds=([-np.inf, lo_t0, 0.0, 0.0, lam_bound], [np.inf, hi_t0, big, k_max, 0.0]),
+                             x_scale="jac")
+
+    best = fit(-1e-12)  # drag alone first: it explains a falling image acceleration without a camera model
+    if lam_max and best.x[3] < 1e-6 * k_max:  # the acceleration grows: a camera whose scale grows downwards can
+        alt = fit(-abs(lam_max))
+        best = alt if alt.cost < best.cost else best
     se = {"se_g": math.nan, "se_t0": 0.0 if t0_fixed is not None else math.nan}
     try:
-        cov = np.linalg.pinv(r.jac.T @ r.jac) * (sigma if math.isfinite(sigma) else 0.0) ** 2
+        cov = np.linalg.pinv(best.jac.T @ best.jac) * (sigma if math.isfinite(sigma) else 0.0) ** 2
         se["se_g"] = float(math.sqrt(max(cov[2, 2], 0.0)))
         if t0_fixed is None:
             se["se_t0"] = float(math.sqrt(max(cov[1, 1], 0.0)))
     except np.linalg.LinAlgError:
         pass
-    y0, t0, g, kappa = (float(v) for v in r.x)
-    return {"y0": y0, "t0": t0, "g": g, "kappa": kappa, "rms": float(np.sqrt(np.mean(r.fun**2))),
-            "resid": r.fun, **se}
+    y0, t0, g, kappa, lam = (float(v) for v in best.x)
+    lam = lam if lam < -1e-9 else 0.0
+    return {"y0": y0, "t0": t0, "g": g, "kappa": kappa, "lam": lam, "span": span,
+            "rms": float(np.sqrt(np.mean(best.fun**2))), "resid": best.fun, **se}
 
 
 def release_speed(t: np.ndarray, y: np.ndarray, t0: float, sigma: float) -> tuple[float, float]:
@@ -233,7 +256,7 @@ class FreeFallDrag(RecordingTask):
         H, vt = float(rng.uniform(1.5, 3.0)), float(rng.uniform(8.0, 40.0))
         r, x = float(rng.uniform(12.0, 16.0)), float(rng.uniform(200.0, 440.0))
         ground_y, top_y = float(rng.uniform(322.0, 336.0)), float(rng.uniform(40.0, 56.0))
-        hold = float(rng.uniform(0.25, 0.4))
+        hold, lam = float(rng.uniform(0.25, 0.4)), float(rng.uniform(-0.15, 0.15))
         T = vt / G * math.acosh(math.exp(H * G / vt**2))
         color = object_colors(seed, 1)[0]
         case = Case(
@@ -248,7 +271,7 @@ class FreeFallDrag(RecordingTask):
                       "M4: g within the drag bracket"],
             known={"fall_height_m": H, "g": G, "vt_m_s": vt, "fall_time_s": T, "hold_s": hold, "x": x,
                    "top_y": top_y, "ground_y": ground_y, "radius_px": r, "color": list(color), "style_seed": seed,
-                   "anti": ANTI_KINDS[seed % len(ANTI_KINDS)]},
+                   "perspective": lam, "anti": ANTI_KINDS[seed % len(ANTI_KINDS)]},
         )
         t = frame_times(case)
         rows = [(float(a), x, float(b)) for a, b in zip(t, self._y(case, t, "true"))]
@@ -271,7 +294,8 @@ class FreeFallDrag(RecordingTask):
             d = D * u
         else:
             d = D * u**3
-        return k["top_y"] + np.minimum(d, D)
+        lam = k.get("perspective", 0.0)  # a tilted camera: the image scale changes along the fall
+        return k["top_y"] + D * image_of(np.minimum(d, D), lam, D) / image_of(D, lam, D)
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
         k = case.known
@@ -322,11 +346,14 @@ class FreeFallDrag(RecordingTask):
         t0_fixed = t_r if how == "case" else None
         t0_range = (float(t[use[0]]) if len(rest) else t_r - 2 * dt, t_r + dt)
         f = fit_drag_fall(t[use], y[use], t0_range, span, sigma, t0_fixed)
-        t0 = f["t0"]
-        y_c = float(y[i_low])
-        D = float(drag_fall(np.array([t[i_low]]), f["y0"], t0, f["g"], f["kappa"])[0] - f["y0"]) if not contact \
-            else y_c - f["y0"]
-        T = _time_to(f, D) if contact else float(t[i_low] - t0)
+        t0, lam, S = f["t0"], f["lam"], f["span"]
+        if contact:
+            D = float(y[i_low]) - f["y0"]
+            T = _time_to(f, float(fall_of(D, lam, S)))
+        else:
+            D = float(image_of(drag_fall(np.array([t[i_low]]), 0.0, t0, f["g"], f["kappa"]), lam, S)[0])
+            T = float(t[i_low] - t0)
+        U = float(fall_of(D, lam, S))  # the fall at the release's image scale
         m.notes["interval"] = [int(use[0]), int(i_low) + 1]  # C over what the law observes: rest, fall, contact
         m.events.append(event("ball", "release", float(np.interp(t0, t, idx)), tracks))
         if contact:
@@ -336,10 +363,11 @@ class FreeFallDrag(RecordingTask):
             first = fall & (idx < np.flatnonzero(fall)[0] + 6)
         v0, se_v0 = release_speed(t[first & (t >= t0)], y[first & (t >= t0)], t0, sigma)
         tf = fall & (t > t0)
-        acc, se_acc = interval_accelerations(t[tf], y[tf], INTERVALS, sigma)
+        acc, se_acc = interval_accelerations(t[tf], fall_of(y[tf] - f["y0"], lam, S), INTERVALS, sigma)
         for key, val in (("release_time_s", t0), ("fall_time_s", T), ("fall_px", D), ("g_px_s2", f["g"]),
-                         ("kappa_per_s", f["kappa"]), ("fit_rms_px", f["rms"]), ("noise_px", sigma),
-                         ("release_speed_px_s", v0), ("release_speed_se_px_s", se_v0)):
+                         ("kappa_per_s", f["kappa"]), ("perspective", lam), ("fit_rms_px", f["rms"]),
+                         ("noise_px", sigma), ("release_speed_px_s", v0), ("release_speed_se_px_s", se_v0),
+                         ("mean_acceleration_px_s2", 2 * U / T**2 if T > 0 else math.nan)):
             m.set(key, val)
         m.notes.update(accelerations_px_s2=[float(a) for a in acc], acceleration_se_px_s2=[float(s) for s in se_acc],
                        contact_seen=bool(contact), se_g_px_s2=f["se_g"], se_t0_s=f["se_t0"])
@@ -347,12 +375,15 @@ class FreeFallDrag(RecordingTask):
         if H is not None and contact and T > 0 and D > 0:
             v_end = float(f["g"] / f["kappa"] * math.tanh(f["kappa"] * T)) if f["kappa"] > 1e-9 else f["g"] * T
             se_T = math.hypot(f["se_t0"], sigma / max(v_end, 1e-9))
-            g_lo, g_hi = 2 * H / T**2, f["g"] * H / D
+            # with a camera model in the fit (lam < 0) drag and perspective are not separable: drag up to its bound
+            beta = f["kappa"] * T if lam == 0.0 else math.atanh(TANH_MAX)
+            g_lo = 2 * H / T**2
+            g_hi = g_lo * (beta**2 / (2 * float(_lncosh(beta))) if beta > 1e-6 else 1.0)
             m.set("g_lo_m_s2", g_lo)
             m.set("g_hi_m_s2", g_hi)
-            m.notes.update(g_lo_se=g_lo * 2 * se_T / T, g_hi_se=f["se_g"] * H / D, fall_height_m=H)
+            m.notes.update(g_lo_se=g_lo * 2 * se_T / T, g_hi_se=g_hi * 2 * se_T / T, fall_height_m=H)
             if f["kappa"] > 1e-9:
-                m.set("terminal_speed_m_s", float(f["g"] / f["kappa"] * H / D))
+                m.set("terminal_speed_m_s", float(case.known.get("g", G)) / f["kappa"])
         return m
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
@@ -363,7 +394,7 @@ class FreeFallDrag(RecordingTask):
         out = {"M1": fit_metric(m.get("fit_rms_px"), sigma, D),
                "M2": rest_metric(m.get("release_speed_px_s"), m.get("release_speed_se_px_s"), D / T),
                "M3": acceleration_metric(m.notes["accelerations_px_s2"], m.notes["acceleration_se_px_s2"],
-                                         2 * D / T**2)}
+                                         m.get("mean_acceleration_px_s2"))}
         if fall_height(case) is not None:
             if m.get("g_lo_m_s2") is None:
                 out["M4"] = MetricScore.undefined("the first contact is not seen: no fall time for g")

@@ -61,6 +61,22 @@ def test_launch_gravity_and_landing_on_noisy_flights(seed):
     assert min(v.value for v in s.values()) > 0.97
 
 
+def test_a_pixel_shift_at_rest_before_the_launch_is_not_the_launch():
+    """CRF 35 moved a rendered resting ball by ~1 px two frames before its launch; the launch stays where the
+    flight's parabola leaves the rest point."""
+    task = Projectile()
+    case, _ = task.make_case(0, 2)
+    k = case.known
+    t = np.arange(case.n_frames) * case.duration / case.n_frames
+    x, y = task._xy(case, t, "true")
+    i = int(np.searchsorted(t, k["hold_s"]))
+    x[i - 3:i] -= 0.7
+    y[i - 3:i] -= 0.8
+    m = task.measure(case, _tracks(t, x, y, k["radius_px"], sd=0.1))
+    assert {e.name: e.t for e in m.events}["launch"] == pytest.approx(k["hold_s"], abs=0.25 / case.fps)
+    assert min(v.value for v in task.metrics(case, m).values()) > 0.97
+
+
 def test_errors_are_the_noise_spread():
     """The drawn standard errors against the spread of the residuals over noise seeds (law: residuals are noise)."""
     task = Projectile()

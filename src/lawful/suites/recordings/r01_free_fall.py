@@ -13,8 +13,14 @@ Law. A real ball feels air drag. Falling from rest with quadratic drag its centr
 in image pixels (``g'`` the initial acceleration in px/s², ``κ = g'/v_t`` with ``v_t`` the terminal speed;
 ``κ → 0`` is the drag-free parabola). Drag can only reduce the acceleration (``κ ≥ 0``), and a ball is no
 feather: the fall ends below ``TANH_MAX`` (90 %) of its terminal speed (``tanh(κ·T) ≤ 0.9``), otherwise a
-fall at constant speed would pass as "strong drag". Perspective (a tilted camera) also bends the image
-curve a little; the drag curve absorbs a smooth, monotone part of it.
+fall at constant speed would pass as "strong drag".
+
+Camera. A tilted camera changes the image scale along the fall: the image is ``y0 + u/(1 + λ·u/S)`` of
+the fall ``u`` (the projective map of a line, ``S`` the image range). A scale that shrinks downwards
+lowers the image acceleration just as drag does (both go with ``v²``): drag absorbs it. One that grows
+downwards raises it, which drag cannot give; only when the drag fit pins ``κ`` at 0 is ``λ`` fitted too,
+in ``[−PERSPECTIVE_MAX, 0]`` (0.2: a camera tilted ~10° to a fall that fills the picture). Drag and
+perspective are not separable, so drag alone is preferred whenever it explains the curve.
 
 Extraction. Release: the case's ``release`` or a sustained onset above the track's noise
 (:func:`~lawful.suites.recordings.common.release_time`), refined by the fit (``t0`` free unless the case
@@ -29,17 +35,20 @@ Metrics (each ``q(beyond_noise(e, se), a)``):
 - M2 *starts from rest*: ``y = y_r + v0·s + a·s²/2`` (``s = t − t0``, the fit's release) fitted to the first
   third of the fall; ``e2 = v0 / (D/T)``, the release speed over
   the mean fall speed, ``se2`` from the fit's covariance with the measured ``σ``; scale ``A_REST`` = 0.1.
-- M3 *acceleration down and never growing*: accelerations ``a_j`` from least-squares velocities on
-  ``INTERVALS`` equal intervals of the fall; ``e3`` the largest of ``(a_{j+1} − a_j)`` and ``−a_j`` beyond
-  their noise, over the mean acceleration ``2D/T²``; scale ``A_ACC`` = 0.1.
-- M4 *gravity* (a length given and the contact seen): drag only lengthens a fall, so ``g_lo = 2H/T²``
-  (endpoints only: free of perspective) is at most ``g``; the fit's initial acceleration over the mean
-  px-per-metre ``D/H``, ``g_hi = g'·H/D``, is at least ``g`` when the drop in acceleration is drag or an
-  image scale shrinking downwards. ``e4`` = distance of ``g`` from ``[g_lo, g_hi]`` over ``g``; scale
-  ``A_G`` = 5 % of ``g``.
+- M3 *acceleration down and never growing*: accelerations ``a_j`` from least-squares velocities of the
+  fall ``u`` (the image with the fitted camera undone) on ``INTERVALS`` equal intervals; ``e3`` the
+  largest of ``(a_{j+1} − a_j)`` and ``−a_j`` beyond their noise, over the mean acceleration ``2U/T²``;
+  scale ``A_ACC`` = 0.1.
+- M4 *gravity* (a length ``H`` given and the contact seen), from the fall time and end points only (free
+  of the image scale): drag only lengthens a fall, so ``g_lo = 2H/T²`` is at most ``g``; with the fitted
+  drag ``β = κ·T``, ``g_hi = g_lo·β²/(2 ln cosh β)`` (``H = (g/κ²) ln cosh(κT)``) is ``g`` when the
+  fit's drag is the ball's and more when part of it is a scale shrinking downwards (with the camera model
+  in the fit, drag at its bound ``β = atanh 0.9``). ``e4`` = distance of ``g`` from ``[g_lo, g_hi]`` over
+  ``g``; scale ``A_G`` = 5 % of ``g``.
 
 Rendered cases: a ball on a thread cut at ``hold_s``, quadratic drag with ``v_t`` 8–40 m/s, seen by a
-tilted camera (``known.perspective`` = ``lam`` in ±0.15), ``known`` holding the fall height. Anti twin (by seed): *ease* — it speeds up then slows to land softly (smoothstep);
+tilted camera (``known.perspective`` = ``λ`` in ±0.15), ``known`` holding the fall height. Anti twin
+(by seed): *ease* — it speeds up then slows to land softly (smoothstep);
 *steady* — it falls at constant speed from the cut; *jerk* — its acceleration grows (``d ∝ t³``); each
 reaches the ground when the lawful ball does.
 """

@@ -56,7 +56,6 @@ reaches the ground when the lawful ball does.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 
 import numpy as np
 
@@ -68,12 +67,11 @@ from lawful.suites.base import Law, TrackingPlan
 from lawful.suites.recordings.common import REST_SAMPLES, RecordingTask, beyond_noise, release_time, rest_position
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, event, frame_times, interval_slopes, sphere_box,
-    steady_visible, style_of,
+    steady_visible,
 )
-from lawful.suites.wmle.p02_free_fall import first_impact
+from lawful.suites.wmle.p02_free_fall import FreeFall, first_impact
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
-from lawful.world.draw import Scene, Sphere, String
 
 G = 9.81
 TANH_MAX = 0.9  # a dropped ball ends its fall below 90 % of its terminal speed
@@ -306,16 +304,7 @@ class FreeFallDrag(RecordingTask):
         lam = k.get("perspective", 0.0)  # a tilted camera: the image scale changes along the fall
         return k["top_y"] + D * image_of(np.minimum(d, D), lam, D) / image_of(D, lam, D)
 
-    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
-        bar_y = k["top_y"] - k["radius_px"] - 14
-        scene.support(k["x"] - 30, k["x"] + 30, bar_y)
-        t = frame_times(case)
-        for ti, y in zip(t, self._y(case, t, law)):
-            items = [String((k["x"], bar_y), (k["x"], float(y) - k["radius_px"]))] if ti < k["hold_s"] else []
-            items.append(Sphere(k["x"], float(y), k["radius_px"], tuple(k["color"])))
-            yield scene.frame(items)
+    render = FreeFall.render  # P2's scene (ball on a thread below a bar, cut at hold_s) drawn along self._y
 
     # --- measurement ----------------------------------------------------------------------------
     def extract(self, case: Case, tracks: Tracks) -> Measurement:

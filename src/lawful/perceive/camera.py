@@ -404,6 +404,10 @@ class CameraMotion:
         if D is None:
             D = dense.smooth(raw)
         r = dense.register(D, self._template(ref_img), M_of(best), keep)
+        if r is None and self._static is not None and not keep.all():
+            # the objects' boxes (a lost object's whole search window) leave too little: robust weights
+            # alone keep what moves out, as long as the background is most of what remains
+            r = dense.register(D, self._template(ref_img), M_of(best), ~self._static)
         if r is not None:
             A, u = A_of(r[0]), float(np.hypot(r[1], dense.INTERP_PX))
             if ref_img is not self._D0:  # via the previous key frame: its error adds

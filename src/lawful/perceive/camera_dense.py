@@ -223,6 +223,35 @@ class Template:
                                    np.array([(w - 1) / 2, (h - 1) / 2])))
 
 
+def _similarity(p: np.ndarray, ctr: np.ndarray) -> np.ndarray:
+    """``[2, 3]`` similarity with parameters ``(a, b, tx, ty)`` about ``ctr``: ``[[1 + a, -b], [b, 1 + a]]``."""
+    a, b, tx, ty = p
+    W = np.array([[1 + a, -b, 0.0], [b, 1 + a, 0.0]])
+    W[:, 2] = ctr + [tx, ty] - W[:, :2] @ ctr
+    return W
+
+
+def _residuals(I: np.ndarray, keep: np.ndarray, y: np.ndarray, B: np.ndarray, R: np.ndarray, g: float, c: float):
+    """Frame minus modelled template at the template points ``y`` mapped by ``B``, and which are usable
+    (inside the frame, on ``keep``)."""
+    h, w = I.shape
+    p = y @ B[:, :2].T + B[:, 2]
+    inside = (p[:, 0] >= 1) & (p[:, 1] >= 1) & (p[:, 0] < w - 2) & (p[:, 1] < h - 2)
+    pi = np.clip(np.round(p).astype(int), 0, [keep.shape[1] - 1, keep.shape[0] - 1])
+    use = inside & keep[pi[:, 1], pi[:, 0]]
+    v = cv2.remap(I, p[:, 0].astype(np.float32)[None], p[:, 1].astype(np.float32)[None], cv2.INTER_LINEAR).ravel()
+    return v - g * R - c, use
+
+
+def _rho(e: np.ndarray, use: np.ndarray, sig: float, outside: bool = False) -> np.ndarray:
+    """Tukey's biweight loss of the residuals ``e[use]`` (scale ``sig``); ``outside``: the full loss each."""
+    k = _TUKEY * sig
+    if outside:
+        return np.full(int(use.sum()), k * k / 6)
+    z = np.minimum(np.abs(e[use]) / k, 1.0)
+    return k * k / 6 * (1 - (1 - z * z) ** 3)
+
+
 def register(img: np.ndarray, tpl: Template, A0: np.ndarray, keep: np.ndarray, iters: int = 20):
     """Frame -> reference similarity ``A`` near ``A0`` by intensity: ``(A, sd px, info)`` or None.
 
@@ -250,15 +279,9 @@ def register(img: np.ndarray, tpl: Template, A0: np.ndarray, keep: np.ndarray, i
         d = y - ctr
         SD = np.stack([gx * d[:, 0] + gy * d[:, 1], -gx * d[:, 1] + gy * d[:, 0], gx, gy], 1)
         for it in range(iters):
-            p = y @ Bk[:, :2].T + Bk[:, 2]
-            inside = (p[:, 0] >= 1) & (p[:, 1] >= 1) & (p[:, 0] < w - 2) & (p[:, 1] < h - 2)
-            pi = np.clip(np.round(p).astype(int), 0, [w - 1, h - 1])
-            use = inside & kp[np.minimum(pi[:, 1], kp.shape[0] - 1), np.minimum(pi[:, 0], kp.shape[1] - 1)]
+            e, use = _residuals(I, kp, y, Bk, R, g, c)
             if use.sum() < 30:
                 return None
-            v = cv2.remap(I, p[:, 0].astype(np.float32)[None], p[:, 1].astype(np.float32)[None],
-                          cv2.INTER_LINEAR).ravel()
-            e = v - g * R - c
             eu = e[use]
             sig = max(_MAD * float(np.median(np.abs(eu - np.median(eu)))), _QUANT)
             u = e / (_TUKEY * sig)
@@ -267,11 +290,17 @@ def register(img: np.ndarray, tpl: Template, A0: np.ndarray, keep: np.ndarray, i
             Jw = J * wt[:, None]
             H = Jw.T @ J
             dp = np.linalg.lstsq(H, Jw.T @ e, rcond=1e-12)[0]  # a direction nothing pins: no step along it
+            before = _rho(e, use, sig).sum()
+            for _ in range(3):  # a step must lower the robust cost (Gauss-Newton may overshoot along a weak direction)
+                Bn = _compose(Bk, cv2.invertAffineTransform(_similarity(dp[:4], ctr)))
+                en, usen = _residuals(I, kp, y, Bn, R, g + dp[4], c + dp[5])
+                if _rho(en, use & usen, sig).sum() + _rho(en, use & ~usen, sig, outside=True).sum() <= before:
+                    break
+                dp = dp / 2
+            else:
+                break  # no step lowers the cost: a minimum
+            Bk, g, c = Bn, g + dp[4], c + dp[5]
             a, b, tx, ty = dp[:4]
-            Wd = np.array([[1 + a, -b, 0.0], [b, 1 + a, 0.0]])
-            Wd[:, 2] = ctr + [tx, ty] - Wd[:, :2] @ ctr
-            Bk = _compose(Bk, cv2.invertAffineTransform(Wd))
-            g, c = g + dp[4], c + dp[5]
             if (abs(a) + abs(b)) * max(w, h) / 2 + np.hypot(tx, ty) < 0.01:  # px, at most, at a corner
                 break
         B = _compose(Pi, _compose(Bk, P))
@@ -289,7 +318,9 @@ def register(img: np.ndarray, tpl: Template, A0: np.ndarray, keep: np.ndarray, i
     # The template's own noise has gradients too: with N points they add about N * grad_sd^2 of
     # apparent information (Hn) that the frame, whose noise is independent, cannot match. Only what
     # exceeds it pins the motion: the covariance uses H - Hn, and a direction of (a, b, tx, ty) where
-    # the gradient is not at least twice what noise alone gives (stripes all along it) has no estimate.
+    # the gradient is not ``SIGMAS`` times what noise alone gives (stripes all along it) has no estimate:
+    # below that, the few structures that pin it (a shelf's end, one slanted edge) leave wrong minima
+    # several px away that the local covariance cannot see (a studio 10 % zoom: 5-15 px off at snr 2-3).
     ds, ws = d[sel], wt[sel]
     r2, one, zero = np.sum(ds ** 2, 1), np.ones(len(ds)), np.zeros(len(ds))
     Jn = np.array([[r2, zero, ds[:, 0], ds[:, 1]], [zero, r2, -ds[:, 1], ds[:, 0]],
@@ -306,7 +337,7 @@ def register(img: np.ndarray, tpl: Template, A0: np.ndarray, keep: np.ndarray, i
     except np.linalg.LinAlgError:
         snr, weak = 0.0, np.zeros(4)
     sd = float("inf")
-    if snr > np.sqrt(2.0):
+    if snr >= SIGMAS:
         Hi = np.linalg.inv(Hr)
         cov = Hi @ (score.T @ score) @ Hi * (G / (G - 1))
         sd = 0.0

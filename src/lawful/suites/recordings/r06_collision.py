@@ -114,18 +114,19 @@ def grow_window(t: np.ndarray, s: np.ndarray, order: np.ndarray, sigma: float, a
 
 
 def stop_cut(t: np.ndarray, s: np.ndarray, took: np.ndarray, sigma: float, alpha: float = noise.FALSE_ALARM) -> np.ndarray:
-    """``took`` (window indices, nearest the contact first) up to where friction brought the body to rest: a
-    quadratic whose speed at the window's start is beyond noise and whose vertex (speed 0) falls inside the
-    window is cut there (friction stops a body; it cannot turn it round), refitted, until none is.
-    Sorted indices."""
+    """``took`` (window indices, nearest the contact first) cut where the body turns round: friction can bring
+    a body to rest, never turn it round or start it, so a quadratic fit whose curvature is beyond ``k·se``
+    and whose vertex (speed 0) falls inside the window spans a stop. The window keeps the side nearest the
+    contact (the motion up to the stop after it; the rest after a stop before it), refitted until no
+    vertex is inside. Sorted indices."""
     k = noise.k_for(alpha)
-    for _ in range(5):
+    for _ in range(8):
         if len(took) < 6:
             break
         t0 = float(t[took[0]])
         c, se = poly_fit(t, s, np.sort(took), t0, sigma if sigma > 0 else 0.0, 2)
-        if abs(c[1]) <= k * se[1] or c[2] == 0 or c[1] * c[2] >= 0:
-            break  # at rest, or not slowing down
+        if c[2] == 0 or abs(c[2]) <= k * se[2]:
+            break
         tv = t0 - c[1] / (2 * c[2])
         keep = took[(t[took] - tv) * (t[took[-1]] - t0) < 0]
         if len(keep) == len(took) or len(keep) < MIN_WINDOW:

@@ -102,6 +102,26 @@ def test_fewer_rebounds_fewer_metrics_and_none_is_unmeasurable():
     assert sc.status == "scored" and sc.extra["unresolved"]
 
 
+def test_a_clip_that_starts_mid_bounce_takes_the_first_descent_as_the_drop():
+    """No release in view: the first descent (its apex extrapolated from its parabola) is the half flight."""
+    task = Bounce()
+    case, _ = task.make_case(0, 7)
+    k = case.known
+    t = np.arange(case.n_frames) * case.duration / case.n_frames
+    t = t[t > k["hold_s"] + math.sqrt(2 * k["h0_px"] / k["g_px_s2"]) + 0.1]  # rising after the first impact
+    x, y = task._xy(case, t, "true")
+    rng = np.random.default_rng(0)
+    tr = Tracks.from_positions(t - t[0], {"ball": (x + rng.normal(0, 0.3, len(t)), y + rng.normal(0, 0.3, len(t)))},
+                               k["radius_px"])
+    m = task.measure(case, tr)
+    s = task.metrics(case, m)
+    # its apex extrapolated from the part of the descent below the clip's first position: to ~1 %
+    assert m.notes["heights"][0] == pytest.approx(k["h0_px"] * k["restitution"] ** 2, rel=0.015)
+    for eh, et, sd in zip(m.notes["pairs"]["e_h"], m.notes["pairs"]["e_t"], m.notes["se"]["d"]):
+        assert abs(eh - k["restitution"]) < K * sd + 1e-3 and abs(et - k["restitution"]) < K * sd + 1e-3
+    assert min(v.value for v in s.values()) > 0.97
+
+
 def test_case_without_the_ball_fails_at_load_naming_it(tmp_path):
     case, _ = Bounce().make_case(0, 7)
     doc = json.loads(case.model_dump_json())

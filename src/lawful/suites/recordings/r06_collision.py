@@ -106,14 +106,15 @@ def grow_window(t: np.ndarray, s: np.ndarray, order: np.ndarray, sigma: float, a
                 n += 1  # skip the lone outlier
                 continue
             if len(took) > min_n:
-                took.pop()  # the change came between two samples: the last one taken may be partly off, within tolerance
+                took.pop()  # the change came between two samples: the last one taken may be partly off
             break
         took.append(j)
         n += 1
     return stop_cut(t, s, np.array(took), sig, alpha)
 
 
-def stop_cut(t: np.ndarray, s: np.ndarray, took: np.ndarray, sigma: float, alpha: float = noise.FALSE_ALARM) -> np.ndarray:
+def stop_cut(t: np.ndarray, s: np.ndarray, took: np.ndarray, sigma: float,
+             alpha: float = noise.FALSE_ALARM) -> np.ndarray:
     """``took`` (window indices, nearest the contact first) cut where the body turns round: friction can bring
     a body to rest, never turn it round or start it, so a quadratic fit whose curvature is beyond ``k·se``
     and whose vertex (speed 0) falls inside the window spans a stop. The window keeps the side nearest the
@@ -141,8 +142,8 @@ def velocity_at(t, s, idx, tc, sigma) -> dict:
     samples. Also the quadratic's acceleration (for M3), the window's span and the position at ``tc``."""
     c2, se2 = poly_fit(t, s, idx, tc, sigma, 2)
     c, se = (c2, se2) if len(idx) >= 6 else poly_fit(t, s, idx, tc, sigma, 1)
-    return {"v": float(c[1]), "se": float(se[1]), "p": float(c[0]), "acc": float(2 * c2[2]), "se_acc": float(2 * se2[2]),
-            "span": float(np.ptp(t[idx])), "n": int(len(idx))}
+    return {"v": float(c[1]), "se": float(se[1]), "p": float(c[0]), "acc": float(2 * c2[2]),
+            "se_acc": float(2 * se2[2]), "span": float(np.ptp(t[idx])), "n": int(len(idx))}
 
 
 # ----------------------------------------------------------------------------- metrics
@@ -229,7 +230,8 @@ class Collision(RecordingTask):
         decel = float(rng.uniform(0.0, 0.10)) * v1 if rng.random() < 0.5 else 0.0
         x1 = float(rng.uniform(50.0, 80.0))
         x2 = x1 + (w[0] + w[1]) / 2 + (v1 - v2) * (t_c - launch - 0.06) - 0.5 * decel * (t_c - launch) ** 2
-        k = {"ground_y": float(rng.uniform(290.0, 320.0)), "widths": w.round(3).tolist(), "heights": h.round(3).tolist(),
+        k = {"ground_y": float(rng.uniform(290.0, 320.0)), "widths": w.round(3).tolist(),
+             "heights": h.round(3).tolist(),
              "x0": [round(x1, 3), round(float(x2), 3)], "v0": [0.0, round(v2, 4)], "push_v": round(v1, 4),
              "launch_s": round(launch, 4), "push_s": 0.1, "decel_px_s2": round(decel, 4),
              "restitution": round(float(rng.uniform(0.2, 1.0)), 4),
@@ -248,12 +250,14 @@ class Collision(RecordingTask):
         for i, oid in enumerate(IDS):
             b = Block(self._x(k, k["x0"][i]), y - h[i] / 2, w[i], h[i], 0.0, tuple(k["colors"][i])).bbox()
             objects.append(ObjectSpec(id=oid, shape="block", color=tuple(k["colors"][i]),
-                                      box=(b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1), known={"mass_kg": round(float(m[i]), 4)}))
+                                      box=(b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1),
+                                      known={"mass_kg": round(float(m[i]), 4)}))
         case = Case(
             id=self.case_id(index), suite="recordings", task=self.name, seed=int(seed), variant=f"style-{seed}",
             width=WIDTH, height=HEIGHT, fps=FPS, duration=round(duration, 4), objects=objects, known=k,
-            prompt=(f"Fixed side view of a level track with two carts of {m[0]:.3f} kg and {m[1]:.3f} kg. The first cart "
-                    "is pushed towards the second; they collide and move on along the track. The camera does not move."),
+            prompt=(f"Fixed side view of a level track with two carts of {m[0]:.3f} kg and {m[1]:.3f} kg. The first "
+                    "cart is pushed towards the second; they collide and move on along the track. The camera does "
+                    "not move."),
             assumptions=["known masses", "level straight track, little friction", "fixed side view, uniform time"],
             criteria=["M1: momentum conserved", "M2: kinetic energy not created (restitution in [0, 1])",
                       "M3: no speed gain within a free-motion window"])
@@ -304,8 +308,7 @@ class Collision(RecordingTask):
         thr = k * math.hypot(*sig) + 1.0
         i_near = int(np.flatnonzero(np.nan_to_num(gap, nan=np.inf) <= max(gmin, 0.0) + thr)[0])
         tc = float(t[i_near])
-        fits = None
-        for _ in range(3):  # windows around tc, then tc where the lines of the most changed body meet
+        for it in range(4):  # windows around tc, then tc where the fits of the most changed body meet
             fits = collision_windows(case, t, s, sig, tc)
             if isinstance(fits, str):
                 m.notes["unresolved"] = fits
@@ -317,8 +320,8 @@ class Collision(RecordingTask):
                 m.notes["unresolved"] = "no collision: neither body's velocity changes beyond noise"
                 return m
             new = float(np.clip(tc + (a["p"] - b["p"]) / dv, t[max(i_near - 2, 0)], t[min(i_near + 2, len(t) - 1)]))
-            if abs(new - tc) < 1e-3 / max(tracks.fps, 1.0):
-                break
+            if abs(new - tc) < 1e-3 / max(tracks.fps, 1.0) or it == 3:
+                break  # the fits are those at tc
             tc = new
         m.set("collision_s", tc)
         m.events.append(event(IDS[j], "collision", float(np.interp(tc, t, np.arange(len(t)))), tracks))

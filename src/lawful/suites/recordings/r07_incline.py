@@ -47,12 +47,13 @@ from lawful.suites.base import Law
 from lawful.suites.recordings.common import RecordingTask, beyond_noise, release_time, rest_position
 from lawful.suites.recordings.r06_collision import RES_PX, grow_window, motion_sigma, poly_fit
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, WIDTH, HEIGHT, MetricScore, case_rng, event, frame_times, steady_visible, style_of,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, event, frame_times, steady_visible,
 )
-from lawful.suites.wmle.p11_rough_incline_round_trip import block_item, path_coordinate, slide_px, slope_frame
+from lawful.suites.wmle.p11_rough_incline_round_trip import (
+    RoughInclineRoundTrip, block_item, path_coordinate, slide_px, slope_frame,
+)
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
-from lawful.world.draw import Scene
 
 G = 9.81
 MIN_LEG = 5  # samples a leg's parabola needs
@@ -86,8 +87,8 @@ def ratio_metric(up: dict | None, down: dict | None, theta: float, mu: float, k:
     if down is None:
         return MetricScore.undefined("no descent: the ratio of the legs is not observable")
     if down["a"] > k * down["se"] and r_star <= 0:
-        return MetricScore.measured(0.0, math.inf, f"rule: slides down although mu >= tan(theta) = {math.tan(theta):.3f}",
-                                    a_down=down["a"])
+        return MetricScore.measured(0.0, math.inf, f"rule: slides down although mu >= tan(theta) = "
+                                    f"{math.tan(theta):.3f}", a_down=down["a"])
     if up is None:
         if px_per_m is None:
             return MetricScore.undefined("a descent alone needs known.px_per_m to be compared with g")
@@ -164,14 +165,16 @@ class Incline(RecordingTask):
             v0, start = a_up * t_up, stop + 8.0
             R = up_m / down_m if kind == "round" else math.inf
             anti = float(rng.uniform(0.9, 1.1)) if kind == "round" else frictionless
-        t_back = math.sqrt(2 * (travel + start - stop) * (R if kind == "round" else anti) / a_up) if kind != "down" else 0.0
+        back = R if kind == "round" else anti  # a_up / a_down of the slower descent (law or twin)
+        t_back = 0.0 if kind == "down" else math.sqrt(2 * (travel + start - stop) * back / a_up)
         duration = math.ceil((launch + t_up + (t_down if kind == "down" else max(t_back, STAY_S + 0.3)) + 0.5) * 4) / 4
         color = object_colors(seed, 1)[0]
         k = {"g": G, "mu": round(mu, 5), "theta_deg": round(theta, 4), "ground_y": round(ground_y, 2),
              "foot_x": round(foot_x, 2), "span_px": round(span, 3), "block_w": round(bw, 3), "block_h": round(bh, 3),
              "post_px": post, "stop_px": round(stop, 4), "start_px": round(start, 4), "launch_s": round(launch, 4),
-             "v0_px_s": round(v0, 5), "a_up_px_s2": round(a_up, 5), "R_star": R if math.isfinite(R) else None, "kind": kind,
-             "px_per_m": round(a_up / up_m, 5), "color": list(color), "style_seed": int(seed), "anti_ratio": round(anti, 5),
+             "v0_px_s": round(v0, 5), "a_up_px_s2": round(a_up, 5), "R_star": R if math.isfinite(R) else None,
+             "kind": kind, "px_per_m": round(a_up / up_m, 5), "color": list(color), "style_seed": int(seed),
+             "anti_ratio": round(anti, 5),
              "anti_note": "twin: the descent accelerates at a_up / anti_ratio (about a_up on a round trip; "
                           "frictionless where the block should stay or from rest)"}
         x0, y0, x1, y1 = block_item(k, start).bbox()
@@ -199,17 +202,10 @@ class Incline(RecordingTask):
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        """P11's scene and motion (:func:`slide`): ``R_star`` None (the block stays) becomes an infinite ratio."""
         k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
-        foot, u, n = slope_frame(k)
-        th = math.radians(k["theta_deg"])
-        top = (k["foot_x"] + k["span_px"], k["ground_y"] - k["span_px"] * math.tan(th))
-        scene.ramp([tuple(foot), top, (top[0], k["ground_y"])])
-        h = 0.8 * k["block_h"]
-        scene.ramp([tuple(foot), tuple(foot + h * n), tuple(foot + h * n + k["post_px"] * u),
-                    tuple(foot + k["post_px"] * u)])
-        for s in slide(k, frame_times(case), law):
-            yield scene.frame([block_item(k, float(s))])
+        yield from RoughInclineRoundTrip().render(
+            case if k["R_star"] is not None else case.model_copy(update={"known": {**k, "R_star": math.inf}}), law)
 
     # --- measurement ---------------------------------------------------------------------------------
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
@@ -283,7 +279,8 @@ class Incline(RecordingTask):
         if "unresolved" in m.notes:
             return {f"M{i}": MetricScore.operational_zero(m.notes["unresolved"]) for i in (1, 2, 3)}
         legs = {name: {key: m.get(f"{name}_{key}") for key in ("a", "se", "span", "n", "da", "se_da")
-                       if m.get(f"{name}_{key}") is not None} for name in ("up", "down") if m.get(f"{name}_a") is not None}
+                       if m.get(f"{name}_{key}") is not None}
+                for name in ("up", "down") if m.get(f"{name}_a") is not None}
         theta, mu = math.radians(m.get("theta_deg")), float(case.known["mu"])
         k = noise.k_for()
         goes_up = bool(m.notes.get("goes_up"))
@@ -309,7 +306,8 @@ class Incline(RecordingTask):
         se = sig * math.sqrt(2) / rise
         if r_star <= 0:
             e3 = d / rise
-            return MetricScore.measured(q(beyond_noise(e3, se), A_TURN), e3, reason="mu >= tan(theta): stays at the top")
+            return MetricScore.measured(q(beyond_noise(e3, se), A_TURN), e3,
+                                        reason="mu >= tan(theta): stays at the top")
         if "down" in legs:
             return MetricScore.measured(1.0, 0.0, reason="mu < tan(theta): slides back")
         if watched < STAY_S:

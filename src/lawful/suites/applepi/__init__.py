@@ -11,7 +11,7 @@ This suite does not use the Task ABC flow; the CLI calls these functions directl
     run_applepi(out_dir, models=("reference", "counterfactual", "static"), cases_per_task=2, seed=0,
                 dataset=None, workers=None, progress=True, width=832, height=480, tasks=None,
                 ocr=False, motion_masks=False, protocol="video", store=None, duration=2.0, gt_fps=24.0,
-                dense_maps=True) -> dict
+                dense_maps=False) -> dict
         # builds (or reads, with dataset=PATH) the dataset, writes the built-in models' outputs under
         # out_dir/applepi/predictions/<model>/, scores them into out_dir/results.sqlite and returns the
         # leaderboard.json "applepi" section:

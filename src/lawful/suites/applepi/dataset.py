@@ -84,10 +84,10 @@ def case_relpath(task: str, number: int) -> str:
 
 def write_case(root: str | Path, task: str, number: int, seed: int, width: int = 832, height: int = 480,
                gt_fps: float = 24.0, duration: float = 2.0, style_seed: int | None = None,
-               dense_maps: bool = True) -> dict:
+               dense_maps: bool = False) -> dict:
     """Simulate, render and write one case; returns its ``dataset.json`` entry.
 
-    ``dense_maps=False`` skips the large optional ``velocity/`` and ``depth/`` arrays (the
+    ``dense_maps=True`` also writes the large optional ``velocity/`` and ``depth/`` arrays (the
     per-object truth in ``lawful.json`` carries the same velocities).
     """
     from lawful.world.appearance import style_variant

@@ -27,11 +27,13 @@ from lawful.suites.applepi.infographic import Infographic, formula_answer, targe
 from lawful.suites.applepi.predictions import SUBTRACKS
 MODELS = ("reference", "counterfactual", "static")
 CLIP_FRAMES = 8
-CRF = 2  # near-lossless with full-resolution chroma: the built-in answers should not lose to the codec
+CRF = 8  # RGB H.264 at CRF 8: above 50 dB on lawful's renders, so the built-in answers do not lose to the codec
 
 
 def write_video(path: str | Path, frames: list[np.ndarray], fps: float, crf: int = CRF) -> Path:
-    """H.264 MP4 with 4:4:4 chroma (odd sizes padded by one pixel), written atomically."""
+    """H.264 MP4 coded in RGB (``libx264rgb``: no colour conversion to encode or decode, full-resolution
+    colour; 4:4:4 YUV where that encoder is missing), odd sizes padded by one pixel, written atomically.
+    A frame that is the same object as the one before is converted once."""
     from fractions import Fraction
 
     import av
@@ -40,16 +42,22 @@ def write_video(path: str | Path, frames: list[np.ndarray], fps: float, crf: int
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".part.mp4")
     h, w = frames[0].shape[:2]
+    rgb = "libx264rgb" in av.codecs_available
     with av.open(str(tmp), "w") as c:
-        s = c.add_stream("libx264", rate=Fraction(fps).limit_denominator(1001))
+        s = c.add_stream("libx264rgb" if rgb else "libx264", rate=Fraction(fps).limit_denominator(1001))
         s.width, s.height = w + (w % 2), h + (h % 2)
-        s.pix_fmt = "yuv444p"
+        s.pix_fmt = "rgb24" if rgb else "yuv444p"
         s.options = {"crf": str(crf), "preset": "veryfast"}
+        prev, vf = None, None
         for f in frames:
-            f = np.ascontiguousarray(f, dtype=np.uint8)
-            if (w % 2) or (h % 2):
-                f = np.pad(f, ((0, h % 2), (0, w % 2), (0, 0)), mode="edge")
-            for pkt in s.encode(av.VideoFrame.from_ndarray(f, format="rgb24")):
+            if f is not prev:
+                prev = f
+                f = np.ascontiguousarray(f, dtype=np.uint8)
+                if (w % 2) or (h % 2):
+                    f = np.pad(f, ((0, h % 2), (0, w % 2), (0, 0)), mode="edge")
+                vf = av.VideoFrame.from_ndarray(f, format="rgb24")
+            vf.pts = None
+            for pkt in s.encode(vf):
                 c.mux(pkt)
         for pkt in s.encode():
             c.mux(pkt)

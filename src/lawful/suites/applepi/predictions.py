@@ -183,19 +183,34 @@ def read_video_frames(path: Path, indices, shape: tuple[int, int] | None = None,
 
 
 def last_frame(path: Path, shape: tuple[int, int] | None = None) -> np.ndarray:
-    """The last decodable frame of a video (the answer of a non-Deduction subtrack)."""
+    """The last decodable frame of a video (the answer of a non-Deduction subtrack).
+
+    Frames before the container's stated last one are only grabbed (decoded, not converted); reading
+    continues past it when the container under-states the length."""
     cap = _open(path)
     last = None
     try:
-        while True:
-            ok = cap.grab()
-            if not ok:
-                break
-            ok, bgr = cap.retrieve()
-            if ok:
+        n = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        skipped = 0
+        while skipped < n - 1 and cap.grab():
+            skipped += 1
+        if skipped == max(n - 1, 0):
+            while True:
+                ok, bgr = cap.read()
+                if not ok:
+                    break
                 last = bgr
     finally:
         cap.release()
+    if last is None and n > 1:  # the container over-stated its length: take whatever decodes last
+        cap = _open(path)
+        try:
+            while cap.grab():
+                ok, bgr = cap.retrieve()
+                if ok:
+                    last = bgr
+        finally:
+            cap.release()
     if last is None:
         raise PredictionError(f"{path}: no decodable frames")
     rgb = cv2.cvtColor(last, cv2.COLOR_BGR2RGB)

@@ -60,7 +60,7 @@ def _progress(progress: bool, msg: str) -> None:
 # --- dataset ----------------------------------------------------------------------------------
 def build_dataset(root: str | Path, cases_per_task: int = DEFAULT_CASES_PER_TASK, seed: int = 0,
                   width: int = 832, height: int = 480, tasks: Iterable[str] | None = None, workers: int | None = None,
-                  duration: float = 2.0, gt_fps: float = 24.0, dense_maps: bool = True, progress: bool = False) -> Dataset:
+                  duration: float = 2.0, gt_fps: float = 24.0, dense_maps: bool = False, progress: bool = False) -> Dataset:
     """Write (or complete) a simulated dataset; cases already on disk are kept."""
     root = Path(root)
     tasks = list(tasks or scenes.TASKS)
@@ -91,8 +91,11 @@ def _judge_values(store: Store, case_id: str, model: str) -> dict[tuple[str, int
     return {k: v for k, v in out.items() if all(c in v for c in judge_criteria(k[0]))}
 
 
-def _score_job(dataset_root: str, entry: dict, pred_root: str, n: int, opts: Options, judge) -> list[Result]:
-    return evaluate_case(GTCase(dataset_root, entry), pred_root, n, opts, judge)
+def _score_case_job(dataset_root: str, entry: dict, todo: list[tuple], opts: Options) -> list[tuple[str, list[Result]]]:
+    """One case for several models ``[(model, pred_root, n, judge)]``: the case's ground truth (frames,
+    masks, motion masks, colour key) is read and derived once and shared by every model and rollout."""
+    case = GTCase(dataset_root, entry)
+    return [(model, evaluate_case(case, pred_root, n, opts, judge)) for model, pred_root, n, judge in todo]
 
 
 def _put(store: Store, model: str, results: list[Result]) -> None:
@@ -213,17 +216,30 @@ def apply_judge(store: Store, values: dict[tuple[str, str, int, str], dict[str, 
 def score_predictions(store: Store, dataset: Dataset, pred_root: str | Path, model: str, opts: Options,
                       workers: int | None = None, progress: bool = False, num_rollouts: int | None = None) -> None:
     """Score every not-yet-scored case of ``model`` and record it in ``store``."""
-    n = int(num_rollouts or read_submission(pred_root).get("num_rollouts") or dataset.num_rollouts)
-    jobs = []
+    score_models(store, dataset, {model: pred_root}, opts, workers, progress, num_rollouts)
+
+
+def score_models(store: Store, dataset: Dataset, roots: dict[str, str | Path], opts: Options,
+                 workers: int | None = None, progress: bool = False, num_rollouts: int | None = None) -> None:
+    """Score every not-yet-scored case of each ``model -> predictions folder``, case by case, so each case's
+    ground truth is prepared once for all models (one job per case)."""
+    ns = {m: int(num_rollouts or read_submission(r).get("num_rollouts") or dataset.num_rollouts) for m, r in roots.items()}
+    jobs, count = [], 0
     for entry in dataset.entries:
-        if all(store.done(VideoKey(SUITE, entry["case_id"], model, r)) for r in range(n)):
-            continue
-        jobs.append((str(dataset.root), entry, str(pred_root), n, opts, _judge_values(store, entry["case_id"], model)))
+        todo = []
+        for m, r in roots.items():
+            if all(store.done(VideoKey(SUITE, entry["case_id"], m, k)) for k in range(ns[m])):
+                continue
+            todo.append((m, str(r), ns[m], _judge_values(store, entry["case_id"], m)))
+        if todo:
+            jobs.append((str(dataset.root), entry, todo, opts))
+            count += len(todo)
     if not jobs:
         return
-    _progress(progress, f"scoring {model}: {len(jobs)} cases × {len(opts.subtracks)} subtracks × {n} rollouts")
-    for results in _pmap(_score_job, jobs, _workers(workers)):
-        _put(store, model, results)
+    _progress(progress, f"scoring {', '.join(roots)}: {count} case outputs × {len(opts.subtracks)} subtracks")
+    for per_model in _pmap(_score_case_job, jobs, _workers(workers)):
+        for m, results in per_model:
+            _put(store, m, results)
 
 
 def _case_ids(dataset: Dataset) -> set[str]:
@@ -249,7 +265,7 @@ def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per
                 seed: int = 0, dataset: str | Path | None = None, workers: int | None = None, progress: bool = True,
                 width: int = 832, height: int = 480, tasks: Iterable[str] | None = None, ocr: bool = False,
                 motion_masks: bool = False, protocol: str = "video", store: Store | None = None,
-                duration: float = 2.0, gt_fps: float = 24.0, dense_maps: bool = True, judge_config=None,
+                duration: float = 2.0, gt_fps: float = 24.0, dense_maps: bool = False, judge_config=None,
                 redo_judge: bool = False) -> dict:
     """Build (or read) the dataset, write the built-in models' outputs, score them, return the leaderboard section.
 
@@ -259,8 +275,9 @@ def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per
     the counts).
 
     ``ocr=True`` adds the text-reading checks when Tesseract is installed (slow: ~1 s per image);
-    ``dense_maps=False`` skips the large
-    ``velocity/`` and ``depth/`` arrays of generated cases. Finished work is never redone.
+    ``dense_maps=True`` also writes the large ``velocity/`` and ``depth/`` arrays of generated cases (not
+    needed for scoring: ``lawful.json`` carries the per-object truth). ``motion_masks=True`` adds Physics-IQ's
+    motion-mask IoUs to Deduction (:mod:`lawful.suites.applepi.motion`). Finished work is never redone.
     """
     out = Path(out_dir)
     base = out / SUITE
@@ -287,17 +304,19 @@ def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per
     own = store is None
     store = store or Store(out / "results.sqlite")
     try:
+        roots: dict[str, Path] = {}
+        if builtin:
+            _progress(progress, f"writing {', '.join(builtin)} outputs for {len(ds)} cases")
         for m in builtin:
-            pred_root = base / "predictions" / m
-            M.write_submission(pred_root, m, protocol, ds.num_rollouts, PROMPT_VERSION)
-            _progress(progress, f"writing {m} outputs for {len(ds)} cases")
-            _pmap(_write_job, [(m, str(ds.root), c.entry, str(pred_root), ds.num_rollouts, protocol) for c in ds],
-                  _workers(workers))
-            score_predictions(store, ds, pred_root, m, opts, workers, progress)
+            roots[m] = base / "predictions" / m
+            M.write_submission(roots[m], m, protocol, ds.num_rollouts, PROMPT_VERSION)
+        _pmap(_write_job, [(tuple(builtin), str(ds.root), c.entry, str(base / "predictions"), ds.num_rollouts, protocol)
+                           for c in ds] if builtin else [], _workers(workers))
         validation = {}
         for m, pred_root in folders.items():
             validation[m] = validate(pred_root, ds).to_dict()
-            score_predictions(store, ds, pred_root, m, opts, workers, progress)
+            roots[m] = pred_root
+        score_models(store, ds, roots, opts, workers, progress)
         judged = None
         if judge_config is not None:
             judged = _judge(out, store, ds, builtin + list(folders), judge_config, redo_judge, progress)
@@ -317,8 +336,10 @@ def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per
     return section
 
 
-def _write_job(model: str, root: str, entry: dict, pred_root: str, n: int, protocol: str) -> None:
-    M.write_predictions(model, GTCase(root, entry), pred_root, n, protocol)
+def _write_job(models: tuple[str, ...], root: str, entry: dict, preds: str, n: int, protocol: str) -> None:
+    case = GTCase(root, entry)  # one reading of the case for every model
+    for m in models:
+        M.write_predictions(m, case, Path(preds) / m, n, protocol)
 
 
 def evaluate_predictions(dataset_dir: str | Path | None, predictions_dir: str | Path, out_dir: str | Path,

@@ -32,9 +32,10 @@ Metrics (each ``q(beyond_noise(e, se), a)``):
 
 - M1 *from-rest drag fall*: ``e1 = rms(y − y_fit) / D``, ``se1 = σ / D``; scale ``A_FIT`` = 1 % of the
   fall distance.
-- M2 *starts from rest*: ``y = y_r + v0·s + a·s²/2`` (``s = t − t0``, the fit's release) fitted to the first
-  third of the fall; ``e2 = v0 / (D/T)``, the release speed over
-  the mean fall speed, ``se2`` from the fit's covariance with the measured ``σ``; scale ``A_REST`` = 0.1.
+- M2 *starts from rest*: the departure from the fitted law (which is at rest at ``t0``) at release:
+  ``r = y − y_fit = c + v0·s + b·s²/2`` (``s = t − t0``) fitted to the first third of the fall;
+  ``e2 = v0 / (D/T)``, over the mean fall speed, ``se2`` from the fit's covariance with the measured ``σ``
+  and from ``t0``'s (``g'·se_t0``); scale ``A_REST`` = 0.1.
 - M3 *acceleration down and never growing*: accelerations ``a_j`` from least-squares velocities of the
   fall ``u`` (the image with the fitted camera undone) on ``INTERVALS`` equal intervals; ``e3`` the
   largest of ``(a_{j+1} − a_j)`` and ``−a_j`` beyond their noise, over the mean acceleration ``2U/T²``;
@@ -162,9 +163,9 @@ def fit_drag_fall(t: np.ndarray, y: np.ndarray, t0_range: tuple[float, float], t
 
 
 def release_speed(t: np.ndarray, y: np.ndarray, t0: float, sigma: float) -> tuple[float, float]:
-    """Speed at release ``(v0, se)``: ``y = y_r + v0·s + a·s²/2`` (``s = t − t0``) fitted to samples after ``t0``
-    (linear least squares); ``se`` from the measured noise ``sigma``. Samples before ``t0`` are not used: a
-    hand may move the ball before letting go."""
+    """Speed at release ``(v0, se)``: ``y = c + v0·s + a·s²/2`` (``s = t − t0``) fitted to samples after ``t0``
+    (linear least squares; ``y`` may be a residual from a law at rest at ``t0``); ``se`` from the measured noise
+    ``sigma``. Samples before ``t0`` are not used: a hand may move the ball before letting go."""
     s = np.asarray(t, float) - t0
     X = np.column_stack([np.ones_like(s), s, 0.5 * s * s])
     coef, *_ = np.linalg.lstsq(X, np.asarray(y, float), rcond=None)
@@ -359,7 +360,9 @@ class FreeFallDrag(RecordingTask):
         first = fall & (t <= t0 + T / 3)
         if first.sum() < 6:
             first = fall & (idx < np.flatnonzero(fall)[0] + 6)
-        v0, se_v0 = release_speed(t[first & (t >= t0)], y[first & (t >= t0)], t0, sigma)
+        law = f["y0"] + image_of(drag_fall(t, 0.0, t0, f["g"], f["kappa"]), lam, S)  # at rest at t0
+        v0, se_v0 = release_speed(t[first & (t >= t0)], (y - law)[first & (t >= t0)], t0, sigma)
+        se_v0 = math.hypot(se_v0, f["g"] * f["se_t0"])  # the speed is read at t0, itself known to se_t0
         tf = fall & (t > t0)
         acc, se_acc = interval_accelerations(t[tf], fall_of(y[tf] - f["y0"], lam, S), INTERVALS, sigma)
         for key, val in (("release_time_s", t0), ("fall_time_s", T), ("fall_px", D), ("g_px_s2", f["g"]),

@@ -212,7 +212,9 @@ class CameraMotion:
         for _, _, m, d in self._keys:
             if m != "hold":
                 continue
-            if d.get("snr") is not None and not np.isfinite(d.get("u", np.inf)):
+            if d.get("outvoted"):
+                why["intensity registration outvoted by the pixel check"] += 1
+            elif d.get("snr") is not None and not np.isfinite(d.get("u", np.inf)):
                 weak = names[int(np.argmax(np.abs(d.get("weakest", [0, 0, 1, 0]))))]
                 why[f"{weak} not pinned: its gradient {d['snr']:.1f}x that of noise"] += 1
             elif d.get("u") is not None:
@@ -413,6 +415,10 @@ class CameraMotion:
             if ref_img is not self._D0:  # via the previous key frame: its error adds
                 u = float(np.hypot(u, self._keys[-1][3].get("u", 0.0)))
             info = {**r[2], "u": u, "cells": r[2]["cells"]}
+            # the pixels must prefer it to the path's prediction and the corners' consensus, when these differ
+            rivals = [c for c in uniq if np.abs(apply(c - A, self._corners_w)).max() > _RANSAC_PX]
+            if rivals and np.isfinite(u) and dense.best(D, ref_img, [r[0]] + [M_of(c) for c in rivals], keep) != 0:
+                return None, "hold", {**info, "u": float("inf"), "outvoted": True}, nxt[use], ref[use]
             if replace:  # what this estimate does not explain seeds no corners
                 self._moving = dense.moving_mask(D, ref_img, r[0], keep, self._grow)
             return A, "dense", info, nxt[use], apply(A, nxt[use]).astype(np.float32)

@@ -77,14 +77,14 @@ def poly_fit(t: np.ndarray, s: np.ndarray, idx: np.ndarray, t0: float, sigma: fl
 def grow_window(t: np.ndarray, s: np.ndarray, order: np.ndarray, sigma: float, alpha: float = noise.FALSE_ALARM,
                 min_n: int = MIN_WINDOW, quad_from: int = 6) -> np.ndarray:
     """The samples of ``order`` (indices with finite ``s``, nearest the contact first) that continue one
-    free motion: seeded with the first ``min_n``, grown while each next sample lies within
-    ``k·σ·√(1 + h) + RES_PX`` of the extrapolated fit (a line, a quadratic from ``quad_from`` samples;
-    ``h`` the prediction's leverage) and no gap exceeds ``GAP_TOLERANCE`` samples; where a sample fails,
-    the last one taken is dropped too (a change between them may bend it within tolerance). A lone sample off
-    the fit whose successor is on it is left out (a spoilt centroid, not the end of the motion). Ends
-    at rest where friction stops the body (:func:`stop_cut`). Sorted indices (empty with too few)."""
-    if len(order) < min_n or np.any(np.abs(np.diff(order[:min_n])) > GAP_TOLERANCE + 1):
-        return np.array([], int)
+    free motion: seeded with the first ``min_n`` (less those nearest the contact that do not continue the
+    motion of the ``min_n`` after them: the contact itself, where it spans samples), grown while each next
+    sample lies within ``k·σ·√(1 + h) + RES_PX`` of the extrapolated fit (a line, a quadratic from
+    ``quad_from`` samples; ``h`` the prediction's leverage) and no gap exceeds ``GAP_TOLERANCE`` samples;
+    where a sample fails, the last one taken is dropped too (a change between them may bend it within
+    tolerance). A lone sample off the fit whose successor is on it is left out (a spoilt centroid, not the
+    end of the motion). Ends at rest where friction stops the body (:func:`stop_cut`). Sorted indices
+    (empty with too few)."""
     k, sig = noise.k_for(alpha), (sigma if math.isfinite(sigma) else 0.0)
 
     def fits(took, j):
@@ -94,8 +94,17 @@ def grow_window(t: np.ndarray, s: np.ndarray, order: np.ndarray, sigma: float, a
         h = float(np.linalg.inv(X.T @ X)[0, 0])
         return abs(s[j] - coef[0]) <= k * sig * math.sqrt(1.0 + h) + RES_PX
 
-    took = list(order[:min_n])
-    rest = list(order[min_n:])
+    def contiguous(idx):
+        return not np.any(np.abs(np.diff(idx)) > GAP_TOLERANCE + 1)
+
+    first = 0  # samples still in the contact (slow motion sees bumpers compress) do not continue the motion
+    while first + min_n < len(order) and contiguous(order[first:first + min_n + 1]) \
+            and not fits(list(order[first + 1:first + 1 + min_n]), order[first]):
+        first += 1
+    if len(order) < first + min_n or not contiguous(order[first:first + min_n]):
+        return np.array([], int)
+    took = list(order[first:first + min_n])
+    rest = list(order[first + min_n:])
     n = 0
     while n < len(rest):
         j = rest[n]

@@ -191,3 +191,22 @@ def test_contact_spanning_samples_in_slow_motion():
     assert tc <= meas.get("collision_s") <= tc + dur
     assert sc["M1"].value == 1.0 and sc["M2"].value == 1.0
     assert sc["M2"].components["restitution"] == pytest.approx(e, abs=0.02)
+
+
+@pytest.mark.parametrize("seed,kind", [(17, "end stop"), (33, "leaves the frame")])
+def test_after_window_ends_at_the_end_stop_or_the_frame_edge(seed, kind):
+    """The struck cart reverses at the end stop, or leaves the view: its after-window ends before that sample
+    and the velocities stay right."""
+    task, case, m = _case(seed)
+    sim = simulate(case.known, m, frame_times(case), "true")
+    x2 = sim["x"][1]
+    if kind == "end stop":
+        step = np.diff(x2)
+        end = int(np.flatnonzero((step[:-1] > 0) & (step[1:] < 0))[0]) + 1  # last sample before it turns round
+    else:
+        end = int(np.flatnonzero(x2 + case.known["widths"][1] / 2 > case.width - 3)[0]) - 1
+    meas = task.measure(case, _tracks(case, sim["x"], sigma=0.15, seed=seed))
+    assert meas.notes["windows"]["cart_2_after"][1] <= end < len(x2) - 1
+    got, se = meas.get("cart_2_after_v_px_s"), meas.get("cart_2_after_se_px_s")
+    assert abs(got - case.truth.quantities["cart_2_after_px_s"]) <= K * se
+    assert min(s.value for s in task.metrics(case, meas).values()) >= 0.97

@@ -154,3 +154,19 @@ def test_block_that_never_moves_is_unmeasurable():
     s = task.score(case, meas)["R7"]
     assert s.status == "scored" and s.extra["unresolved"]
     assert all(v == "operational_zero" for v in s.extra["metric_status"].values())
+
+
+def test_known_angle_overrides_the_path():
+    """known.angle_deg (a slope measured on the set) replaces the path's angle in r*: 3° more changes M1's e1
+    by exactly the predicted ratio's change."""
+    task, case = _case(0, 1000)
+    tr = _tracks(case, slide(case.known, frame_times(case), "true"), 0.0)
+    th = case.known["theta_deg"]
+    case.known["angle_deg"] = th + 3.0
+    meas = task.measure(case, tr)
+    assert meas.get("theta_deg") == pytest.approx(th + 3.0)
+    assert meas.get("path_theta_deg") == pytest.approx(th, abs=1e-3)
+    mu = case.known["mu"]
+    e1 = task.metrics(case, meas)["M1"].residual
+    want = case.truth.quantities["r_star"] / predicted_ratio(math.radians(th + 3.0), mu) - 1  # exact tracks
+    assert e1 == pytest.approx(want, abs=1e-6)

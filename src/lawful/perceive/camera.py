@@ -410,6 +410,13 @@ class CameraMotion:
             # the objects' boxes (a lost object's whole search window) leave too little: robust weights
             # alone keep what moves out, as long as the background is most of what remains
             r = dense.register(D, self._template(ref_img), M_of(best), ~self._static)
+        if r is not None:  # what that estimate does not explain moved on its own: again without it
+            mm = dense.moving_mask(D, ref_img, r[0], keep, self._grow)
+            if (mm & keep).sum() > 0.02 * keep.sum():
+                r2 = dense.register(D, self._template(ref_img), r[0], keep & ~mm)
+                r = r2 if r2 is not None else r
+            if replace:  # and seeds no corners
+                self._moving = mm
         if r is not None:
             A, u = A_of(r[0]), float(np.hypot(r[1], dense.INTERP_PX))
             if ref_img is not self._D0:  # via the previous key frame: its error adds
@@ -419,8 +426,6 @@ class CameraMotion:
             rivals = [c for c in uniq if np.abs(apply(c - A, self._corners_w)).max() > _RANSAC_PX]
             if rivals and np.isfinite(u) and dense.best(D, ref_img, [r[0]] + [M_of(c) for c in rivals], keep) != 0:
                 return None, "hold", {**info, "u": float("inf"), "outvoted": True}, nxt[use], ref[use]
-            if replace:  # what this estimate does not explain seeds no corners
-                self._moving = dense.moving_mask(D, ref_img, r[0], keep, self._grow)
             return A, "dense", info, nxt[use], apply(A, nxt[use]).astype(np.float32)
         r = dense.phase(dense.smooth(raw) if D is None else D, ref_img, M_of(best), keep & ~moving)
         if r is not None and np.isfinite(r[1]):
@@ -544,4 +549,12 @@ class CameraMotion:
         for x, y in self._pts.astype(int):
             cv2.circle(mask, (int(x), int(y)), 6, 0, -1)
         pts = cv2.goodFeaturesToTrack(gray, maxCorners=n, qualityLevel=0.01, minDistance=6, mask=mask, blockSize=5)
-        return np.zeros((0, 2), np.float32) if pts is None else pts.reshape(-1, 2).astype(np.float32)
+        if pts is None:
+            return np.zeros((0, 2), np.float32)
+        pts = pts.reshape(-1, 2).astype(np.float32)
+        # a point on a straight edge slides along it under Lucas-Kanade (stripes: a fixed camera 'moved' 0.9 px):
+        # its weaker eigenvalue must stand out of noise, SIGMAS^2 times the frame's median (flat areas: noise)
+        eig = cv2.cornerMinEigenVal(gray, 5)
+        noise = float(np.median(eig[mask > 0])) if (mask > 0).any() else 0.0
+        xi, yi = np.round(pts).astype(int).T
+        return pts[eig[yi, xi] > dense.SIGMAS ** 2 * max(noise, 1e-12)]

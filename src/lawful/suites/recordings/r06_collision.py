@@ -6,15 +6,17 @@ direction of both bodies' displacements, positive from ``cart_1`` towards ``cart
 kg·px/s, the same scale for both bodies, so no calibration is needed.
 
 Contact: the first sample where the gap between the bodies (centre distance less their half-lengths
-along the track) comes within ``k·σ·√2 + 1 px`` of its smallest value (of 0 if they overlap),
-refined to where the fitted lines of the body whose velocity changes most meet. Windows: from the
-``MARGIN`` samples nearest contact outwards, a body's window grows sample by sample while each new
+along the track) comes within ``k·√(σ1² + σ2²) + 1 px`` of its smallest value (of 0 if they overlap),
+refined to where the before and after fits of the body whose velocity changes most meet. Windows: from
+``MARGIN`` samples off the contact outwards (past any sample still in the contact: each nearest sample
+must continue the motion of the ones after it), a body's window grows sample by sample while each new
 sample stays within ``k·σ_pred + 0.5 px`` of the fit to the samples so far (a line below 6 samples, a
-quadratic from 6 on: friction's slow decay passes). It ends where the body stops, reverses at an end
-stop, is pushed (before: motion onset, or ``release``) or leaves the frame (border-cut or lost
-samples). Velocities ``v`` (before) and ``v'`` (after) are the slopes at the contact time of quadratic
-fits (lines below 6 samples), standard errors from ``σ`` (the track's localisation noise along the
-track, measured where the body moves).
+quadratic from 6 on: friction's slow decay passes). It ends where the body is pushed (before; or at
+``release``), reverses at an end stop, leaves the frame (border-cut or lost samples) or is brought to
+rest (a quadratic turning round inside a window: friction stops a body, never turns it round).
+Velocities ``v`` (before) and ``v'`` (after) are the slopes at the contact time of quadratic fits (lines
+below 6 samples), standard errors from ``σ`` (the track's localisation noise along the track, measured
+where the body moves).
 
 - M1 momentum: ``e1 = (Σ m v' − Σ m v) / Σ |m v|``, ``se1 = √(Σ m²(se_v² + se_v'²)) / Σ |m v|``;
   ``s1 = q(beyond_noise(e1, se1), 0.10)`` (a 10 % momentum mismatch beyond noise scores 0.5).

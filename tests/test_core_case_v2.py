@@ -70,3 +70,23 @@ def test_a_fixed_camera_is_never_compensated(drop, tmp_path):
     ev = evaluate_video(fixed, path, TASK)
     assert ev.evidence["tracks_meta"]["camera"] == {"compensated": False}
     assert evaluate_video(case, path, TASK).evidence["tracks_meta"]["camera"]["compensated"] is True
+
+
+def test_evaluate_prints_file_frames_of_a_windowed_clip_and_the_metrics(tmp_path):
+    """Events are shown at the clip's frame and at the file's (window start added); C/P/M scores print beside S."""
+    from typer.testing import CliRunner
+
+    from lawful.cli import app
+
+    task = get_suite("wmle").task("free_fall")
+    case, _ = task.make_case(0, 3)
+    frames = list(task.render(case, "true"))
+    video = write_video(tmp_path / "long.mp4", [frames[0]] * 10 + frames, fps=case.fps, crf=12)
+    (tmp_path / "c.json").write_text(_v2(case, window={"start": 10}).model_dump_json())
+    r = CliRunner().invoke(app, ["evaluate", "--case", str(tmp_path / "c.json"), "--video", str(video)])
+    assert r.exit_code == 0, r.output
+    assert "window from file frame 10" in r.output and "file frame" in r.output
+    row = next(line for line in r.output.splitlines() if "release" in line).split("│")
+    frame, file_frame = float(row[3]), float(row[4])
+    assert file_frame == pytest.approx(frame + 10)
+    assert "P2: score" in r.output and "(C " in r.output and "M1 " in r.output

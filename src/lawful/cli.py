@@ -353,11 +353,13 @@ def _evaluate_one(case_path: Path, video_path: Path, as_json: bool, judge_cfg=No
         out.print(f"[bold]{c.id}[/bold] ({c.suite}/{c.task}) — {video_path.name}: [bold]{ev.status}[/bold]"
                   + (f" — {ev.reason}" if ev.reason else ""))
         if result["events"]:
-            t = Table(title="events")
-            for col in ("object", "event", "frame", "t [s]"):
+            start = ((ev.evidence.get("tracks_meta") or {}).get("timing") or {}).get("window_frames") or [0]
+            t = Table(title="events" + (f" (window from file frame {start[0]})" if start[0] else ""))
+            for col in ("object", "event", "frame", *(["file frame"] if start[0] else []), "t [s]"):
                 t.add_column(col)
             for e in result["events"]:
-                t.add_row(e["object"], e["name"], f"{e['frame']:.2f}", f"{e['t']:.3f}")
+                t.add_row(e["object"], e["name"], f"{e['frame']:.2f}",
+                          *([f"{e['frame'] + start[0]:.2f}"] if start[0] else []), f"{e['t']:.3f}")
             out.print(t)
         q = Table(title="measurements")
         q.add_column("quantity")
@@ -368,7 +370,8 @@ def _evaluate_one(case_path: Path, video_path: Path, as_json: bool, judge_cfg=No
         for col, s in ev.scores.items():
             sides = ", ".join(f"{k} = {v:.4g}" for k, v in s.sides.items() if v is not None)
             val = "–" if s.value is None else f"{s.value:.4f}"
-            out.print(f"{col}: score {val} [{s.status}] {sides} {s.reason}")
+            parts = ", ".join(f"{k} {v:.4g}" for k, v in (s.metrics or {}).items() if v is not None)
+            out.print(f"{col}: score {val} [{s.status}] {sides}" + (f" ({parts})" if parts else "") + f" {s.reason}")
     if judge_cfg is not None and c.suite == "wmle" and judge_exit[0]:
         fail(judge_exit[1], judge_exit[0])
     if ev.status == "invalid":

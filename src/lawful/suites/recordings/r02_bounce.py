@@ -348,6 +348,9 @@ class Bounce(RecordingTask):
         sig_f = sig_f if math.isfinite(sig_f) else sig
         m.notes["sigma_flights_px"] = sig_f
         se = draw_spread(fl, sig_f, n - 1)
+        if not np.isfinite(se["d"]).all():
+            m.notes["unresolved"] = "flights not resolved in most noise draws: restitution unmeasurable"
+            return m
         m.notes["pairs"] = {a: [float(v) for v in b] for a, b in pairs.items()}
         m.notes["se"] = {a: ([float(v) for v in b] if np.ndim(b) else float(b)) for a, b in se.items()}
         m.set("restitution_height", float(np.mean(pairs["e_h"])))

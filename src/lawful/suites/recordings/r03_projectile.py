@@ -327,7 +327,9 @@ class Projectile(RecordingTask):
         e, se = m.notes["residuals"], m.notes["se"]
         out = {}
         for key, name, a in (("M1", "e1", A_HORIZONTAL), ("M2", "e2", A_VERTICAL), ("M3", "e3", A_LANDING)):
-            if math.isfinite(e[name]):
+            if math.isfinite(e[name]) and math.isinf(se[name]):
+                out[key] = MetricScore.operational_zero(f"{name} not resolved in most noise draws")
+            elif math.isfinite(e[name]):
                 out[key] = MetricScore.measured(q(beyond_noise(e[name], se[name]), a), e[name], se=se[name])
             else:
                 why = "landing not seen" if name == "e3" else "flight does not curve downwards"

@@ -15,8 +15,9 @@ from lawful.perceive.track import track
 from lawful.runner.validate import validate_variant
 from lawful.score.wmle import q
 from lawful.suites.recordings.r06_collision import (
-    IDS, RES_PX, Collision, energy_metric, momentum_metric, simulate, steady_metric,
+    IDS, Collision, energy_metric, momentum_metric, simulate, steady_metric,
 )
+from lawful.suites.windows import RES_PX
 from lawful.suites.wmle.common import frame_times
 from lawful.tracks import Tracks
 from lawful.video import write_video

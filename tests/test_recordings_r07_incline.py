@@ -15,7 +15,7 @@ from lawful.perceive import noise
 from lawful.perceive.track import track
 from lawful.runner.validate import validate_variant
 from lawful.score.wmle import q
-from lawful.suites.recordings.r06_collision import RES_PX
+from lawful.suites.windows import RES_PX
 from lawful.suites.recordings.r07_incline import Incline, predicted_ratio, slide
 from lawful.suites.wmle.common import frame_times
 from lawful.suites.wmle.p11_rough_incline_round_trip import slope_frame

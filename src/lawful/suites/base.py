@@ -50,10 +50,13 @@ class Task(ABC):
     plan: ClassVar[TrackingPlan] = TrackingPlan()
     # ``case.known`` keys the task reads when present (key → what it is); required ones are in ``required_known``.
     optional_known: ClassVar[dict[str, str]] = {}
+    # keys every watched object must state in its own ``known`` (key → what it is), e.g. a mass
+    object_known: ClassVar[dict[str, str]] = {}
 
     def case_problem(self, case: Case) -> str:
         """Why ``case`` cannot be evaluated by this task ('' when it can): a required object id
-        (``object_ids`` or ``required_objects``) or ``known`` value (``required_known``) is missing."""
+        (``object_ids`` or ``required_objects``), ``known`` value (``required_known``) or per-object
+        ``known`` value (``object_known``) is missing."""
         ids = {o.id for o in case.objects}
         need = tuple(getattr(self, "object_ids", ()) or getattr(self, "required_objects", ()))
         for oid in need:
@@ -62,6 +65,11 @@ class Task(ABC):
         for key, what in getattr(self, "required_known", {}).items():
             if key not in case.known:
                 return f"known.{key} is missing ({what})"
+        for o in case.objects:
+            if o.id in need:
+                for key, what in self.object_known.items():
+                    if key not in o.known:
+                        return f"objects.{o.id}.known.{key} is missing ({what})"
         return ""
 
     @abstractmethod

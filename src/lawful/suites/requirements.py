@@ -14,7 +14,8 @@ def task_requirements(suite: str) -> dict[str, dict]:
     """``{task name: {"label", "objects", "known", "events"}}`` for every per-video task of ``suite``, in suite order.
 
     ``objects``: required object ids (empty: every object of the case); ``known``: required ``case.known``
-    keys with what each means; ``optional``: keys read when present; ``events``: events the task must find (WMLE-style consistency).
+    keys with what each means; ``optional``: keys read when present; ``per_object``: keys each of those
+    objects states in its own ``known``; ``events``: events the task must find (WMLE-style consistency).
     """
     s = get_suite(suite)
     out = {}
@@ -23,6 +24,7 @@ def task_requirements(suite: str) -> dict[str, dict]:
         out[name] = {"label": t.label or name, "objects": list(objects),
                      "known": dict(getattr(t, "required_known", {}) or {}),
                      "optional": dict(getattr(t, "optional_known", {}) or {}),
+                     "per_object": dict(getattr(t, "object_known", {}) or {}),
                      "events": list(getattr(t, "required_events", ()) or ())}
     return out
 
@@ -33,7 +35,8 @@ def markdown_table(suite: str) -> str:
     for name, r in task_requirements(suite).items():
         label = f"{r['label']} `{name}`" if r["label"] != name else f"`{name}`"
         objs = ", ".join(f"`{o}`" for o in r["objects"]) or "any"
-        known = "; ".join(f"`{k}`: {v}" for k, v in r["known"].items()) or "none"
+        known = "; ".join([*(f"`{k}`: {v}" for k, v in r["known"].items()),
+                           *(f"each object's `{k}`: {v}" for k, v in r["per_object"].items())]) or "none"
         optional = "; ".join(f"`{k}`: {v}" for k, v in r["optional"].items()) or "none"
         events = ", ".join(r["events"]) or "none"
         rows.append(f"| {label} | {objs} | {known} | {optional} | {events} |")

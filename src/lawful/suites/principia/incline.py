@@ -245,6 +245,7 @@ class Inertia(_TentRace):
     label = "Table 2: Rotational Inertia"
     phenomena = ("inertia",)
     object_ids = ("cylinder_1", "cylinder_2")
+    object_known = {"inertia_factor": "I / (m R²) of the body: 0.5 solid cylinder, 1 thin hollow"}
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = sc.rng_for(seed)
@@ -331,9 +332,6 @@ class Inertia(_TentRace):
         t1, t2 = (arr[o] for o in self.object_ids)
         why = next((m.missing[f"arrival_time_{o}"] for o in self.object_ids if arr[o] is None), "")
         m.set("F1", t1 / t2 if not why and t2 > 0 else None, why or "cylinder_2 arrives at time 0")
-        try:
-            k1, k2 = (float(case.object(o).known["inertia_factor"]) for o in self.object_ids)
-            m.set("F2", math.sqrt((1 + k1) / (1 + k2)))
-        except KeyError:
-            m.set("F2", None, "case objects lack known['inertia_factor'] (I / m R^2)")
+        k1, k2 = (float(case.object(o).known["inertia_factor"]) for o in self.object_ids)
+        m.set("F2", math.sqrt((1 + k1) / (1 + k2)))
         return m

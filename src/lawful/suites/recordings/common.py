@@ -19,9 +19,11 @@ import numpy as np
 
 from lawful.case import Case
 from lawful.perceive import noise
-from lawful.perceive.onset import REST_SAMPLES, SUSTAIN, rest_position, sustained_onset  # noqa: F401 (re-exported)
-from lawful.perceive.onset import onset_time
+from lawful.perceive.onset import REST_SAMPLES, SUSTAIN, onset_time, rest_position, sustained_onset
 from lawful.suites.wmle.common import WmleTask
+
+__all__ = ["REST_SAMPLES", "SUSTAIN", "RecordingTask", "beyond_noise", "release_time", "rest_position",
+           "sustained_onset"]
 
 
 class RecordingTask(WmleTask):

@@ -46,115 +46,18 @@ from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law, TrackingPlan
 from lawful.suites.recordings.common import RecordingTask, beyond_noise
+from lawful.suites.windows import MIN_WINDOW, grow_window, motion_sigma, velocity_at
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, GAP_TOLERANCE, HEIGHT, WIDTH, MetricScore, case_rng, contrasting_colors, event, frame_times,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, contrasting_colors, event, frame_times,
     steady_visible, style_of,
 )
 from lawful.tracks import Tracks
 from lawful.world.draw import Block, Scene
 
 IDS = ("cart_1", "cart_2")
-MIN_WINDOW = 4  # samples a velocity fit needs
 MARGIN = 1.5  # samples on either side of the contact left out of the windows
-RES_PX = 0.5  # centroid resolution added to the growth test (as noise.centroid_outliers)
 A_MOMENTUM, A_ENERGY, A_STEADY = 0.10, 0.10, 0.10  # q scales of M1, M2, M3
 TOUCH_FRAC = 0.25  # bodies never closer than this fraction of their summed half-lengths: they never met
-
-
-# ----------------------------------------------------------------------------- fits
-
-
-def poly_fit(t: np.ndarray, s: np.ndarray, idx: np.ndarray, t0: float, sigma: float, deg: int):
-    """Least squares ``s = Σ c_j (t − t0)^j`` on samples ``idx``: coefficients and their standard errors
-    (from ``sigma``; from the residuals when ``sigma`` is not finite)."""
-    X = np.vander(t[idx] - t0, deg + 1, increasing=True)
-    coef, *_ = np.linalg.lstsq(X, s[idx], rcond=None)
-    if not math.isfinite(sigma):
-        dof = max(len(idx) - deg - 1, 1)
-        sigma = float(np.sqrt(np.sum((X @ coef - s[idx]) ** 2) / dof))
-    cov = sigma**2 * np.linalg.inv(X.T @ X)
-    return coef, np.sqrt(np.diag(cov))
-
-
-def grow_window(t: np.ndarray, s: np.ndarray, order: np.ndarray, sigma: float, alpha: float = noise.FALSE_ALARM,
-                min_n: int = MIN_WINDOW, quad_from: int = 6) -> np.ndarray:
-    """The samples of ``order`` (indices with finite ``s``, nearest the contact first) that continue one
-    free motion: seeded with the first ``min_n`` (less those nearest the contact that do not continue the
-    motion of the ``min_n`` after them: the contact itself, where it spans samples), grown while each next
-    sample lies within ``k·σ·√(1 + h) + RES_PX`` of the extrapolated fit (a line, a quadratic from
-    ``quad_from`` samples; ``h`` the prediction's leverage) and no gap exceeds ``GAP_TOLERANCE`` samples;
-    where a sample fails, the last one taken is dropped too (a change between them may bend it within
-    tolerance). A lone sample off the fit whose successor is on it is left out (a spoilt centroid, not the
-    end of the motion). Ends at rest where friction stops the body (:func:`stop_cut`). Sorted indices
-    (empty with too few)."""
-    k, sig = noise.k_for(alpha), (sigma if math.isfinite(sigma) else 0.0)
-
-    def fits(took, j):
-        idx = np.array(took)
-        X = np.vander(t[idx] - t[j], 3 if len(took) >= quad_from else 2, increasing=True)
-        coef, *_ = np.linalg.lstsq(X, s[idx], rcond=None)
-        h = float(np.linalg.inv(X.T @ X)[0, 0])
-        return abs(s[j] - coef[0]) <= k * sig * math.sqrt(1.0 + h) + RES_PX
-
-    def contiguous(idx):
-        return not np.any(np.abs(np.diff(idx)) > GAP_TOLERANCE + 1)
-
-    first = 0  # samples still in the contact (slow motion sees bumpers compress) do not continue the motion
-    while first + min_n < len(order) and contiguous(order[first:first + min_n + 1]) \
-            and not fits(list(order[first + 1:first + 1 + min_n]), order[first]):
-        first += 1
-    if len(order) < first + min_n or not contiguous(order[first:first + min_n]):
-        return np.array([], int)
-    took = list(order[first:first + min_n])
-    rest = list(order[first + min_n:])
-    n = 0
-    while n < len(rest):
-        j = rest[n]
-        if abs(j - took[-1]) > GAP_TOLERANCE + 1:
-            break
-        if not fits(took, j):
-            if n + 1 < len(rest) and abs(rest[n + 1] - took[-1]) <= GAP_TOLERANCE + 1 and fits(took, rest[n + 1]):
-                n += 1  # skip the lone outlier
-                continue
-            if len(took) > min_n:
-                took.pop()  # the change came between two samples: the last one taken may be partly off
-            break
-        took.append(j)
-        n += 1
-    return stop_cut(t, s, np.array(took), sig, alpha)
-
-
-def stop_cut(t: np.ndarray, s: np.ndarray, took: np.ndarray, sigma: float,
-             alpha: float = noise.FALSE_ALARM) -> np.ndarray:
-    """``took`` (window indices, nearest the contact first) cut where the body turns round: friction can bring
-    a body to rest, never turn it round or start it, so a quadratic fit whose curvature is beyond ``k·se``
-    and whose vertex (speed 0) falls inside the window spans a stop. The window keeps the side nearest the
-    contact (the motion up to the stop after it; the rest after a stop before it), refitted until no
-    vertex is inside. Sorted indices."""
-    k = noise.k_for(alpha)
-    for _ in range(8):
-        if len(took) < 6:
-            break
-        t0 = float(t[took[0]])
-        c, se = poly_fit(t, s, np.sort(took), t0, sigma if sigma > 0 else 0.0, 2)
-        if c[2] == 0 or abs(c[2]) <= k * se[2]:
-            break
-        tv = t0 - c[1] / (2 * c[2])
-        keep = took[(t[took] - tv) * (t[took[-1]] - t0) < 0]
-        if len(keep) == len(took) or len(keep) < MIN_WINDOW:
-            break
-        took = keep
-    return np.array(sorted(took), int)
-
-
-def velocity_at(t, s, idx, tc, sigma) -> dict:
-    """Velocity at ``tc`` from the window ``idx``: a quadratic's (friction's slow decay leaves it unbiased; a
-    line's average velocity would be off by ``a·T/2`` even where ``a`` is within noise), a line's below 6
-    samples. Also the quadratic's acceleration (for M3), the window's span and the position at ``tc``."""
-    c2, se2 = poly_fit(t, s, idx, tc, sigma, 2)
-    c, se = (c2, se2) if len(idx) >= 6 else poly_fit(t, s, idx, tc, sigma, 1)
-    return {"v": float(c[1]), "se": float(se[1]), "p": float(c[0]), "acc": float(2 * c2[2]),
-            "se_acc": float(2 * se2[2]), "span": float(np.ptp(t[idx])), "n": int(len(idx))}
 
 
 # ----------------------------------------------------------------------------- metrics
@@ -212,6 +115,7 @@ class Collision(RecordingTask):
     level = "M"
     required_objects = IDS
     required_events = ("collision",)
+    object_known = {"mass_kg": "the body's mass in kg"}
     plan = TrackingPlan()
 
     def case_problem(self, case: Case) -> str:
@@ -219,9 +123,7 @@ class Collision(RecordingTask):
             return why
         for o in case.objects:
             if o.id in IDS:
-                m = o.known.get("mass_kg")
-                if m is None:
-                    return f"objects.{o.id}.known.mass_kg is missing (the body's mass in kg)"
+                m = o.known["mass_kg"]
                 if not m > 0:
                     return f"objects.{o.id}.known.mass_kg must be > 0 (got {m})"
         return ""
@@ -390,19 +292,6 @@ def track_coordinates(case: Case, tracks: Tracks):
         half.append(float(np.median(0.5 * (abs(u[0]) * (b[:, 2] - b[:, 0]) + abs(u[1]) * (b[:, 3] - b[:, 1])))))
     sig = [motion_sigma(tracks[o], v, sj, u) for o, v, sj in zip(IDS, vis, s)]
     return np.asarray(tracks.t, float), s, np.array(half), np.array(sig)
-
-
-def motion_sigma(track, usable: np.ndarray, s: np.ndarray, unit=None) -> float:
-    """Localisation noise (px) of ``track`` where it moves: the larger of :func:`noise.track_noise` over the
-    ``usable`` samples and over those of them moving more than 1 px between their neighbours (a body at
-    rest in a clean render has exact centroids, which would hide the noise of the moving ones)."""
-    def of(mask):
-        tn = noise.track_noise(track, mask)
-        return tn.along(unit) if unit is not None else tn.sigma
-    mov = np.zeros(len(s), bool)
-    mov[1:-1] = np.abs(s[2:] - s[:-2]) > 1.0
-    vals = [v for v in (of(usable), of(usable & mov)) if math.isfinite(v)]
-    return max(vals) if vals else math.nan
 
 
 def collision_windows(case: Case, t, s, sig, tc) -> dict | str:

@@ -12,7 +12,7 @@ sample within ``k·σ√2 + 0.5 px`` of the highest; each leg is grown outwards 
 descent from rest, from the release) while each new sample stays on the leg's parabola within noise
 (R6's :func:`grow_window`): the ascent ends where the push did, the descent at the stop post, at rest
 or where the block leaves the view. Accelerations ``a = −2c₂`` of a quadratic per leg; standard
-errors from ``σ``, the track's localisation noise measured where the block moves (R6's :func:`motion_sigma`).
+errors from ``σ``, the track's localisation noise measured where the block moves (:func:`lawful.suites.windows.motion_sigma`).
 
 - M1 ratio (calibration-free): ``e1 = (a_d / a_u) / r* − 1`` with ``r* = (sin θ − μ cos θ) / (sin θ +
   μ cos θ)``, ``se1`` from the legs' standard errors; ``s1 = q(beyond_noise(e1, se1), 0.10)``. No
@@ -45,7 +45,7 @@ from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
 from lawful.suites.recordings.common import RecordingTask, beyond_noise, release_time, rest_position
-from lawful.suites.recordings.r06_collision import RES_PX, grow_window, motion_sigma, poly_fit
+from lawful.suites.windows import RES_PX, grow_window, motion_sigma, poly_fit
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, event, frame_times, steady_visible,
 )

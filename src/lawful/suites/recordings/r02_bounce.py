@@ -22,7 +22,7 @@ Standard errors: the flight fits are refitted on ``N_DRAWS`` copies of the sampl
 noise of σ added (fixed seed; σ measured on the flights' samples alone, impacts left out); ``se`` of
 every derived number is its spread there.
 
-Metrics (``q(beyond_noise(e, se), a)``, :func:`lawful.suites.recordings.common.beyond_noise`):
+Metrics (``q(β(e), a)``, ``β(e) = beyond_noise(e, se)``: :func:`lawful.suites.recordings.common.beyond_noise`):
 
 - M1 height–time agreement (the law test that needs no calibration: under one gravity both ratios are
   the restitution): mean over pairs of ``q(β(e_t − e_h), A_AGREE)``; ``A_AGREE = 0.05`` (a 5 % restitution

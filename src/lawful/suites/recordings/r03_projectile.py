@@ -31,11 +31,11 @@ Metrics (``q(beyond_noise(e, se), a)``):
 
 Too short a flight or none: operational zeros with the reason.
 
-Drawn case: a ball on a launcher on a platform or the floor is fired at 20–70° (either direction) and
-lands on the floor, where it rolls to a stop; even seeds state ``landing_height_px``. Anti twin (by
-seed): a cartoon path (straight along the launch direction for the first ``ANTI_STRAIGHT`` of the flight,
-then falling, landing at the same time and place) or a horizontal velocity that decays
-(``v_x e^{-s/τ}``, ``τ`` = the flight time).
+Drawn case: a ball on a launcher on a platform or the floor is fired (either direction, at the angle
+its drawn apex height and range give: about 30–70°) and lands on the floor, where it rolls to a stop;
+even seeds state ``landing_height_px``. Anti twin (by seed): a cartoon path (straight along the launch
+direction for the first ``ANTI_STRAIGHT`` of the flight, then falling, landing at the same time and
+place) or a horizontal velocity that decays (``v_x e^{-s/τ}``, ``τ`` = the flight time).
 """
 
 from __future__ import annotations

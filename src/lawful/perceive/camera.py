@@ -179,21 +179,24 @@ class CameraMotion:
         if self._held:
             self._flush()
         est = [k for k in self._keys[1:] if k[2] != "hold"]
-        holds = sum(k[2] == "hold" for k in self._keys)
+        held = [k[0] for k in self._keys if k[2] == "hold"]
+        holds = sum(not self._bridged(i) for i in held)
         gw, gh = self._corners_w[3] + 1 if len(self._corners_w) else (1, 1)
         shift = np.array([corner_shift(k[1], gw, gh) / self._s for k in est])
         unc = np.array([self.Z * k[3]["u"] / self._s for k in est])
         bar = np.maximum(unc, self.min_shift)
         worst = float(unc.max()) if len(unc) else 0.0
         reliable = holds == 0 and worst <= self.max_uncertainty
+        bridged = (f"; {len(held)} key frames without an estimate bridged (the path on both sides agrees within"
+                   f" {self.max_uncertainty:g} px)" if held and not holds else "")
         if reliable and len(est) and (shift > bar).any():
             j = int(np.argmax(shift - bar))
             return {"used": True, "static": False, "reliable": reliable,
                     "reason": f"motion {shift[j]:.2f} px above its uncertainty {unc[j]:.2f} px"
-                              f" (key frame {est[j][0]}, {self.Z:g} sd; floor {self.min_shift:g} px)"}
+                              f" (key frame {est[j][0]}, {self.Z:g} sd; floor {self.min_shift:g} px){bridged}"}
         j = int(np.argmax(shift)) if len(est) else None
         if not reliable:  # a path with gaps or loose estimates is not used: the camera may have moved unseen
-            why = (f"{holds} of {len(self._keys) - 1} key frames without an estimate within {self.max_uncertainty:g} px"
+            why = (f"{holds} of {len(self._keys) - 1} key frames without an estimate within {self.max_uncertainty:g} px, not bridged"
                    f" ({self._why_held()})" if holds else f"uncertainty {worst:.2f} px above {self.max_uncertainty:g} px")
             seen = f"; estimated motion up to {shift.max():.2f} px" if len(shift) else ""
             return {"used": False, "static": False, "reliable": False,
@@ -202,7 +205,21 @@ class CameraMotion:
             return {"used": False, "static": True, "reliable": True, "reason": "one frame"}
         return {"used": False, "static": True, "reliable": True,
                 "reason": f"motion {shift[j]:.2f} px below its uncertainty {bar[j]:.2f} px"
-                          f" ({self.Z:g} sd, floor {self.min_shift:g} px)"}
+                          f" ({self.Z:g} sd, floor {self.min_shift:g} px){bridged}"}
+
+    def _bridged(self, i: int) -> bool:
+        """Whether held frame ``i`` lies on the path: two estimates on each side, each pair extrapolated to
+        ``i``, and the interpolation between the nearest two agree within ``max_uncertainty`` px."""
+        good = [(k[0], k[1]) for k in self._keys if k[2] != "hold"]
+        before, after = [g for g in good if g[0] < i][-2:], [g for g in good if g[0] > i][:2]
+        if len(before) < 2 or len(after) < 2:
+            return False
+        (i0, A0), (i1, A1) = before
+        (i2, A2), (i3, A3) = after
+        guesses = [A1 + (A1 - A0) * ((i - i1) / (i1 - i0)), A2 + (A2 - A3) * ((i2 - i) / (i3 - i2)),
+                   A1 + (A2 - A1) * ((i - i1) / (i2 - i1))]
+        spread = max(np.abs(apply(P - Q, self._corners_w)).max() for P in guesses for Q in guesses)
+        return spread / self._s <= self.max_uncertainty
 
     def _why_held(self) -> str:
         """Why key frames have no estimate, most frequent first: the weakest direction of the last attempt
@@ -294,7 +311,11 @@ class CameraMotion:
             new = self._detect(g, b, self.max_corners - len(self._pts))
             self._pts = np.concatenate([self._pts, new])
             self._ref = np.concatenate([self._ref, apply(pred if A is None else A, new).astype(np.float32)])
-        if A is None:
+        if A is None:  # the frames before it may still be estimated: a hold between estimates can be bridged
+            for k, rgb_k, boxes_k in between:
+                got = self._between(k, rgb_k, boxes_k, j, Aj, i, pred)
+                if got is not None:
+                    self._keys.insert(-1, got)
             return
         self._prev, self._raw_prev, self._Dprev, self._prev_A = g, raw, None, A  # smoothed when needed
         self._keep_prev = ~(self._excluded(b, g.shape) | (False if self._moving is None else self._moving))

@@ -11,7 +11,8 @@ Builds ``--tasks`` simulated cases (832x480, GT 24 fps) and each built-in model'
   video decoded whole, masks at full resolution for the GT and the prediction of every pair, then the
   bilinear shrink to a quarter and ``> 127``, IoUs) — lawful must equal it to 1e-6;
 - ``Physics-IQ order, mask videos``: the same with Physics-IQ's file flow (each mask sequence written as an
-  MP4V video, read back, shrunk and thresholded); its IoUs move with that codec.
+  MP4V video, read back, shrunk and thresholded); its IoUs move with that codec;
+- ``decode only``: decoding each prediction video to BGR frames, the floor of any method that reads it.
 
 Prints the best of ``--repeat`` wall and CPU times per pair, the speed ratios, and the largest IoU
 difference of each method from the in-memory Physics-IQ order. Run: ``python benchmarks/applepi_deduction.py``.
@@ -186,9 +187,13 @@ def main() -> None:
                 out[(e["case_id"], m)] = piq_pair(c.dir / "rgb", c.meta, p, files, tmp)
             return out
 
+        def decode_only():
+            return {(e["case_id"], m): None for e, m, p in pairs if _decode_all(p) is not None}
+
         runs = {"lawful": lawful_all, "lawful, shrink first (before)": shrink_all,
                 "Physics-IQ order, in memory": lambda: piq_all(False),
-                "Physics-IQ order, mask videos": lambda: piq_all(True)}
+                "Physics-IQ order, mask videos": lambda: piq_all(True),
+                "decode the prediction only (floor)": decode_only}
         res, wall, cpu = {}, {}, {}
         for name, fn in runs.items():
             for _ in range(args.repeat):
@@ -202,6 +207,10 @@ def main() -> None:
               f"(load average {os.getloadavg()[0]:.1f})")
         ref = res["Physics-IQ order, in memory"]
         for name in runs:
+            if name.startswith("decode"):
+                print(f"  {name:32s} {1000 * wall[name] / n:8.1f} ms/pair wall {1000 * cpu[name] / n:8.1f} ms/pair CPU"
+                      f"   lawful / decode-only: {wall['lawful'] / wall[name]:.2f} (wall), {cpu['lawful'] / cpu[name]:.2f} (CPU)")
+                continue
             diff = max(abs(res[name][(e["case_id"], m)][k] - ref[(e["case_id"], m)][k])
                        for e, m, _ in pairs for k in KEYS)
             print(f"  {name:32s} {1000 * wall[name] / n:8.1f} ms/pair wall {1000 * cpu[name] / n:8.1f} ms/pair CPU"

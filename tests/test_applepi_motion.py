@@ -74,9 +74,9 @@ def ref_shrink(m255, w4, h4):
 
 def ref_background(bg, g):
     """``bg·0.7 + g·0.3`` with one rounding (a fused multiply-add), exactly."""
-    c = g * 0.3
-    flat = [float(Fraction(b) * Fraction(0.7) + Fraction(x)) for b, x in zip(bg.ravel().tolist(), c.ravel().tolist())]
-    return np.array(flat).reshape(bg.shape)
+    pairs, where = np.unique(np.stack([bg.ravel(), (g * 0.3).ravel()], 1), axis=0, return_inverse=True)
+    exact = np.array([float(Fraction(b) * Fraction(0.7) + Fraction(x)) for b, x in pairs.tolist()])
+    return exact[where.ravel()].reshape(bg.shape)
 
 
 def ref_round(bg):

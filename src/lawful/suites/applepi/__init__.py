@@ -23,6 +23,10 @@ This suite does not use the Task ABC flow; the CLI calls these functions directl
                          ocr=False, motion_masks=False, store=None) -> dict
         # validates (missing / unreadable outputs listed under "validation") and scores predictions in
         # the release layout; same section shape as run_applepi.
+        # motion_masks=True (both functions): Deduction also gets Physics-IQ's motion-mask IoUs
+        # (spatial_iou_motion, spatiotemporal_iou_motion, weighted_spatial_iou_motion), made in Physics-IQ's
+        # order (lawful.suites.applepi.motion); cases are scored one at a time for every model, so a case's
+        # ground truth is read and derived once.
 
     export_prompts(out_dir, dataset=None, cases_per_task=2, seed=0, protocols=("video", "image"),
                    width=832, height=480, tasks=None, workers=None, progress=True) -> dict

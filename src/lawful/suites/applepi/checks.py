@@ -404,38 +404,47 @@ def deduction_motion_masks(case: GTCase, out, max_seconds: float = 5.0) -> dict[
 
 
 def video_motion_masks(case: GTCase, path, max_seconds: float = 5.0) -> np.ndarray:
-    """Motion masks of a prediction video at the GT's frame times, decoded once (BGR, never resized)."""
+    """Motion masks of a prediction video at the GT's frame times, decoded once (BGR, never resized) on a
+    background thread while the masks are made."""
     from lawful.suites.applepi import motion
     from lawful.suites.applepi.predictions import PredictionError, _count, _open
+    from lawful.threads import prefetched
 
     size = motion.eval_size(case.shape)
-    n_total = None
+    cap = _open(path)
+    n = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+    cap.release()
     for _attempt in range(2):
-        cap = _open(path)
-        n = n_total or int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0) or _count(path)
+        n = n if n >= 2 else _count(path)
         if n < 2:
-            cap.release()
             raise PredictionError(f"{path}: needs the condition frame and at least one physics frame")
         pidx = motion.pred_indices(case, n - 1, max_seconds)
         mm = motion.MotionMasker(size, order="bgr")
-        masks, i, j = [], 0, 0
-        try:
-            while j < len(pidx):
-                if i < pidx[j]:
-                    if not cap.grab():
-                        break
-                    i += 1
-                    continue
-                ok, bgr = cap.read() if i == pidx[j] else (False, None)
-                if not ok:
-                    break
-                i += 1
-                while j < len(pidx) and pidx[j] == i - 1:
-                    masks.append(mm.push(bgr))
-                    j += 1
-        finally:
-            cap.release()
-        if j == len(pidx):
+        masks = [mm.push(f) for f in prefetched(_frames_at(path, pidx), 4)]
+        if len(masks) == len(pidx):
             return np.stack(masks) if masks else np.zeros((0, size[1], size[0]), bool)
-        n_total = _count(path)  # the container over-stated its length: re-plan with the true count
+        n = _count(path)  # the container over-stated its length: re-plan with the true count
     raise PredictionError(f"{path}: stream ends early")
+
+
+def _frames_at(path, indices):
+    """The decoded BGR frame for each of the non-decreasing full ``indices`` (a repeat yields the same frame);
+    stops early where the stream ends."""
+    from lawful.suites.applepi.predictions import _open
+
+    cap = _open(path)
+    try:
+        i, cur, frame = 0, -1, None
+        for want in indices:
+            if want != cur:
+                while i < want:
+                    if not cap.grab():
+                        return
+                    i += 1
+                ok, frame = cap.read()
+                if not ok:
+                    return
+                i, cur = i + 1, want
+            yield frame
+    finally:
+        cap.release()

@@ -173,7 +173,7 @@ def write_dataset_index(root: str | Path, entries: list[dict], name: str = "lawf
 
 
 # --- reading ---------------------------------------------------------------------------------
-SHARED_CASES = 2  # cases whose loaded data (frames, masks, motion masks, colour key) a process keeps
+SHARED_CASES = 1  # cases whose loaded data (frames, masks, motion masks, colour key) a process keeps
 _SHARED: OrderedDict[tuple, dict] = OrderedDict()
 
 

@@ -19,6 +19,7 @@ import os
 import shutil
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from lawful.suites.applepi import scenes
@@ -133,10 +134,13 @@ def deduction_frames(model: str, case: GTCase) -> list[np.ndarray]:
 
 
 def _fade(a: np.ndarray, b: np.ndarray, n: int) -> list[np.ndarray]:
+    """``n`` frames from ``a`` to ``b`` (the last is ``b``); one repeated frame when the two are equal."""
+    if a is b or np.array_equal(a, b):
+        return [b] * n
     out = []
     for i in range(n):
         k = min(1.0, i / max(1, n - 2))
-        out.append(np.clip(a.astype(np.float32) * (1 - k) + b.astype(np.float32) * k + 0.5, 0, 255).astype(np.uint8))
+        out.append(cv2.addWeighted(a, 1 - k, b, k, 0.0))
     out[-1] = b
     return out
 

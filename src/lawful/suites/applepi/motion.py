@@ -88,10 +88,12 @@ def gt_motion_masks(case, max_seconds: float = MAX_SECONDS) -> np.ndarray:
     key = ("motion_masks", float(max_seconds))
     cache = case._cache
     if key not in cache:
+        from lawful.threads import prefetched
+
         ks = gt_indices(case, max_seconds)
         mm = MotionMasker(eval_size(case.shape))
-        cache[key] = np.stack([mm.push(f) for f in case.iter_gt_frames(ks)]) if ks else \
-            np.zeros((0,) + eval_size(case.shape)[::-1], bool)
+        cache[key] = np.stack([mm.push(f) for f in prefetched(case.iter_gt_frames(ks), 4)]) if ks else \
+            np.zeros((0,) + eval_size(case.shape)[::-1], bool)  # frames read on a thread while masks are made
     return cache[key]
 
 

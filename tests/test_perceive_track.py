@@ -630,3 +630,34 @@ def test_marker_angle_on_a_shaded_ball(tmp_path):
     assert np.isfinite(got).all()
     err = np.angle(np.exp(1j * (got - ang)))
     assert np.abs(err).max() < 0.1, np.round(err, 2)
+
+
+def test_ball_bouncing_on_a_floor_striped_in_its_own_colour(tmp_path):
+    """A ball lands on a floor whose stripes have (nearly) its colour and bounces: thin stripes and
+    look-alike patches of the floor are never taken for it, the ball merged with a stripe at the
+    impact is cut out of it, and it is followed up again (within 2 px everywhere it is seen)."""
+    n, r, floor = 40, 10, 200
+    t = np.arange(n) / 25.0
+    g, e = 900.0, 0.6  # px/s², restitution
+    t1 = np.sqrt(2 * (floor - r - 40) / g)
+    v1 = e * g * t1
+    y = np.where(t < t1, 40 + 0.5 * g * t * t, floor - r - (v1 * (t - t1) - 0.5 * g * (t - t1) ** 2))
+    y = np.minimum(y, floor - r)
+    bg = backdrop()
+    bg[floor:] = (150, 150, 150)
+    stripe = (200, 55, 45)  # the ball's hue, a little darker: inside a threshold learned off the grey backdrop
+    for k, row in enumerate(range(floor + 3, H, 9)):
+        x0 = 20 + 37 * (k % 3)
+        cv2.rectangle(bg, (x0, row), (x0 + 160, row + 3), stripe, -1)
+        cv2.rectangle(bg, (x0 + 180, row + 1), (x0 + 230, row + 6), stripe, -1)
+    frames = []
+    for yi in y:
+        img = bg.copy()
+        disc(img, 150, yi, r, RED)
+        frames.append(img)
+    path = write_video(tmp_path / "striped.mp4", frames, fps=25)
+    tr = track(path, make_case([ball_spec("ball", 150, y[0], r, RED)], duration=n / 25), TrackingPlan())
+    b = tr["ball"]
+    seen = b.visible
+    assert seen[t > t1 + 0.1].mean() > 0.8  # followed up again after the bounce
+    assert np.abs(b.y[seen] - y[seen]).max() < 2.0 and np.abs(b.x[seen] - 150).max() < 2.0

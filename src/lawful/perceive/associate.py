@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from lawful.perceive.objects import _FAR, GROWTH, Found, Regions, Tracked, streak_length
+from lawful.perceive.objects import _FAR, GROWTH, THIN, Found, Regions, Tracked, minor_spread, streak_length
 from lawful.perceive.segment import ColorModel, brightness, components, fill_holes, to_features
 
 _K3 = np.ones((3, 3), np.uint8)
@@ -67,6 +67,45 @@ def _merge_windows(wins: list[tuple[int, int, int, int]]) -> list[tuple[int, int
     return [tuple(b) for b in out]
 
 
+def _pieces_of_merged(reg: _Region, group: list[Tracked]) -> list[_Region]:
+    """Object-sized pieces cut (:func:`_bounded`) out of blobs too large for any object of the group
+    that lie at an object's prediction: an object landing on, or passing in front of, a surface of
+    its own colour merges with it, and the merged blob is no candidate by area."""
+    out = []
+    for k in range(1, len(reg.stats)):
+        x, y, bw, bh, area = reg.stats[k]
+        for o in group:
+            if area <= GROWTH * o.area_range()[1]:
+                continue
+            px, py = o.predict()
+            g = 0.5 * o.gate()
+            if not (reg.x0 + x - g <= px <= reg.x0 + x + bw + g and reg.y0 + y - g <= py <= reg.y0 + y + bh + g):
+                continue
+            got = _bounded((reg.labels[y:y + bh, x:x + bw] == k).view(np.uint8), (reg.x0 + x, reg.y0 + y), o)
+            if got is None:
+                continue
+            m, (ox, oy) = got
+            mo = cv2.moments(m, binaryImage=True)
+            ph, pw = m.shape
+            feat = reg.feat[oy - reg.y0:oy - reg.y0 + ph, ox - reg.x0:ox - reg.x0 + pw]
+            out.append(_Region(ox, oy, feat, m.astype(np.int32), [[0, 0, 0, 0, 0], [0, 0, pw, ph, int(mo["m00"])]],
+                               [[0.0, 0.0], [mo["m10"] / mo["m00"], mo["m01"] / mo["m00"]]]))
+    return out
+
+
+def _thin(reg: _Region, k: int, limit: float, w: int, h: int) -> bool:
+    """Whether component ``k`` of ``reg`` is thinner (:func:`minor_spread`) than ``limit`` px and does
+    not touch the frame border (where the object may be cut): a stripe of a floor or backdrop of the
+    object's colour, never the whole object, however near the prediction."""
+    x, y, bw, bh = reg.stats[k][:4]
+    if limit <= 0:
+        return False
+    gx, gy = reg.x0 + x, reg.y0 + y
+    if gx <= 0 or gy <= 0 or gx + bw >= w or gy + bh >= h:
+        return False
+    return minor_spread((reg.labels[y:y + bh, x:x + bw] == k).view(np.uint8)) < limit
+
+
 def _at_inner_edge(reg: _Region, k: int, w: int, h: int) -> bool:
     """Whether component ``k`` of ``reg`` touches an edge of its window that is not the frame's."""
     x, y, bw, bh = reg.stats[k][:4]
@@ -107,6 +146,7 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
     wins = _merge_windows([o.window(w, h, grow) for o in group])
     segmented, cand = [], []  # cand: (region index, label, centroid x, y in frame px, area)
     min_area = max(3.0, 0.05 * min(o.ref_area for o in group))
+    thin = THIN * min(o.minor for o in group)
     for x0, y0, x1, y1 in wins:
         if x1 - x0 < 2 or y1 - y0 < 2:
             continue
@@ -118,8 +158,13 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
         reg = _Region(x0, y0, feat, labels, stats.tolist(), cents.tolist())
         cand.extend((len(segmented), k, reg.cents[k][0] + x0, reg.cents[k][1] + y0, float(reg.stats[k][4]))
                     for k in range(1, n) if reg.stats[k][4] >= min_area
-                    and (regions.empty or regions.allows(reg.cents[k][0] + x0, reg.cents[k][1] + y0)))
+                    and (regions.empty or regions.allows(reg.cents[k][0] + x0, reg.cents[k][1] + y0))
+                    and not _thin(reg, k, thin, w, h))
         segmented.append(reg)
+        for piece in _pieces_of_merged(reg, group):
+            cand.append((len(segmented), 1, piece.cents[1][0] + piece.x0, piece.cents[1][1] + piece.y0,
+                         float(piece.stats[1][4])))
+            segmented.append(piece)
     can_widen = grow < MAX_GROW and any(not o.lost for o in group) and wins != [(0, 0, w, h)]
     if not cand:
         if can_widen:
@@ -163,7 +208,9 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
         raw = frame[origin[1]:origin[1] + m.shape[0], origin[0]:origin[0] + m.shape[1]]
         f = measure(m, sub, raw, origin, o, angles, (w, h))
         expected = o.ref_area + o.diam * min(f.blur, o.blur_range()[1]) if f is not None else 0.0
-        if f is not None and f.area > o.growth_limit() * expected:  # grown along a string or a wall?
+        # grown along a string or a wall? Judged on the colour pixels: the measured area fills a convex
+        # object's hull, and a marker stripe notching the rim would count as growth
+        if f is not None and cv2.countNonZero(m) > o.growth_limit() * expected:
             got = _bounded(m, origin, o)
             if got is None:
                 if f.area > GROWTH * expected:

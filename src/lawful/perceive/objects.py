@@ -31,6 +31,7 @@ WINDOW_MARGIN, STEP_SHARE = 0.1, 0.5
 ACC_FLOOR = 0.02  # least acceleration (object diameters per sample²) assumed for a lost object
 ACC_MEMORY = 0.9  # decay per sample of the largest velocity change seen
 GROWTH = 1.6  # a blob larger than this times the largest expected area is not (only) the object
+THIN = 0.5  # a blob thinner (minor-axis spread) than this share of the object's own is not the whole object
 _FAR = 1e6  # cost of a blob an object may not take
 _LOG4 = math.log(4.0)
 
@@ -46,6 +47,24 @@ class Found:
     cut: bool  # touches the frame border with a small share of its expected area
     touches: bool = False  # touches the frame border
     blur: float = 0.0  # streak length along the motion (px), 0 when unblurred
+
+
+def spreads(region: np.ndarray) -> tuple[float, float]:
+    """Spreads (px) of the uint8 0/1 ``region`` along and across its long axis: square roots of the
+    eigenvalues of its second moments (rotation leaves them unchanged)."""
+    m = cv2.moments(region, binaryImage=True)
+    if m["m00"] < 1:
+        return 0.0, 0.0
+    cxx, cyy, cxy = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+    d = math.hypot(cxx - cyy, 2 * cxy)
+    return math.sqrt(max(0.0, 0.5 * (cxx + cyy + d))), math.sqrt(max(0.0, 0.5 * (cxx + cyy - d)))
+
+
+def minor_spread(region: np.ndarray) -> float:
+    """Spread (px) of the uint8 0/1 ``region`` across its long axis (:func:`spreads`). Motion blur only
+    widens the other axis, so a blob much thinner than the object (a floor stripe of its colour) is
+    not it."""
+    return spreads(region)[1]
 
 
 def streak_length(region: np.ndarray, vel: tuple[float, float]) -> float:
@@ -83,6 +102,8 @@ class Tracked:
     weak: bool = False  # colour barely separates it from its surroundings: found by contrast
     last_box: tuple = (0, 0, -1, -1)  # box (inclusive, tracking px) of the last measurement
     area_dev: float = 0.05  # running mean of |area / ref_area - 1| of unblurred samples
+    major: float = 0.0  # spreads (px) of the first-frame blob along and across its long axis (``spreads``)
+    minor: float = 0.0
 
     # --- at rest ------------------------------------------------------------------------------
     def unchanged(self, frame: np.ndarray) -> Found | None:

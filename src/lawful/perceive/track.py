@@ -37,8 +37,9 @@ import numpy as np
 from lawful.case import Case, ObjectSpec, is_box
 from lawful.perceive import camera as cam
 from lawful.perceive.associate import by_contrast, step_group
-from lawful.perceive.objects import Found, Regions, Tracked
+from lawful.perceive.objects import Found, Regions, Tracked, spreads
 from lawful.perceive.segment import (
+    THRESHOLD_FRACTION,
     FrameFeatures,
     NotFound,
     background_sample,
@@ -56,6 +57,8 @@ CONVEX_SHAPES = {"sphere", "block", "cylinder", "hollow_cylinder", "cone", "bob"
 PREFETCH = 8  # frames decoded ahead in a background thread
 MIN_OBJECT_PX = 12  # the working resolution keeps the smallest object at least this many px across
 WEAK_COVERAGE = 0.8  # an object whose colour model holds less of its own pixels is found by contrast
+PATCH_SHARE = 0.5  # a background patch this share of an object's diameter across can be taken for (part of) it
+OWN_QUANTILE = 0.9  # the colour threshold never drops below this quantile of the object's own pixels
 STATIC_SHIFT_PX = 0.5  # tracking px: camera motion below this is not compensated (the tracker's own precision)
 
 
@@ -128,20 +131,55 @@ def _init_objects(feat: FrameFeatures, rgb: np.ndarray, case: Case, sx: float, s
         o.size = (float(x1 - x0 + 1), float(y1 - y0 + 1))
         o.ref_area = got.area
         o.diam = float(min(o.size))
+        o.major, o.minor = spreads(got.mask)
         ox, oy = got.origin
         crop = rgb[oy:oy + got.mask.shape[0], ox:ox + got.mask.shape[1]]
         o.rgb = tuple(cv2.mean(np.ascontiguousarray(crop), mask=got.mask)[:3])
         o.weak = got.model.coverage < WEAK_COVERAGE
+        if not o.weak:
+            _keep_out_patches(o, got, feat, boxes.values())
         objs.append(o)
     return objs
 
 
+def _keep_out_patches(o: Tracked, got, feat: FrameFeatures, boxes) -> None:
+    """Tighten ``o``'s colour threshold so that no background patch of the first frame at least
+    :data:`PATCH_SHARE` of its diameter across falls inside it.
+
+    The learned threshold sits past halfway to the colours around the object and to those that cover
+    a tenth of the frame; a patch of a near colour elsewhere (a floor tile the object will fall
+    onto) may lie inside it, and merge with the object or be taken for it when it is lost at a bounce.
+    The nearest such patch is the least, over the frame, of the largest model distance within a
+    ``k x k`` window (``k`` = that share of the diameter); objects' boxes, grown by half their size, are
+    left out. The same rule as the learned threshold (:data:`THRESHOLD_FRACTION` of the squared
+    distance) applies to it, but never below the object's own pixels' spread
+    (:data:`OWN_QUANTILE`; a shaded 3-D object spreads widely); a patch within that spread (a
+    look-alike of the object's very colour) cannot be kept out by colour, and is left to motion gating
+    and look-alike tracking.
+    """
+    full = feat[:, :]
+    h, w = full.shape[:2]
+    d2 = o.model.distance2(full).astype(np.float32)
+    for x0, y0, x1, y1 in boxes:
+        px, py = (x1 - x0) // 2 + 1, (y1 - y0) // 2 + 1
+        d2[max(0, y0 - py):min(h, y1 + py), max(0, x0 - px):min(w, x1 + px)] = np.float32(1e9)
+    k = max(3, int(round(PATCH_SHARE * o.diam)))
+    near = float(cv2.dilate(d2, np.ones((k, k), np.uint8)).min())
+    ox, oy = got.origin
+    own = o.model.distance2(full[oy:oy + got.mask.shape[0], ox:ox + got.mask.shape[1]][got.mask > 0])
+    floor = float(np.quantile(own, OWN_QUANTILE)) if own.size else o.model.threshold
+    tight = max(THRESHOLD_FRACTION * near, floor)
+    if tight < min(near, o.model.threshold):
+        o.model.threshold = tight
+
+
 MAX_DECOYS = 4  # look-alikes followed per object
+DECOY_SHAPE = (0.6, 1.6)  # a look-alike's spreads across / along its axis, relative to the object's
 
 
 def _decoys(objs: list[Tracked], rgb: np.ndarray) -> list[Tracked]:
-    """Look-alikes in the first frame: blobs of an object's colour and about its area (0.4-2.5x) that
-    belong to no object of the case. Each is followed like an object of the same colour group, so that
+    """Look-alikes in the first frame: blobs of an object's colour, about its area (0.4-2.5x) and its
+    shape (:data:`DECOY_SHAPE`) that belong to no object of the case. Each is followed like an object of the same colour group, so that
     when the object passes or lands beside it, association has a rival and the object's identity
     comes from motion instead of the nearest same-coloured blob. They are left out of the tracks."""
     import copy
@@ -161,6 +199,9 @@ def _decoys(objs: list[Tracked], rgb: np.ndarray) -> list[Tracked]:
             cx, cy = float(cents[k][0]), float(cents[k][1])
             if not 0.4 * o.ref_area <= area <= 2.5 * o.ref_area:
                 continue
+            major, minor = spreads((labels[y:y + bh, x:x + bw] == k).view(np.uint8))
+            if not (DECOY_SHAPE[0] * o.minor <= minor <= DECOY_SHAPE[1] * o.minor and major <= DECOY_SHAPE[1] * o.major):
+                continue  # not shaped like the object: a stripe or patch of a surface of its colour
             if any(x - 0.5 * p.size[0] <= p.pos[0] <= x + bw + 0.5 * p.size[0]
                    and y - 0.5 * p.size[1] <= p.pos[1] <= y + bh + 0.5 * p.size[1] for p in objs + out):
                 continue  # touches an object of the case (its string, its shadow) or a look-alike already taken
@@ -168,6 +209,7 @@ def _decoys(objs: list[Tracked], rgb: np.ndarray) -> list[Tracked]:
                               box=(float(x), float(y), float(x + bw), float(y + bh)))
             d = Tracked(spec, len(objs) + len(out), copy.deepcopy(o.model), o.convex, (cx, cy))
             d.size, d.ref_area, d.diam, d.rgb = (float(bw), float(bh)), float(area), float(min(bw, bh)), o.rgb
+            d.major, d.minor = o.major, o.minor
             out.append(d)
             found += 1
             if found >= MAX_DECOYS:

@@ -35,3 +35,29 @@ def test_reference_beats_twin_end_to_end():
     r = validate_variant("equal_mass_collision", 0, 11)
     assert r["ref_P"] >= 95 and r["ref_C"] >= 80
     assert r["anti_P"] < r["ref_P"] - 5
+
+
+def test_velocities_come_from_windows_around_the_contact():
+    """The striker is pushed up to speed in the first 0.4 s and the struck ball rebounds off a wall 0.6 s
+    after the contact; with noise of 0.3 px. Fits from frame 0 or to the clip's end would take in the push
+    and the rebound (the old extraction: v1 low, v2' far off); windows grown from the contact take neither."""
+    task = EqualMassCollision()
+    case, _ = task.make_case(0, 5)
+    fps, n, v, tc = 24.0, 72, 240.0, 1.5
+    t = np.arange(n) / fps
+    push = 0.4
+    xr = np.where(t < push, 100 + 0.5 * v / push * t**2, 100 + 0.5 * v * push + v * (t - push))
+    x_contact = 100 + 0.5 * v * push + v * (tc - push)
+    xr = np.minimum(xr, x_contact)  # stops at the contact
+    t_wall = tc + 0.6
+    xb = np.where(t < tc, x_contact + 20, x_contact + 20 + v * (t - tc))
+    xb = np.where(t > t_wall, x_contact + 20 + v * 0.6 - 0.7 * v * (t - t_wall), xb)
+    rng = np.random.default_rng(1)
+    xr, xb = xr + rng.normal(0, 0.3, n), xb + rng.normal(0, 0.3, n)
+    m = task.measure(case.model_copy(update={"duration": n / fps}),
+                     _tracks(t, {"red_ball": (xr, 200.0), "blue_ball": (xb, 200.0)}, 10.0))
+    assert m.get("collision_s") == pytest.approx(tc, abs=0.5 / fps)
+    assert m.get("v1_before_px_s") == pytest.approx(v, rel=0.02)
+    assert abs(m.get("v1_after_px_s")) < 0.02 * v
+    assert m.get("v2_after_px_s") == pytest.approx(v, rel=0.02)
+    assert task.metrics(case, m)["M1"].value > 0.95

@@ -1,30 +1,37 @@
 """P5 — equal-mass head-on collision: horizontal momentum is conserved (v1' + v2' = v1).
 
-Extraction: the collision time is where the struck ball's post-impact line ``x(t)`` leaves its resting
-position; velocities are least-squares slopes of ``x(t)`` before and after it (one frame of margin on
-either side), signed along the striker's initial direction.
+Extraction: the struck ball's motion onset is a sustained departure from rest above its measured noise
+(:func:`lawful.perceive.onset.sustained_onset` beyond ``k·σ√2``, not a fixed 1 px); the collision time is where its post-impact
+line ``x(t)`` leaves the resting position. Velocities are least-squares fits of ``x(t)`` in windows grown
+outwards from the contact (1.5 frames of margin) while the samples continue one free motion within
+noise (:func:`lawful.suites.windows.grow_window`; a line, as the prompt's balls roll freely): not from frame 0 nor to the clip's end, so a launch
+before or a wall after does not enter them. Signed along the striker's initial direction.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 import numpy as np
 
 from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.perceive import noise
+from lawful.perceive.onset import sustained_onset
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, ls_slope, sphere_box,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, sphere_box,
     steady_visible, style_of,
 )
+from lawful.suites.windows import MIN_WINDOW, grow_window, motion_sigma, poly_fit
 from lawful.tracks import Tracks
 from lawful.world.draw import Scene, Sphere
 
 RED = (220, 40, 40)
 BLUE = (40, 90, 225)
-REST_TOL_PX = 1.0
+REST_TOL_PX = 1.0  # px/s: a striker slower than this is not moving
 MARGIN_FRAMES = 1.5
 
 
@@ -107,34 +114,38 @@ class EqualMassCollision(WmleTask):
             m.notes["unresolved"] = "a ball is not tracked"
             return m
         xb0 = float(np.median(xb[np.flatnonzero(vb)[:3]]))
-        moving = np.flatnonzero(vb & (np.abs(xb - xb0) > REST_TOL_PX))
-        if len(moving) == 0:
-            m.notes["unresolved"] = "the struck ball never moved"
+        sig = {o: motion_sigma(tracks[o], v, x) for o, v, x in (("red_ball", vr, xr), ("blue_ball", vb, xb))}
+        thr = noise.k_for() * (sig["blue_ball"] if math.isfinite(sig["blue_ball"]) else 0.5) * math.sqrt(2.0)
+        i0 = sustained_onset(np.abs(xb - xb0), thr)
+        if i0 is None:
+            m.notes["unresolved"] = f"the struck ball never moved beyond {thr:.2f} px (k·σ√2)"
             return m
-        i0 = int(moving[0])
         dt = 1.0 / max(tracks.fps, 1e-9)
         post = np.flatnonzero(vb & (t >= t[i0]) & (t <= t[i0] + 6 * dt))
         t_c = float(t[i0])
-        if len(post) >= 3:
+        if len(post) >= 3:  # the struck ball leaves rest at once: its line meets the rest position at contact
             p = np.polyfit(t[post], xb[post], 1)
             if abs(p[0]) > 0:
-                t_c = float(np.clip((xb0 - p[1]) / p[0], t[max(i0 - 1, 0)], t[i0]))
+                lag = thr / abs(p[0]) + dt  # how late a move of thr px is seen
+                t_c = float(np.clip((xb0 - p[1]) / p[0], t[i0] - lag, t[i0]))
         m.events.append(event("blue_ball", "collision", float(np.interp(t_c, t, np.arange(len(t)))), tracks))
-        before = vr & (t <= t_c - MARGIN_FRAMES * dt)
-        after_end = len(t)
-        for tr_vis in (vr, vb):  # stop when either ball leaves the view
-            lost = np.flatnonzero(~tr_vis & (t > t_c))
-            if len(lost):
-                after_end = min(after_end, int(lost[0]))
-        win = (t >= t_c + MARGIN_FRAMES * dt) & (np.arange(len(t)) < after_end)
-        if before.sum() < 3 or (win & vr).sum() < 3 or (win & vb).sum() < 3:
-            m.notes["unresolved"] = "too few samples before or after the collision"
-            return m
-        v1 = ls_slope(t[before], xr[before])
-        sign = 1.0 if v1 >= 0 else -1.0
-        m.set("v1_before_px_s", sign * v1)
-        m.set("v1_after_px_s", sign * ls_slope(t[win & vr], xr[win & vr]))
-        m.set("v2_after_px_s", sign * ls_slope(t[win & vb], xb[win & vb]))
+        k = np.arange(len(t))
+        fits = {}
+        series = {"red_ball": (xr, vr), "blue_ball": (xb, vb)}
+        for name, oid, side in (("v1_before", "red_ball", -1), ("v1_after", "red_ball", 1), ("v2_after", "blue_ball", 1)):
+            x, vis = series[oid]
+            near = k[vis & (side * (t - t_c) >= MARGIN_FRAMES * dt)]
+            idx = grow_window(t, x, near[::-1] if side < 0 else near, sig[oid])  # nearest the contact first
+            if len(idx) < MIN_WINDOW:
+                m.notes["unresolved"] = f"too few steady samples {'before' if side < 0 else 'after'} the collision"
+                return m
+            c, se = poly_fit(t, x, idx, t_c, sig[oid], 1)  # the prompt's balls roll freely: a line
+            fits[name] = {"v": float(c[1]), "se": float(se[1]), "window": [int(idx[0]), int(idx[-1])]}
+        sign = 1.0 if fits["v1_before"]["v"] >= 0 else -1.0
+        for name, f in fits.items():
+            m.set(f"{name}_px_s", sign * f["v"])
+        m.notes["windows"] = {n: f["window"] for n, f in fits.items()}
+        after_end = max(f["window"][1] for f in fits.values()) + 1
         m.set("collision_s", t_c)
         m.notes["interval"] = [0, after_end]
         return m

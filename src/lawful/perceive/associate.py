@@ -74,12 +74,17 @@ def _pieces_of_merged(reg: _Region, group: list[Tracked]) -> list[_Region]:
     out = []
     for k in range(1, len(reg.stats)):
         x, y, bw, bh, area = reg.stats[k]
-        for o in group:
-            if area <= GROWTH * o.area_range()[1]:
-                continue
+
+        def at(o: Tracked) -> bool:
             px, py = o.predict()
             g = 0.5 * o.gate()
-            if not (reg.x0 + x - g <= px <= reg.x0 + x + bw + g and reg.y0 + y - g <= py <= reg.y0 + y + bh + g):
+            return reg.x0 + x - g <= px <= reg.x0 + x + bw + g and reg.y0 + y - g <= py <= reg.y0 + y + bh + g
+
+        near = [o for o in group if at(o)]
+        if len(near) != 1:
+            continue  # same-coloured objects merged with each other: nobody gets a piece (see step_group)
+        for o in near:
+            if area <= GROWTH * o.area_range()[1]:
                 continue
             got = _bounded((reg.labels[y:y + bh, x:x + bw] == k).view(np.uint8), (reg.x0 + x, reg.y0 + y), o)
             if got is None:

@@ -139,7 +139,7 @@ class Projectile(PrincipiaTask):
                 if lowest >= floor - max(4.0, 0.6 * half):
                     floor = min(floor, lowest)
                     land = events.crossing(tr.y, floor - max(2.0, 0.25 * half), +1)
-                    bounce = _first_floor_turn(tr.y, floor - max(4.0, 0.6 * half))
+                    bounce = _first_floor_turn(tr.y, floor, max(4.0, 0.6 * half))
                     if bounce is not None and (land is None or bounce < land):
                         land = float(bounce)  # a ball that bounces: its first impact, not after the rebound
             record_dcs(m, tr, land)
@@ -179,12 +179,17 @@ class Projectile(PrincipiaTask):
         return m
 
 
-def _first_floor_turn(y, near: float) -> int | None:
-    """First sample at least as low as ``near`` where the ball stops going down (a local maximum of ``y``):
-    the first impact of a ball that bounces, whose blurred impact frame may stay a few px above the floor."""
+def _first_floor_turn(y, floor: float, tol: float) -> int | None:
+    """First sample near the floor where the ball stops going down (a local maximum of ``y``): the
+    first impact of a ball that bounces. Near: within ``tol`` px of ``floor``, or within half the
+    falling step that brought it there (the larger of the last two): a motion-blurred impact frame is located at mid-exposure, which for a
+    ball that hits the floor late in the exposure lies up to half a frame's travel above it."""
     y = np.asarray(y, float)
     for i in range(1, len(y) - 1):
-        if np.isfinite(y[i - 1:i + 2]).all() and y[i] >= near and y[i] >= y[i - 1] and y[i] >= y[i + 1]:
+        if not (np.isfinite(y[i - 1:i + 2]).all() and y[i] >= y[i - 1] and y[i] >= y[i + 1]):
+            continue
+        fall = max(y[i] - y[i - 1], y[i - 1] - y[i - 2] if i >= 2 and np.isfinite(y[i - 2]) else 0.0)
+        if y[i] >= floor - max(tol, 0.5 * fall):  # the impact may fall between two samples: the faster step
             return i
     return None
 

@@ -22,7 +22,7 @@ from scipy.optimize import least_squares
 
 from lawful.perceive import noise
 from lawful.suites.recordings.common import release_time, rest_position
-from lawful.suites.wmle.common import event, measure_consistency
+from lawful.suites.wmle.common import event
 
 
 def usable_series(tr, frame: tuple[float, float] | None) -> tuple[np.ndarray, np.ndarray]:
@@ -134,29 +134,6 @@ def envelope_start(t: np.ndarray, amps: list[float], times: list[float]) -> tupl
         return float(a[0]), 0.0
     b, lnA = np.polyfit(tt - t[0], np.log(a), 1)
     return float(math.exp(lnA)), float(-b)
-
-
-def consistency_median_size(task, case, tracks, m):
-    """WMLE's measured consistency C with each object's reference size its median whole-mask area over the
-    observation interval (``notes['interval']``) instead of the first sighting's: a hand holding the object
-    before release hides part of it in the first frames and would brand the free object's true size a change."""
-    interval = m.notes.get("interval")
-    i0, i1 = (0, len(tracks)) if interval is None else (int(interval[0]), int(interval[1]))
-    sizes = {}
-    for o in task.objects_to_watch(case):
-        if o in tracks:
-            tr = tracks[o]
-            ok = np.asarray(tr.visible, bool) & ~noise.touches_border(tr, (case.width, case.height))
-            a = np.asarray(tr.area, float)[i0:i1][ok[i0:i1]]
-            if len(a):
-                sizes[o] = float(np.median(a))
-    chk = measure_consistency(tracks, task.objects_to_watch(case), [e.name for e in m.events],
-                              list(task.required_events), interval=tuple(interval) if interval else None,
-                              sizes=sizes, frame=(case.width, case.height))
-    chk.extra.update({k: float(min(1.0, max(0.0, v))) for k, v in task.extra_consistency(case, tracks, m).items()})
-    chk.notes["reference_area_px2"] = sizes
-    return chk
-
 
 def from_release(case, tracks, m, oid: str, s: np.ndarray, sig_px: float, px: float = 1.0) -> np.ndarray | None:
     """``s`` ``[T]`` with the samples before release set to NaN (None when there is no release: ``period_s`` is

@@ -2,6 +2,7 @@
 
 A :class:`RecordingTask` is a :class:`~lawful.suites.wmle.common.WmleTask` (measured C, metrics,
 P, gated S) in suite ``recordings`` with labels ``R1``, ``R2`` …; its parameters come from the case.
+Its C takes each object's reference size from the median of its sightings, not the first one.
 
 Metrics score ``q(beyond_noise(e, se), a)`` (:func:`beyond_noise`): the residual ``e`` less what the
 measurement's own noise explains (``k·se``), at the physical scale ``a`` the task documents.
@@ -20,7 +21,9 @@ import numpy as np
 from lawful.case import Case
 from lawful.perceive import noise
 from lawful.perceive.onset import REST_SAMPLES, SUSTAIN, onset_time, rest_position, sustained_onset
-from lawful.suites.wmle.common import WmleTask
+from lawful.result import Measurement
+from lawful.suites.wmle.common import ConsistencyChecks, WmleTask, measure_consistency
+from lawful.tracks import Tracks
 
 __all__ = ["REST_SAMPLES", "SUSTAIN", "RecordingTask", "beyond_noise", "release_time", "rest_position",
            "sustained_onset"]
@@ -33,6 +36,27 @@ class RecordingTask(WmleTask):
 
     def case_id(self, index: int) -> str:
         return f"rec-r{self.number:02d}-{index:02d}"
+
+    def consistency(self, case: Case, tracks: Tracks, m: Measurement) -> ConsistencyChecks:
+        """WMLE's measured C with each object's reference size its median whole-mask area over the observation
+        interval (``notes['interval']``) instead of the first sighting's: in a real clip a hand holding the
+        object hides part of it at first, and perspective or blur change its size smoothly along a long path."""
+        interval = m.notes.get("interval")
+        i0, i1 = (0, len(tracks)) if interval is None else (int(interval[0]), int(interval[1]))
+        sizes = {}
+        for o in self.objects_to_watch(case):
+            if o in tracks:
+                tr = tracks[o]
+                ok = np.asarray(tr.visible, bool) & ~noise.touches_border(tr, (case.width, case.height))
+                a = np.asarray(tr.area, float)[i0:i1][ok[i0:i1]]
+                if len(a):
+                    sizes[o] = float(np.median(a))
+        chk = measure_consistency(tracks, self.objects_to_watch(case), [e.name for e in m.events],
+                                  list(self.required_events), interval=tuple(interval) if interval else None,
+                                  sizes=sizes, frame=(case.width, case.height))
+        chk.extra.update({k: float(min(1.0, max(0.0, v))) for k, v in self.extra_consistency(case, tracks, m).items()})
+        chk.notes["reference_area_px2"] = sizes
+        return chk
 
 
 def release_time(case: Case, t: np.ndarray, d: np.ndarray, sigma: float,

@@ -289,8 +289,6 @@ class Pendulum(RecordingTask):
                                Bob(float(x[i]), float(y[i]), float(p["radius_px"]), tuple(p["color"]))])
 
     # -------------------------------------------------------------------------- measurement
-    def consistency(self, case: Case, tracks: Tracks, measurement: Measurement):
-        return osc.consistency_median_size(self, case, tracks, measurement)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()

@@ -94,7 +94,7 @@ def test_a_version_2_case_round_trips_and_version_1_still_loads(tmp_path):
     assert v1.schema_version == 1 and v1.window is None and v1.camera == "auto"
 
 
-@pytest.mark.parametrize("suite", ["wmle"])
+@pytest.mark.parametrize("suite", ["wmle", "recordings"])
 def test_the_docs_list_what_each_task_needs_as_the_code_declares_it(suite):
     """docs/case-format.md carries the table generated from the task classes (regenerate with
     ``python -m lawful.suites.requirements SUITE``)."""

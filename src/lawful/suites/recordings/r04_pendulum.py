@@ -216,6 +216,10 @@ class Pendulum(RecordingTask):
     required_objects = ("bob",)
     required_events = ("release",)
     required_known = {"anchor": "pivot [x, y] of the string in first-frame pixels"}
+    optional_known = {"length_m": "pivot to bob centre in metres (adds M4: T vs 2π√(L/g))",
+                      "length_px": "pivot to bob centre in px (default: measured from the swing)",
+                      "g": "local gravity (m/s², default 9.81)",
+                      "wall": "'left', 'right', a px column or 'none': a wall the bob strikes (default: detected)"}
 
     # -------------------------------------------------------------------------- case and render
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:

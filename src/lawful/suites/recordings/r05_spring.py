@@ -132,6 +132,8 @@ class MassSpring(RecordingTask):
     required_objects = ("mass",)
     required_events = ("release",)
     required_known: dict[str, str] = {}
+    optional_known = {"anchor": "[x, y] px where the spring hangs: the oscillation is measured along anchor → mass "
+                                "(default: the direction of the motion)"}
 
     # -------------------------------------------------------------------------- case and render
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:

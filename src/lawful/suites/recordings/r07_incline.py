@@ -132,6 +132,9 @@ class Incline(RecordingTask):
     required_objects = ("block",)
     required_events = ("release",)
     required_known = {"mu": "kinetic friction coefficient between block and incline"}
+    optional_known = {"angle_deg": "incline angle (default: measured from the block's path)",
+                      "px_per_m": "image scale, needed to score a descent without an ascent",
+                      "g": "local gravity (m/s², default 9.81)"}
 
     # --- case and clips ---------------------------------------------------------------------------
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:

@@ -411,28 +411,27 @@ def video_motion_masks(case: GTCase, path, max_seconds: float = 5.0) -> np.ndarr
     from lawful.threads import prefetched
 
     size = motion.eval_size(case.shape)
-    cap = _open(path)
+    cap = _open(path)  # opened once: opening probes the stream, which costs as much as a few frames
     n = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
-    cap.release()
     for _attempt in range(2):
-        n = n if n >= 2 else _count(path)
         if n < 2:
+            n = _count(path)
+        if n < 2:
+            cap.release()
             raise PredictionError(f"{path}: needs the condition frame and at least one physics frame")
         pidx = motion.pred_indices(case, n - 1, max_seconds)
         mm = motion.MotionMasker(size, order="bgr")
-        masks = [mm.push(f) for f in prefetched(_frames_at(path, pidx), 4)]
+        masks = [mm.push(f) for f in prefetched(_frames_at(cap, pidx), 4)]
         if len(masks) == len(pidx):
             return np.stack(masks) if masks else np.zeros((0, size[1], size[0]), bool)
-        n = _count(path)  # the container over-stated its length: re-plan with the true count
+        n, cap = _count(path), _open(path)  # the container over-stated its length: re-plan with the true count
+    cap.release()
     raise PredictionError(f"{path}: stream ends early")
 
 
-def _frames_at(path, indices):
-    """The decoded BGR frame for each of the non-decreasing full ``indices`` (a repeat yields the same frame);
-    stops early where the stream ends."""
-    from lawful.suites.applepi.predictions import _open
-
-    cap = _open(path)
+def _frames_at(cap, indices):
+    """The decoded BGR frame for each of the non-decreasing full ``indices`` (a repeat yields the same frame)
+    from an opened capture (released here); stops early where the stream ends."""
     try:
         i, cur, frame = 0, -1, None
         for want in indices:

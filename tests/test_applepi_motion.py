@@ -210,3 +210,23 @@ def test_ground_truth_computed_once_per_case_and_files(tmp_path, monkeypatch):
     changed = D.GTCase(case.root, case.entry)
     m = motion.gt_motion_masks(changed)
     assert reads and m is not first and not np.array_equal(m, first)
+
+
+def test_masks_kept_with_a_lawful_case_are_the_frames_masks_until_a_frame_changes(tmp_path):
+    root = tmp_path / "ds"
+    entry = D.write_case(root, "FreeFall", 1, seed=2, width=160, height=96, duration=0.75)
+    case = D.GTCase(root, entry)
+    assert (case.dir / motion.STORE).exists()
+    kept = motion.gt_motion_masks(case)
+    D._SHARED.clear()
+    fresh = motion.gt_motion_masks(D.GTCase(root, entry), stored=False)  # from the PNG frames
+    assert kept.any() and np.array_equal(kept, fresh)
+    f = case.dir / "rgb/0003.png"
+    D.imwrite(f, np.ascontiguousarray(D.imread(f)[::-1]))  # a changed frame: the kept masks no longer apply
+    D._SHARED.clear()
+    changed = D.GTCase(root, entry)
+    assert motion._stored(changed, motion.gt_indices(changed), motion.MAX_SECONDS) is None
+    now = motion.gt_motion_masks(changed)
+    D._SHARED.clear()
+    assert not np.array_equal(now, kept)
+    assert np.array_equal(now, motion.gt_motion_masks(D.GTCase(root, entry), stored=False))

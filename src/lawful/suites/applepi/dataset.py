@@ -16,6 +16,7 @@ Layout::
         depth/maps.npz                [T, H, W] metres               (simulator cases)
         camera_parameters/NNNN.json   intrinsic 3x3, extrinsic 3x4   (simulator cases)
         lawful.json                   optional extension written by lawful (task seed, scale, per-object truth)
+        lawful_motion.npz             optional: the GT's Physics-IQ motion masks, with a digest of the frames
 
 Real-world cases set ``is_realworld`` and ``gt_video`` (a file in the case folder) and may have no
 ``rgb/`` frames, velocity, depth or camera files.
@@ -103,11 +104,20 @@ def write_case(root: str | Path, task: str, number: int, seed: int, width: int =
     pos, vel, ang = sc.motion("true", times)
     T = len(times)
     inst = np.zeros((T, height, width), np.uint8)
+    from lawful.suites.applepi import motion
+
+    masker = motion.MotionMasker(motion.eval_size((height, width)))
+    n_motion = len([k for k in range(1, T) if k / gt_fps <= motion.MAX_SECONDS + 1e-9])
+    gt_motion = []
     for k in range(T):
         rgb, inst[k] = r.frame(pos[k], ang[k])
         imwrite(d / "rgb" / f"{k:04d}.png", rgb)
         if k == 0:
             clean = rgb
+        elif k <= n_motion:  # Physics-IQ motion masks while the frame is in memory (kept with the case)
+            gt_motion.append(masker.push(rgb))
+    motion.store_gt_masks(d, np.stack(gt_motion) if gt_motion else np.zeros((0,) + masker.size[::-1], bool),
+                          sorted((d / "rgb").glob("*.png"))[1:n_motion + 1])
     ig = Infographic(r)
     annotated = ig.annotated(clean)
     imwrite(d / "initial_state/rgb_0000.png", annotated)

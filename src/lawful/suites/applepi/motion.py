@@ -10,10 +10,15 @@ blurs edges below the threshold and changes every IoU.
 
 Frames go in one at a time (:class:`MotionMasker`), so a clip is never held at full resolution.
 The ground truth's masks of a case are computed once per process and shared by every model, rollout
-and output (:func:`gt_motion_masks`, cached with the case's other data in ``GTCase``).
+and output (:func:`gt_motion_masks`, cached with the case's other data in ``GTCase``); lawful's own
+cases also keep them in ``lawful_motion.npz``, made while the frames are rendered and used only while
+a digest of the frame files still matches.
 """
 
 from __future__ import annotations
+
+import hashlib
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -83,14 +88,56 @@ def gt_indices(case, max_seconds: float = MAX_SECONDS) -> list[int]:
     return [k for k in range(1, case.n_gt_phys + 1) if k / case.gt_fps <= max_seconds + 1e-9]
 
 
-def gt_motion_masks(case, max_seconds: float = MAX_SECONDS) -> np.ndarray:
-    """The case's GT motion masks over :func:`gt_indices`, computed once per case and its files."""
+STORE = "lawful_motion.npz"  # GT motion masks kept in a case folder written by lawful
+STORE_VERSION = 1
+
+
+def _digest(files) -> str:
+    h = hashlib.md5()
+    for f in files:
+        h.update(Path(f).read_bytes())
+    return h.hexdigest()
+
+
+def store_gt_masks(case_dir: Path, masks: np.ndarray, frame_files) -> None:
+    """Keep a case's GT motion masks (frames 1… within :data:`MAX_SECONDS`) with a digest of those frames."""
+    np.savez_compressed(Path(case_dir) / STORE, masks=np.packbits(masks, axis=-1), shape=np.array(masks.shape),
+                        digest=_digest(frame_files), version=STORE_VERSION, max_seconds=MAX_SECONDS)
+
+
+def _stored(case, ks: list[int], max_seconds: float) -> np.ndarray | None:
+    """The stored masks when they were made from exactly these frame files (same bytes), else None."""
+    p = case.dir / STORE
+    fd = case._frames_dir() if p.exists() else None
+    if fd is None:
+        return None
+    try:
+        with np.load(p) as z:
+            if int(z["version"]) != STORE_VERSION or float(z["max_seconds"]) != float(max_seconds):
+                return None
+            shape = tuple(int(x) for x in z["shape"])
+            files = sorted(fd.glob("*.png"))
+            if shape[0] != len(ks) or shape[1:] != eval_size(case.shape)[::-1] or ks[-1] >= len(files) \
+                    or str(z["digest"]) != _digest(files[k] for k in ks):
+                return None
+            return np.unpackbits(z["masks"], axis=-1, count=shape[2]).astype(bool)
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def gt_motion_masks(case, max_seconds: float = MAX_SECONDS, stored: bool = True) -> np.ndarray:
+    """The case's GT motion masks over :func:`gt_indices`, computed once per case and its files (in a
+    process), or read from the case folder when lawful kept them there from the same frame bytes."""
     key = ("motion_masks", float(max_seconds))
     cache = case._cache
     if key not in cache:
         from lawful.threads import prefetched
 
         ks = gt_indices(case, max_seconds)
+        m = _stored(case, ks, max_seconds) if stored and ks else None
+        if m is not None:
+            cache[key] = m
+            return m
         mm = MotionMasker(eval_size(case.shape))
         cache[key] = np.stack([mm.push(f) for f in prefetched(case.iter_gt_frames(ks), 4)]) if ks else \
             np.zeros((0,) + eval_size(case.shape)[::-1], bool)  # frames read on a thread while masks are made

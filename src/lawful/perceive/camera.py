@@ -137,6 +137,7 @@ class CameraMotion:
         self._pts = np.zeros((0, 2), np.float32)  # positions in ``_prev``
         self._keep0 = self._keep_prev = None  # where frame 0 and ``_prev`` show background (bool, work px)
         self._tpl = None  # (reference image, its dense.Template)
+        self._detect_wait = 0  # key frames before corners are searched for again
         self._ref = np.zeros((0, 2), np.float32)  # frame-0 positions
 
     # --- streaming ---------------------------------------------------------------------
@@ -307,8 +308,11 @@ class CameraMotion:
         else:
             self._pts, self._ref = pts, ref
         # replenish points lost at the borders, on objects or on moving things
-        if len(self._pts) < max(self.min_points * 2, self.max_corners // 2):
+        # (a backdrop that offered no new corner is searched again only after 3 more key frames)
+        self._detect_wait -= 1
+        if len(self._pts) < max(self.min_points * 2, self.max_corners // 2) and self._detect_wait <= 0:
             new = self._detect(g, b, self.max_corners - len(self._pts))
+            self._detect_wait = 0 if len(new) else 3
             self._pts = np.concatenate([self._pts, new])
             self._ref = np.concatenate([self._ref, apply(pred if A is None else A, new).astype(np.float32)])
         if A is None:  # the frames before it may still be estimated: a hold between estimates can be bridged

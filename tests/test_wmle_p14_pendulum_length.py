@@ -81,3 +81,30 @@ def test_reference_and_twin_end_to_end(tmp_path):
         assert sc.metrics["C"] >= 80
     assert P["true"] >= 95
     assert P["anti"] < 80
+
+
+def test_lengths_from_the_pivots_the_case_states():
+    """A bob seen a little inside its arc at the bottom of the swing (motion blur on a curved path, up to
+    3 px at the centre) moves the pivot row fitted to a 12° swing by px; the case's stated pivots give the
+    first-frame lengths exactly, and only a case without them falls back to the fit."""
+    t = np.arange(int(6 * FPS)) / FPS
+    amp = math.radians(12)
+    task = PendulumLength()
+    case, _ = task.make_case(0, 3)
+    for p, x in zip(case.known["pendulums"], (180.0, 460.0)):
+        p["pivot_x"], p["pivot_y"] = x, 34.0
+    swings = {"short": (180.0, 130.0, amp * np.cos(2 * np.pi * t / 0.72)),
+              "long": (460.0, 260.0, amp * np.cos(2 * np.pi * t / 1.02))}
+    # drawn towards the pivot where it moves fastest
+    tr = Tracks.from_positions(t, {oid: (px + L * np.sin(a), 34 + L * np.cos(a) - 3.0 * (1 - (a / amp) ** 2))
+                                   for oid, (px, L, a) in swings.items()}, radius=12)
+    tr.frames = np.arange(len(t))
+    m = task.measure(case, tr)
+    assert m.notes["lengths_from"] == "stated pivots"
+    assert m.get("length_short_px") == pytest.approx(130.0, abs=0.05)
+    assert m.get("length_long_px") == pytest.approx(260.0, abs=0.05)
+    for p in case.known["pendulums"]:
+        del p["pivot_x"], p["pivot_y"]
+    fitted = task.measure(case, tr)
+    assert "lengths_from" not in fitted.notes
+    assert abs(fitted.get("length_long_px") - 260.0) > 1.0  # what the stated pivots are for

@@ -324,7 +324,8 @@ def pivots(case: Case, tracks: Tracks, ids: Sequence[str]) -> dict[str, tuple[fl
     """First-frame pivot ``(x, y)`` (px) of each pendulum: from ``case.known['pendulums']`` when the
     case states it (the string's attachment on the bar), else recovered from the swings
     (:func:`fit_pivots_on_one_bar`), e.g. for a hand-written case of a real recording."""
-    known = {p["id"]: (float(p["pivot_x"]), float(p["pivot_y"])) for p in case.known.get("pendulums", [])}
+    known = {p["id"]: (float(p["pivot_x"]), float(p["pivot_y"])) for p in case.known.get("pendulums", [])
+             if "pivot_x" in p and "pivot_y" in p}  # an entry may state other things only (a KeyError before)
     out = {o: known[o] for o in ids if o in known}
     if len(out) < len(ids):
         paths = []

@@ -4,8 +4,11 @@ Identical bobs hang on strings whose lengths are in the ratio 1 : 2 and are rele
 the same small angle. ``T ∝ sqrt(L)``, so ``(T_short / T_long)² = L_short / L_long``.
 
 - M1 ``e1 = |(T_short / T_long)² / (L_short / L_long) - 1|``, ``s1 = q(e1; 0.20)``; the lengths are
-  measured in the first frame from the pivots recovered from the swings (circle fits sharing the
-  bar's row) to the bobs.
+  measured in the first frame from the pivots to the bobs: the pivots the case states (the strings'
+  attachments on the bar, first-frame image geometry like a stated radius), else those recovered
+  from the swings (circle fits sharing the bar's row). A swing of ~14° is a short arc: a motion-blurred
+  bob at the bottom of the swing sits a little inside it, and the fitted row moves by several px
+  (a studio clip: 3.5 px, both lengths 1.5-3.6 % short, M1 0.89).
 - M2 cycle-to-cycle variability ``c = CV(full cycles)`` of each pendulum,
   ``s2 = G(q(c_short; 0.20), q(c_long; 0.20))``; needs at least two full cycles per pendulum.
 
@@ -107,6 +110,12 @@ class PendulumLength(WmleTask):
             m.set(f"period_{oid}_s", sw["period"], sw["reason"])
             m.notes[f"cycles_{oid}"] = sw["cycles"]
         lengths = pk.swing_lengths(tracks, IDS, m)
+        stated = {p["id"] for p in case.known.get("pendulums", []) if "pivot_x" in p and "pivot_y" in p}
+        if all(oid in stated for oid in IDS):
+            for oid in IDS:
+                x0, y0 = pk.first_visible_xy(tracks, oid)
+                lengths[oid] = float(np.hypot(x0 - piv[oid][0], y0 - piv[oid][1])) if np.isfinite(x0) else None
+            m.notes["lengths_from"] = "stated pivots"
         for oid in IDS:
             m.set(f"length_{oid}_px", lengths[oid], f"{oid}: no pivot from the swing")
         return m

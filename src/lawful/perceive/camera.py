@@ -53,6 +53,7 @@ import numpy as np
 
 from lawful.perceive import camera_dense as dense
 from lawful.perceive import camera_fit as fit
+from lawful.perceive import camera_path as path
 
 IDENTITY = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
 _MARGIN = 8  # work pixels: no corners born this close to the border; frame-0 windows must lie inside frame 0
@@ -209,37 +210,12 @@ class CameraMotion:
                           f" ({self.Z:g} sd, floor {self.min_shift:g} px){bridged}"}
 
     def _bridged(self, i: int) -> bool:
-        """Whether held frame ``i`` lies on the path: two estimates on each side, each pair extrapolated to
-        ``i``, and the interpolation between the nearest two agree within ``max_uncertainty`` px."""
-        good = [(k[0], k[1]) for k in self._keys if k[2] != "hold"]
-        before, after = [g for g in good if g[0] < i][-2:], [g for g in good if g[0] > i][:2]
-        if len(before) < 2 or len(after) < 2:
-            return False
-        (i0, A0), (i1, A1) = before
-        (i2, A2), (i3, A3) = after
-        guesses = [A1 + (A1 - A0) * ((i - i1) / (i1 - i0)), A2 + (A2 - A3) * ((i2 - i) / (i3 - i2)),
-                   A1 + (A2 - A1) * ((i - i1) / (i2 - i1))]
-        spread = max(np.abs(apply(P - Q, self._corners_w)).max() for P in guesses for Q in guesses)
-        return spread / self._s <= self.max_uncertainty
+        """Whether held frame ``i`` lies on the path (:func:`lawful.perceive.camera_path.bridged`)."""
+        return path.bridged(self._keys, i, self._corners_w, self.max_uncertainty * self._s)
 
     def _why_held(self) -> str:
-        """Why key frames have no estimate, most frequent first: the weakest direction of the last attempt
-        (intensity registration), its uncertainty, or too few points."""
-        names = ("scale", "rotation", "x", "y")
-        why = Counter()
-        for _, _, m, d in self._keys:
-            if m != "hold":
-                continue
-            if d.get("outvoted"):
-                why["intensity registration outvoted by the pixel check"] += 1
-            elif d.get("snr") is not None and not np.isfinite(d.get("u", np.inf)):
-                weak = names[int(np.argmax(np.abs(d.get("weakest", [0, 0, 1, 0]))))]
-                why[f"{weak} not pinned: its gradient {d['snr']:.1f}x that of noise"] += 1
-            elif d.get("u") is not None:
-                why[f"{d.get('rejected', 'estimate')} uncertainty {self.Z * d['u'] / self._s:.2f} px"] += 1
-            else:
-                why["too few background points"] += 1
-        return "; ".join(f"{n}: {w}" for w, n in why.most_common(2))
+        """Why key frames were held (:func:`lawful.perceive.camera_path.why_held`)."""
+        return path.why_held(self._keys, self.Z, self._s)
 
     def keys(self) -> list[tuple[int, np.ndarray, str, float]]:
         """The estimated key frames: ``(frame index, frame -> frame-0 transform in frame px, method, standard

@@ -83,4 +83,23 @@ def test_evaluate_takes_ocr_for_apple_pi_predictions(tmp_path, monkeypatch):
     r = CliRunner().invoke(app, ["evaluate", "--suite", "applepi", "--predictions", str(tmp_path), "--ocr",
                                  "--out", str(tmp_path / "ev"), "--json"])
     assert r.exit_code == 0, r.output
-    assert seen["ocr"] is True
+    assert seen["ocr"] is True and seen["motion_masks"] is False
+    r = CliRunner().invoke(app, ["evaluate", "--suite", "applepi", "--predictions", str(tmp_path), "--motion-masks",
+                                 "--out", str(tmp_path / "ev2"), "--json"])
+    assert r.exit_code == 0, r.output
+    assert seen["motion_masks"] is True and seen["ocr"] is False
+
+
+def test_run_takes_motion_masks_for_apple_pi(tmp_path, monkeypatch):
+    import lawful.suites.applepi.run as R
+
+    seen = {}
+
+    def fake(out_dir, **kw):
+        seen.update(kw)
+        return {"scale": [0, 1], "models": {}}
+
+    monkeypatch.setattr(R, "run_applepi", fake)
+    r = CliRunner().invoke(app, ["run", "--suite", "applepi", "--motion-masks", "--out", str(tmp_path), "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert seen["motion_masks"] is True

@@ -81,6 +81,8 @@ def run(
                                                         "(it always does when every call did)."),
     ocr: bool = typer.Option(False, "--ocr", help="Apple-pi: read text with Tesseract (apt-get install "
                                                   "tesseract-ocr) for the text checks."),
+    motion_masks: bool = typer.Option(False, "--motion-masks", help="Apple-pi: add Physics-IQ's motion-mask IoUs "
+                                      "to Deduction (masks at full resolution, then shrunk to a quarter)."),
 ) -> None:
     """Build the suite(s), generate videos with the models, score them and print the leaderboard."""
     from lawful.generators.base import get_generator
@@ -125,7 +127,8 @@ def run(
         if s in SPECIAL_FLOWS:
             mod = __import__(SPECIAL_FLOWS[s], fromlist=["x"])
             kw = {"judge_config": judge_cfg} if s == "phyground" else {"ocr": ocr, "judge_config": judge_cfg,
-                                                                      "tasks": per_suite.get(s)}
+                                                                      "tasks": per_suite.get(s),
+                                                                      "motion_masks": motion_masks}
             extra[s] = getattr(mod, f"run_{s}")(out_dir, models=tuple(model_list),
                                                cases_per_task=settings[s]["cases_per_task"], seed=seed,
                                                workers=workers, progress=not quiet, **kw)
@@ -221,6 +224,8 @@ def evaluate(
     dataset: Optional[Path] = typer.Option(None, help="Apple-pi dataset folder (release layout)."),
     ocr: bool = typer.Option(False, "--ocr", help="Apple-pi: read text with Tesseract (apt-get install "
                                                   "tesseract-ocr) for the text checks."),
+    motion_masks: bool = typer.Option(False, "--motion-masks", help="Apple-pi: add Physics-IQ's motion-mask IoUs "
+                                      "to Deduction (masks at full resolution, then shrunk to a quarter)."),
     out_dir: Path = typer.Option(Path("runs/evaluate"), "--out", "-o", help="Run folder."),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
     workers: int = typer.Option(0, help="Worker processes (0: all cores)."),
@@ -249,7 +254,7 @@ def evaluate(
 
         if predictions is None:
             fail("--suite applepi needs --predictions DIR (and --dataset PATH for the official data)")
-        section = evaluate_predictions(dataset, predictions, out_dir, ocr=ocr,
+        section = evaluate_predictions(dataset, predictions, out_dir, ocr=ocr, motion_masks=motion_masks,
                                        judge_config=_judge_config(judge, judge_model, api_key_env, judge_timeout,
                                                                   judge_retries))
         from lawful.report.leaderboard import write_reports

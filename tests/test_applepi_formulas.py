@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from lawful.score import applepi as F
+from lawful.suites.applepi.motion import motion_masks
 
 
 # --- PSNR -----------------------------------------------------------------------------------
@@ -154,10 +155,10 @@ def test_motion_masks_follow_frame_differences():
     frames = np.full((6, 40, 40, 3), 120, np.uint8)
     for i in range(6):
         frames[i, 10:20, 5 + 4 * i: 15 + 4 * i] = 250  # a bright square moving right
-    m = F.motion_masks(frames)
+    m = motion_masks(frames, (40, 40))  # Physics-IQ's masks (lawful.suites.applepi.motion), kept at full size
     assert m.shape == (6, 40, 40)
     assert not m[0].any()  # the first mask is all zeros
     assert m[3, 15, 5 + 4 * 3 + 5]  # inside the moved square
     assert not m[3, 35, 35]  # static background
-    still = F.motion_masks(np.repeat(frames[:1], 5, 0))
+    still = motion_masks(np.repeat(frames[:1], 5, 0), (40, 40))
     assert not still.any()

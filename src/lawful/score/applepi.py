@@ -132,45 +132,6 @@ def velocity_accuracy(error: float) -> float:
     return 1.0 / (1.0 + max(0.0, float(error)))
 
 
-# --- Physics-IQ frame-difference motion masks -----------------------------------------------
-def motion_masks(frames: np.ndarray | list[np.ndarray], threshold: int = 10, alpha: float = 0.3) -> np.ndarray:
-    """Physics-IQ motion masks ``bool [T, H, W]`` from RGB frames ``[T, H, W, 3]``.
-
-    Grayscale, 5x5 Gaussian blur, running background ``accumulateWeighted(gray, bg, alpha)``,
-    absolute difference to the background, threshold (of 255), open then close with a 5x5
-    kernel; the first mask is all zeros.
-    """
-    import cv2
-
-    frames = list(frames)
-    if not frames:
-        return np.zeros((0, 0, 0), bool)
-    h, w = frames[0].shape[:2]
-    out = np.zeros((len(frames), h, w), bool)
-    kernel = np.ones((5, 5), np.uint8)
-    bg = None
-    for i, f in enumerate(frames):
-        gray = cv2.GaussianBlur(cv2.cvtColor(np.ascontiguousarray(f), cv2.COLOR_RGB2GRAY), (5, 5), 0)
-        if bg is None:
-            bg = gray.astype(np.float32)
-            continue
-        cv2.accumulateWeighted(gray.astype(np.float32), bg, alpha)
-        diff = cv2.absdiff(gray, cv2.convertScaleAbs(bg))
-        _, m = cv2.threshold(diff, threshold, 255, cv2.THRESH_BINARY)
-        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel)
-        m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, kernel)
-        out[i] = m > 0
-    return out
-
-
-def quarter(frame: np.ndarray) -> np.ndarray:
-    """Resize to a quarter of the resolution per side (Physics-IQ evaluation size)."""
-    import cv2
-
-    h, w = frame.shape[:2]
-    return cv2.resize(frame, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
-
-
 # --- small helpers shared by the objective checks --------------------------------------------
 def q_relative(error: float, scale: float) -> float:
     """``1 / (1 + |error| / scale)``: a [0, 1] closeness score for an error in units of ``scale``."""

@@ -6,7 +6,7 @@ departure: the first sample from which the distance to the rest position stays b
 ``SUSTAIN`` consecutive seen samples (``σ`` the track's localisation noise,
 :mod:`lawful.perceive.noise`; ``k`` for the false-alarm rate ``noise.FALSE_ALARM``), refined by fitting
 motion from rest ``d = c·(t − t0)²`` to the samples around it
-(:func:`lawful.suites.wmle.common.departure_time`). Noise and tremor stay below ``k·σ`` or do not
+(:func:`lawful.suites.wmle.kinematics.departure_time`). Noise and tremor stay below ``k·σ`` or do not
 last; a fall, a slide or a swing does. A case that states ``release`` (seconds) overrides it.
 """
 
@@ -66,7 +66,7 @@ def onset_time(t, d, sigma: float, alpha: float = noise.FALSE_ALARM) -> tuple[fl
     Never before the first sample: a body already moving when the clip starts was released at or
     before it, and nothing earlier can be measured.
     """
-    from lawful.suites.wmle.common import departure_time
+    from lawful.suites.wmle.kinematics import departure_time
 
     t, d = np.asarray(t, float), np.asarray(d, float)
     sig = sigma if math.isfinite(sigma) and sigma > 0 else 0.5

@@ -68,7 +68,7 @@ from lawful.suites.base import Law, TrackingPlan
 from lawful.suites.recordings.common import REST_SAMPLES, RecordingTask, beyond_noise, release_time, rest_position
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, event, frame_times, interval_slopes, sphere_box,
-    steady_visible,
+    steady_xy,
 )
 from lawful.suites.wmle.p02_free_fall import FreeFall, first_impact
 from lawful.tracks import Tracks
@@ -310,10 +310,7 @@ class FreeFallDrag(RecordingTask):
     # --- measurement ----------------------------------------------------------------------------
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
-        tr = tracks["ball"]
-        t = np.asarray(tracks.t, float)
-        vis = steady_visible(tr, (case.width, case.height))
-        y = np.where(vis, np.asarray(tr.y, float), np.nan)
+        tr, t, vis, _, y = steady_xy(case, tracks, "ball")
         if vis.sum() < 8:
             m.notes["unresolved"] = "ball not tracked"
             return m

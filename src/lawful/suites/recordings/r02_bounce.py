@@ -58,7 +58,7 @@ from lawful.suites.base import Law
 from lawful.suites.recordings.common import RecordingTask, beyond_noise, release_time, rest_position
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, event, fill_gaps, frame_times, sphere_box,
-    steady_visible, style_of,
+    steady_xy, style_of,
 )
 from lawful.suites.wmle.p01_bounce_height_decay import _meet
 from lawful.tracks import Tracks
@@ -299,10 +299,7 @@ class Bounce(RecordingTask):
     # --- measurement ---------------------------------------------------------------------------
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
-        tr = tracks["ball"]
-        t = np.asarray(tracks.t, float)
-        vis = steady_visible(tr, (case.width, case.height))
-        y = np.where(vis, np.asarray(tr.y, float), np.nan)
+        tr, t, vis, _, y = steady_xy(case, tracks, "ball")
         if vis.sum() < 2 * MIN_ARC_SAMPLES:
             m.notes["unresolved"] = "ball not tracked"
             return m

@@ -54,7 +54,7 @@ from lawful.suites.base import Law
 from lawful.suites.recordings.common import RecordingTask, beyond_noise, rest_position, sustained_onset
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, event, fill_gaps, frame_times, sphere_box,
-    steady_visible, style_of,
+    steady_xy, style_of,
 )
 from lawful.suites.wmle.p02_free_fall import first_impact
 from lawful.tracks import Tracks
@@ -221,12 +221,8 @@ class Projectile(RecordingTask):
     # --- measurement ---------------------------------------------------------------------------
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
-        tr = tracks["ball"]
-        t = np.asarray(tracks.t, float)
+        tr, t, vis, x, y = steady_xy(case, tracks, "ball")
         idx = np.arange(len(t))
-        vis = steady_visible(tr, (case.width, case.height))
-        x = np.where(vis, np.asarray(tr.x, float), np.nan)
-        y = np.where(vis, np.asarray(tr.y, float), np.nan)
         if vis.sum() < MIN_FLIGHT_SAMPLES:
             m.notes["unresolved"] = "ball not tracked"
             return m

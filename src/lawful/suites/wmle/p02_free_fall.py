@@ -25,7 +25,7 @@ from lawful.suites.base import Law
 from lawful.suites.recordings.common import REST_SAMPLES, release_time, rest_position
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, departure_time, event, frame_times,
-    interval_slopes, local_poly_value, sphere_box, steady_visible, style_of,
+    interval_slopes, local_poly_value, sphere_box, steady_xy, style_of,
 )
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
@@ -144,10 +144,7 @@ class FreeFall(WmleTask):
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
-        tr = tracks["ball"]
-        t = np.asarray(tracks.t, float)
-        vis = steady_visible(tr, (case.width, case.height))
-        y = np.where(vis, np.asarray(tr.y, float), np.nan)
+        tr, t, vis, _, y = steady_xy(case, tracks, "ball")
         if vis.sum() < 8:
             m.notes["unresolved"] = "ball not tracked"
             return m

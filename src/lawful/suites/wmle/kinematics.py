@@ -1,0 +1,114 @@
+"""Kinematics on tracked samples: slopes, equal-interval velocities, motion onset, local values, and the
+samples fit for measurement (steady sightings). Shared by the WMLE and recordings tasks (re-exported by
+:mod:`lawful.suites.wmle.common`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from lawful.case import Case
+from lawful.perceive import noise
+from lawful.tracks import Tracks
+
+
+def ls_slope(t: np.ndarray, y: np.ndarray) -> float:
+    """Least-squares slope of ``y`` against ``t`` (NaN with < 2 finite points)."""
+    t, y = np.asarray(t, float), np.asarray(y, float)
+    ok = np.isfinite(t) & np.isfinite(y)
+    if ok.sum() < 2 or np.ptp(t[ok]) == 0:
+        return math.nan
+    return float(np.polyfit(t[ok], y[ok], 1)[0])
+
+
+def interval_slopes(t: np.ndarray, y: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """Least-squares slopes of ``y(t)`` on ``m`` consecutive groups of equally many samples.
+
+    ``t``, ``y`` ``[n]``: uniformly sampled, finite; trailing samples that do not fill a group are
+    dropped. Returns ``(slopes [m], centres [m])``; on a parabola each slope is the exact velocity at
+    its group's centre time, so consecutive differences are equal-interval velocity increments.
+    """
+    t, y = np.asarray(t, float), np.asarray(y, float)
+    k = len(t) // m
+    if k < 2:
+        return np.full(m, np.nan), np.full(m, np.nan)
+    slopes = np.array([ls_slope(t[j * k:(j + 1) * k], y[j * k:(j + 1) * k]) for j in range(m)])
+    centres = np.array([float(np.mean(t[j * k:(j + 1) * k])) for j in range(m)])
+    return slopes, centres
+
+
+def departure_time(t: np.ndarray, d: np.ndarray, threshold: float, n_fit: int = 8, n_before: int = 4) -> float | None:
+    """When a body at rest starts to move, from its displacement ``d`` ``[T]`` (px, ~0 at rest) over time ``t``.
+
+    The first sample with ``d > threshold`` marks the motion. Motion from rest starts quadratically,
+    so ``d = k * max(0, t - t0)^2`` is fitted (least squares; ``k`` in closed form, ``t0`` by a bounded
+    scalar search) to the ``n_before`` samples before that one and the ``n_fit`` from it on. None if
+    the body never moves.
+    """
+    from scipy.optimize import minimize_scalar
+
+    t, d = np.asarray(t, float), np.asarray(d, float)
+    moving = np.flatnonzero(np.isfinite(d) & (d > threshold))
+    if len(moving) == 0:
+        return None
+    i = int(moving[0])
+    idx = np.arange(max(0, i - n_before), min(len(d), i + n_fit))
+    idx = idx[np.isfinite(d[idx])]
+    tt, dd = t[idx], d[idx]
+    lo = float(t[max(0, i - n_before)]) if i > 0 else float(t[0]) - (t[1] - t[0] if len(t) > 1 else 0.0)
+    hi = float(t[i])
+    if len(idx) < 3 or hi <= lo:
+        return hi
+
+    def sse(t0: float) -> float:
+        u = np.maximum(0.0, tt - t0) ** 2
+        den = float(u @ u)
+        if den <= 0:
+            return float(dd @ dd)
+        k = float(u @ dd) / den
+        r = dd - k * u
+        return float(r @ r)
+
+    res = minimize_scalar(sse, bounds=(lo, hi), method="bounded", options={"xatol": 1e-6})
+    return float(res.x)
+
+
+def local_poly_value(t: np.ndarray, y: np.ndarray, tq: float, k: int = 5, deg: int = 2) -> float:
+    """``y`` at time ``tq`` from a degree-``deg`` least-squares fit to the ``k`` finite samples nearest ``tq``."""
+    t, y = np.asarray(t, float), np.asarray(y, float)
+    ok = np.flatnonzero(np.isfinite(y) & np.isfinite(t))
+    if len(ok) < deg + 1:
+        return math.nan
+    near = ok[np.argsort(np.abs(t[ok] - tq))[:k]]
+    p = np.polyfit(t[near] - tq, y[near], min(deg, len(near) - 1))
+    return float(p[-1])
+
+
+def steady_visible(track, frame: tuple[float, float] | None = None, lo: float = 0.7, hi: float = 1.4) -> np.ndarray:
+    """``visible`` ``[T]`` less the samples whose centroid is biased (cut or merged masks):
+    :func:`lawful.perceive.noise.steady_samples` (blurred samples stay)."""
+    return noise.steady_samples(track, frame, lo, hi)
+
+
+def steady_xy(case: Case, tracks: Tracks, oid: str):
+    """One object's samples fit for measurement: ``(track, t, vis, x, y)`` with ``vis`` ``[T]`` its steady
+    sightings (:func:`steady_visible`) and ``x``, ``y`` ``[T]`` its centroid there (NaN elsewhere)."""
+    tr = tracks[oid]
+    vis = steady_visible(tr, (case.width, case.height))
+    x = np.where(vis, np.asarray(tr.x, float), np.nan)
+    y = np.where(vis, np.asarray(tr.y, float), np.nan)
+    return tr, np.asarray(tracks.t, float), vis, x, y
+
+
+def fill_gaps(y: np.ndarray, max_gap: int = 2) -> np.ndarray:
+    """Copy of ``y`` ``[T]`` with interior NaN runs of at most ``max_gap`` samples linearly interpolated
+    (for event detection only; fits use the real samples)."""
+    y = np.asarray(y, float).copy()
+    ok = np.isfinite(y)
+    idx = np.flatnonzero(ok)
+    for a, b in zip(idx[:-1], idx[1:]):
+        if 1 < b - a <= max_gap + 1:
+            y[a + 1:b] = np.interp(np.arange(a + 1, b), [a, b], [y[a], y[b]])
+    return y

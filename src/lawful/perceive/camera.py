@@ -272,10 +272,12 @@ class CameraMotion:
         (g, raw), b = self._gray(rgb), self._boxes(boxes)
         good = [k for k in self._keys if k[2] != "hold"]
         j, Aj = good[-1][:2]
-        pred = Aj
+        pred, u_pred = Aj, good[-1][3].get("u", 0.0)
         if len(good) > 1:  # constant-velocity extrapolation of the camera path over a baseline of ~a stride
-            j0, A0 = next((k for k in reversed(good[:-1]) if k[0] <= j - self.stride // 2), good[0])[:2]
-            pred = Aj + (Aj - A0) * ((i - j) / (j - j0))
+            j0, A0, _, info0 = next((k for k in reversed(good[:-1]) if k[0] <= j - self.stride // 2), good[0])
+            r = (i - j) / (j - j0)
+            pred = Aj + (Aj - A0) * r
+            u_pred = float(np.hypot((1 + r) * u_pred, r * info0.get("u", 0.0)))  # the extrapolation's own error
         A, method, info, pts, ref = self._estimate(g, None, b, pred, replace=True, raw=raw)
         if A is not None and self.Z * info["u"] / self._s > self.max_uncertainty:
             A, method, info = None, "hold", {**info, "rejected": method}  # too uncertain to use
@@ -302,12 +304,14 @@ class CameraMotion:
         self._keys.append((i, A, method, info))
         if not between:
             return
-        tol = max(self.BEND, self.Z * info["u"])
+        # a bend is a departure beyond what the estimates' errors explain (noisy corners do not bend a path)
+        tol = max(self.BEND, self.Z * float(np.hypot(info["u"], u_pred)))
         if len(good) == 1:  # no path before this segment to extrapolate: is its middle where interpolation puts it?
             mid = len(between) // 2
             got = self._between(*between[mid], j, Aj, i, A)
             if got is not None and np.abs(apply(got[1] - Aj - (A - Aj) * ((got[0] - j) / (i - j)),
-                                                self._corners_w)).max() <= tol:
+                                                self._corners_w)).max() <= max(tol, self.Z * np.hypot(
+                                                    info["u"], got[3].get("u", 0.0))):
                 self._keys.insert(-1, got)
                 return
             between = between[:mid] + between[mid + 1:]

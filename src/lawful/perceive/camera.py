@@ -3,9 +3,12 @@ the motion is larger than its own uncertainty.
 
 :class:`CameraMotion` estimates every ``stride``-th frame (a key frame) and the last one; the frames
 between get the linear interpolation of their neighbours' transforms, unless the camera path bends
-(the estimate lands away from where the path was extrapolated to): then they are estimated too.
+(the estimate lands away from where the path was extrapolated to, by more than the errors of both
+explain; the first segment, with no path before it, is checked at its middle): then they are
+estimated too.
 
-At a key frame, background corners (``cv2.goodFeaturesToTrack``) are matched by pyramidal
+At a key frame, background corners (``cv2.goodFeaturesToTrack``, only those whose weaker eigenvalue
+stands out of the frame's noise: a point on a straight edge slides along it) are matched by pyramidal
 Lucas-Kanade straight from their frame-0 positions (no chained drift; corners born outside frame 0
 come from the previous key frame). Independently moving things are kept out three ways:
 
@@ -25,13 +28,15 @@ from it significantly. Where corners fail (stripes, bare walls, a backdrop with 
 the background's intensities are registered directly (:func:`lawful.perceive.camera_dense.register`:
 Gauss-Newton on the pixels whose gradient stands above noise, moving things down-weighted, objects and
 ``exclude`` regions masked), its uncertainty a cluster-robust covariance from its own residuals, infinite
-where some direction of the motion is pinned by no more gradient than noise gives (stripes all along
-it). Phase correlation (a translation on the predicted transform, its error the disagreement of the
+where some direction of the motion is pinned by less than 3x the gradient noise gives (stripes all
+along it); it is redone without what it leaves unexplained, and used only if the pixel vote prefers it
+to the path's prediction and the corners' consensus. Phase correlation (a translation on the predicted transform, its error the disagreement of the
 frame's quadrants) is the last resort.
 A key frame whose estimate is not within ``max_uncertainty`` px (``Z`` standard errors) is a
 ``hold``: no estimate, the path is interpolated across it.
 
-Per clip the estimates are *used* only if every key frame was estimated (``reliable``) and some
+Per clip the estimates are *used* only if every key frame was estimated or lies on the path (two
+estimates on each side, extrapolated to it, agree within ``max_uncertainty``: ``reliable``) and some
 key frame moves the frame corners by more than ``Z`` standard errors and more than ``min_shift``
 px (the tracker's own precision: less is not worth compensating). Otherwise :attr:`transforms` are
 all identity and :meth:`summary` says why: ``static`` (motion within its uncertainty) or

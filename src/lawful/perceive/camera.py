@@ -275,6 +275,7 @@ class CameraMotion:
         if not self._keys:
             return self._start(rgb, boxes)
         (g, raw), b = self._gray(rgb), self._boxes(boxes)
+        after_hold = self._keys[-1][2] == "hold"
         good = [k for k in self._keys if k[2] != "hold"]
         j, Aj = good[-1][:2]
         pred, u_pred = Aj, good[-1][3].get("u", 0.0)
@@ -322,8 +323,8 @@ class CameraMotion:
             between = between[:mid] + between[mid + 1:]
             if got is not None:
                 self._keys.insert(-1, got)
-        elif np.abs(apply(A - pred, self._corners_w)).max() <= tol:
-            return
+        elif np.abs(apply(A - pred, self._corners_w)).max() <= tol and not after_hold:
+            return  # (after a held key frame the frames are estimated: a bridge needs estimates on both sides)
         for k, rgb_k, boxes_k in between:  # not on a straight path: interpolation would be off
             got = self._between(k, rgb_k, boxes_k, j, Aj, i, A)
             if got is not None:

@@ -45,3 +45,25 @@ def test_reference_beats_twin_end_to_end():
     r = validate_variant("hanging_chain", 0, 11)
     assert r["ref_P"] >= 95 and r["ref_C"] >= 80
     assert r["anti_P"] < r["ref_P"] - 5
+
+
+def test_a_bead_out_of_view_while_settled_counts_at_its_last_rest():
+    """A pan takes the right end bead (on its support, never moving) out of the picture for the last 40 % of
+    the clip: it is measured where it rested; a middle bead that leaves while still swinging is unresolved."""
+    task = HangingChain()
+    case, _ = task.make_case(0, 5)
+    t = np.arange(case.n_frames) * case.duration / case.n_frames
+    beads = task._shape(case, t, "true")
+    tr = _tracks(t, {b: (beads[:, i, 0], beads[:, i, 1]) for i, b in enumerate(BEADS)}, 8.0)
+    n = len(t)
+    gone = np.arange(n) >= int(0.6 * n)
+    right = int(np.argmax(beads[0, :, 0]))
+    tr.visible[gone, right] = False
+    m = task.measure(case, tr)
+    assert m.notes["from_last_sightings"] == [BEADS[right]]
+    assert task.metrics(case, m)["M1"].residual == pytest.approx(0.0, abs=1e-3)
+    mid = BEADS[len(BEADS) // 2]
+    early = np.arange(n) >= int(0.05 * n)  # gone right after the release, while the chain still moves
+    tr.visible[early, BEADS.index(mid)] = False
+    m = task.measure(case, tr)
+    assert "not visible while the chain should be at rest" in m.notes["unresolved"]

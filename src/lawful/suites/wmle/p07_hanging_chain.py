@@ -3,7 +3,9 @@
 The chain carries seven coloured marker beads at equal spacing along its length (the two end beads
 sit on the supports and share a colour, so colour-dependent centroid bias cancels in M2); each bead
 is a tracked object, so the settled contour is read from ordinary tracks (no frame access needed).
-Settled contour = the median bead positions over the last ``SETTLED_FRACTION`` of the clip.
+Settled contour = the median bead positions over the last ``SETTLED_FRACTION`` of the clip; a bead out
+of view then (a moving camera took it out of the picture) counts at its last sightings if they were at
+rest (an end bead on its support), else the video is unresolved.
 
 M1 fits ``y = c - a cosh((x - x0) / a)`` (image y down) to the settled beads: e1 = RMSE / measured sag.
 M2 is the support-height difference over the horizontal span, from the end beads.
@@ -231,11 +233,16 @@ class HangingChain(WmleTask):
             moved = np.flatnonzero(np.hypot(*(tr.xy - tr.xy[0]).T) > RELEASE_MOTION_PX)
             if len(moved):
                 release = int(moved[0]) if release is None else min(release, int(moved[0]))
-            vis = steady_visible(tr, (case.width, case.height))[w0:]
-            if vis.sum() < max(2, 0.5 * (n - w0)):
-                m.notes["unresolved"] = f"{b} not visible while the chain should be at rest"
-                return m
-            xy = tr.xy[w0:][vis]
+            steady = steady_visible(tr, (case.width, case.height))
+            vis = steady[w0:]
+            if vis.sum() >= max(2, 0.5 * (n - w0)):
+                xy = tr.xy[w0:][vis]
+            else:  # out of view while settled (a pan took it out of the picture): its last sightings, if at rest
+                xy = tr.xy[np.flatnonzero(steady)[-max(2, (n - w0) // 2):]]
+                if len(xy) < 2 or float(np.max(np.ptp(xy, axis=0))) > SETTLED_MOTION_PX * 3:
+                    m.notes["unresolved"] = f"{b} not visible while the chain should be at rest"
+                    return m
+                m.notes.setdefault("from_last_sightings", []).append(b)
             pts.append(np.median(xy, axis=0))
             spread = max(spread, float(np.max(np.ptp(xy, axis=0))))
         pts = np.array(pts)

@@ -45,7 +45,7 @@ def test_a_body_that_never_moves_has_no_release():
     assert sustained_onset([0, 5, np.nan, 5, 5, 0, 5, 5, 5, 5], 1.0) == 6
 
 
-@pytest.mark.parametrize("task_name", ["pendulum", "friction"])
+@pytest.mark.parametrize("task_name", ["pendulum", "friction", "drop"])
 def test_principia_timings_do_not_depend_on_frames_held_before_release(task_name, tmp_path):
     """A clip that holds its first frame for 12 frames (a generator's still start, a hand) scores as the
     same clip without them: periods and arrival times count from the detected release, not frame 0."""

@@ -16,7 +16,8 @@ Measurements per ball (pixels of the first frame, y down):
   row ``y_imp``). Without a rebound arc, the fall parabola is solved for the row where the ball's
   lower edge (centroid + median box half-height) touches the ground line;
 - drop height ``h = y_imp - y0`` (release centroid to contact centroid; equals ground line minus
-  the ball's lower edge at release); fall time ``t_imp - t(frame 0)`` (release at frame 0);
+  the ball's lower edge at release); fall time ``t_imp - t_r`` with ``t_r`` the release: the case's
+  ``release`` or the balls' sustained motion onset (:func:`lawful.perceive.onset.release_of`), not frame 0;
 - rebound height ``r = y_imp - y_apex`` with the apex the vertex of the rebound parabola.
 
 Objects ``ball_1``, ``ball_2``; ``case.known``: ``ground_y``. DCS window: release → first impact.
@@ -30,7 +31,8 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case
-from lawful.perceive import events, noise
+from lawful.perceive import events
+from lawful.perceive.onset import release_of, noise
 from lawful.result import Measurement
 from lawful.tracks import Tracks
 from lawful.world.draw import Sphere
@@ -131,7 +133,9 @@ class Drop(PrincipiaTask):
             return self.bad_case(why)
         m = Measurement()
         ground_y = float(case.known["ground_y"])
-        got = {oid: _measure_ball(m, tracks, oid, ground_y) for oid in IDS}
+        t_r, how = release_of(case, tracks, IDS)
+        m.set("release_time_s", t_r, how)
+        got = {oid: _measure_ball(m, tracks, oid, ground_y, t_r) for oid in IDS}
         finish_dcs(m, IDS)
         h1, h2 = (got[o]["h"] for o in IDS)
         t1, t2 = (got[o]["t"] for o in IDS)
@@ -196,8 +200,9 @@ def _truth(case: Case):
 # ----------------------------------------------------------------------------- measurement
 
 
-def _measure_ball(m: Measurement, tracks: Tracks, oid: str, ground_y: float) -> dict:
-    """Drop height, fall time and rebound height of one ball (None where not found, with a reason)."""
+def _measure_ball(m: Measurement, tracks: Tracks, oid: str, ground_y: float, t_r: float | None) -> dict:
+    """Drop height, fall time (from release ``t_r``) and rebound height of one ball (None where not found, with
+    a reason)."""
     tr = tracks[oid]
     y = np.where(whole(tr), tr.y, np.nan)  # partial masks are left out of the sub-pixel fits
     t = np.asarray(tr.t, float)
@@ -248,8 +253,8 @@ def _measure_ball(m: Measurement, tracks: Tracks, oid: str, ground_y: float) -> 
     h = y_imp - y0
     m.set(f"drop_height_{oid}", h)
     out["h"] = h
-    out["t"] = t_imp - t[0]
-    m.set(f"fall_time_{oid}", out["t"])
+    out["t"] = None if t_r is None else t_imp - t_r
+    m.set(f"fall_time_{oid}", out["t"], "release not found")
     add_event(m, tracks, oid, "impact", float(np.interp(t_imp, t, np.arange(len(t)))), value=h)
     apex = parabola_vertex(p_arc) if p_arc is not None else None
     if apex is not None and not (t[arc[0]] - 1e-9 <= apex[0] <= t[arc[-1]] + 1e-9):

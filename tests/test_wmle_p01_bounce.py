@@ -64,3 +64,21 @@ def test_reference_beats_twin_end_to_end():
     r = validate_variant("bounce_height_decay", 0, 11)
     assert r["ref_P"] >= 95 and r["ref_C"] >= 80
     assert r["anti_P"] < r["ref_P"] - 5
+
+
+def test_a_held_trembling_ball_is_dropped_at_its_release():
+    """Held 0.6 s by a trembling hand (0.8 px, above the old 0.5-px start rule) before the drop: the drop arc
+    starts at the detected release, so the first impact and the restitution are as without the hold."""
+    task = BounceHeightDecay()
+    case, _ = task.make_case(0, 3)
+    k = case.known
+    hold, fps = 0.6, 24.0
+    t = np.arange(int((case.duration + hold) * fps)) / fps
+    fall = bounce_trajectory(k["h0_m"], k["restitution"], 9.81, np.maximum(t - hold, 0.0))
+    y = k["ground_y"] - k["radius_px"] - fall * k["px_per_m"]
+    y = y + np.where(t < hold, 0.8 * np.sin(2 * np.pi * 5 * t), 0.0)
+    m = task.measure(case.model_copy(update={"duration": len(t) / fps}), _tracks(t, {"ball": (k["x"], y)},
+                                                                                   k["radius_px"]))
+    first = m.notes["impact_times"][0]
+    assert first == pytest.approx(hold + math.sqrt(2 * k["h0_m"] / 9.81), abs=0.2 / fps)
+    assert m.get("restitution_height") == pytest.approx(k["restitution"], abs=3e-3)

@@ -19,6 +19,8 @@ import numpy as np
 
 from lawful.case import Case, GroundTruth, ObjectSpec
 from lawful.perceive import events as ev
+from lawful.perceive import noise
+from lawful.perceive.onset import onset_time
 from lawful.result import Measurement
 from lawful.score.wmle import cv, geometric_mean, q
 from lawful.suites.base import Law
@@ -185,9 +187,10 @@ class BounceHeightDecay(WmleTask):
         arcs = []
         for a, bnd in zip(bounds[:-1], bounds[1:]):
             sel = (idx >= a + 1) & (idx <= bnd - 1) & np.isfinite(y)
-            if a == -np.inf:  # the drop: only samples where the ball has started to move
-                y0 = y[first]
-                sel &= (y - y0 > 0.5) | (idx == first)
+            if a == -np.inf:  # the drop: only samples from the release on (a sustained onset beyond k·σ√2)
+                sig = noise.track_noise(tr, vis).sigma_y
+                t_r, _ = onset_time(t, y - y[first], sig * math.sqrt(2.0) if math.isfinite(sig) else math.nan)
+                sel &= (t >= t_r) if t_r is not None else (idx == first)
             arcs.append(_fit_arc(t, y, sel))
         times, levels = [], []
         for i, p in enumerate(imp):

@@ -59,6 +59,9 @@ import numpy as np
 from lawful.perceive import camera_dense as dense
 from lawful.perceive import camera_fit as fit
 from lawful.perceive import camera_path as path
+from lawful.perceive.camera_fit import (  # noqa: F401 (rotation_of, scale_of: re-exported for the tracker)
+    _corners, apply, compose, corner_shift, invert, rotation_of, scale_of,
+)
 
 IDENTITY = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
 _MARGIN = 8  # work pixels: no corners born this close to the border; frame-0 windows must lie inside frame 0
@@ -66,42 +69,6 @@ _RANSAC_PX = 1.0  # work pixels: RANSAC inlier distance (LK's precision on compr
 MIN_CELLS = 4  # of the 16 cells of a 4 x 4 grid that inliers must reach (else the fit is a lever on a point)
 _LK = dict(winSize=(11, 11), maxLevel=2, criteria=(cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 0.01),
            flags=cv2.OPTFLOW_USE_INITIAL_FLOW)
-
-
-def apply(A: np.ndarray, xy: np.ndarray) -> np.ndarray:
-    """Map points ``[..., 2]`` with the ``[2, 3]`` transform ``A``."""
-    xy = np.asarray(xy, float)
-    return xy @ A[:, :2].T + A[:, 2]
-
-
-def invert(A: np.ndarray) -> np.ndarray:
-    return cv2.invertAffineTransform(np.asarray(A, np.float64))
-
-
-def compose(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
-    """``P`` after ``Q`` (both ``[2, 3]``)."""
-    return np.concatenate([P[:, :2] @ Q[:, :2], (P[:, :2] @ Q[:, 2] + P[:, 2])[:, None]], 1)
-
-
-def scale_of(A: np.ndarray) -> float:
-    """Isotropic scale factor of a similarity ``[2, 3]`` (sqrt of the determinant)."""
-    return float(np.sqrt(abs(np.linalg.det(A[:, :2]))))
-
-
-def rotation_of(A: np.ndarray) -> float:
-    """Rotation angle (radians, image axes) of a similarity ``[2, 3]``."""
-    return float(np.arctan2(A[1, 0], A[0, 0]))
-
-
-def _corners(width: int, height: int) -> np.ndarray:
-    return np.array([[0, 0], [width - 1, 0], [0, height - 1], [width - 1, height - 1],
-                     [(width - 1) / 2, (height - 1) / 2]], float)
-
-
-def corner_shift(A: np.ndarray, width: int, height: int) -> float:
-    """Largest displacement (pixels) ``A`` gives a frame corner or the centre."""
-    pts = _corners(width, height)
-    return float(np.abs(apply(A, pts) - pts).max())
 
 
 class CameraMotion:

@@ -17,6 +17,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from lawful.perceive.camera_fit import _corners, compose
+
 DELTA = 1.0  # work px: misregistration allowed for at edges (the RANSAC inlier distance, camera._RANSAC_PX)
 SIGMAS = 3.0  # noise sigmas above which a pixel is not explained
 _MAD = 1.4826  # median absolute deviation -> sigma for normal noise
@@ -174,18 +176,9 @@ MAX_POINTS = 1200  # reference pixels used per level
 INTERP_PX = 0.06
 
 
-def _corners(w: int, h: int) -> np.ndarray:
-    return np.array([[0, 0], [w - 1, 0], [0, h - 1], [w - 1, h - 1], [(w - 1) / 2, (h - 1) / 2]], float)
-
-
 def _pyr_map(k: float) -> np.ndarray:
     """``[2, 3]`` map from full-level pixels to those of a ``cv2.pyrDown`` level ``k`` times as large."""
     return np.array([[k, 0.0, 0.0], [0.0, k, 0.0]])
-
-
-def _compose(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
-    """``P`` after ``Q`` (both ``[2, 3]``)."""
-    return np.concatenate([P[:, :2] @ Q[:, :2], (P[:, :2] @ Q[:, 2] + P[:, 2])[:, None]], 1)
 
 
 class Template:
@@ -275,7 +268,7 @@ def register(img: np.ndarray, tpl: Template, A0: np.ndarray, keep: np.ndarray, i
             I = cv2.pyrDown(I)
         kp = keep[::step, ::step]
         h, w = I.shape
-        Bk = _compose(P, _compose(B, Pi))
+        Bk = compose(P, compose(B, Pi))
         d = y - ctr
         SD = np.stack([gx * d[:, 0] + gy * d[:, 1], -gx * d[:, 1] + gy * d[:, 0], gx, gy], 1)
         for it in range(iters):
@@ -292,7 +285,7 @@ def register(img: np.ndarray, tpl: Template, A0: np.ndarray, keep: np.ndarray, i
             dp = np.linalg.lstsq(H, Jw.T @ e, rcond=1e-12)[0]  # a direction nothing pins: no step along it
             before = _rho(e, use, sig).sum()
             for _ in range(3):  # a step must lower the robust cost (Gauss-Newton may overshoot along a weak direction)
-                Bn = _compose(Bk, cv2.invertAffineTransform(_similarity(dp[:4], ctr)))
+                Bn = compose(Bk, cv2.invertAffineTransform(_similarity(dp[:4], ctr)))
                 en, usen = _residuals(I, kp, y, Bn, R, g + dp[4], c + dp[5])
                 if _rho(en, use & usen, sig).sum() + _rho(en, use & ~usen, sig, outside=True).sum() <= before:
                     break
@@ -303,7 +296,7 @@ def register(img: np.ndarray, tpl: Template, A0: np.ndarray, keep: np.ndarray, i
             a, b, tx, ty = dp[:4]
             if (abs(a) + abs(b)) * max(w, h) / 2 + np.hypot(tx, ty) < 0.01:  # px, at most, at a corner
                 break
-        B = _compose(Pi, _compose(Bk, P))
+        B = compose(Pi, compose(Bk, P))
         out = (k, y, d, J, wt, e, sig, it + 1, H, w, h)
     if out is None:
         return None

@@ -1,4 +1,5 @@
-"""Least-squares similarity fits with their uncertainty, and the spatial spread of a point set.
+"""Least-squares similarity fits with their uncertainty, the spatial spread of a point set, and the
+algebra of ``[2, 3]`` transforms (apply, invert, compose, scale, rotation, corner shift).
 
 A similarity ``p0 = A @ [x, y, 1]`` with ``A = [[a, -b, tx], [b, a, ty]]`` is linear in
 ``(a, b, tx, ty)``. With the source points centred on their mean ``m`` the normal equations
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 
@@ -77,3 +79,42 @@ def cells(xy: np.ndarray, width: float, height: float, n: int = 4) -> int:
         return 0
     ij = np.clip((np.asarray(xy, float) / [width, height] * n).astype(int), 0, n - 1)
     return len(np.unique(ij[:, 0] * n + ij[:, 1]))
+
+
+# --- [2, 3] transforms: apply, invert, compose, and what they do to a frame -----------------------
+
+
+def apply(A: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """Map points ``[..., 2]`` with the ``[2, 3]`` transform ``A``."""
+    xy = np.asarray(xy, float)
+    return xy @ A[:, :2].T + A[:, 2]
+
+
+def invert(A: np.ndarray) -> np.ndarray:
+    return cv2.invertAffineTransform(np.asarray(A, np.float64))
+
+
+def compose(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """``P`` after ``Q`` (both ``[2, 3]``)."""
+    return np.concatenate([P[:, :2] @ Q[:, :2], (P[:, :2] @ Q[:, 2] + P[:, 2])[:, None]], 1)
+
+
+def scale_of(A: np.ndarray) -> float:
+    """Isotropic scale factor of a similarity ``[2, 3]`` (sqrt of the determinant)."""
+    return float(np.sqrt(abs(np.linalg.det(A[:, :2]))))
+
+
+def rotation_of(A: np.ndarray) -> float:
+    """Rotation angle (radians, image axes) of a similarity ``[2, 3]``."""
+    return float(np.arctan2(A[1, 0], A[0, 0]))
+
+
+def _corners(width: int, height: int) -> np.ndarray:
+    return np.array([[0, 0], [width - 1, 0], [0, height - 1], [width - 1, height - 1],
+                     [(width - 1) / 2, (height - 1) / 2]], float)
+
+
+def corner_shift(A: np.ndarray, width: int, height: int) -> float:
+    """Largest displacement (pixels) ``A`` gives a frame corner or the centre."""
+    pts = _corners(width, height)
+    return float(np.abs(apply(A, pts) - pts).max())

@@ -22,13 +22,22 @@ def task_classes() -> list[type[RecordingTask]]:
     return discover_tasks(__name__, __path__, r"^r\d\d_\w+$", RecordingTask)
 
 
+def task_info() -> dict[str, dict]:
+    """``{label: {"name", "level", "family"}}`` of every discovered task."""
+    return {c.label: {"name": c.name, "level": c.level, "family": c.family} for c in task_classes()}
+
+
 @register_suite("recordings")
 def recordings_suite() -> Suite:
+    from functools import partial
+
     from lawful.suites.wmle.report import aggregate, table
 
     tasks = [cls() for cls in task_classes()]
+    info = task_info()
     return Suite(name="recordings", tasks={t.name: t for t in tasks}, scale=(0.0, 100.0), default_cases_per_task=2,
-                 aggregate=aggregate, table=table)
+                 aggregate=partial(aggregate, suite="recordings", info=info),
+                 table=partial(table, title="Recordings", info=info))
 
 
-__all__ = ["RecordingTask", "recordings_suite", "task_classes"]
+__all__ = ["RecordingTask", "recordings_suite", "task_classes", "task_info"]

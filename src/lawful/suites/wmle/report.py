@@ -71,14 +71,15 @@ def _label_key(label: str) -> tuple[int, str]:
     return (int(digits) if digits else 10**6, label)
 
 
-def aggregate(score_rows: list[dict]) -> dict:
-    """The ``wmle`` section of leaderboard.json from score rows (see the module docstring)."""
-    info = _info()
+def aggregate(score_rows: list[dict], suite: str = "wmle", info: dict[str, dict] | None = None) -> dict:
+    """The ``suite`` section of leaderboard.json from score rows (see the module docstring); ``info``: its tasks'
+    ``{label: {"name", "level", "family"}}`` (default: WMLE's). The recordings suite shares it."""
+    info = _info() if info is None else info
     per: dict[str, dict[str, list[tuple]]] = defaultdict(lambda: defaultdict(list))
     judged: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))  # videos whose C is the judge's
     meta: dict[str, dict] = {}
     for row in score_rows:
-        if row.get("suite", "wmle") != "wmle":
+        if row.get("suite", suite) != suite:
             continue
         label = row.get("col") or row.get("task")
         sc = row.get("score") or {}
@@ -142,13 +143,14 @@ def _fmt(x: float | None) -> str:
     return "—" if x is None else f"{x:.2f}"
 
 
-def table(section: dict):
-    """A rich Table in the shape of the paper's Tables 4–5: per task C / P / S for each model."""
+def table(section: dict, title: str = "WMLE", info: dict[str, dict] | None = None):
+    """A rich Table in the shape of the paper's Tables 4–5: per task C / P / S for each model (``info`` as for
+    :func:`aggregate`)."""
     from rich.table import Table
 
     models = section.get("models", {})
     names = list(models)
-    t = Table(title="WMLE — consistency C, physics P, composite S (0–100)", show_lines=False)
+    t = Table(title=f"{title} — consistency C, physics P, composite S (0–100)", show_lines=False)
     t.add_column("Task")
     t.add_column("Phenomenon")
     t.add_column("Level", justify="center")
@@ -156,7 +158,7 @@ def table(section: dict):
         for k in ("C", "P", "S"):
             t.add_column(f"{mname}\n{k}" if k == "C" else k, justify="right")
     labels = sorted({lab for m in models.values() for lab in m["tasks"]}, key=_label_key)
-    info = _info()
+    info = _info() if info is None else info
 
     def family_of(label: str) -> str:
         return info.get(label, {}).get("family") or "other"

@@ -56,19 +56,27 @@ def weighted_spread(values, se) -> tuple[float, float, float, float]:
     return sd / abs(m), math.sqrt((len(v) - 1) / w.sum()) / abs(m), m, 1.0 / math.sqrt(w.sum())
 
 
+def weighted_line(x, y, se, min_n: int = 2) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Inverse-variance weighted straight line ``y = c0 + c1·x``: ``(coef, cov, x used)``; None with fewer than
+    ``min_n`` usable points (finite, ``se > 0``) or no spread in ``x``."""
+    x, y, se = (np.asarray(v, float) for v in (x, y, se))
+    ok = np.isfinite(x) & np.isfinite(y) & np.isfinite(se) & (se > 0)
+    x, y, se = x[ok], y[ok], se[ok]
+    if len(x) < min_n or np.ptp(x) <= 0:
+        return None
+    X = np.column_stack([np.ones_like(x), x]) / se[:, None]
+    coef, *_ = np.linalg.lstsq(X, y / se, rcond=None)
+    return coef, np.linalg.inv(X.T @ X), x
+
+
 def amplitude_trend(values, se, amps) -> tuple[float, float]:
     """Relative change ``b·(A²max − A²min)/a`` of ``values`` over the amplitude range from the weighted line
     ``a + b·A²`` and its standard error; NaN with fewer than three estimates or no amplitude range."""
-    v, e, A = (np.asarray(z, float) for z in (values, se, amps))
-    ok = np.isfinite(v) & np.isfinite(e) & (e > 0) & np.isfinite(A)
-    v, e, A = v[ok], e[ok], A[ok]
-    if len(v) < 3 or np.ptp(A**2) <= 0:
+    fit = weighted_line(np.asarray(amps, float) ** 2, values, se, min_n=3)
+    if fit is None:
         return math.nan, math.nan
-    X = np.column_stack([np.ones_like(A), A**2]) / e[:, None]
-    coef, *_ = np.linalg.lstsq(X, v / e, rcond=None)
-    cov = np.linalg.inv(X.T @ X)
-    span = float(np.ptp(A**2))
-    a, b = float(coef[0]), float(coef[1])
+    coef, cov, A2 = fit
+    a, b, span = float(coef[0]), float(coef[1]), float(np.ptp(A2))
     rel = b * span / a
     # d(rel) = span/a db − b span/a² da
     g = np.array([-b * span / a**2, span / a])

@@ -112,14 +112,8 @@ def spring_cycles(t: np.ndarray, s: np.ndarray, sig: float) -> dict:
 
 def weighted_slope(x, y, se) -> tuple[float, float]:
     """Slope of the inverse-variance weighted straight line ``y(x)`` and its standard error (NaN for < 2)."""
-    x, y, se = (np.asarray(v, float) for v in (x, y, se))
-    ok = np.isfinite(x) & np.isfinite(y) & np.isfinite(se) & (se > 0)
-    x, y, se = x[ok], y[ok], se[ok]
-    if len(x) < 2 or np.ptp(x) <= 0:
-        return math.nan, math.nan
-    X = np.column_stack([np.ones_like(x), x]) / se[:, None]
-    coef, *_ = np.linalg.lstsq(X, y / se, rcond=None)
-    return float(coef[1]), math.sqrt(float(np.linalg.inv(X.T @ X)[1, 1]))
+    fit = osc.weighted_line(x, y, se)
+    return (math.nan, math.nan) if fit is None else (float(fit[0][1]), math.sqrt(float(fit[1][1, 1])))
 
 
 class MassSpring(RecordingTask):

@@ -49,6 +49,7 @@ from lawful.perceive import events, noise
 from lawful.result import Event, Measurement, Score
 from lawful.score.consistency import DCS_THRESHOLD, consistency, directional_consistency, ordering
 from lawful.suites.base import Task, TrackingPlan
+from lawful.suites.wmle.kinematics import level_crossings
 from lawful.tracks import ObjectTrack, Tracks
 
 WIDTH, HEIGHT, FPS = 640, 360, 24.0
@@ -87,10 +88,7 @@ def fit_parabola(t: np.ndarray, y: np.ndarray) -> np.ndarray | None:
 
 def parabola_level_time(coef: np.ndarray, level: float, after: float) -> float | None:
     """Earliest time ``>= after`` where the parabola ``coef`` reaches ``level`` (None if it never does)."""
-    a, b, c = coef
-    roots = np.roots([a, b, c - level])
-    real = sorted(float(r.real) for r in roots if abs(r.imag) < 1e-9 and r.real >= after - 1e-9)
-    return real[0] if real else None
+    return next((r for r in level_crossings(coef, level) if r >= after - 1e-9), None)
 
 
 def parabola_vertex(coef: np.ndarray) -> tuple[float, float] | None:

@@ -61,6 +61,7 @@ from lawful.suites.wmle.common import (
     steady_xy, style_of,
 )
 from lawful.suites.wmle.p01_bounce_height_decay import _meet
+from lawful.suites.wmle.kinematics import level_crossings
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
 from lawful.world.draw import Scene, Sphere
@@ -103,8 +104,7 @@ def robust_parabola(t: np.ndarray, y: np.ndarray, tol: float, rounds: int = 3) -
 
 def _crossing(p: np.ndarray, level: float, near: float, sign: int) -> float | None:
     """Time near ``near`` where parabola ``p`` crosses ``level`` going down (``sign`` +1, y grows) or up (−1)."""
-    roots = np.roots(p - np.array([0.0, 0.0, level]))
-    roots = [float(r.real) for r in roots if abs(r.imag) < 1e-9 and sign * (2 * p[0] * r.real + p[1]) >= 0]
+    roots = level_crossings(p, level, sign)
     return min(roots, key=lambda r: abs(r - near)) if roots else None
 
 

@@ -57,6 +57,7 @@ from lawful.suites.wmle.common import (
     steady_xy, style_of,
 )
 from lawful.suites.wmle.p02_free_fall import first_impact
+from lawful.suites.wmle.kinematics import level_crossings
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
 from lawful.world.draw import Scene, Sphere
@@ -86,10 +87,7 @@ def _isolated_outliers(t: np.ndarray, x: np.ndarray, y: np.ndarray, tol: float) 
 
 def _level_time(p: np.ndarray, level: float, after: float) -> float | None:
     """The descending crossing of ``level`` by ``y = polyval(p, t)`` (a > 0: y down) at or after ``after``."""
-    roots = np.roots(p - np.array([0.0, 0.0, level]))
-    roots = [float(r.real) for r in roots if abs(r.imag) < 1e-9 and 2 * p[0] * r.real + p[1] >= 0]
-    roots = [r for r in roots if r >= after]
-    return min(roots) if roots else None
+    return next((r for r in level_crossings(p, level, +1) if r >= after), None)
 
 
 def flight_residuals(t: np.ndarray, x: np.ndarray, y: np.ndarray, level: float | None) -> dict[str, float]:

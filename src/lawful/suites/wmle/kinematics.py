@@ -112,3 +112,12 @@ def fill_gaps(y: np.ndarray, max_gap: int = 2) -> np.ndarray:
         if 1 < b - a <= max_gap + 1:
             y[a + 1:b] = np.interp(np.arange(a + 1, b), [a, b], [y[a], y[b]])
     return y
+
+
+def level_crossings(coef, level: float, direction: int = 0) -> list[float]:
+    """Sorted real times where the parabola ``y = a t² + b t + c`` (``coef``) is at ``level``; ``direction`` +1
+    keeps only those where ``y`` grows there (``2at + b ≥ 0``; image y down: going down), −1 where it falls."""
+    a, b, c = (float(v) for v in coef)
+    roots = [float(r.real) for r in np.roots([a, b, c - level]) if abs(r.imag) < 1e-9]
+    return sorted(r for r in roots if direction * (2 * a * r + b) >= 0)
+

@@ -77,9 +77,17 @@ class FrameFeatures:
     def __init__(self, rgb: np.ndarray):
         self.blurred = _blur3(rgb)
         self.shape = rgb.shape
+        self._full: np.ndarray | None = None
 
     def __getitem__(self, key) -> np.ndarray:
         return to_features(self.blurred[key], blur=False)
+
+    @property
+    def full(self) -> np.ndarray:
+        """The whole frame's features, computed once (``ff[:, :]``)."""
+        if self._full is None:
+            self._full = self[:, :]
+        return self._full
 
 
 def brightness(rgb: np.ndarray) -> np.ndarray:

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import time
 from contextlib import closing
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -48,7 +47,6 @@ from lawful.perceive.segment import (
     hint_tolerance,
     learn_from_box,
     rgb_to_features,
-    to_features,
 )
 from lawful.tracks import Tracks
 from lawful.video import Span, VideoError, clip_times, frame_timestamps, open_frames, probe
@@ -113,7 +111,7 @@ def _init_objects(feat: FrameFeatures, rgb: np.ndarray, case: Case, sx: float, s
     for color, specs in by_color.items():
         # the sample holds these objects too: ignore its nearest 5% (objects are small)
         tol = hint_tolerance(rgb_to_features(color), everything, quantile=0.05)
-        found = find_by_color(feat[:, :], color, count=len(specs), tolerance=tol)
+        found = find_by_color(feat.full, color, count=len(specs), tolerance=tol)
         for spec, b in zip(specs, found):
             boxes[spec.id] = b
         for spec in specs[len(found):]:
@@ -157,7 +155,7 @@ def _keep_out_patches(o: Tracked, got, feat: FrameFeatures, boxes) -> None:
     look-alike of the object's very colour) cannot be kept out by colour, and is left to motion gating
     and look-alike tracking.
     """
-    full = feat[:, :]
+    full = feat.full
     h, w = full.shape[:2]
     d2 = o.model.distance2(full).astype(np.float32)
     for x0, y0, x1, y1 in boxes:
@@ -177,22 +175,18 @@ MAX_DECOYS = 4  # look-alikes followed per object
 DECOY_SHAPE = (0.6, 1.6)  # a look-alike's spreads across / along its axis, relative to the object's
 
 
-def _decoys(objs: list[Tracked], rgb: np.ndarray) -> list[Tracked]:
+def _decoys(objs: list[Tracked], feat: FrameFeatures) -> list[Tracked]:
     """Look-alikes in the first frame: blobs of an object's colour, about its area (0.4-2.5x) and its
     shape (:data:`DECOY_SHAPE`) that belong to no object of the case. Each is followed like an object of the same colour group, so that
     when the object passes or lands beside it, association has a rival and the object's identity
     comes from motion instead of the nearest same-coloured blob. They are left out of the tracks."""
     import copy
 
-    from lawful.case import ObjectSpec
-
-    feat = to_features(rgb)
-    h, w = rgb.shape[:2]
     out: list[Tracked] = []
     for o in objs:
         if o.weak:
             continue
-        n, labels, stats, cents = components(o.model.mask(feat))
+        n, labels, stats, cents = components(o.model.mask(feat.full))
         found = 0
         for k in np.argsort(-stats[1:, 4]) + 1 if n > 1 else []:
             x, y, bw, bh, area = (int(v) for v in stats[k])
@@ -273,11 +267,15 @@ def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndar
     return seen
 
 
-def _regions(case: Case, plan, roi, exclude, sx: float, sy: float) -> Regions:
-    """Where objects may be: ``roi`` / ``exclude`` boxes or polygons (case pixels) from the arguments, else
-    from the plan or the case (``roi``, ``exclude`` attributes, when they exist), in tracking px."""
+def _where(case: Case, plan, roi, exclude) -> tuple:
+    """``(roi, exclude)`` boxes or polygons (case pixels): the arguments, else the plan's or the case's."""
     roi = roi if roi is not None else getattr(plan, "roi", None) or getattr(case, "roi", None)
     exclude = exclude if exclude is not None else getattr(plan, "exclude", None) or getattr(case, "exclude", None)
+    return roi, exclude
+
+
+def _regions(roi, exclude, sx: float, sy: float) -> Regions:
+    """Where objects may be (:func:`_where`'s regions) in tracking px."""
 
     def conv(b):
         if is_box(b):
@@ -325,9 +323,9 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     rows: list[list[Found | None]] = []
     objs: list[Tracked] = []
     groups: list[list[Tracked]] = []
-    cam_exclude = exclude if exclude is not None else getattr(plan, "exclude", None) or getattr(case, "exclude", None)
+    roi, exclude = _where(case, plan, roi, exclude)
     # the case's word on the camera wins: fixed (never compensate), moving (whenever reliable), auto (decide)
-    motion = (cam.CameraMotion(min_shift=0.0 if case.camera == "moving" else STATIC_SHIFT_PX, exclude=cam_exclude,
+    motion = (cam.CameraMotion(min_shift=0.0 if case.camera == "moving" else STATIC_SHIFT_PX, exclude=exclude,
                                exclude_size=(case.width, case.height))
               if plan.compensate_camera and case.camera != "fixed" else None)
     size = prev = None
@@ -343,11 +341,12 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
             if size is None:
                 h, w = frame.shape[:2]
                 size = (w, h)
-                objs = _init_objects(FrameFeatures(frame), frame, case, case.width / w, case.height / h)
+                first = FrameFeatures(frame)
+                objs = _init_objects(first, frame, case, case.width / w, case.height / h)
                 n_real = len(objs)
-                objs += _decoys(objs, frame)
+                objs += _decoys(objs, first)
                 groups = _groups(objs)
-                regions = _regions(case, plan, roi, exclude, case.width / w, case.height / h)
+                regions = _regions(roi, exclude, case.width / w, case.height / h)
             seen = _step_frame(objs, groups, frame, plan.angles, not frames_idx, regions, prev)
             prev = frame
             if motion is not None:

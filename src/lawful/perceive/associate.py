@@ -83,18 +83,18 @@ def _pieces_of_merged(reg: _Region, group: list[Tracked]) -> list[_Region]:
         near = [o for o in group if at(o)]
         if len(near) != 1:
             continue  # same-coloured objects merged with each other: nobody gets a piece (see step_group)
-        for o in near:
-            if area <= GROWTH * o.area_range()[1]:
-                continue
-            got = _bounded((reg.labels[y:y + bh, x:x + bw] == k).view(np.uint8), (reg.x0 + x, reg.y0 + y), o)
-            if got is None:
-                continue
-            m, (ox, oy) = got
-            mo = cv2.moments(m, binaryImage=True)
-            ph, pw = m.shape
-            feat = reg.feat[oy - reg.y0:oy - reg.y0 + ph, ox - reg.x0:ox - reg.x0 + pw]
-            out.append(_Region(ox, oy, feat, m.astype(np.int32), [[0, 0, 0, 0, 0], [0, 0, pw, ph, int(mo["m00"])]],
-                               [[0.0, 0.0], [mo["m10"] / mo["m00"], mo["m01"] / mo["m00"]]]))
+        o = near[0]
+        if area <= GROWTH * o.area_range()[1]:
+            continue
+        got = _bounded((reg.labels[y:y + bh, x:x + bw] == k).view(np.uint8), (reg.x0 + x, reg.y0 + y), o)
+        if got is None:
+            continue
+        m, (ox, oy) = got
+        mo = cv2.moments(m, binaryImage=True)
+        ph, pw = m.shape
+        feat = reg.feat[oy - reg.y0:oy - reg.y0 + ph, ox - reg.x0:ox - reg.x0 + pw]
+        out.append(_Region(ox, oy, feat, m.astype(np.int32), [[0, 0, 0, 0, 0], [0, 0, pw, ph, int(mo["m00"])]],
+                           [[0.0, 0.0], [mo["m10"] / mo["m00"], mo["m01"] / mo["m00"]]]))
     return out
 
 

@@ -9,6 +9,7 @@ Shapes (``T`` sampled frames, ``N`` objects):
 - ``area``    ``[T, N]``    float, mask area in pixels (0 when not visible)
 - ``visible`` ``[T, N]``    bool
 - ``angle``   ``[T, N]``    float, orientation of a visible marker in radians (NaN if none)
+- ``regions`` ``{name: RegionSeries}`` region readings a task asked for (:mod:`lawful.perceive.regions`)
 
 Index a :class:`Tracks` by object id to get an :class:`ObjectTrack` view.
 """
@@ -84,6 +85,8 @@ class Tracks:
     angle: np.ndarray
     fps: float = 0.0
     meta: dict = field(default_factory=dict)
+    # region readings (:class:`lawful.perceive.regions.RegionSeries`) by probe name, sampled like the tracks
+    regions: dict = field(default_factory=dict)
 
     @classmethod
     def empty(cls, ids: list[str], n: int, fps: float = 0.0) -> "Tracks":
@@ -145,4 +148,6 @@ class Tracks:
                     + [bool(self.visible[i, j])]
                 )
             out["objects"][oid] = rows
+        if self.regions:
+            out["regions"] = {k: r.to_dict(decimals) for k, r in self.regions.items()}
         return out

@@ -295,7 +295,8 @@ def _working_side(case: Case, plan) -> int | None:
     return max(plan.max_side, need)
 
 
-def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, roi=None, exclude=None) -> Tracks:
+def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, roi=None, exclude=None,
+          probes=()) -> Tracks:
     """Track ``case.objects`` through ``video_path``; see the module docstring.
 
     Returns :class:`~lawful.tracks.Tracks` in case pixels with ``t = frame * duration / n``
@@ -306,8 +307,11 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     Raises :class:`~lawful.video.VideoError` (unreadable, or the file says it has fewer than
     ``min_frames`` frames) or :class:`ObjectNotFound`. ``roi`` (a box) and ``exclude`` (boxes),
     case pixels ``[x0, y0, x1, y1]``: blobs outside the roi or inside an excluded box are never
-    taken (default: the plan's or the case's ``roi`` / ``exclude`` where they exist).
+    taken (default: the plan's or the case's ``roi`` / ``exclude`` where they exist). ``probes``:
+    :class:`~lawful.perceive.regions.Probe` s read in the same pass (``tracks.regions``, first-frame
+    case pixels, through the camera compensation when it is used; ``timing_s['regions']``).
     """
+    from lawful.perceive.regions import Reader
     from lawful.suites.base import TrackingPlan
 
     plan = plan or TrackingPlan()
@@ -328,8 +332,8 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     motion = (cam.CameraMotion(min_shift=0.0 if case.camera == "moving" else STATIC_SHIFT_PX, exclude=exclude,
                                exclude_size=(case.width, case.height))
               if plan.compensate_camera and case.camera != "fixed" else None)
-    size = prev = None
-    t_decode = t_camera = 0.0
+    size = prev = reader = None
+    t_decode = t_camera = t_regions = 0.0
     with closing(frames_in):  # stops the decoding thread, also when an object is not found
         while True:
             t0 = time.perf_counter()
@@ -347,6 +351,12 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
                 objs += _decoys(objs, first)
                 groups = _groups(objs)
                 regions = _regions(roi, exclude, case.width / w, case.height / h)
+                if probes:
+                    reader = Reader(probes, size, case.width / w, case.height / h, margin=motion is not None)
+            if reader is not None:
+                t0 = time.perf_counter()
+                reader.add(frame)
+                t_regions += time.perf_counter() - t0
             seen = _step_frame(objs, groups, frame, plan.angles, not frames_idx, regions, prev)
             prev = frame
             if motion is not None:
@@ -357,6 +367,12 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
             rows.append(seen)
     if size is None:
         raise VideoError(f"{video_path}: no decodable frames")
+    read = {}
+    if reader is not None:
+        t0 = time.perf_counter()
+        used = motion is not None and motion.decision()["used"]
+        read = reader.read(motion.transforms if used else None)
+        t_regions += time.perf_counter() - t0
     elapsed = time.perf_counter() - t_start
 
     T = len(frames_idx)
@@ -407,6 +423,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     tracks.frames = frames
     tracks.t = clip_t[frames]
     tracks.xy, tracks.box, tracks.area, tracks.visible, tracks.angle = xy, box, area, vis, ang
+    tracks.regions = read
     tracks.meta = {
         "n_frames": n_decoded,
         "samples": T,
@@ -420,7 +437,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
         "groups": [[o.spec.id for o in g] for g in groups if g],
         "lookalikes": len(decoys),
         "timing_s": {"total": round(elapsed, 3), "decode": round(t_decode, 3), "camera": round(t_camera, 3),
-                     "objects": round(elapsed - t_decode - t_camera, 3)},
+                     "regions": round(t_regions, 3), "objects": round(elapsed - t_decode - t_camera - t_regions, 3)},
     }
     return tracks
 

@@ -51,7 +51,7 @@ def evaluate_video(case: Case, video: str | Path, task: Task | None = None) -> E
     task = task or task_for(case)
     video = Path(video)
     try:
-        tracks = track(video, case, task.plan, min_frames=MIN_FRAMES)
+        tracks = track(video, case, task.plan, min_frames=MIN_FRAMES, probes=task.probes(case))
     except VideoError as e:
         return Evaluation("invalid", _all(task, "invalid", str(e)), str(e))
     except ObjectNotFound as e:

@@ -72,6 +72,11 @@ class Task(ABC):
                         return f"objects.{o.id}.known.{key} is missing ({what})"
         return ""
 
+    def probes(self, case: Case) -> list:
+        """Region readings (:class:`lawful.perceive.regions.Probe`) to take beside the tracks, in the same
+        decoding pass; they arrive as ``tracks.regions[name]`` (default: none)."""
+        return []
+
     @abstractmethod
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         """A new case (parameters drawn from ``seed``) and its first frame ``[H, W, 3]`` uint8 RGB."""

@@ -1,0 +1,377 @@
+"""Region readings beside tracks: per-frame measurements of things that are not objects.
+
+A task declares :class:`Probe` s (``Task.probes(case)``); :func:`lawful.perceive.track.track` reads them
+in the same decoding pass as the objects and returns them as ``tracks.regions[name]``, a
+:class:`RegionSeries`. Every probe reads its region *in first-frame coordinates*: when the camera
+is compensated, each frame's region is sampled through that frame's camera transform, so a level
+or a beam stays where the scene put it. Positions and lengths come back in case pixels.
+
+Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
+
+- ``level``      ``row``: the boundary row between an upper and a lower medium (a liquid surface in a
+                 column band), fitted as the best single step of the band's row-mean colour profile,
+                 refined to sub-pixel by the upper medium's share of the rows around it; ``contrast``
+                 (Lab distance between the media). ``sigma``: the row's standard error (an aliased edge's
+                 quantisation and the profile's measured noise over the rows summed).
+                 The media's colours are ``above`` / ``color`` when given, else learned from the top and
+                 bottom rows of the region in the first frame.
+- ``brightness`` ``luma`` (0–255), ``r``, ``g``, ``b``: means over the region; ``sigma``: standard error of luma.
+- ``line``       selected pixels fitted by a straight line: ``x``, ``y`` (centroid), ``angle`` (direction in
+                 image coordinates, radians in (−π/2, π/2]), ``rms`` (perpendicular px), ``length`` (extent
+                 along the line), ``n`` (pixels). ``sigma``: rms / √n.
+- ``blobs``      the ``count`` largest connected components of the selected pixels, ordered left to right,
+                 ``[T, count]`` (NaN where fewer): ``x``, ``y``, ``area``, ``x0``, ``y0``, ``x1``, ``y1`` and a
+                 circle fitted to each outline, ``cx``, ``cy``, ``r``, ``roundness`` (1 − radial rms / r).
+- ``profile``    per column of the region, the first selected row from the top (``top`` ``[T, W]``, NaN
+                 where none); ``RegionSeries.columns`` holds the columns' x.
+
+Selection (line, blobs, profile): ``select="color"`` takes pixels nearer ``color`` than half-way to the
+region's first-frame background colour (its median over pixels not near ``color``); ``"darker"`` /
+``"brighter"`` take pixels whose luma departs from the first-frame background luma by more than
+:data:`K_SELECT` robust standard deviations of that background (a shadow, a glow). A reading with no
+usable pixels is ``ok=False`` with NaN values, never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import cv2
+import numpy as np
+
+Kind = Literal["level", "brightness", "line", "blobs", "profile"]
+KINDS = ("level", "brightness", "line", "blobs", "profile")
+K_SELECT = 4.0  # robust background sds a darker/brighter pixel must depart by
+MIN_PIXELS = 6  # a line or blob needs at least this many selected pixels
+MARGIN = 0.12  # share of the frame kept around the regions so a compensated camera can move that far
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One region reading a task asks for. ``region``: box ``(x0, y0, x1, y1)`` or polygon ``[(x, y), …]``
+    in case pixels of the first frame. ``color`` / ``above``: RGB of what is read (see the module docstring)."""
+
+    name: str
+    kind: Kind
+    region: tuple
+    color: tuple[int, int, int] | None = None
+    above: tuple[int, int, int] | None = None
+    select: Literal["color", "darker", "brighter"] = "color"
+    count: int = 1
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"probe '{self.name}': unknown kind '{self.kind}' (choices: {', '.join(KINDS)})")
+        if self.kind in ("line", "blobs", "profile") and self.select == "color" and self.color is None:
+            raise ValueError(f"probe '{self.name}': select='color' needs a color")
+
+    def box(self) -> tuple[float, float, float, float]:
+        """The region's bounding box in case pixels."""
+        if len(self.region) == 4 and np.ndim(self.region[0]) == 0:
+            return tuple(float(v) for v in self.region)
+        p = np.asarray(self.region, float).reshape(-1, 2)
+        return (float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()), float(p[:, 1].max()))
+
+
+@dataclass
+class RegionSeries:
+    """One probe's readings over the tracked samples: ``ok`` ``[T]``, ``sigma`` ``[T]``, ``values`` (see kinds)."""
+
+    name: str
+    kind: str
+    ok: np.ndarray
+    sigma: np.ndarray
+    values: dict[str, np.ndarray] = field(default_factory=dict)
+    columns: np.ndarray | None = None
+    meta: dict = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        return self.values[key]
+
+    @property
+    def readable(self) -> float:
+        """Share of samples with a reading."""
+        return float(np.mean(self.ok)) if len(self.ok) else 0.0
+
+    @classmethod
+    def from_values(cls, name: str, kind: str, sigma=0.0, **values) -> "RegionSeries":
+        """Readings made elsewhere (tests, another tool): ``ok`` where every ``[T]`` value is finite."""
+        vals = {k: np.asarray(v, float) for k, v in values.items()}
+        T = len(next(iter(vals.values())))
+        ok = np.ones(T, bool)
+        for v in vals.values():
+            ok &= np.isfinite(v.reshape(T, -1)).any(1) if v.ndim > 1 else np.isfinite(v)
+        return cls(name, kind, ok, np.broadcast_to(np.asarray(sigma, float), (T,)).copy(), vals)
+
+    def to_dict(self, decimals: int = 2) -> dict:
+        """JSON-friendly evidence."""
+        def r(a):
+            a = np.asarray(a, float)
+            return np.where(np.isfinite(a), np.round(a, decimals), np.nan).tolist()
+        out = {"kind": self.kind, "ok": self.ok.astype(bool).tolist(), "sigma": r(self.sigma),
+               "values": {k: r(v) for k, v in self.values.items()}, **({"meta": self.meta} if self.meta else {})}
+        if self.columns is not None:
+            out["columns"] = r(self.columns)
+        return _nan_to_none(out)
+
+
+def _nan_to_none(x):
+    if isinstance(x, dict):
+        return {k: _nan_to_none(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_nan_to_none(v) for v in x]
+    return None if isinstance(x, float) and x != x else x
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+class Reader:
+    """Collects crops of the probes' regions while frames are decoded, reads them at the end.
+
+    ``sx, sy``: case pixels per tracking pixel. Crops are kept (not read at once) because camera
+    transforms are final only after the last frame.
+    """
+
+    def __init__(self, probes, frame_size: tuple[int, int], sx: float, sy: float, margin: bool):
+        self.probes = list(probes)
+        self.sx, self.sy = sx, sy
+        w, h = frame_size
+        boxes = np.array([self._track_box(p) for p in self.probes], float)
+        mx, my = (MARGIN * w, MARGIN * h) if margin else (1.0, 1.0)
+        self.origin = (max(0, int(np.floor(boxes[:, 0].min() - mx))), max(0, int(np.floor(boxes[:, 1].min() - my))))
+        self.end = (min(w, int(np.ceil(boxes[:, 2].max() + mx)) + 1), min(h, int(np.ceil(boxes[:, 3].max() + my)) + 1))
+        self.crops: list[np.ndarray] = []
+
+    def _track_box(self, p: Probe) -> tuple[float, float, float, float]:
+        x0, y0, x1, y1 = p.box()
+        return ((x0 + 0.5) / self.sx - 0.5, (y0 + 0.5) / self.sy - 0.5, (x1 + 0.5) / self.sx - 0.5,
+                (y1 + 0.5) / self.sy - 0.5)
+
+    def add(self, frame: np.ndarray) -> None:
+        (x0, y0), (x1, y1) = self.origin, self.end
+        self.crops.append(frame[y0:y1, x0:x1].copy())
+
+    def read(self, transforms: list[np.ndarray] | None) -> dict[str, RegionSeries]:
+        """Every probe's readings; ``transforms``: frame → frame-0 ``[2, 3]`` (tracking px) per crop, or None."""
+        out = {}
+        for p in self.probes:
+            bx = self._track_box(p)
+            X0, Y0 = int(np.floor(bx[0])), int(np.floor(bx[1]))
+            W, H = int(np.ceil(bx[2])) - X0 + 1, int(np.ceil(bx[3])) - Y0 + 1
+            mask = self._mask(p, X0, Y0, W, H)
+            imgs = [self._aligned(c, None if transforms is None else transforms[i], X0, Y0, W, H)
+                    for i, c in enumerate(self.crops)]
+            out[p.name] = _read_series(p, imgs, mask, (X0, Y0), self.sx, self.sy)
+        return out
+
+    def _mask(self, p: Probe, X0: int, Y0: int, W: int, H: int) -> np.ndarray:
+        if len(p.region) == 4 and np.ndim(p.region[0]) == 0:
+            return np.ones((H, W), bool)
+        poly = np.asarray(p.region, float).reshape(-1, 2)
+        pts = np.stack([(poly[:, 0] + 0.5) / self.sx - 0.5 - X0, (poly[:, 1] + 0.5) / self.sy - 0.5 - Y0], 1)
+        m = np.zeros((H, W), np.uint8)
+        cv2.fillPoly(m, [np.round(pts * 16).astype(np.int32)], 1, shift=4)
+        return m > 0
+
+    def _aligned(self, crop: np.ndarray, A: np.ndarray | None, X0: int, Y0: int, W: int, H: int) -> np.ndarray:
+        """The region ``[X0, X0+W) x [Y0, Y0+H)`` of frame 0's pixels as this frame shows it (float32 RGB)."""
+        ox, oy = self.origin
+        if A is None or np.allclose(A, [[1, 0, 0], [0, 1, 0]]):
+            out = np.zeros((H, W, 3), np.float32)
+            ys, xs = Y0 - oy, X0 - ox
+            src = crop[max(0, ys):max(0, ys + H), max(0, xs):max(0, xs + W)]
+            out[max(0, -ys):max(0, -ys) + src.shape[0], max(0, -xs):max(0, -xs) + src.shape[1]] = src
+            return out
+        M = np.vstack([A, [0, 0, 1]])
+        inv = np.linalg.inv(M)[:2]  # frame 0 → this frame
+        # dst pixel u (region-local) ↦ crop pixel inv(u + (X0, Y0)) − origin
+        G = inv.copy()
+        G[:, 2] = inv[:, :2] @ np.array([X0, Y0], float) + inv[:, 2] - np.array([ox, oy], float)
+        return cv2.warpAffine(crop.astype(np.float32), G, (W, H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=(np.nan,) * 3)
+
+
+def _read_series(p: Probe, imgs: list[np.ndarray], mask: np.ndarray, origin, sx: float, sy: float) -> RegionSeries:
+    T = len(imgs)
+    read = {"level": _level, "brightness": _brightness, "line": _line, "blobs": _blobs, "profile": _profile}[p.kind]
+    state = _learn(p, imgs[0], mask) if T else {}
+    rows = [read(p, img, mask & np.isfinite(img).all(2), state) for img in imgs]
+    ok = np.array([r is not None for r in rows], bool)
+    keys = next((list(r[0]) for r in rows if r is not None), [])
+    shape = {"blobs": (p.count,), "profile": (mask.shape[1],)}.get(p.kind, ())
+    values = {k: np.full((T, *shape), np.nan) for k in keys}
+    sigma = np.full(T, np.nan)
+    for i, r in enumerate(rows):
+        if r is not None:
+            for k in keys:
+                values[k][i] = r[0][k]
+            sigma[i] = r[1]
+    X0, Y0 = origin
+    scale = {"x": ("x", sx), "cx": ("x", sx), "x0": ("x", sx), "x1": ("x", sx), "y": ("y", sy), "cy": ("y", sy),
+             "y0": ("y", sy), "y1": ("y", sy), "row": ("y", sy), "top": ("y", sy)}
+    for k, v in values.items():  # tracking px of the region → case px of frame 0
+        if k in scale:
+            ax, s = scale[k]
+            values[k] = (v + (X0 if ax == "x" else Y0) + 0.5) * s - 0.5
+        elif k in ("rms", "length", "r"):
+            values[k] = v * np.sqrt(sx * sy)
+        elif k == "area":
+            values[k] = v * sx * sy
+    if p.kind in ("level", "line"):
+        sigma = sigma * (sy if p.kind == "level" else np.sqrt(sx * sy))
+    columns = (np.arange(mask.shape[1]) + X0 + 0.5) * sx - 0.5 if p.kind == "profile" else None
+    meta = {k: v for k, v in state.items() if k in ("background", "above", "below", "bg_luma", "bg_sd")}
+    return RegionSeries(p.name, p.kind, ok, sigma, values, columns,
+                        {k: [round(float(x), 2) for x in np.atleast_1d(v)] for k, v in meta.items()})
+
+
+def _lab(rgb: np.ndarray) -> np.ndarray:
+    """CIE Lab of float RGB 0–255 pixels (any leading shape)."""
+    a = np.asarray(rgb, np.float32).reshape(-1, 1, 3) / 255.0
+    return cv2.cvtColor(a, cv2.COLOR_RGB2Lab).reshape(*np.shape(rgb)[:-1], 3)
+
+
+def _luma(img: np.ndarray) -> np.ndarray:
+    return img @ np.array([0.299, 0.587, 0.114], np.float32)
+
+
+def _learn(p: Probe, img: np.ndarray, mask: np.ndarray) -> dict:
+    """What the first frame says about the region: the media's colours (level), the background (selection)."""
+    m = mask & np.isfinite(img).all(2)
+    if p.kind == "level":
+        rows = np.flatnonzero(m.any(1))
+        k = max(1, len(rows) * 15 // 100)
+        top, bot = rows[:k], rows[-k:]
+        above = np.asarray(p.above, float) if p.above is not None else np.median(img[top][m[top]], 0)
+        below = np.asarray(p.color, float) if p.color is not None else np.median(img[bot][m[bot]], 0)
+        return {"above": above, "below": below}
+    if p.kind in ("brightness",):
+        return {}
+    px = img[m]
+    if p.select == "color":
+        lab = _lab(px)
+        target = _lab(np.asarray(p.color, np.float32))
+        d = np.linalg.norm(lab - target, axis=1)
+        far = d > np.quantile(d, 0.5) if len(d) else d.astype(bool)
+        bg = _lab(np.median(px[far], 0).astype(np.float32)) if far.any() else target + 50
+        return {"target": target, "background_lab": bg, "background": np.median(px[far], 0) if far.any() else bg}
+    lum = _luma(px)
+    med = float(np.median(lum))
+    sd = 1.4826 * float(np.median(np.abs(lum - med)))
+    return {"bg_luma": med, "bg_sd": max(sd, 1.0)}
+
+
+def _selected(p: Probe, img: np.ndarray, mask: np.ndarray, state: dict) -> np.ndarray:
+    if p.select == "color":
+        lab = _lab(np.nan_to_num(img))
+        d_t = np.linalg.norm(lab - state["target"], axis=2)
+        half = 0.5 * float(np.linalg.norm(state["target"] - state["background_lab"]))
+        return mask & (d_t < half)
+    lum = _luma(np.nan_to_num(img))
+    dev = (lum - state["bg_luma"]) * (1 if p.select == "brighter" else -1)
+    return mask & (dev > K_SELECT * state["bg_sd"])
+
+
+def _level(p: Probe, img, mask, state):
+    above, below = state["above"], state["below"]
+    d = below - above
+    dd = float(d @ d)
+    if dd < 1e-6:
+        return None
+    rows = np.flatnonzero(mask.sum(1) > 0)
+    if len(rows) < 4:
+        return None
+    prof = np.array([img[r][mask[r]].mean(0) for r in rows])
+    f = (prof - above) @ d / dd  # 0 above, 1 below
+    n = len(f)
+    # best single step: rows < k above-like, rows ≥ k below-like
+    cum0 = np.concatenate([[0.0], np.cumsum(np.abs(f))])
+    cum1 = np.concatenate([[0.0], np.cumsum(np.abs(1 - f))])
+    cost = cum0[:-1] + (cum1[-1] - cum1[:-1])
+    cost = np.concatenate([cost, [cum0[-1]]])
+    k = int(np.argmin(cost))
+    if k == 0 or k == n:  # no boundary inside the region
+        return None
+    step = np.r_[np.zeros(k), np.ones(n - k)]
+    resid = f - step
+    away = np.abs(np.arange(n) - k + 0.5) > 2.5
+    noise = float(np.std(resid[away])) if away.sum() > 2 else 0.5
+    if noise > 0.25:  # the profile is not two media
+        return None
+    # sub-pixel: the upper medium's share of the rows around the step (exact for an area-sampled edge)
+    lo, hi = max(0, k - 3), min(n, k + 3)
+    row = rows[lo] - 0.5 + float(np.sum(1 - np.clip(f[lo:hi], 0, 1)))
+    sigma = float(np.hypot(1 / np.sqrt(12), noise * np.sqrt(hi - lo)))  # an aliased edge; the summed rows' noise
+    return {"row": float(row), "contrast": float(np.linalg.norm(_lab(below.astype(np.float32)) -
+                                                                 _lab(above.astype(np.float32))))}, sigma
+
+
+def _brightness(p: Probe, img, mask, state):
+    px = img[mask]
+    if len(px) == 0:
+        return None
+    lum = _luma(px)
+    r, g, b = px.mean(0)
+    return {"luma": float(lum.mean()), "r": float(r), "g": float(g), "b": float(b)}, float(
+        lum.std() / np.sqrt(len(lum)))
+
+
+def _line(p: Probe, img, mask, state):
+    ys, xs = np.nonzero(_selected(p, img, mask, state))
+    if len(xs) < MIN_PIXELS:
+        return None
+    pts = np.stack([xs, ys], 1).astype(np.float32)
+    vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+    if vx < 0 or (vx == 0 and vy < 0):
+        vx, vy = -vx, -vy
+    perp = (pts[:, 0] - x0) * vy - (pts[:, 1] - y0) * vx
+    along = (pts[:, 0] - x0) * vx + (pts[:, 1] - y0) * vy
+    rms = float(np.sqrt(np.mean(perp**2)))
+    return {"x": float(x0), "y": float(y0), "angle": float(np.arctan2(vy, vx)), "rms": rms,
+            "length": float(along.max() - along.min() + 1), "n": float(len(xs))}, rms / np.sqrt(len(xs))
+
+
+def _circle(pts: np.ndarray) -> tuple[float, float, float, float]:
+    """Least-squares circle through ``pts`` ``[N, 2]``: centre, radius, radial rms."""
+    x, y = pts[:, 0], pts[:, 1]
+    A = np.stack([x, y, np.ones_like(x)], 1)
+    c, *_ = np.linalg.lstsq(A, x * x + y * y, rcond=None)
+    cx, cy = c[0] / 2, c[1] / 2
+    r = float(np.sqrt(max(c[2] + cx * cx + cy * cy, 0.0)))
+    rms = float(np.sqrt(np.mean((np.hypot(x - cx, y - cy) - r) ** 2)))
+    return float(cx), float(cy), r, rms
+
+
+BLOB_KEYS = ("x", "y", "area", "x0", "y0", "x1", "y1", "cx", "cy", "r", "roundness")
+
+
+def _blobs(p: Probe, img, mask, state):
+    sel = _selected(p, img, mask, state).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(sel, connectivity=8)
+    order = [k for k in np.argsort(-stats[1:, 4]) + 1 if stats[k, 4] >= MIN_PIXELS][:p.count]
+    if not order:
+        return None
+    order.sort(key=lambda k: cents[k][0])
+    out = {k: np.full(p.count, np.nan) for k in BLOB_KEYS}
+    for j, k in enumerate(order):
+        x, y, w, h, a = stats[k]
+        cs, _ = cv2.findContours((labels == k).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        pts = max(cs, key=len).reshape(-1, 2).astype(float)
+        cx, cy, r, rms = _circle(pts) if len(pts) >= 3 else (np.nan,) * 4
+        vals = (cents[k][0], cents[k][1], a, x - 0.5, y - 0.5, x + w - 0.5, y + h - 0.5, cx, cy, r,
+                1 - rms / r if r > 0 else np.nan)
+        for key, v in zip(BLOB_KEYS, vals):
+            out[key][j] = v
+    return out, float("nan")
+
+
+def _profile(p: Probe, img, mask, state):
+    sel = _selected(p, img, mask, state)
+    sel = cv2.morphologyEx(sel.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)) > 0
+    has = sel.any(0)
+    if not has.any():
+        return None
+    top = np.where(has, np.argmax(sel, 0), np.nan).astype(float)
+    return {"top": top}, float("nan")

@@ -1,0 +1,148 @@
+"""Region readings: exact on area-sampled drawings, right through H.264, and in first-frame pixels under a pan."""
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from lawful.case import Case, ObjectSpec
+from lawful.perceive.regions import Probe, Reader, RegionSeries
+from lawful.perceive.track import track
+from lawful.world import perturb
+from lawful.video import write_video
+
+W, H, FPS, N = 640, 360, 24.0, 48
+SS = 4  # supersampling: edges are area-sampled, so their sub-pixel position is known exactly
+LIQUID, AIR, BEAM, DROP = (40, 90, 200), (225, 225, 215), (250, 30, 30), (30, 160, 60)
+
+
+def _level_at(i):
+    """The drawn surface row (pixel centres at integers; the edge falls on the supersampling grid), rising."""
+    return round((250.3 - 1.1 * i + 0.5) * SS) / SS - 0.5
+
+
+def _backdrop(seed=0):
+    rng = np.random.default_rng(seed)
+    tex = cv2.GaussianBlur(rng.uniform(60, 200, (H, W)).astype(np.float32), (0, 0), 3)
+    return np.repeat(tex[..., None], 3, 2)
+
+
+def _frame(i, back):
+    img = cv2.resize(back, (W * SS, H * SS), interpolation=cv2.INTER_LINEAR)
+    # a vessel: air above, liquid below the surface, columns 100..179
+    top = int(round((_level_at(i) + 0.5) * SS))  # exact: on the grid
+    img[60 * SS:300 * SS, 100 * SS:180 * SS] = AIR
+    img[top:300 * SS, 100 * SS:180 * SS] = LIQUID
+    # a beam through (400, 200) at 30° below the +x axis, 3 px thick
+    a = math.radians(30)
+    p0 = (np.array([400 - 120 * math.cos(a), 200 - 120 * math.sin(a)]) + 0.5) * SS
+    p1 = (np.array([400 + 120 * math.cos(a), 200 + 120 * math.sin(a)]) + 0.5) * SS
+    cv2.line(img, tuple(int(v) for v in p0), tuple(int(v) for v in p1), BEAM, 3 * SS)
+    # a drop of radius 20 px at (560, 90); an indicator square that lights from frame 24
+    cv2.circle(img, (int(560.5 * SS), int(90.5 * SS)), 20 * SS, DROP, -1)
+    img[300 * SS:330 * SS, 500 * SS:530 * SS] = (250, 250, 120) if i >= 24 else (60, 60, 40)
+    return cv2.resize(img, (W, H), interpolation=cv2.INTER_AREA).clip(0, 255).astype(np.uint8)
+
+
+PROBES = [
+    Probe("surface", "level", (110, 70, 169, 290)),
+    Probe("beam", "line", (300, 120, 500, 280), color=BEAM),
+    Probe("drop", "blobs", (520, 50, 600, 130), color=DROP),
+    Probe("led", "brightness", (505, 305, 525, 325)),
+]
+
+
+def _case(objects=()):
+    return Case(id="regions", suite="wmle", task="t", width=W, height=H, fps=FPS, duration=N / FPS,
+                objects=list(objects), camera="auto")
+
+
+@pytest.fixture(scope="module")
+def frames():
+    back = _backdrop()
+    return [_frame(i, back) for i in range(N)]
+
+
+def test_level_exact_on_area_sampled_edges(frames):
+    r = Reader(PROBES[:1], (W, H), 1.0, 1.0, margin=False)
+    for f in frames:
+        r.add(f)
+    got = r.read(None)["surface"]
+    truth = np.array([_level_at(i) for i in range(N)])
+    assert got.ok.all()
+    assert np.abs(got["row"] - truth).max() < 0.02  # area-sampled: exact up to 8-bit rounding
+    assert (got.sigma > 0).all() and (got.sigma < 0.5).all()
+
+
+def test_readings_through_h264_with_no_objects(tmp_path, frames):
+    path = write_video(tmp_path / "regions.mp4", frames, FPS)
+    tr = track(path, _case(), probes=PROBES)
+    assert tr.xy.shape == (N, 0, 2)
+    lev = tr.regions["surface"]
+    truth = np.array([_level_at(i) for i in range(N)])
+    err = lev["row"] - truth
+    assert lev.ok.all() and np.abs(err).max() < 0.3
+    assert np.abs(err).max() < 4 * lev.sigma.max()  # the stated uncertainty covers the error
+    beam = tr.regions["beam"]
+    assert beam.ok.all()
+    assert np.degrees(np.abs(beam["angle"] - math.radians(30))).max() < 0.3
+    assert np.abs(beam["y"] - (200 + (beam["x"] - 400) * math.tan(math.radians(30)))).max() < 0.3
+    drop = tr.regions["drop"]
+    assert np.abs(drop["cx"][:, 0] - 560).max() < 0.5 and np.abs(drop["r"][:, 0] - 20).max() < 1.0
+    led = tr.regions["led"]["luma"]
+    assert led[:24].max() < 70 and led[24:].min() > 220
+    assert "regions" in tr.to_dict() and tr.meta["timing_s"]["regions"] >= 0
+
+
+def test_pan_readings_stay_in_first_frame_pixels(tmp_path, frames):
+    """A 5 % pan moves the picture 32 px; the probes still read the scene's regions where frame 0 had them."""
+    panned = list(perturb.camera_pan(frames, 0.05, axis="x"))
+    path = write_video(tmp_path / "pan.mp4", panned, FPS)
+    case = _case()
+    case.camera = "moving"
+    tr = track(path, case, probes=PROBES)
+    assert tr.meta["camera"]["compensated"]
+    truth = np.array([_level_at(i) for i in range(N)])
+    assert np.nanmax(np.abs(tr.regions["surface"]["row"] - truth)) < 0.5
+    assert np.abs(tr.regions["drop"]["cx"][:, 0] - 560).max() < 1.0
+    # read without compensation, the drop drifts with the pan
+    r = Reader(PROBES[2:3], (W, H), 1.0, 1.0, margin=True)
+    for f in panned:
+        r.add(f)
+    assert r.read(None)["drop"]["cx"][-1, 0] - 560 > 25
+
+
+def test_unreadable_is_not_a_guess():
+    flat = np.full((H, W, 3), 128, np.uint8)
+    r = Reader([Probe("surface", "level", (110, 70, 169, 290)), Probe("beam", "line", (300, 120, 500, 280),
+                                                                      color=BEAM)], (W, H), 1.0, 1.0, False)
+    for _ in range(3):
+        r.add(flat)
+    got = r.read(None)
+    assert not got["surface"].ok.any() and np.isnan(got["surface"]["row"] if "row" in got["surface"].values
+                                                    else np.nan).all()
+    assert not got["beam"].ok.any()
+
+
+def test_series_from_values_and_probe_checks():
+    s = RegionSeries.from_values("lvl", "level", sigma=0.3, row=[1.0, np.nan, 2.0])
+    assert s.ok.tolist() == [True, False, True] and s.readable == pytest.approx(2 / 3)
+    assert s.to_dict()["values"]["row"] == [1.0, None, 2.0]
+    with pytest.raises(ValueError, match="unknown kind"):
+        Probe("x", "wave", (0, 0, 1, 1))
+    with pytest.raises(ValueError, match="needs a color"):
+        Probe("x", "line", (0, 0, 1, 1))
+    assert Probe("p", "brightness", [(0, 0), (10, 0), (5, 8)]).box() == (0.0, 0.0, 10.0, 8.0)
+
+
+def test_probes_beside_objects(tmp_path, frames):
+    """Tracking an object and reading regions in one pass gives both."""
+    fr = [f.copy() for f in frames]
+    for i, f in enumerate(fr):
+        cv2.circle(f, (250 + 2 * i, 100), 12, (200, 40, 200), -1)
+    path = write_video(tmp_path / "both.mp4", fr, FPS)
+    case = _case([ObjectSpec(id="ball", shape="sphere", box=(236, 86, 264, 114), color=(200, 40, 200))])
+    tr = track(path, case, probes=PROBES[:1])
+    assert tr.visible[:, 0].all() and np.abs(tr.xy[:, 0, 0] - (250 + 2 * np.arange(N))).max() < 0.5
+    assert np.abs(tr.regions["surface"]["row"] - np.array([_level_at(i) for i in range(N)])).max() < 0.3

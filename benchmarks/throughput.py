@@ -4,8 +4,9 @@
 
 Prints, per suite, for the same set of reference videos:
 - decode-only time (every frame decoded, nothing else) and full evaluation time
-  (probe + track + measure + score), wall and CPU, and the wall ratio (target ≤ 2.5), and the camera
-  estimator's wall time per tracked frame;
+  (probe + track + measure + score), wall and CPU, and the wall ratio (target ≤ 2.5), the camera
+  estimator's wall time per tracked frame and the region readings' (:mod:`lawful.perceive.regions`)
+  wall time per probe and frame;
   once for the suite's own 640×360 renders (flat colours: they decode at ~2,000 frames/s)
   and once for the same renders with a light sensor grain (σ = 4/255, CRF 20), whose
   decode cost is closer to a generated video's;
@@ -89,6 +90,9 @@ def _measure(label: str, videos: list[tuple]) -> None:
     metas = [(e.evidence or {}).get("tracks_meta", {}) for e in evs]
     t_cam = sum(m.get("timing_s", {}).get("camera", 0.0) for m in metas)
     n_cam = sum(m.get("camera", {}).get("frames", 0) for m in metas)
+    with_regions = [(m, e) for m, e in zip(metas, evs) if (e.evidence or {}).get("tracks", {}).get("regions")]
+    t_reg = sum(m.get("timing_s", {}).get("regions", 0.0) for m, _ in with_regions)
+    n_reg = sum(m.get("samples", 0) * len(e.evidence["tracks"]["regions"]) for m, e in with_regions)
     counts = {s: statuses.count(s) for s in sorted(set(statuses))}
     print(f"{label}: {len(videos)} videos, {n_frames} frames, statuses {counts}")
     print(f"  decode only      {t_decode:7.2f} s wall ({n_frames / t_decode:6.0f} frames/s), {c_decode:6.2f} s CPU")
@@ -98,6 +102,9 @@ def _measure(label: str, videos: list[tuple]) -> None:
         print(f"  camera estimation {1000 * t_cam / n_cam:.3f} ms/frame wall, "
               f"{1000 * _CAM['cpu'] / max(1, _CAM['frames']):.3f} ms/frame CPU over {n_cam} tracked frames"
               f" ({100 * t_cam / t_eval:.1f} % of evaluation wall)")
+    if n_reg:
+        print(f"  region readings   {1000 * t_reg / n_reg:.3f} ms per probe per frame wall over {len(with_regions)}"
+              f" videos ({100 * t_reg / t_eval:.1f} % of evaluation wall)")
 
 
 def _grained(videos: list[tuple], out: Path) -> list[tuple]:

@@ -41,6 +41,22 @@ def test_summarise_figures_follow_their_definitions():
     assert e["shift"]["pan10"] == pytest.approx(-(0.01 + 0.0 + 0.03) / 3)
 
 
+def test_level_and_family_means_weigh_tasks_equally():
+    class T:
+        def __init__(self, level, family):
+            self.level, self.family = level, family
+
+    cols = {"P1": {"task": "a", "law_mean": 90.0, "anti_mean": 10.0},
+            "P2": {"task": "b", "law_mean": 100.0, "anti_mean": 30.0},
+            "P3": {"task": "c", "law_mean": 96.0, "anti_mean": 50.0}}
+    tasks = {"a": T("M", "F1"), "b": T("E", "F1"), "c": T("M", "F2")}
+    rows = {r["group"]: r for r in V.grouped_means(cols, tasks, {"E": 97.93, "M": 96.64})}
+    assert list(rows) == ["level E", "level M", "family F1", "family F2"]
+    assert rows["level M"]["law_mean"] == pytest.approx(93.0) and rows["level M"]["paper"] == 96.64
+    assert rows["family F1"]["anti_mean"] == pytest.approx(20.0) and rows["family F1"]["tasks"] == 2
+    assert rows["family F2"]["paper"] is None
+
+
 def test_flat_style_is_the_tasks_own_renderer():
     task = get_suite("principia").task("pendulum")
     made = FlatStyle().make("principia", "pendulum", 0, 7)

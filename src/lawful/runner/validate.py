@@ -261,7 +261,29 @@ def validate(suite: str, style: str = "flat", n_variants: int = 12, tasks: Seque
     order = {t.name: i for i, t in enumerate(s.tasks.values())}  # rows in the suite's order (P1 … P15)
     out["columns"] = dict(sorted(out["columns"].items(), key=lambda kv: order.get(kv[1]["task"], len(order))))
     out.update(suite=suite, style=style, n_variants=n_variants, perturbations=list(perturbations), skipped=skipped)
+    out["paper_overall"] = s.paper.get("reference_P", {}).get("overall")
+    out["groups"] = grouped_means(out["columns"], {t.name: t for t in chosen}, s.paper.get("reference_P", {}))
     return out
+
+
+def grouped_means(columns: dict, tasks: dict, paper: dict) -> list[dict]:
+    """Law and anti means per difficulty level and per family of the tasks that declare them (WMLE), each
+    an equal-weight mean of its tasks' law means as the paper averages, beside the paper's reference figure
+    (``paper``: ``{"E": 97.93, …}``) where it has one."""
+    rows = []
+    for attr in ("level", "family"):
+        keys: dict[str, list[dict]] = {}
+        for e in columns.values():
+            k = getattr(tasks.get(e["task"]), attr, "")
+            if k:
+                keys.setdefault(k, []).append(e)
+        order = {"E": 0, "M": 1, "H": 2}
+        for k, es in sorted(keys.items(), key=lambda kv: order.get(kv[0], 3)) if attr == "level" else keys.items():
+            rows.append({"group": f"{attr} {k}", "tasks": len(es),
+                         "law_mean": float(np.mean([e["law_mean"] for e in es])),
+                         "anti_mean": float(np.mean([e["anti_mean"] for e in es])),
+                         "paper": paper.get(k)})
+    return rows
 
 
 def validation_table(result: dict):
@@ -281,8 +303,14 @@ def validation_table(result: dict):
         t.add_row(col, e["task"], fmt(e["law_mean"]), fmt(e["law_min"]), fmt(e["anti_mean"]), fmt(e["anti_max"]),
                   "yes" if e["anti_lower_every_variant"] else "[red]no[/red]", f"{e['auc']:.3f}",
                   f"{100 * e['unmeasurable_share']:.0f}%", *(f"{e['shift'][k]:+.3f}" for k in pert))
+    for g in result.get("groups", []):
+        paper = f" (paper {g['paper']:.2f})" if g.get("paper") is not None else ""
+        t.add_row(f"[italic]{g['group']}[/italic]", f"{g['tasks']} tasks{paper}", fmt(g["law_mean"]), "",
+                  fmt(g["anti_mean"]), "", "", "", "", *([""] * len(pert)), end_section=g is result["groups"][-1])
     o = result["overall"]
-    t.add_row("[bold]overall[/bold]", "", f"[bold]{fmt(o['law_mean'])}[/bold]", "", f"[bold]{fmt(o['anti_mean'])}[/bold]",
+    paper = result.get("paper_overall")
+    t.add_row("[bold]overall[/bold]", "" if paper is None else f"(paper {paper:.2f})",
+              f"[bold]{fmt(o['law_mean'])}[/bold]", "", f"[bold]{fmt(o['anti_mean'])}[/bold]",
               "", "", f"{o['auc']:.3f}", f"{100 * o['unmeasurable_share']:.0f}%", *([""] * len(pert)))
     if result.get("skipped"):
         t.caption = f"not drawn in this style: {', '.join(result['skipped'])}"

@@ -1,0 +1,248 @@
+"""P29 — eddy-current braking on a copper incline (WMLE appendix B.7).
+
+A bar magnet and a non-magnetic block of the same size and mass are let go together from rest at
+the same height on two identical copper inclines. The moving magnet induces eddy currents in the
+copper whose field opposes its motion: the magnet soon slides at a low terminal speed, while the
+block speeds up freely; the magnet arrives later and moves more slowly.
+
+- M1 ``r_t = (f_m - f0 + 1) / (f_c - f0 + 1)``, ``f_m``/``f_c`` the first frames at which magnet and
+  block have slid a common distance, 80 % of the smaller maximum displacement over the samples where
+  both are seen, ``f0`` the first frame; ``s1 = I[r_t > 1]``.
+- M2 ``r_v = v_m / v_c``, each speed the mean over the stretch from 40 % to 100 % of the common distance
+  (sub-frame crossing times); ``s2 = I[r_v < 1]``.
+
+Operational zeros: an object not seen in 6 samples, or a smaller maximum displacement that noise alone
+could produce (below ``noise.step_threshold`` of the track's measured localisation noise).
+
+Twin: no eddy braking — the magnet slides without drag and, as if it met less friction, speeds up
+``anti_accel_factor`` (1.15–1.35) times as fast as the block, so it arrives first (a tie would leave
+the ordering tests to tracking noise).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+
+from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.perceive import events, noise
+from lawful.result import Measurement
+from lawful.suites.base import Law
+from lawful.suites.wmle.common import (
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, contrasting_colors, event, frame_times,
+    style_of,
+)
+from lawful.suites.wmle.p09_sphere_vs_ring import path_distance
+from lawful.tracks import Tracks
+from lawful.world.draw import Block, Scene
+from lawful.world.em import COPPER, Magnet, eddy_travel
+
+IDS = ("magnet", "block")
+COMMON_SHARE = 0.8  # the common displacement: this share of the smaller maximum displacement
+SPEED_FROM = 0.4  # speeds are means from this share of the common displacement to all of it
+COPPER_HUE_GAP = 40.0  # object hues at least this far (degrees) from the copper's
+
+
+def arrival_ratio(f_m: float | None, f_c: float | None, f0: float) -> MetricScore:
+    """M1: ``r_t = (f_m - f0 + 1) / (f_c - f0 + 1)``; ``s1 = I[r_t > 1]``."""
+    if f_m is None or f_c is None:
+        return MetricScore.operational_zero("an arrival at the common displacement was not observed")
+    r_t = (f_m - f0 + 1.0) / (f_c - f0 + 1.0)
+    return MetricScore.measured(float(r_t > 1.0), r_t, f_m=f_m, f_c=f_c, f0=f0)
+
+
+def speed_ratio(v_m: float | None, v_c: float | None) -> MetricScore:
+    """M2: ``r_v = v_m / v_c``; ``s2 = I[r_v < 1]``."""
+    if v_m is None or v_c is None or not (v_c > 0 and math.isfinite(v_m)):
+        return MetricScore.operational_zero("a speed over the common stretch was not resolved")
+    r_v = v_m / v_c
+    return MetricScore.measured(float(r_v < 1.0), r_v, v_m=v_m, v_c=v_c)
+
+
+# ----------------------------------------------------------------------------- scene
+
+
+def lane(k: dict, i: int) -> dict:
+    """Surface line of copper incline ``i``: apex, unit vector down the slope ``u``, outward normal ``n``."""
+    th = math.radians(k["theta_deg"])
+    x0 = k["lane_x"][i]
+    apex = np.array([x0, k["ground_y"] - k["base_px"] - k["span_px"] * math.tan(th)])
+    return {"apex": apex, "u": np.array([math.cos(th), math.sin(th)]), "n": np.array([math.sin(th), -math.cos(th)])}
+
+
+def travel(k: dict, body: str, t, law: str = "true") -> np.ndarray:
+    """Distance slid (px) by ``body`` at times ``t`` (s), stopped by the end block."""
+    a = k["accel_px"]
+    if body == "block":
+        s = eddy_travel(t, a, None)
+    elif law == "anti":
+        s = eddy_travel(t, a * k["anti_accel_factor"], None)
+    else:
+        s = eddy_travel(t, a, k["tau_s"])
+    return np.minimum(s, k["stop_px"])
+
+
+def centre(k: dict, body: str, s: float) -> tuple[float, float]:
+    g = lane(k, k["lanes"][body])
+    p = g["apex"] + (k["start_px"] + s) * g["u"] + 0.5 * k["h_px"] * g["n"]
+    return float(p[0]), float(p[1])
+
+
+def items(k: dict, s_magnet: float, s_block: float) -> list:
+    th = math.radians(k["theta_deg"])
+    xm, ym = centre(k, "magnet", s_magnet)
+    xb, yb = centre(k, "block", s_block)
+    return [Magnet(xm, ym, k["w_px"], k["h_px"], th, tuple(k["colors"]["magnet"]), north_first=k["north_down"]),
+            Block(xb, yb, k["w_px"], k["h_px"], th, tuple(k["colors"]["block"]))]
+
+
+class EddyBraking(WmleTask):
+    """A magnet and a matched non-magnetic block sliding down two identical copper inclines."""
+
+    name = "eddy_braking"
+    label = "P29"
+    family = FAMILIES[6]
+    level = "E"
+    required_objects = IDS
+    required_events = ("arrival_magnet", "arrival_block")
+
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = case_rng(seed, self.label)
+        theta = float(rng.uniform(24.0, 32.0))
+        span = float(rng.uniform(250.0, 272.0))
+        gap = float(rng.uniform(16.0, 30.0))
+        w = float(rng.uniform(34.0, 42.0))
+        h = float(rng.uniform(15.0, 19.0))
+        duration = 3.5
+        finish = float(rng.uniform(0.45, 0.6))  # share of the clip the block needs to reach the end block
+        start = 0.5 * w + 6.0
+        stop = span / math.cos(math.radians(theta)) - start - 0.5 * w - 10.0
+        magnet_left = bool(rng.integers(2))
+        c_magnet, c_block = _colors(seed)
+        k = {
+            "theta_deg": round(theta, 4), "span_px": round(span, 3), "ground_y": round(float(rng.uniform(320.0, 334.0)), 2),
+            "base_px": round(float(rng.uniform(22.0, 36.0)), 2),
+            "lane_x": [round((WIDTH - 2 * span - gap) / 2, 3), round((WIDTH - 2 * span - gap) / 2 + span + gap, 3)],
+            "lanes": {"magnet": 0 if magnet_left else 1, "block": 1 if magnet_left else 0},
+            "w_px": round(w, 3), "h_px": round(h, 3), "start_px": round(start, 3), "stop_px": round(stop, 3),
+            "accel_px": round(2 * stop / (finish * duration) ** 2, 4), "tau_s": round(float(rng.uniform(0.15, 0.3)), 4),
+            "north_down": bool(rng.integers(2)), "colors": {"magnet": list(c_magnet), "block": list(c_block)},
+            "style_seed": int(seed), "anti_accel_factor": round(float(rng.uniform(1.15, 1.35)), 4),
+            "anti_note": "twin: no eddy braking; the magnet speeds up anti_accel_factor times as fast as the block",
+        }
+        first = items(k, 0.0, 0.0)
+        north = first[0].halves()[0]
+        objects = [ObjectSpec(id="magnet", shape="block", color=tuple(c_magnet), box=_pad(north.bbox())),  # north half
+                   ObjectSpec(id="block", shape="block", color=tuple(c_block), box=_pad(first[1].bbox()))]
+        where = ("left", "right") if magnet_left else ("right", "left")
+        prompt = (
+            "Fixed side view of two identical inclines covered with thick copper plate, standing side by side "
+            f"and sloping down to the right at about {theta:.0f} degrees, each with a stop at its lower end. Near "
+            f"the top of the {where[0]} incline rests a strong bar magnet, one half painted and marked N, the other "
+            f"half white and marked S; at the same height on the {where[1]} incline rests a plain non-magnetic block "
+            "of the same size and weight. At the start both are let go together from rest and slide down the "
+            "copper. The camera does not move and time runs at a steady rate.")
+        case = Case(
+            id=self.case_id(index), suite="wmle", task=self.name, seed=int(seed), variant=f"style-{seed}",
+            width=WIDTH, height=HEIGHT, fps=FPS, duration=duration, prompt=prompt, objects=objects,
+            assumptions=["magnet and block matched in size, mass and surface", "identical copper inclines",
+                         "released together from rest at the same height", "fixed side view, uniform time"],
+            criteria=["M1: the magnet reaches the common displacement later, r_t > 1 (indicator)",
+                      "M2: the magnet is slower over the common stretch, v_m / v_c < 1 (indicator)"], known=k)
+        t = frame_times(case)
+        tracks = {}
+        for b in IDS:
+            xy = [centre(k, b, float(s)) for s in travel(k, b, t)]
+            tracks[b] = [(round(float(a), 5), round(x, 3), round(y, 3)) for a, (x, y) in zip(t, xy)]
+        case.truth = GroundTruth(tracks=tracks, events={"release": 0.0}, quantities=_truth(k, t))
+        return case, next(iter(self.render(case)))
+
+    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        k = case.known
+        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
+        th = math.radians(k["theta_deg"])
+        for i in (0, 1):
+            x0 = k["lane_x"][i]
+            top = k["ground_y"] - k["base_px"] - k["span_px"] * math.tan(th)
+            scene.ramp([(x0, k["ground_y"]), (x0, top), (x0 + k["span_px"], k["ground_y"] - k["base_px"]),
+                        (x0 + k["span_px"], k["ground_y"])], COPPER)
+            g = lane(k, i)
+            p = g["apex"] + (k["start_px"] + k["stop_px"] + 0.5 * k["w_px"]) * g["u"]
+            hh = 1.3 * k["h_px"]
+            scene.ramp([tuple(p), tuple(p + hh * g["n"]), tuple(p + hh * g["n"] + 8 * g["u"]), tuple(p + 8 * g["u"])])
+        t = frame_times(case)
+        s = {b: travel(k, b, t, law) for b in IDS}
+        for i in range(len(t)):
+            yield scene.frame(items(k, float(s["magnet"][i]), float(s["block"][i])))
+
+    def extract(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        paths = {b: path_distance(tracks, b) for b in IDS}
+        for b in IDS:
+            if paths[b] is None:
+                m.notes["unresolved"] = f"{b}: seen in fewer than 6 samples"
+                return m
+        joint = np.isfinite(paths["magnet"]) & np.isfinite(paths["block"])
+        if joint.sum() < 6:
+            m.notes["unresolved"] = "magnet and block seen together in fewer than 6 samples"
+            return m
+        peak = {b: float(np.max(paths[b][joint])) for b in IDS}
+        sig = max(noise.track_noise(tracks[b]).sigma for b in IDS)
+        floor = noise.step_threshold(sig, floor=1.0)
+        m.notes["max_displacement_px"] = peak
+        m.notes["motion_floor_px"] = floor
+        if min(peak.values()) < floor:
+            m.notes["unresolved"] = (f"the smaller maximum displacement ({min(peak.values()):.2f} px) is within "
+                                     f"noise ({floor:.2f} px)")
+            return m
+        d = COMMON_SHARE * min(peak.values())
+        m.set("common_displacement_px", d)
+        frames = np.asarray(tracks.frames, float)
+        t = np.asarray(tracks.t, float)
+        f0 = float(frames[0])
+        m.set("f0", f0)
+        for b in IDS:
+            s = np.where(joint, paths[b], np.nan)
+            hit = np.flatnonzero(joint & (s >= d))
+            if len(hit):
+                m.set(f"arrival_frame_{b}", float(frames[hit[0]]))
+                m.events.append(event(b, f"arrival_{b}", float(hit[0]), tracks, d))
+            i_lo, i_hi = events.crossing(s, SPEED_FROM * d, +1), events.crossing(s, d, +1)
+            if i_lo is not None and i_hi is not None and i_hi > i_lo:
+                dt = events.index_to_time(i_hi, t) - events.index_to_time(i_lo, t)
+                m.set(f"speed_{b}_px_s", (1 - SPEED_FROM) * d / dt)
+        return m
+
+    def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
+        if "unresolved" in m.notes:
+            why = m.notes["unresolved"]
+            return {"M1": MetricScore.operational_zero(why), "M2": MetricScore.operational_zero(why)}
+        return {"M1": arrival_ratio(m.get("arrival_frame_magnet"), m.get("arrival_frame_block"), m.get("f0") or 0.0),
+                "M2": speed_ratio(m.get("speed_magnet_px_s"), m.get("speed_block_px_s"))}
+
+
+def _pad(box, p: float = 1.0):
+    return (box[0] - p, box[1] - p, box[2] + p, box[3] + p)
+
+
+def _colors(seed: int):
+    """Two contrasting palette colours whose hues stay clear of the copper's."""
+    import colorsys
+
+    hue_c = 360.0 * colorsys.rgb_to_hsv(*(v / 255 for v in COPPER))[0]
+    picks = [c for c in contrasting_colors(seed, 8, 0.0)
+             if (lambda h: min(abs(h - hue_c), 360 - abs(h - hue_c)))(
+                 360.0 * colorsys.rgb_to_hsv(*(v / 255 for v in c))[0]) >= COPPER_HUE_GAP]
+    return picks[0], picks[1]
+
+
+def _truth(k: dict, t: np.ndarray) -> dict:
+    out = {}
+    for law, tag in (("true", ""), ("anti", "anti_")):
+        s = {b: travel(k, b, t, law) for b in IDS}
+        d = COMMON_SHARE * min(float(s[b].max()) for b in IDS)
+        f = {b: int(np.flatnonzero(s[b] >= d)[0]) for b in IDS}
+        out[f"{tag}r_t"] = (f["magnet"] + 1) / (f["block"] + 1)
+    return out

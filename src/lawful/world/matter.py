@@ -1,0 +1,111 @@
+"""Drawing items for the matter scenes of WMLE P34, P35, P38 and P40 (anti-aliased, area-weighted edges).
+
+Items follow :mod:`lawful.world.draw`'s protocol (``bbox``, ``size``, ``draw(img, style)``, ``casts_shadow``)
+and its conventions (pixels with centres at integers, y down, angles clockwise on screen, RGB 0–255):
+
+- :class:`Tank`        a glass tank filled to a row with a tinted liquid (glycerin): walls, floor, meniscus;
+- :class:`PolePair`    the two pole faces of a magnet seen along its gap, behind a swinging plate;
+- :class:`PlatePendulum` a rod from a pivot to a rectangular plate, solid or comb-slotted, turned by ``angle``;
+- :class:`Drop`        a free liquid drop (a spheroid seen side-on, or two drops joined by a neck while they
+  merge) with a refraction tint, a rim and a highlight;
+- :class:`SandPile`    a triangular pile of grainy sand on the floor, with a thin stream falling on its apex.
+
+:func:`tinted` mixes a colour with a liquid's (an object seen through it).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from lawful.world.appearance import RGB, Style
+from lawful.world.draw import _blend, _smooth_noise, _window
+
+GLYCERIN: RGB = (198, 142, 46)
+GLASS: RGB = (214, 226, 232)
+POLE: RGB = (150, 40, 36)
+SAND: RGB = (206, 172, 112)
+WATER: RGB = (120, 170, 225)
+
+
+def tinted(color, liquid, k: float) -> RGB:
+    """``color`` seen through a liquid: ``(1 − k)·color + k·liquid``."""
+    c = (1.0 - k) * np.asarray(color, float) + k * np.asarray(liquid, float)
+    return tuple(int(round(v)) for v in c)
+
+
+def _cover(d: np.ndarray) -> np.ndarray:
+    """Coverage of a pixel whose centre lies ``d`` px inside an edge (box-filtered edge)."""
+    return np.clip(d + 0.5, 0.0, 1.0).astype(np.float32)
+
+
+def _grid(img, x0, y0, x1, y1):
+    win = _window(img, x0 - 1.5, y0 - 1.5, x1 + 1.5, y1 + 1.5)
+    if win is None:
+        return None
+    c0, r0, c1, r1 = win
+    return win, np.arange(c0, c1, dtype=np.float32)[None, :], np.arange(r0, r1, dtype=np.float32)[:, None]
+
+
+def _rect_alpha(X, Y, x0, y0, x1, y1) -> np.ndarray:
+    """Coverage of the axis-aligned rectangle ``[x0, x1] × [y0, y1]`` (edges between pixel centres)."""
+    return _cover(np.minimum(X - x0, x1 - X) + 0.0) * _cover(np.minimum(Y - y0, y1 - Y) + 0.0)
+
+
+# ----------------------------------------------------------------------------- glycerin tank (P38)
+
+
+@dataclass
+class Tank:
+    """A glass tank ``[x0, x1] × [y0, y1]`` (outer walls, floor at ``y1``), filled to row ``fill_y`` with ``liquid``."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    fill_y: float
+    liquid: RGB = GLYCERIN
+    wall: float = 5.0
+    seed: int = 0
+
+    casts_shadow = False
+
+    def bbox(self):
+        return (self.x0, self.y0, self.x1, self.y1 + 8)
+
+    def size(self):
+        return 0.5 * (self.x1 - self.x0)
+
+    def inner(self) -> tuple[float, float, float, float]:
+        """The liquid's box ``(x0, fill_y, x1, y1)`` inside the walls."""
+        return (self.x0 + self.wall, self.fill_y, self.x1 - self.wall, self.y1)
+
+    def draw(self, img: np.ndarray, style: Style) -> None:
+        g = _grid(img, self.x0, self.y0, self.x1, self.y1 + 8)
+        if g is None:
+            return
+        win, X, Y = g
+        w = self.wall
+        outer = _rect_alpha(X, Y, self.x0, self.y0, self.x1, self.y1 + 8)
+        glass = np.asarray(GLASS, np.float32)
+        _blend(img, win, 0.55 * outer, glass)  # the walls and the air space above the liquid: faint glass
+        ix0, fy, ix1, iy1 = self.inner()
+        a = _rect_alpha(X, Y, ix0, fy, ix1, iy1)
+        depth = np.clip((Y - fy) / max(iy1 - fy, 1.0), 0, 1)
+        rng = np.random.default_rng([self.seed & 0xFFFFFFFF, 0x61])
+        h, wd = a.shape
+        swirl = _smooth_noise(rng, h, wd, 40.0)
+        shade = (1.02 - 0.16 * depth + 0.03 * swirl)[..., None]
+        col = np.asarray(self.liquid, np.float32)[None, None, :] * shade
+        _blend(img, win, a, col)
+        # meniscus: a bright line along the surface, a thin dark floor and bright wall edges
+        men = _rect_alpha(X, Y, ix0, fy - 1.0, ix1, fy + 1.0)
+        _blend(img, win, 0.6 * men, np.asarray((250, 236, 200), np.float32))
+        floor = _rect_alpha(X, Y, self.x0, iy1, self.x1, iy1 + 8)
+        _blend(img, win, floor, np.asarray((70, 74, 80), np.float32))
+        for xa, xb in ((self.x0, self.x0 + w), (self.x1 - w, self.x1)):
+            _blend(img, win, 0.8 * _rect_alpha(X, Y, xa, self.y0, xb, iy1), glass)
+            _blend(img, win, 0.7 * _rect_alpha(X, Y, xa + 1, self.y0, xa + 2, iy1),
+                   np.asarray((252, 252, 252), np.float32))

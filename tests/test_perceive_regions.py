@@ -28,12 +28,12 @@ def _backdrop(seed=0):
     return np.repeat(tex[..., None], 3, 2)
 
 
-def _frame(i, back):
+def _frame(i, back, liquid=LIQUID):
     img = cv2.resize(back, (W * SS, H * SS), interpolation=cv2.INTER_LINEAR)
     # a vessel: air above, liquid below the surface, columns 100..179
     top = int(round((_level_at(i) + 0.5) * SS))  # exact: on the grid
     img[60 * SS:300 * SS, 100 * SS:180 * SS] = AIR
-    img[top:300 * SS, 100 * SS:180 * SS] = LIQUID
+    img[top:300 * SS, 100 * SS:180 * SS] = liquid
     # a beam through (400, 200) at 30° below the +x axis, 3 px thick
     a = math.radians(30)
     p0 = (np.array([400 - 120 * math.cos(a), 200 - 120 * math.sin(a)]) + 0.5) * SS
@@ -73,6 +73,24 @@ def test_level_exact_on_area_sampled_edges(frames):
     assert got.ok.all()
     assert np.abs(got["row"] - truth).max() < 0.02  # area-sampled: exact up to 8-bit rounding
     assert (got.sigma > 0).all() and (got.sigma < 0.5).all()
+
+
+def test_level_learned_each_frame_follows_a_medium_that_changes_colour():
+    """Water turning to ice (its colour drifts to white) and light flickering: the boundary still reads."""
+    probe = Probe("surface", "level", (110, 70, 169, 290), learn="each")
+    r, fixed = Reader([probe], (W, H), 1.0, 1.0, False), Reader(PROBES[:1], (W, H), 1.0, 1.0, False)
+    back = _backdrop()
+    for i in range(N):
+        w = i / (N - 1)
+        f = _frame(i, back, liquid=tuple((1 - w) * np.array(LIQUID) + w * np.array([250, 252, 255])))
+        g = (f * (1 + 0.05 * np.sin(i))).clip(0, 255).astype(np.uint8)  # flicker
+        r.add(g)
+        fixed.add(g)
+    got = r.read(None)["surface"]
+    truth = np.array([_level_at(i) for i in range(N)])
+    assert got.ok.all() and np.abs(got["row"] - truth).max() < 0.35
+    late = fixed.read(None)["surface"]
+    assert not late.ok[-5:].all() or np.abs(late["row"][-5:] - truth[-5:]).max() > 0.5  # first-frame colours fail
 
 
 def test_readings_through_h264_with_no_objects(tmp_path, frames):

@@ -14,7 +14,9 @@ Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
                  (Lab distance between the media). ``sigma``: the row's standard error (an aliased edge's
                  quantisation and the profile's measured noise over the rows summed).
                  The media's colours are ``above`` / ``color`` when given, else learned from the top and
-                 bottom rows of the region in the first frame.
+                 bottom rows of the region in the first frame (``learn="first"``) or in every frame
+                 (``learn="each"``: a medium that changes colour — water freezing, ice melting — or
+                 light that drifts; the level must then stay clear of the region's top and bottom rows).
 - ``brightness`` ``luma`` (0–255), ``r``, ``g``, ``b``: means over the region; ``sigma``: standard error of luma.
 - ``line``       selected pixels fitted by a straight line: ``x``, ``y`` (centroid), ``angle`` (direction in
                  image coordinates, radians in (−π/2, π/2]), ``rms`` (perpendicular px), ``length`` (extent
@@ -59,6 +61,7 @@ class Probe:
     above: tuple[int, int, int] | None = None
     select: Literal["color", "darker", "brighter"] = "color"
     count: int = 1
+    learn: Literal["first", "each"] = "first"
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -197,7 +200,9 @@ def _read_series(p: Probe, imgs: list[np.ndarray], mask: np.ndarray, origin, sx:
     T = len(imgs)
     read = {"level": _level, "brightness": _brightness, "line": _line, "blobs": _blobs, "profile": _profile}[p.kind]
     state = _learn(p, imgs[0], mask) if T else {}
-    rows = [read(p, img, mask & np.isfinite(img).all(2), state) for img in imgs]
+    each = p.kind == "level" and p.learn == "each"
+    rows = [read(p, img, m, _learn(p, img, m) if each else state)
+            for img in imgs for m in (mask & np.isfinite(img).all(2),)]
     ok = np.array([r is not None for r in rows], bool)
     keys = next((list(r[0]) for r in rows if r is not None), [])
     shape = {"blobs": (p.count,), "profile": (mask.shape[1],)}.get(p.kind, ())

@@ -3,7 +3,7 @@
 For every task of a suite and ``n_variants`` seeds, a render style (:mod:`lawful.world.styles`) makes a
 case and draws its law-correct clip and its anti-physics twin; both are written as H.264 and scored by
 :func:`lawful.runner.evaluate.evaluate_video`, exactly as a user's videos would be. Optional
-perturbations of the law-correct clip (camera pan or zoom of 10 %, sensor noise, CRF 35, optical
+perturbations of the law-correct clip (camera pan or zoom of 10 %, a 5 % pan, sensor noise, CRF 35, optical
 (defocus) blur, hue shift, and ``ghost3``: the mean of 3 consecutive frames, a triple exposure no camera
 makes, kept as a stress test) measure how far each law mean moves. Motion blur as a camera records it
 (a continuous smear within the exposure) is what the studio style renders, sub-frame by sub-frame.
@@ -40,6 +40,7 @@ def _perturbations() -> dict[str, Callable[[list[np.ndarray], float, int], Itera
 
     return {
         "pan10": lambda fr, fps, seed: perturb.camera_pan(fr, 0.10),
+        "pan5": lambda fr, fps, seed: perturb.camera_pan(fr, 0.05),
         "zoom10": lambda fr, fps, seed: perturb.camera_zoom(fr, 0.10),
         "noise": lambda fr, fps, seed: perturb.noise_frames(fr, sigma=8 / 255, seed=seed),
         "crf35": lambda fr, fps, seed: perturb.reencode(fr, fps=fps, crf=35),
@@ -49,7 +50,7 @@ def _perturbations() -> dict[str, Callable[[list[np.ndarray], float, int], Itera
     }
 
 
-PERTURBATIONS = ("pan10", "zoom10", "noise", "crf35", "blur", "hue10", "ghost3")
+PERTURBATIONS = ("pan10", "pan5", "zoom10", "noise", "crf35", "blur", "hue10", "ghost3")
 
 
 def video_values(suite: str, evaluation) -> dict[str, dict]:

@@ -125,8 +125,7 @@ class Tank:
     def draw(self, img: np.ndarray, surfaces: dict[int, tuple[float, float]], layers=()) -> np.ndarray:
         """Paint into the uint8 frame ``img`` (in place) and return it. ``surfaces``: cavity index → ``(row at
         the cavity's centre column, tilt in radians, y down positive clockwise)`` of the liquid in it;
-        ``layers``: callables ``(win, cols, rows, liquid_alpha_fn)`` painting between the air and the
-        liquid (ice) — see :func:`draw_ice`."""
+        ``layers``: callables ``(win, cols, rows)`` painting over the liquid (a floating column, :func:`draw_ice`)."""
         x0, y0, x1, y1 = self.bbox()
         h, w = img.shape[:2]
         c0, r0 = max(0, int(math.floor(x0))), max(0, int(math.floor(y0)))
@@ -144,8 +143,6 @@ class Tank:
         over(win, self.wall_color, np.clip(grown - inside, 0.0, 1.0))
         # glass: the backdrop seen through it, mostly the tint (keeps the backdrop's texture faint)
         over(win, self.glass, 0.8 * inside)
-        for fn in layers:
-            fn(win, cols, rows)
         for i, cav in enumerate(self.cavities):
             cov = box_cover(cav, cols, rows)
             if i in self.liquid_cavities:
@@ -158,6 +155,8 @@ class Tank:
             walls = [cav[0], cav[2]] + self.extra_walls.get(i, [])
             s = row + math.tan(tilt) * (cols - xc) - meniscus(cols, walls, self.meniscus_px)
             over(win, self.liquid, 0.9 * cov * surface_cover(s, rows))
+        for fn in layers:  # things floating in the liquid, drawn in front of it
+            fn(win, cols, rows)
         # a thin highlight down each wall's outer edge
         for (a0, b0, a1, b1) in self.cavities:
             hl = box_cover((a0 - t, b0, a0 - t + 1.0, b1), cols, rows)

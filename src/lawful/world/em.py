@@ -30,6 +30,21 @@ STEEL: RGB = (128, 130, 136)
 PALE: RGB = (226, 226, 220)
 
 
+def colors_clear_of(seed: int, k: int, avoid: RGB, min_gap_deg: float = 40.0) -> list[RGB]:
+    """``k`` contrasting palette colours (seed order) whose hues lie at least ``min_gap_deg`` from ``avoid``'s
+    (object colours that a tracker must not confuse with a coloured apparatus: copper plate, coil turns)."""
+    import colorsys
+
+    from lawful.suites.wmle.common import contrasting_colors
+
+    def hue(c):
+        return 360.0 * colorsys.rgb_to_hsv(*(v / 255 for v in c))[0]
+
+    h0 = hue(avoid)
+    ok = [c for c in contrasting_colors(seed, 8, 0.0) if min(abs(hue(c) - h0), 360 - abs(hue(c) - h0)) >= min_gap_deg]
+    return ok[:k]
+
+
 # ----------------------------------------------------------------------------- motions
 
 
@@ -231,7 +246,7 @@ class Coil:
             across = (xs - self.x0) / max(self.x1 - self.x0, 1)
         else:
             across = (ys - self.y0) / max(self.y1 - self.y0, 1)
-        body = 0.55 + 0.45 * round_ * np.sin(np.pi * np.clip(across, 0, 1)) ** 0.5
+        body = 0.55 + 0.45 * round_ * np.clip(np.sin(np.pi * np.clip(across, 0, 1)), 0, 1) ** 0.5
         _blend(img, win, inside.astype(np.float32) * np.ones_like(body), _shade(self.color, body))
 
 

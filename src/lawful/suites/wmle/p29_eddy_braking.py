@@ -31,13 +31,13 @@ from lawful.perceive import events, noise
 from lawful.result import Measurement
 from lawful.suites.base import Law
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, contrasting_colors, event, frame_times,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times,
     style_of,
 )
 from lawful.suites.wmle.p09_sphere_vs_ring import path_distance
 from lawful.tracks import Tracks
 from lawful.world.draw import Block, Scene
-from lawful.world.em import COPPER, Magnet, eddy_travel
+from lawful.world.em import COPPER, Magnet, colors_clear_of, eddy_travel
 
 IDS = ("magnet", "block")
 COMMON_SHARE = 0.8  # the common displacement: this share of the smaller maximum displacement
@@ -120,7 +120,7 @@ class EddyBraking(WmleTask):
         start = 0.5 * w + 6.0
         stop = span / math.cos(math.radians(theta)) - start - 0.5 * w - 10.0
         magnet_left = bool(rng.integers(2))
-        c_magnet, c_block = _colors(seed)
+        c_magnet, c_block = colors_clear_of(seed, 2, COPPER, COPPER_HUE_GAP)
         k = {
             "theta_deg": round(theta, 4), "span_px": round(span, 3), "ground_y": round(float(rng.uniform(320.0, 334.0)), 2),
             "base_px": round(float(rng.uniform(22.0, 36.0)), 2),
@@ -225,17 +225,6 @@ class EddyBraking(WmleTask):
 
 def _pad(box, p: float = 1.0):
     return (box[0] - p, box[1] - p, box[2] + p, box[3] + p)
-
-
-def _colors(seed: int):
-    """Two contrasting palette colours whose hues stay clear of the copper's."""
-    import colorsys
-
-    hue_c = 360.0 * colorsys.rgb_to_hsv(*(v / 255 for v in COPPER))[0]
-    picks = [c for c in contrasting_colors(seed, 8, 0.0)
-             if (lambda h: min(abs(h - hue_c), 360 - abs(h - hue_c)))(
-                 360.0 * colorsys.rgb_to_hsv(*(v / 255 for v in c))[0]) >= COPPER_HUE_GAP]
-    return picks[0], picks[1]
 
 
 def _truth(k: dict, t: np.ndarray) -> dict:

@@ -1,0 +1,221 @@
+"""P33 — closed versus split jumping rings (WMLE appendix B.7).
+
+Two matched coils stand side by side, each with an iron core rising out of it; a closed aluminium
+ring rests on one core, a ring with a cut (split) on the other. The current in both coils is
+switched on together: the changing flux drives a large current round the closed ring, which is
+repelled and jumps up the core; the split ring carries no loop current and hardly moves.
+
+- M1 ``r_h = h_open / h_closed``, each peak rise (px) divided by that ring's initial outer diameter
+  (the width of its first-frame box in the case); ``s1 = clip((1 - r_h) / 0.20)``.
+
+A peak counts only when a descent (a later rise lower by more than ``k·σ·√2``, σ the ring's measured
+localisation noise) or a plateau (``PLATEAU_N`` following samples within that of it) establishes
+it; otherwise M1 is an operational zero. A closed-ring rise within noise (``≤ k·σ·√2``) is a reliably
+observed zero: ``s1 = 0`` (measured, ``r_h`` undefined).
+
+Reference: the split ring lifts by ``split_share`` (0–2 %) of its diameter and settles back within
+``SHIVER_S``. Twin: the split ring jumps like the closed one (``anti_rise_factor`` 0.92–1.05 of its rise).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+
+from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.perceive import noise
+from lawful.result import Measurement
+from lawful.score.wmle import clip01
+from lawful.suites.base import Law
+from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, style_of
+from lawful.tracks import Tracks
+from lawful.world.draw import Scene
+from lawful.world.em import COPPER, Coil, Ring, colors_clear_of, jump_height
+
+IDS = ("closed", "split")
+PLATEAU_N = 3  # samples after a peak within noise of it that establish a plateau
+G = 9.81
+SHIVER_S = 0.5  # the split ring's slight lift and fall back (s)
+
+
+def rise_ratio(h_open: float | None, h_closed: float | None, closed_zero: bool = False) -> MetricScore:
+    """M1: ``r_h = h_open / h_closed`` (rises per initial diameter); ``s1 = clip((1 - r_h) / 0.20)``."""
+    if closed_zero:
+        return MetricScore.measured(0.0, None, reason="the closed ring's rise is a reliably observed zero")
+    if h_open is None or h_closed is None or not h_closed > 0:
+        return MetricScore.operational_zero("a ring's peak rise was not established")
+    r_h = h_open / h_closed
+    return MetricScore.measured(clip01((1.0 - r_h) / 0.20), r_h, h_open=h_open, h_closed=h_closed)
+
+
+def peak_rise(t: np.ndarray, rise: np.ndarray, threshold: float) -> tuple[float | None, int | None, str]:
+    """The highest rise of ``rise`` ``[T]`` (px, NaN unseen) and its sample, if a descent or a plateau after it
+    establishes it (see the module docstring); else ``(None, None, reason)``."""
+    ok = np.flatnonzero(np.isfinite(rise))
+    if len(ok) < 3:
+        return None, None, "seen in fewer than 3 samples"
+    i = int(ok[np.argmax(rise[ok])])
+    after = rise[i + 1:]
+    after = after[np.isfinite(after)]
+    h = float(rise[i])
+    if len(after) and float(after.min()) < h - threshold:
+        return h, i, ""
+    if len(after) >= PLATEAU_N and np.all(np.abs(after[:PLATEAU_N] - h) <= threshold):
+        return h, i, ""
+    return None, None, "no descent or plateau after the highest point"
+
+
+def ring_items(k: dict, lift: dict[str, float]) -> list:
+    out = []
+    for b in IDS:
+        c = k["coils"][b]
+        top = k["ground_y"] - k["coil_h_px"]
+        out.append(Coil(c - k["coil_w_px"] / 2, top, c + k["coil_w_px"] / 2, k["ground_y"], vertical=True,
+                        turns=k["turns"], core_w=k["core_w_px"], core_to=top - k["core_len_px"]))
+    for b in IDS:
+        x, y = ring_centre(k, b, lift[b])
+        out.append(Ring(x, y, k["ring_d_px"], k["ring_h_px"], tuple(k["colors"][b]),
+                        gap=k["gap_px"] if b == "split" else 0.0, gap_at=k["gap_at"]))
+    return out
+
+
+def ring_centre(k: dict, b: str, lift: float) -> tuple[float, float]:
+    return float(k["coils"][b]), float(k["ground_y"] - k["coil_h_px"] - k["ring_h_px"] / 2 - lift)
+
+
+def lifts(k: dict, t, law: str = "true") -> dict[str, np.ndarray]:
+    """Rise (px) of each ring at times ``t`` (s)."""
+    g = G * k["px_per_m"]
+    closed = jump_height(t, k["t_on_s"], math.sqrt(2 * g * k["rise_px"]), g)
+    if law == "anti":
+        h = k["rise_px"] * k["anti_rise_factor"]
+        return {"closed": closed, "split": jump_height(t, k["t_on_s"], math.sqrt(2 * g * h), g)}
+    u = np.clip((np.asarray(t, float) - k["t_on_s"]) / SHIVER_S, 0.0, 1.0)  # a slight lift while the current sets in
+    return {"closed": closed, "split": k["split_share"] * k["ring_d_px"] * np.sin(np.pi * u)}
+
+
+class JumpingRings(WmleTask):
+    """A closed and a split ring on matched coils switched on together."""
+
+    name = "jumping_rings"
+    label = "P33"
+    family = FAMILIES[6]
+    level = "M"
+    required_objects = IDS
+    required_events = ("peak_closed", "peak_split")
+
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = case_rng(seed, self.label)
+        d = float(rng.uniform(40.0, 52.0))
+        coil_h = float(rng.uniform(60.0, 80.0))
+        core_len = float(rng.uniform(190.0, 215.0))
+        ring_h = float(rng.uniform(10.0, 14.0))
+        sep = float(rng.uniform(200.0, 280.0))
+        closed_left = bool(rng.integers(2))
+        xs = (320.0 - sep / 2, 320.0 + sep / 2)
+        c_closed, c_split = colors_clear_of(seed, 2, COPPER)
+        k = {
+            "ground_y": round(float(rng.uniform(320.0, 336.0)), 2), "coil_h_px": round(coil_h, 3),
+            "coil_w_px": round(float(rng.uniform(70.0, 90.0)), 3), "turns": int(rng.integers(9, 15)),
+            "core_w_px": round(float(rng.uniform(14.0, 20.0)), 3), "core_len_px": round(core_len, 3),
+            "coils": {"closed": round(xs[0] if closed_left else xs[1], 3), "split": round(xs[1] if closed_left else xs[0], 3)},
+            "ring_d_px": round(d, 3), "ring_h_px": round(ring_h, 3), "gap_px": round(float(rng.uniform(3.0, 4.5)), 3),
+            "gap_at": round(float(rng.uniform(0.25, 0.35)), 4),
+            "rise_px": round(float(rng.uniform(1.4, 2.6)) * d, 3), "split_share": round(float(rng.uniform(0.0, 0.02)), 4),
+            "t_on_s": round(float(rng.uniform(0.4, 0.8)), 4), "px_per_m": round(float(rng.uniform(330.0, 450.0)), 3),
+            "colors": {"closed": list(c_closed), "split": list(c_split)}, "style_seed": int(seed),
+            "anti_rise_factor": round(float(rng.uniform(0.92, 1.05)), 4),
+            "anti_note": "twin: the split ring rises anti_rise_factor times the closed ring's rise",
+        }
+        k["rise_px"] = round(min(k["rise_px"], core_len - ring_h - 12.0), 3)
+        first = ring_items(k, {b: 0.0 for b in IDS})[2:]
+        objects = [ObjectSpec(id=b, shape="block" if b == "closed" else "other", color=tuple(k["colors"][b]), box=_pad(it.bbox()),
+                              known={"diameter_px": k["ring_d_px"]}) for b, it in zip(IDS, first)]
+        where = ("left", "right") if closed_left else ("right", "left")
+        prompt = (
+            "Fixed side view of two identical upright coils of copper wire standing side by side on a bench, each "
+            "with an iron rod rising vertically out of its middle. A metal ring lies around each rod, resting on "
+            f"top of its coil: on the {where[0]} coil a closed ring, on the {where[1]} coil an identical ring with a "
+            "narrow cut through it. The rings are free to slide along the rods. A moment after the start the same "
+            "alternating current is switched on in both coils at once; watch how far each ring moves up its rod "
+            "and back. The camera does not move and time runs at a steady rate.")
+        case = Case(
+            id=self.case_id(index), suite="wmle", task=self.name, seed=int(seed), variant=f"style-{seed}",
+            width=WIDTH, height=HEIGHT, fps=FPS, duration=2.5, prompt=prompt, objects=objects,
+            assumptions=["matched coils and cores, switched on together", "rings of the same size and metal",
+                         "the rings slide freely on the rods", "fixed side view, uniform time"],
+            criteria=["M1: r_h = h_split / h_closed (rises per initial diameter) far below 1, "
+                      "s1 = clip((1 - r_h) / 0.20)"], known=k)
+        t = frame_times(case)
+        lf = lifts(k, t)
+        tracks = {b: [(round(float(a), 5), *(round(v, 3) for v in ring_centre(k, b, float(h)))) for a, h in zip(t, lf[b])]
+                  for b in IDS}
+        anti = lifts(k, t, "anti")
+        case.truth = GroundTruth(tracks=tracks, quantities={
+            "r_h": float(lf["split"].max() / lf["closed"].max()),
+            "anti_r_h": float(anti["split"].max() / anti["closed"].max())})
+        return case, next(iter(self.render(case)))
+
+    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        k = case.known
+        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
+        t = frame_times(case)
+        lf = lifts(k, t, law)
+        for i in range(len(t)):
+            yield scene.frame(ring_items(k, {b: float(lf[b][i]) for b in IDS}))
+
+    def extract(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        t = np.asarray(tracks.t, float)
+        kk = noise.k_for()
+        rel, why = {}, {}
+        for b in IDS:
+            tr = tracks[b]
+            vis = np.asarray(tr.visible, bool)
+            if vis.sum() < 3:
+                why[b] = f"{b}: seen in fewer than 3 samples"
+                continue
+            i0 = int(np.flatnonzero(vis)[0])
+            rise = np.where(vis, tr.y[i0] - tr.y, np.nan)
+            sig = noise.track_noise(tr).sigma
+            thr = kk * (sig if math.isfinite(sig) else 0.0) * math.sqrt(2)
+            h, i, reason = peak_rise(t, rise, thr)
+            diam = _diameter(case, b, tr, i0)
+            m.notes[f"rise_threshold_{b}_px"] = thr
+            m.notes[f"diameter_{b}_px"] = diam
+            if h is None:
+                why[b] = f"{b}: {reason}"
+                continue
+            m.events.append(event(b, f"peak_{b}", float(i), tracks, h))
+            m.set(f"rise_{b}_px", h)
+            rel[b] = max(h, 0.0) / diam
+            m.set(f"rise_{b}_per_diameter", rel[b])
+            if b == "closed" and h <= thr:
+                m.notes["closed_zero"] = True
+        if why:
+            m.notes["unresolved"] = "; ".join(why.values())
+        return m
+
+    def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
+        if m.notes.get("closed_zero"):
+            return {"M1": rise_ratio(None, None, closed_zero=True)}
+        if "unresolved" in m.notes:
+            return {"M1": MetricScore.operational_zero(m.notes["unresolved"])}
+        return {"M1": rise_ratio(m.get("rise_split_per_diameter"), m.get("rise_closed_per_diameter"))}
+
+
+def _pad(box, p: float = 1.0):
+    return (box[0] - p, box[1] - p, box[2] + p, box[3] + p)
+
+
+def _diameter(case: Case, oid: str, tr, i0: int) -> float:
+    """A ring's initial outer diameter (px): its case box's width less the 1-px pad each side, else the
+    width of its first tracked box."""
+    o = next((o for o in case.objects if o.id == oid), None)
+    if o is not None and o.known.get("diameter_px"):
+        return float(o.known["diameter_px"])
+    if o is not None and o.box is not None and len(o.box) == 4:
+        return float(o.box[2] - o.box[0]) - 2.0
+    return float(tr.box[i0, 2] - tr.box[i0, 0])

@@ -1,0 +1,68 @@
+"""P33 jumping rings: M1 formula, peaks on hand-made tracks (descent, plateau, still rising), end to end."""
+
+import numpy as np
+import pytest
+
+from lawful.runner.evaluate import evaluate_video
+from lawful.suites.wmle.p33_jumping_rings import JumpingRings, peak_rise, rise_ratio
+from lawful.tracks import Tracks
+from lawful.video import write_video
+from lawful.world.em import jump_height
+
+FPS = 24.0
+
+
+def test_metric_formula():
+    m = rise_ratio(0.1, 2.0)
+    assert m.residual == pytest.approx(0.05) and m.value == pytest.approx(1.0)  # (1 - 0.05) / 0.2 clipped
+    m = rise_ratio(1.7, 2.0)
+    assert m.residual == pytest.approx(0.85) and m.value == pytest.approx(0.75)
+    assert rise_ratio(2.1, 2.0).value == 0.0
+    z = rise_ratio(None, None, closed_zero=True)
+    assert z.status == "measured" and z.value == 0.0 and z.residual is None
+    assert rise_ratio(None, 2.0).status == "operational_zero"
+
+
+def test_peaks_need_a_descent_or_a_plateau():
+    t = np.arange(40) / FPS
+    hop = jump_height(t, 0.3, 300.0, 2000.0)
+    h, i, _ = peak_rise(t, hop, 0.5)
+    assert h == pytest.approx(hop.max()) and i == int(np.argmax(hop))
+    rising = 3.0 * t
+    assert peak_rise(t, rising, 0.5)[0] is None  # still rising at the end: no peak
+    flat = np.r_[np.zeros(10), np.full(30, 20.0)]  # rises and stays up: a plateau
+    assert peak_rise(t, flat, 0.5)[0] == pytest.approx(20.0)
+
+
+def _rings(lift_closed, lift_split, y0=250.0):
+    t = np.arange(len(lift_closed)) / FPS
+    return Tracks.from_positions(t, {"closed": (np.full(len(t), 200.0), y0 - lift_closed),
+                                     "split": (np.full(len(t), 440.0), y0 - lift_split)}, radius=10.0)
+
+
+def test_hand_made_rings():
+    task = JumpingRings()
+    case, _ = task.make_case(0, 1000)
+    d = case.known["ring_d_px"]
+    t = np.arange(60) / FPS
+    closed = jump_height(t, 0.5, 400.0, 3500.0)
+    split = 0.4 * jump_height(t, 0.5, 400.0, 3500.0)
+    got = task.metrics(case, task.measure(case, _rings(closed, split)))
+    assert got["M1"].components["h_closed"] == pytest.approx(closed.max() / d)
+    assert got["M1"].residual == pytest.approx(0.4) and got["M1"].value == pytest.approx(1.0)
+    got = task.metrics(case, task.measure(case, _rings(closed, 0.9 * closed)))
+    assert got["M1"].value == pytest.approx(0.5)
+    zero = task.metrics(case, task.measure(case, _rings(np.zeros(60), split)))
+    assert zero["M1"].value == 0.0 and "reliably observed zero" in zero["M1"].reason
+
+
+def test_reference_and_twin_end_to_end(tmp_path):
+    task = JumpingRings()
+    case, _ = task.make_case(0, 1006)
+    P = {}
+    for law in ("true", "anti"):
+        path = write_video(tmp_path / f"{law}.mp4", task.render(case, law), case.fps)
+        sc = evaluate_video(case, path, task).scores["P33"]
+        P[law] = sc.metrics["P"]
+        assert sc.metrics["C"] >= 80
+    assert P["true"] >= 97 and P["anti"] <= 30

@@ -25,7 +25,7 @@ from lawful.world.draw import _blend, _smooth_noise, _window
 
 GLYCERIN: RGB = (198, 142, 46)
 GLASS: RGB = (214, 226, 232)
-POLE: RGB = (150, 40, 36)
+POLE: RGB = (84, 86, 94)  # dark steel: no hue a palette object could share
 SAND: RGB = (206, 172, 112)
 WATER: RGB = (120, 170, 225)
 
@@ -109,3 +109,111 @@ class Tank:
             _blend(img, win, 0.8 * _rect_alpha(X, Y, xa, self.y0, xb, iy1), glass)
             _blend(img, win, 0.7 * _rect_alpha(X, Y, xa + 1, self.y0, xa + 2, iy1),
                    np.asarray((252, 252, 252), np.float32))
+
+
+# ----------------------------------------------------------------------------- plate pendulums between poles (P34)
+
+
+@dataclass
+class PolePair:
+    """A magnet's pole face seen along its gap (the near pole left out so the plate stays in view): a dark
+    yoke block ``w × h`` centred at ``(x, y)`` with a lighter pole face and a gap line."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    color: RGB = POLE
+
+    casts_shadow = False
+
+    def bbox(self):
+        return (self.x - self.w / 2 - 8, self.y - self.h / 2, self.x + self.w / 2 + 8, self.y + self.h / 2 + 30)
+
+    def size(self):
+        return 0.5 * self.w
+
+    def draw(self, img: np.ndarray, style: Style) -> None:
+        x0, y0, x1, y1 = self.bbox()
+        g = _grid(img, x0, y0, x1, y1)
+        if g is None:
+            return
+        win, X, Y = g
+        col = np.asarray(self.color, np.float32)
+        yoke = _rect_alpha(X, Y, x0, self.y + self.h / 2 - 4, x1, y1)  # the yoke under the gap
+        _blend(img, win, yoke, 0.55 * col)
+        face = _rect_alpha(X, Y, self.x - self.w / 2, self.y - self.h / 2, self.x + self.w / 2, self.y + self.h / 2)
+        shade = (0.8 + 0.2 * np.clip((Y - self.y) / self.h + 0.5, 0, 1))[..., None]
+        _blend(img, win, face, col[None, None, :] * shade)
+        rim = face - _rect_alpha(X, Y, self.x - self.w / 2 + 3, self.y - self.h / 2 + 3, self.x + self.w / 2 - 3,
+                                 self.y + self.h / 2 - 3)
+        _blend(img, win, 0.5 * np.clip(rim, 0, 1), np.asarray((235, 235, 235), np.float32))
+
+
+@dataclass
+class PlatePendulum:
+    """A rod from the pivot ``(px, py)`` to a ``w × h`` plate whose centre is ``length`` px down the rod, the
+    whole turned by ``angle`` (rad, positive swings to the right). ``slots`` > 0 cuts that many comb slots
+    (width ``slot_w``) up from the plate's lower edge through ``slot_depth`` of its height."""
+
+    px: float
+    py: float
+    length: float
+    angle: float
+    w: float
+    h: float
+    color: RGB
+    slots: int = 0
+    slot_w: float = 5.0
+    slot_depth: float = 0.72
+    rod: RGB = (92, 94, 100)
+
+    casts_shadow = False
+
+    def bbox(self):
+        reach = self.length + math.hypot(self.w, self.h) / 2
+        return (self.px - reach, self.py - 2, self.px + reach, self.py + reach)
+
+    def size(self):
+        return 0.5 * self.w
+
+    def centre(self) -> tuple[float, float]:
+        return (self.px + self.length * math.sin(self.angle), self.py + self.length * math.cos(self.angle))
+
+    def plate_alpha(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+        """Coverage of the plate (slots cut out) on pixel grid ``X [1, w]``, ``Y [h, 1]``."""
+        s, c = math.sin(self.angle), math.cos(self.angle)
+        dx, dy = X - self.px, Y - self.py
+        v = dx * s + dy * c  # along the rod, from the pivot
+        u = dx * c - dy * s  # across it
+        top, bot = self.length - self.h / 2, self.length + self.h / 2
+        a = _cover(np.minimum(u + self.w / 2, self.w / 2 - u)) * _cover(np.minimum(v - top, bot - v))
+        if self.slots > 0:
+            cut_top = bot - self.slot_depth * self.h
+            pitch = self.w / (self.slots + 1)
+            for j in range(self.slots):
+                uj = -self.w / 2 + pitch * (j + 1)
+                hole = _cover(np.minimum(u - (uj - self.slot_w / 2), (uj + self.slot_w / 2) - u)) * _cover(v - cut_top)
+                a = a * (1.0 - hole)
+        return a
+
+    def draw(self, img: np.ndarray, style: Style) -> None:
+        s, c = math.sin(self.angle), math.cos(self.angle)
+        top = self.length - self.h / 2 + 2
+        ex, ey = self.px + top * s, self.py + top * c
+        g = _grid(img, min(self.px, ex) - 2, min(self.py, ey) - 2, max(self.px, ex) + 2, max(self.py, ey) + 2)
+        if g is not None:
+            win, X, Y = g
+            dx, dy = X - self.px, Y - self.py
+            v, u = dx * s + dy * c, dx * c - dy * s
+            _blend(img, win, _cover(1.2 - np.abs(u)) * _cover(np.minimum(v, top - v)), np.asarray(self.rod, np.float32))
+        cx, cy = self.centre()
+        half = 0.5 * math.hypot(self.w, self.h)
+        g = _grid(img, cx - half, cy - half, cx + half, cy + half)
+        if g is None:
+            return
+        win, X, Y = g
+        u = (X - self.px) * c - (Y - self.py) * s
+        a = self.plate_alpha(X, Y)
+        sheen = (0.9 + 0.12 * np.cos(u / max(self.w, 1.0) * math.pi * 1.5 + 0.6))[..., None]  # brushed metal
+        _blend(img, win, a, np.asarray(self.color, np.float32)[None, None, :] * sheen)

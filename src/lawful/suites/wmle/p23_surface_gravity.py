@@ -1,0 +1,251 @@
+"""P23 — a still liquid surface is perpendicular to gravity (WMLE appendix B.5).
+
+A ball is dropped beside a glass holding a still liquid; its free fall shows which way gravity points.
+The camera may be tilted (the whole picture turned by a few degrees), so "down" need not be image-down:
+the test is the angle between the ball's acceleration and the surface, not the surface's slope in the
+picture.
+
+Readings: the ball is tracked; the surface by ``level`` probes in narrow column bands across the glass
+(``case.known["surface_bands"]``), each band's median row over the clip (the surface is still) at the
+band's centre column. The fall: the samples after the ball leaves its resting place (beyond ``k·σ``) and
+before it reaches its lowest place; ``x(t)`` and ``y(t)`` are fitted by quadratics, ``a = 2·(c_x, c_y)``.
+
+- M1 ``e1 = ∠(a_ball, t_surface) − 90°`` (``t_surface`` the fitted line's direction); ``s1 = q(e1; 5°)``.
+- M2 ``s2 = G(q(u_s; 3 px), q(u_b; 8 px))``: ``u_s`` the RMS perpendicular residual of the surface line fit,
+  ``u_b`` the RMS 2-D residual of the constant-acceleration fit.
+- Fewer than :data:`MIN_BANDS` surface points or :data:`MIN_FALL` fall samples: both metrics are
+  operational zeros.
+
+Twin: the surface is tilted by ``anti_tilt_deg`` (8–15°) relative to the perpendicular of the fall.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+
+from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.perceive import noise
+from lawful.perceive.regions import Probe
+from lawful.result import Measurement
+from lawful.score.wmle import geometric_mean, q
+from lawful.suites.base import Law
+from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, \
+    frame_times, sphere_box, steady_xy, style_of
+from lawful.tracks import Tracks
+from lawful.world import liquids as lq
+from lawful.world.appearance import object_colors
+from lawful.world.draw import Scene, Sphere, String
+
+G = 9.81
+CANVAS = (720, 500)  # drawn upright on a larger canvas, then turned and cut to the frame
+N_BANDS, BAND_HALF = 9, 3
+MIN_BANDS, MIN_FALL = 3, 5
+
+
+def perpendicularity(a: tuple[float, float] | None, slope: float | None) -> MetricScore:
+    """M1: ``e1 = ∠(a, t) − 90°`` with ``t = (1, slope)`` the surface direction; ``s1 = q(e1; 5°)``."""
+    if a is None or slope is None or not np.all(np.isfinite(a)) or np.hypot(*a) == 0:
+        return MetricScore.operational_zero("ball acceleration or surface direction not resolved")
+    av, tv = np.asarray(a, float), np.array([1.0, slope])
+    ang = math.degrees(math.acos(float(np.clip(av @ tv / (np.linalg.norm(av) * np.linalg.norm(tv)), -1, 1))))
+    e1 = ang - 90.0
+    return MetricScore.measured(q(e1, 5.0), e1, angle_deg=ang)
+
+
+def fit_quality(u_s: float | None, u_b: float | None) -> MetricScore:
+    """M2: ``G(q(u_s; 3 px), q(u_b; 8 px))``."""
+    if u_s is None or u_b is None:
+        return MetricScore.operational_zero("surface or trajectory fit not resolved")
+    return MetricScore.measured(geometric_mean([q(u_s, 3.0), q(u_b, 8.0)]), None, u_s=u_s, u_b=u_b)
+
+
+def surface_line(xs: np.ndarray, ys: np.ndarray) -> tuple[float, float, float]:
+    """Least-squares line ``y = c + s·x`` through the surface points: ``(slope, intercept, perpendicular RMS)``."""
+    s, c = np.polyfit(xs, ys, 1)
+    rms = float(np.sqrt(np.mean((ys - (c + s * xs)) ** 2)) / math.hypot(1.0, s))
+    return float(s), float(c), rms
+
+
+def band_x(box) -> float:
+    """The centre column of a probe box as the region reader samples it (whole columns floor(x0)..ceil(x1))."""
+    return 0.5 * (math.floor(box[0]) + math.ceil(box[2]))
+
+
+def fall_fit(t: np.ndarray, x: np.ndarray, y: np.ndarray, vis: np.ndarray) -> dict:
+    """Quadratic fits of a dropped ball's ``x(t)``, ``y(t)`` over its fall, or ``{"reason": …}``."""
+    idx = np.flatnonzero(vis)
+    if len(idx) < MIN_FALL + 2:
+        return {"reason": "ball not tracked"}
+    p0 = np.array([np.median(x[idx[:3]]), np.median(y[idx[:3]])])
+    d = np.where(vis, np.hypot(x - p0[0], y - p0[1]), np.nan)
+    sig = noise.sigma(np.where(vis, y, np.nan))
+    thr = noise.k_for() * (sig if math.isfinite(sig) and sig > 0 else 0.5) + 0.5
+    moving = np.flatnonzero(vis & (d > thr))
+    if len(moving) == 0:
+        return {"reason": "the ball never moved"}
+    i_a = int(moving[0])
+    d_max = float(np.nanmax(d))
+    i_end = int(np.flatnonzero(vis & (d >= d_max - thr))[0])
+    fall = np.flatnonzero(vis[i_a:i_end]) + i_a
+    if len(fall) < MIN_FALL:
+        return {"reason": f"{len(fall)} samples in the fall (need ≥ {MIN_FALL})"}
+    cx, cy = np.polyfit(t[fall], x[fall], 2), np.polyfit(t[fall], y[fall], 2)
+    rx, ry = x[fall] - np.polyval(cx, t[fall]), y[fall] - np.polyval(cy, t[fall])
+    return {"a": (2 * float(cx[0]), 2 * float(cy[0])), "u_b": float(np.sqrt(np.mean(rx**2 + ry**2))),
+            "release": i_a - 0.5, "contact": i_end, "n": len(fall)}
+
+
+class SurfaceGravity(WmleTask):
+    """A ball dropped beside a glass of still liquid: the surface lies across the fall's direction."""
+
+    name = "surface_gravity"
+    label = "P23"
+    family = FAMILIES[4]
+    level = "M"
+    required_objects = ("ball",)
+    required_events = ("release", "ground_contact")
+    required_known = {"surface_bands": "[[x0, y0, x1, y1], …] (px) narrow column bands across the liquid's surface, "
+                                       "each inside the vessel with air above and liquid below"}
+
+    def probes(self, case: Case) -> list[Probe]:
+        return [Probe(f"surface_{i}", "level", tuple(float(v) for v in b))
+                for i, b in enumerate(case.known["surface_bands"])]
+
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = case_rng(seed, self.label)
+        phi = 0.0 if rng.random() < 1 / 3 else float(rng.uniform(4, 10) * rng.choice([-1, 1]))
+        cw, ch = CANVAS
+        ground = 402.0
+        vessel_left = bool(rng.integers(2))
+        W_v = float(rng.integers(190, 231))
+        r = float(rng.uniform(12, 15))
+        x_ball = cw / 2 + (1 if vessel_left else -1) * float(rng.uniform(60, 110))
+        xv0 = (x_ball - 80 - W_v if vessel_left else x_ball + 80) + 0.5
+        xv0 = float(np.round(xv0)) - 0.5
+        vessel = [xv0, 190.5, xv0 + W_v, ground - 3.5]
+        y_s = float(rng.uniform(265, 295))
+        y_top = float(rng.uniform(128, 138))
+        height_m = float(rng.uniform(1.1, 1.6))
+        ppm = (ground - r - y_top) / height_m
+        hold = float(rng.uniform(0.3, 0.45))
+        t_fall = math.sqrt(2 * height_m / G)
+        tilt = float(rng.uniform(8, 15) * rng.choice([-1, 1]))
+        color = object_colors(seed, 1)[0]
+        tint = lq.LIQUID_TINTS[int(rng.integers(len(lq.LIQUID_TINTS)))]
+        glass = tuple(int(v) for v in np.clip(np.asarray(lq.GLASS_TINT) + rng.uniform(-18, 18), 0, 255))
+        M = lq.rotation_matrix(CANVAS, (WIDTH, HEIGHT), phi)
+        bands = _bands(M, vessel)
+        bx, by = lq.to_output(M, [(x_ball, y_top)])[0]
+        case = Case(
+            id=self.case_id(index), suite="wmle", task=self.name, seed=seed, variant=f"style-{seed}",
+            width=WIDTH, height=HEIGHT, fps=FPS, duration=round(hold + t_fall + 0.8, 4),
+            prompt=("Side view of a glass of coloured liquid standing still on a table, with a small steel ball "
+                    f"hanging on a thread about {height_m:.1f} metres above the table beside the glass. The thread is "
+                    "cut and the ball drops freely to the table; the liquid stays perfectly still throughout. "
+                    + ("The camera is held level. " if phi == 0 else "The camera is held slightly tilted and does "
+                       "not move. ") + "Time runs at a steady rate."),
+            objects=[ObjectSpec(id="ball", shape="sphere", color=color, box=sphere_box(bx, by, r),
+                                known={"radius_px": r})],
+            assumptions=["the liquid is at rest", "the ball falls freely from rest (negligible air resistance)",
+                         "uniform gravity", "a camera that does not move (possibly tilted)"],
+            criteria=["M1: angle between the ball's acceleration and the surface − 90° (q, a = 5°)",
+                      "M2: G(q(surface line-fit RMS; 3 px), q(constant-acceleration fit RMS; 8 px))"],
+            known={"surface_bands": bands, "rotation_deg": phi, "vessel_canvas": vessel, "surface_row_canvas": y_s,
+                   "ball_canvas": [x_ball, y_top], "radius_px": r, "ground_canvas": ground, "px_per_m": ppm,
+                   "hold_s": hold, "fall_time_s": t_fall, "color": list(color), "liquid": list(tint),
+                   "glass": list(glass), "style_seed": seed, "anti_tilt_deg": tilt,
+                   "anti_note": "twin: the surface is turned by anti_tilt_deg from the perpendicular to the fall"},
+        )
+        t = frame_times(case)
+        pts = lq.to_output(M, np.stack([np.full(len(t), x_ball), self._y(case, t)], 1))
+        case.truth = GroundTruth(tracks={"ball": [(float(a), float(p[0]), float(p[1])) for a, p in zip(t, pts)]},
+                                 events={"release": hold, "ground_contact": hold + t_fall},
+                                 quantities={"e1": 0.0, "anti_e1": abs(tilt), "rotation_deg": phi})
+        return case, next(iter(self.render(case)))
+
+    def _y(self, case: Case, t: np.ndarray) -> np.ndarray:
+        k = case.known
+        s = np.clip(t - k["hold_s"], 0.0, None)
+        y0 = k["ball_canvas"][1]
+        return np.minimum(y0 + 0.5 * G * k["px_per_m"] * s * s, k["ground_canvas"] - k["radius_px"])
+
+    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        k = case.known
+        cw, ch = CANVAS
+        x, y0 = k["ball_canvas"]
+        r = k["radius_px"]
+        bar_y = y0 - r - 14
+        scene = Scene(cw, ch, style_of(case)).ground(k["ground_canvas"]).support(x - 30, x + 30, bar_y)
+        tank = lq.Tank([tuple(k["vessel_canvas"])], tuple(k["liquid"]), open_top=(0,), glass=tuple(k["glass"]))
+        tilt = math.radians(k["anti_tilt_deg"]) if law == "anti" else 0.0
+        base = tank.draw(scene.static_layer.copy(), {0: (k["surface_row_canvas"], tilt)})
+        style = scene.style
+        for ti, y in zip(frame_times(case), self._y(case, frame_times(case))):
+            img = base.copy()
+            if ti < k["hold_s"]:
+                String((x, bar_y), (x, float(y) - r)).draw(img, style)
+            Sphere(x, float(y), r, tuple(k["color"])).draw(img, style)
+            yield lq.rotate_frame(img, (case.width, case.height), k["rotation_deg"])
+
+    def extract(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        xs, ys = [], []
+        for i, b in enumerate(case.known["surface_bands"]):
+            rs = tracks.regions.get(f"surface_{i}")
+            if rs is not None and rs.ok.any():
+                xs.append(band_x(b))
+                ys.append(float(np.median(rs["row"][rs.ok])))
+        if len(xs) < MIN_BANDS:
+            m.notes["unresolved"] = f"{len(xs)} surface bands read (need ≥ {MIN_BANDS})"
+            return m
+        slope, _, u_s = surface_line(np.array(xs), np.array(ys))
+        m.set("surface_slope", slope)
+        m.set("surface_rms_px", u_s)
+        m.notes["surface_points"] = [[round(a, 2), round(b, 3)] for a, b in zip(xs, ys)]
+        _, t, vis, x, y = steady_xy(case, tracks, "ball")
+        fit = fall_fit(t, x, y, vis)
+        if "reason" in fit:
+            m.notes["unresolved"] = fit["reason"]
+            return m
+        m.events.append(event("ball", "release", max(fit["release"], 0.0), tracks))
+        m.events.append(event("ball", "ground_contact", float(fit["contact"]), tracks))
+        m.set("accel_x_px_s2", fit["a"][0])
+        m.set("accel_y_px_s2", fit["a"][1])
+        m.set("trajectory_rms_px", fit["u_b"])
+        m.notes["fall_samples"] = fit["n"]
+        return m
+
+    def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
+        rs = [tracks.regions[f"surface_{i}"].readable if f"surface_{i}" in tracks.regions else 0.0
+              for i in range(len(case.known["surface_bands"]))]
+        return {"readable_surface": float(np.mean(rs)) if rs else 0.0}
+
+    def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
+        if "unresolved" in m.notes:
+            why = m.notes["unresolved"]
+            return {"M1": MetricScore.operational_zero(why), "M2": MetricScore.operational_zero(why)}
+        a = (m.get("accel_x_px_s2"), m.get("accel_y_px_s2"))
+        return {"M1": perpendicularity(a if None not in a else None, m.get("surface_slope")),
+                "M2": fit_quality(m.get("surface_rms_px"), m.get("trajectory_rms_px"))}
+
+
+def _bands(M: np.ndarray, vessel, margin: float = 10.0) -> list[list[float]]:
+    """:data:`N_BANDS` axis-aligned bands (output px) across the vessel's inside, each column band kept
+    ``margin`` px inside the turned inside on every side and within the frame."""
+    x0, y0, x1, y1 = vessel
+    inv = np.linalg.inv(np.vstack([M, [0, 0, 1]]))[:2]
+    ymid = 0.5 * (y0 + y1)
+    out = []
+    for xc in np.linspace(x0 + 22, x1 - 22, N_BANDS):
+        u = float(np.round(lq.to_output(M, [(xc, ymid)])[0][0]))
+        vs = np.arange(2.0, HEIGHT - 2.0, 0.5)
+        keep = np.ones(len(vs), bool)
+        for du in (-BAND_HALF - 0.5, BAND_HALF + 0.5):
+            p = lq.to_output(inv, np.stack([np.full(len(vs), u + du), vs], 1))
+            keep &= (p[:, 0] > x0 + margin) & (p[:, 0] < x1 - margin) & (p[:, 1] > y0 + margin) & (p[:, 1] < y1 - margin)
+        if keep.any():
+            out.append([u - BAND_HALF, float(np.ceil(vs[keep].min())), u + BAND_HALF, float(np.floor(vs[keep].max()))])
+    return out

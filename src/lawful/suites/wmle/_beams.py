@@ -1,0 +1,72 @@
+"""Beam kit shared by the WMLE optics tasks P17–P20: beam colours, a laser housing, region polygons in a
+surface's own frame, and lines read from region series.
+
+A surface frame is a contact point ``c``, a unit tangent ``u`` and the unit normal ``n`` towards the
+light; :func:`surface_quad` gives the polygon ``{c + a u + b n : a ∈ [a0, a1], b ∈ [b0, b1]}`` cut to the
+frame, which is how the tasks state where each beam may be (``case.known``), so a hand-written case
+for a real video can state the same regions.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from lawful.case import Case
+from lawful.tracks import Tracks
+from lawful.world import optics
+
+# Saturated laser colours (RGB): far in Lab from the low-saturation scene colours.
+BEAM_COLORS = {"red": (245, 45, 35), "green": (40, 225, 70), "violet": (150, 60, 250)}
+HOUSING = (52, 54, 60)
+
+
+def beam_color(seed: int, avoid: tuple[str, ...] = ()) -> tuple[str, tuple[int, int, int]]:
+    """A beam colour picked by ``seed`` among those not in ``avoid``."""
+    names = [k for k in BEAM_COLORS if k not in avoid]
+    name = names[int(seed) % len(names)]
+    return name, BEAM_COLORS[name]
+
+
+def surface_quad(c, u, n, a0: float, a1: float, b0: float, b1: float, width: int, height: int) -> list:
+    """The polygon ``c + a u + b n`` over ``[a0, a1] × [b0, b1]`` cut to the frame, ``[[x, y], …]``."""
+    c, u, n = (np.asarray(v, float) for v in (c, u, n))
+    pts = [c + a * u + b * n for a, b in ((a0, b0), (a1, b0), (a1, b1), (a0, b1))]
+    return [list(p) for p in optics.clip_polygon(pts, width, height)]
+
+
+def draw_housing(img: np.ndarray, tip, direction, length: float = 34.0, width: float = 12.0) -> None:
+    """A laser pointer's body behind its aperture ``tip``, aimed along ``direction``."""
+    d = np.asarray(direction, float) / np.linalg.norm(direction)
+    n = np.array([-d[1], d[0]]) * width / 2
+    tip = np.asarray(tip, float)
+    back = tip - d * length
+    optics.fill_polygon(img, [tip + n, tip - n, back - n, back + n], HOUSING)
+    optics.fill_polygon(img, [tip + 0.5 * n, tip - 0.5 * n, tip - 0.5 * n - 3 * d, tip + 0.5 * n - 3 * d],
+                        (20, 20, 22))
+
+
+def line_at(tracks: Tracks, name: str, i: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Line ``(point, unit direction)`` of region ``name`` at sample ``i`` (first-frame px); None if unread."""
+    r = tracks.regions.get(name)
+    if r is None or not r.ok[i]:
+        return None
+    a = float(r["angle"][i])
+    return np.array([r["x"][i], r["y"][i]], float), np.array([math.cos(a), math.sin(a)])
+
+
+def readable(tracks: Tracks, names) -> dict[str, float]:
+    """Consistency factors: the share of samples in which each named region was read."""
+    return {f"read_{k}": (tracks.regions[k].readable if k in tracks.regions else 0.0) for k in names}
+
+
+def angle_from_normal(d: np.ndarray, normal: np.ndarray) -> float:
+    """Angle (rad, 0–π/2) between the undirected line along ``d`` and the normal."""
+    c = abs(float(d @ normal)) / (np.linalg.norm(d) * np.linalg.norm(normal))
+    return math.acos(min(1.0, c))
+
+
+def polygon(case: Case, key: str) -> list[tuple[float, float]]:
+    """A region polygon stated in ``case.known[key]``."""
+    return [tuple(map(float, p)) for p in case.known[key]]

@@ -1,0 +1,209 @@
+"""P16 — cross-ratio of four markers on a rigid rod sliding between a wall and the floor (WMLE B.4).
+
+A rod leans on a wall, its top end sliding down the wall and its foot out along the floor. Four
+markers are fixed on it. A camera is a projective map, so the cross-ratio of the markers' image
+positions along the rod's image line is the same in every frame, whatever the perspective.
+
+- M1 ``e1 = CV(χ)`` over frames, ``χ = (t3 − t1)(t4 − t2) / ((t3 − t2)(t4 − t1))`` with ``t1 < … < t4``
+  the markers' positions along their fitted image line; ``s1 = q(e1; 0.10)``. The variance that the
+  markers' measured localisation noise adds to χ is taken out (:func:`cross_ratio_constancy`).
+- M2 ``e2 = mean over frames of RMS_collinearity / marker span``, the markers' perpendicular RMS about
+  that line over ``t4 − t1``; ``s2 = q(e2; 0.05)``.
+
+Both need ≥ ``MIN_FRAMES`` frames with all four markers seen, else operational zeros.
+
+The render draws the scene on a plane and views it through a mild perspective homography
+(``known["homography"]``), so image spacings change as the rod turns while χ stays fixed. Twin: one
+inner marker creeps along the rod as it slides (``anti_drift``, a share of the rod's length), so the
+spacing is not rigid and χ drifts; the markers stay on the rod (M2 unchanged).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import cv2
+import numpy as np
+
+from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.perceive import noise
+from lawful.result import Measurement
+from lawful.score.wmle import cv, q
+from lawful.suites.base import Law
+from lawful.suites.wmle.common import (
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, contrasting_colors, frame_times, sphere_box,
+    style_of,
+)
+from lawful.tracks import Tracks
+from lawful.world import optics
+from lawful.world.draw import Scene, Sphere
+
+IDS = ("marker_1", "marker_2", "marker_3", "marker_4")
+MIN_FRAMES = 5
+ROD_WIDTH = 7.0
+
+
+def cross_ratio_constancy(chis) -> MetricScore:
+    """M1: ``e1 = CV(χ)`` over frames; ``s1 = q(e1; 0.10)``.
+
+    ``chis``: χ per sample in time order (NaN where not resolved). The spread that marker localisation
+    noise alone adds is removed: ``e1 = √max(var(χ) − σ², 0) / mean(χ)`` with ``σ`` the per-frame noise of
+    χ measured from its residuals about a local quadratic (:func:`lawful.perceive.noise.sigma`), so a
+    rigid rod reads ``e1 ≈ 0`` at any video quality and a drifting χ (smooth over frames) keeps its CV.
+    """
+    series = np.asarray(list(chis), float)
+    x = series[np.isfinite(series)]
+    if len(x) < MIN_FRAMES:
+        return MetricScore.operational_zero(f"cross-ratio resolved in {len(x)} frames (< {MIN_FRAMES})")
+    sig = noise.sigma(series)
+    sig = sig if math.isfinite(sig) else 0.0
+    e1 = math.sqrt(max(float(x.var()) - sig * sig, 0.0)) / abs(float(x.mean()))
+    return MetricScore.measured(q(e1, 0.10), e1, cv_raw=cv(x), chi_noise=sig, chi_mean=float(x.mean()),
+                                frames=float(len(x)))
+
+
+def collinearity(ratios) -> MetricScore:
+    """M2: ``e2 = mean(RMS_collinearity / span)`` over frames; ``s2 = q(e2; 0.05)``."""
+    x = np.asarray([r for r in ratios if math.isfinite(r)], float)
+    if len(x) < MIN_FRAMES:
+        return MetricScore.operational_zero(f"collinearity resolved in {len(x)} frames (< {MIN_FRAMES})")
+    e2 = float(x.mean())
+    return MetricScore.measured(q(e2, 0.05), e2)
+
+
+def frame_cross_ratio(points: np.ndarray) -> tuple[float, float]:
+    """χ of four image points ``[4, 2]`` along their PCA line, and their collinearity RMS over the span."""
+    t, rms = optics.collinear_positions(points)
+    span = t[-1] - t[0]
+    return optics.cross_ratio(t), (rms / span if span > 0 else math.nan)
+
+
+class CrossRatio(WmleTask):
+    """Four markers on a rod sliding down between a wall and the floor."""
+
+    name = "cross_ratio"
+    label = "P16"
+    family = FAMILIES[3]
+    level = "E"
+    required_objects = IDS
+
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = case_rng(seed, self.label)
+        wall_x = float(rng.uniform(70.0, 100.0))
+        floor_y = float(rng.uniform(300.0, 318.0))
+        L = float(rng.uniform(255.0, 285.0))
+        phi0, phi1 = float(rng.uniform(64.0, 72.0)), float(rng.uniform(22.0, 30.0))
+        s = [float(rng.uniform(0.06, 0.12)), float(rng.uniform(0.30, 0.40)), float(rng.uniform(0.56, 0.66)),
+             float(rng.uniform(0.88, 0.94))]
+        drift_id = int(rng.integers(1, 3))  # marker_2 or marker_3 creeps in the twin
+        drift = float(rng.uniform(0.11, 0.15)) * (1 if drift_id == 2 else -1)
+        hold, slide = float(rng.uniform(0.25, 0.4)), float(rng.uniform(2.0, 2.4))
+        k = float(rng.uniform(18.0, 30.0))  # perspective: the top or the bottom edge widens by 2k px
+        src = np.float32([[0, 0], [WIDTH - 1, 0], [WIDTH - 1, HEIGHT - 1], [0, HEIGHT - 1]])
+        dst = src.copy()
+        edge = (0, 1) if rng.integers(2) else (3, 2)
+        dst[edge[0], 0] -= k
+        dst[edge[1], 0] += k
+        H = cv2.getPerspectiveTransform(src, dst).astype(float)
+        colors = contrasting_colors(seed, 4, 45.0)
+        r = float(rng.uniform(6.5, 8.0))
+        duration = round(hold + slide + 0.3, 3)
+        case = Case(
+            id=self.case_id(index), suite="wmle", task=self.name, seed=seed, variant=f"style-{seed}",
+            width=WIDTH, height=HEIGHT, fps=FPS, duration=duration,
+            prompt=("A straight wooden pole leans against a vertical wall, its foot on a flat floor, seen from the "
+                    "side by a camera that looks slightly askew at the wall. Four small coloured balls are fixed "
+                    "along the pole. After a moment the foot slips: the top end slides down the wall while the "
+                    "foot slides away along the floor, the pole staying straight, until it lies much flatter. "
+                    "The camera does not move; everything stays in view."),
+            objects=[ObjectSpec(id=oid, shape="sphere", color=c, box=(0, 0, 1, 1)) for oid, c in zip(IDS, colors)],
+            assumptions=["the pole and the markers' spacing are rigid", "the markers lie on the pole's axis",
+                         "a fixed camera (a projective view)"],
+            criteria=["M1: cross-ratio of the four markers constant over frames, CV (q, a = 0.10)",
+                      "M2: markers collinear, RMS / span (q, a = 0.05)"],
+            known={"wall_x": wall_x, "floor_y": floor_y, "rod_px": L, "phi0_deg": phi0, "phi1_deg": phi1,
+                   "hold_s": hold, "slide_s": slide, "marker_s": s, "radius_px": r, "homography": H.tolist(),
+                   "colors": [list(c) for c in colors], "style_seed": seed, "anti_marker": drift_id,
+                   "anti_drift": drift,
+                   "anti_note": "twin: one inner marker creeps along the pole by anti_drift of its length"},
+        )
+        xy = self._markers(case, frame_times(case), "true")
+        for j, o in enumerate(case.objects):
+            o.box = sphere_box(float(xy[0, j, 0]), float(xy[0, j, 1]), r)
+        chi = optics.cross_ratio(s)
+        case.truth = GroundTruth(
+            tracks={oid: [(float(t), float(a), float(b)) for t, (a, b) in zip(frame_times(case), xy[:, j])]
+                    for j, oid in enumerate(IDS)},
+            quantities={"chi_world": chi, "e1": 0.0, "e2": 0.0})
+        return case, next(self.render(case))
+
+    def _pose(self, case: Case, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rod ends (plane px) ``[T, 2]`` each: top on the wall, foot on the floor."""
+        k = case.known
+        u = np.clip((np.asarray(t, float) - k["hold_s"]) / k["slide_s"], 0, 1)
+        u = u * u * (3 - 2 * u)
+        phi = np.radians(k["phi0_deg"] + (k["phi1_deg"] - k["phi0_deg"]) * u)
+        L, wx, fy = k["rod_px"], k["wall_x"], k["floor_y"]
+        top = np.stack([np.full_like(phi, wx), fy - L * np.sin(phi)], 1)
+        foot = np.stack([wx + L * np.cos(phi), np.full_like(phi, fy)], 1)
+        return top, foot
+
+    def _fractions(self, case: Case, t: np.ndarray, law: Law) -> np.ndarray:
+        k = case.known
+        s = np.tile(np.asarray(k["marker_s"], float), (len(t), 1))
+        if law == "anti":
+            u = np.clip((np.asarray(t, float) - k["hold_s"]) / k["slide_s"], 0, 1)
+            s[:, k["anti_marker"] - 1] += k["anti_drift"] * u
+        return s
+
+    def _markers(self, case: Case, t: np.ndarray, law: Law) -> np.ndarray:
+        """Marker centres in image px ``[T, 4, 2]``."""
+        top, foot = self._pose(case, t)
+        s = self._fractions(case, t, law)
+        plane = top[:, None, :] + s[..., None] * (foot - top)[:, None, :]
+        H = np.asarray(case.known["homography"])
+        return optics.apply_homography(H, plane.reshape(-1, 2)).reshape(plane.shape)
+
+    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        k = case.known
+        scene = Scene(case.width, case.height, style_of(case)).ground(k["floor_y"])
+        scene.platform(-10, -10, k["wall_x"], k["floor_y"])
+        H = np.asarray(k["homography"])
+        t = frame_times(case)
+        top, foot = self._pose(case, t)
+        s = self._fractions(case, t, law)
+        style = scene.style
+        wood = tuple(int(0.55 * c) for c in style.ramp_color)
+        for i in range(len(t)):
+            img = scene.static_layer.copy()
+            d = (foot[i] - top[i]) / np.linalg.norm(foot[i] - top[i])
+            n = np.array([-d[1], d[0]]) * ROD_WIDTH / 2
+            optics.fill_polygon(img, [top[i] + n, foot[i] + n, foot[i] - n, top[i] - n], wood)
+            for j in range(4):
+                p = top[i] + s[i, j] * (foot[i] - top[i])
+                Sphere(float(p[0]), float(p[1]), k["radius_px"], tuple(k["colors"][j])).draw(img, style)
+            yield cv2.warpPerspective(img, H, (case.width, case.height), flags=cv2.INTER_LINEAR,
+                                      borderMode=cv2.BORDER_REPLICATE)
+
+    def extract(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        ids = [o for o in IDS if o in tracks]
+        chis, ratios = [], []
+        if len(ids) == 4:
+            vis = np.all([tracks[o].visible for o in ids], 0)
+            for i in range(len(tracks)):
+                chi, ratio = (frame_cross_ratio(np.array([tracks[o].xy[i] for o in ids], float)) if vis[i]
+                              else (math.nan, math.nan))
+                chis.append(chi)
+                ratios.append(ratio)
+        m.notes["chi"] = [float(c) if math.isfinite(c) else None for c in chis]  # per sample; None: not seen
+        m.notes["collinearity"] = [float(r) if math.isfinite(r) else None for r in ratios]
+        m.set("chi_mean", float(np.nanmean(chis)) if np.isfinite(chis).any() else None,
+              "no frame with all four markers")
+        return m
+
+    def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
+        def series(key):
+            return [math.nan if v is None else v for v in m.notes.get(key, [])]
+        return {"M1": cross_ratio_constancy(series("chi")), "M2": collinearity(series("collinearity"))}

@@ -1,0 +1,80 @@
+"""P23 surface perpendicular to gravity: M1/M2 formulas, line and fall fits, hand-made readings, end to end."""
+
+import math
+
+import numpy as np
+import pytest
+
+from lawful.perceive.regions import RegionSeries
+from lawful.runner.evaluate import evaluate_video
+from lawful.score.wmle import q
+from lawful.suites.wmle.p23_surface_gravity import (
+    SurfaceGravity, band_x, fall_fit, fit_quality, perpendicularity, surface_line,
+)
+from lawful.tracks import Tracks
+from lawful.video import write_video
+
+
+def test_metric_formulas():
+    m = perpendicularity((0.0, 100.0), 0.0)
+    assert m.residual == pytest.approx(0.0, abs=1e-9) and m.value == pytest.approx(1.0)
+    m = perpendicularity((0.0, 1.0), math.tan(math.radians(10)))
+    assert m.residual == pytest.approx(-10.0) and m.value == pytest.approx(q(10, 5))
+    m = fit_quality(0.3, 1.0)
+    assert m.value == pytest.approx(math.sqrt(q(0.3, 3) * q(1.0, 8)))
+    assert fit_quality(None, 1.0).status == "operational_zero"
+
+
+def test_line_and_fall_fits_are_exact_on_exact_data():
+    xs = np.array([100.0, 130, 160, 190])
+    s, c, rms = surface_line(xs, 3 + 0.2 * xs)
+    assert (s, c) == pytest.approx((0.2, 3.0)) and rms == pytest.approx(0.0, abs=1e-9)
+    assert band_x((97.0, 0, 103.0, 10)) == 100.0
+    t = np.arange(40) / 24.0
+    u = np.clip(t - 0.5, 0, None)
+    a = np.array([40.0, 600.0])  # a tilted camera: gravity has an image-x component
+    x, y = 300 + 0.5 * a[0] * u**2, 50 + 0.5 * a[1] * u**2
+    stop = np.flatnonzero(y > 300)[0]
+    x[stop:], y[stop:] = x[stop], y[stop]
+    fit = fall_fit(t, x, y, np.ones(40, bool))
+    assert fit["a"] == pytest.approx(tuple(a), rel=1e-6) and fit["u_b"] < 1e-6
+
+
+def test_extraction_from_hand_made_readings():
+    task = SurfaceGravity()
+    case, _ = task.make_case(0, 1000)
+    bands = case.known["surface_bands"]
+    T = case.n_frames
+    tr = Tracks.empty(["ball"], T, fps=case.fps)
+    tr.t = np.arange(T) / case.fps
+    u = np.clip(tr.t - 0.3, 0, None)
+    g = np.array([math.sin(math.radians(5)), math.cos(math.radians(5))]) * 700  # gravity turned 5° in the image
+    y = np.minimum(60 + 0.5 * g[1] * u**2, 320)
+    x = 300 + (y - 60) * g[0] / g[1]
+    tr.xy[:, 0, 0], tr.xy[:, 0, 1] = x, y
+    tr.box[:, 0] = np.stack([x - 13, y - 13, x + 13, y + 13], 1)
+    tr.area[:, 0], tr.visible[:, 0] = math.pi * 169, True
+    slope = -math.tan(math.radians(5 - 2))  # a surface 2° off the perpendicular to that gravity
+    tr.regions = {f"surface_{i}": RegionSeries.from_values(f"surface_{i}", "level", 0.05,
+                                                           row=np.full(T, 200 + slope * (band_x(b) - 320)))
+                  for i, b in enumerate(bands)}
+    m = task.measure(case, tr)
+    got = task.metrics(case, m)
+    assert abs(got["M1"].residual) == pytest.approx(2.0, abs=1e-3)
+    assert got["M2"].components["u_s"] == pytest.approx(0.0, abs=1e-6)
+    assert m.notes["C"] == pytest.approx(100.0)
+
+
+def test_reference_and_twin_end_to_end_in_a_tilted_camera(tmp_path):
+    task = SurfaceGravity()
+    case, _ = task.make_case(0, 1000)
+    assert abs(case.known["rotation_deg"]) > 4
+    out = {}
+    for law in ("true", "anti"):
+        path = write_video(tmp_path / f"{law}.mp4", task.render(case, law), case.fps)
+        out[law] = evaluate_video(case, path, task).scores["P23"]
+        assert out[law].metrics["C"] == pytest.approx(100.0)
+    assert out["true"].metrics["P"] >= 97
+    assert abs(out["true"].residuals["M1"]) < 0.3
+    assert abs(out["anti"].residuals["M1"]) == pytest.approx(abs(case.known["anti_tilt_deg"]), abs=0.5)
+    assert out["anti"].metrics["P"] < 80

@@ -126,16 +126,18 @@ def ice_texture(box, frozen: float, seed: int, color=(150, 175, 200), n: int = 6
     rng = np.random.default_rng(seed)
     x0, y0, x1, y1 = box
     u = rng.uniform(size=(n, 3))
+    cx = x0 + 3 + u[:, 0] * (x1 - x0 - 6)
+    length = 4 + 8 * u[:, 2]
+    cy = y1 - 4 - length - u[:, 1] * max(y1 - y0 - 10 - length.max(), 1)  # fixed from the bottom up
 
     def layer(win, cols, rows):
         if frozen <= 0:
             return
-        top = y0 + 4.0
-        for a, b, c in u:
-            cx = x0 + 3 + a * (x1 - x0 - 6)
-            cy = top + b * max(y1 - top - 10, 1)
-            cov = span_cover(cx - 0.6, cx + 0.6, cols)[None, :] * span_cover(cy, cy + 4 + 8 * c, rows)[:, None]
-            over(win, color, 0.35 * frozen * cov)
+        a = np.zeros(win.shape[:2], np.float32)
+        for x, y, L in zip(cx, cy, length):
+            a += span_cover(y, y + L, rows)[:, None] * span_cover(x - 0.6, x + 0.6, cols)[None, :]
+        a *= span_cover(y0 + 4.0, y1, rows)[:, None]  # none within 4 px of the top
+        over(win, color, 0.35 * frozen * np.clip(a, 0.0, 1.0))
     return layer
 
 

@@ -217,3 +217,72 @@ class PlatePendulum:
         a = self.plate_alpha(X, Y)
         sheen = (0.9 + 0.12 * np.cos(u / max(self.w, 1.0) * math.pi * 1.5 + 0.6))[..., None]  # brushed metal
         _blend(img, win, a, np.asarray(self.color, np.float32)[None, None, :] * sheen)
+
+
+# ----------------------------------------------------------------------------- drops (P40)
+
+
+def _smooth_max(d1: np.ndarray, d2: np.ndarray, k: float) -> np.ndarray:
+    """Polynomial smooth maximum of two signed distances (a neck of width ~``k`` where they meet)."""
+    if k <= 0:
+        return np.maximum(d1, d2)
+    h = np.clip(0.5 + 0.5 * (d1 - d2) / k, 0.0, 1.0)
+    return d2 + (d1 - d2) * h + k * h * (1.0 - h)
+
+
+@dataclass
+class Drop:
+    """A liquid drop seen side-on: a spheroid with horizontal semi-axis ``a`` and vertical ``b`` at ``(x, y)``
+    or, with ``other = (x2, y2, r2)`` and ``neck`` > 0, two round drops (radius ``a``, ``b`` ignored) joined by
+    a smooth neck while they merge. Shading: a slightly darker rim, a refraction-brightened lower body and
+    a soft highlight (the body keeps within a third of the way to white)."""
+
+    x: float
+    y: float
+    a: float
+    b: float
+    color: RGB
+    other: tuple[float, float, float] | None = None
+    neck: float = 0.0
+
+    casts_shadow = False
+
+    def bbox(self):
+        boxes = [(self.x - self.a, self.y - max(self.a, self.b), self.x + self.a, self.y + max(self.a, self.b))]
+        if self.other is not None:
+            x2, y2, r2 = self.other
+            boxes.append((x2 - r2, y2 - r2, x2 + r2, y2 + r2))
+        b = np.array(boxes)
+        return (b[:, 0].min() - self.neck, b[:, 1].min() - self.neck, b[:, 2].max() + self.neck,
+                b[:, 3].max() + self.neck)
+
+    def size(self):
+        return max(self.a, self.b)
+
+    def signed_distance(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+        """Approximate signed distance (px, positive inside) of pixel centres to the outline."""
+        dx, dy = X - self.x, Y - self.y
+        if self.other is None:
+            if abs(self.a - self.b) < 1e-9:
+                return self.a - np.hypot(dx, dy)
+            rho = np.sqrt((dx / self.a) ** 2 + (dy / self.b) ** 2)
+            grad = np.sqrt((dx / self.a**2) ** 2 + (dy / self.b**2) ** 2) / np.maximum(rho, 1e-6)
+            return (1.0 - rho) / np.maximum(grad, 1e-6)  # first-order distance to the ellipse
+        x2, y2, r2 = self.other
+        return _smooth_max(self.a - np.hypot(dx, dy), r2 - np.hypot(X - x2, Y - y2), self.neck)
+
+    def draw(self, img: np.ndarray, style: Style) -> None:
+        g = _grid(img, *self.bbox())
+        if g is None:
+            return
+        win, X, Y = g
+        d = self.signed_distance(X, Y)
+        alpha = _cover(d)
+        R = max(self.a, self.b)
+        body = 0.86 + 0.14 * np.clip(d / (0.35 * R), 0, 1)  # darker rim
+        lower = 1.0 + 0.12 * np.clip((Y - self.y) / R, 0, 1) * np.clip(d / (0.3 * R), 0, 1)  # light focused below
+        col = np.asarray(self.color, np.float32)[None, None, :] * (body * lower)[..., None]
+        hx, hy = self.x - 0.38 * self.a, self.y - 0.4 * self.b
+        spot = 0.33 * np.exp(-((X - hx) ** 2 + (Y - hy) ** 2) / (2 * (0.16 * R) ** 2))
+        col = col + (255.0 - col) * spot[..., None]
+        _blend(img, win, alpha, np.clip(col, 0, 255))

@@ -1,0 +1,243 @@
+"""P40 — volume conservation when two droplets coalesce (WMLE appendix B.9).
+
+Two unequal free drops of dyed water drift together (a slowed-down close-up), touch, merge through a
+growing neck and relax, after a damped shape oscillation, into one round drop of radius
+``r_f = (r1³ + r2³)^{1/3}``.
+
+- M1 ``e1 = |r_f³ / (r1³ + r2³) − 1|``, ``s1 = q(e1; 0.10)``;
+- M2 ``e2 = |R_f − (R1 + R2) / 2|`` with roundness ``R = 1 − RMS_radial / r_fit``, ``s2 = q(e2; 0.10)``.
+
+Reading: one region probe (``blobs``, the two largest components of the drop colour, left to right) over
+the drops' stage, stated by the case (``known["stage"]``). Pre-contact frames: both components read and
+at least ``CONTACT_GUARD`` frames before the first single-component frame (a blurred gap can bridge a
+frame early). Settled frames: single-component frames after the last one whose equivalent radius departs
+from the final median by more than ``k·σ_r`` (``σ_r`` the radius series' measured noise, ``k`` for the
+false-alarm rate ``noise.FALSE_ALARM``); at least ``MIN_FRAMES`` of each, else an operational zero.
+Radii: the equivalent-area radius ``√(A/π)`` of each component, median over the frames (a circle fit
+through boundary-pixel centres reads about half a pixel small, 1.5 % of volume at 30 px — 15 % of M1's
+scale). Roundness: the probe's circle-fit radial RMS less the outline's sampling error in quadrature,
+``√(max(0, rms² − 1/12))`` (a digitised perfect circle has radial RMS ≈ 1/√12 px), median over the frames.
+
+Twin: the merged drop keeps the projected *area* (``r_f = √(r1² + r2²)``) instead of the volume.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+
+from lawful.case import Case, GroundTruth
+from lawful.perceive import noise
+from lawful.perceive.regions import Probe, RegionSeries
+from lawful.result import Measurement
+from lawful.score.wmle import q
+from lawful.suites.base import Law
+from lawful.suites.wmle.common import (
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, style_of,
+)
+from lawful.tracks import Tracks
+from lawful.world import physics_more as pm
+from lawful.world.appearance import object_colors
+from lawful.world.draw import Scene
+from lawful.world.matter import Drop
+
+MIN_FRAMES = 3
+CONTACT_GUARD = 2
+GRID_VAR = 1.0 / 12.0  # variance (px²) of a unit grid's sampling error
+
+
+def volume_ratio(r1: float | None, r2: float | None, rf: float | None) -> MetricScore:
+    """M1: ``e1 = |r_f³ / (r1³ + r2³) − 1|``, ``s1 = q(e1; 0.10)``."""
+    if None in (r1, r2, rf) or not (r1 > 0 and r2 > 0 and rf > 0):
+        return MetricScore.operational_zero("drop radii not resolved before contact and after settling")
+    e1 = abs(rf**3 / (r1**3 + r2**3) - 1.0)
+    return MetricScore.measured(q(e1, 0.10), e1, r1=r1, r2=r2, rf=rf)
+
+
+def roundness_change(R1: float | None, R2: float | None, Rf: float | None) -> MetricScore:
+    """M2: ``e2 = |R_f − (R1 + R2) / 2|``, ``s2 = q(e2; 0.10)``."""
+    if None in (R1, R2, Rf):
+        return MetricScore.operational_zero("roundness not resolved before contact and after settling")
+    e2 = abs(Rf - 0.5 * (R1 + R2))
+    return MetricScore.measured(q(e2, 0.10), e2, R1=R1, R2=R2, Rf=Rf)
+
+
+def roundness(r_fit: np.ndarray, roundness_probe: np.ndarray) -> np.ndarray:
+    """``1 − RMS/r`` with the outline's grid sampling error removed from the probe's radial RMS."""
+    r = np.asarray(r_fit, float)
+    rms = (1.0 - np.asarray(roundness_probe, float)) * r
+    return 1.0 - np.sqrt(np.maximum(rms**2 - GRID_VAR, 0.0)) / r
+
+
+def drop_phases(n_blobs: np.ndarray, r_single: np.ndarray) -> tuple[np.ndarray, np.ndarray, str]:
+    """Pre-contact and settled samples ``[T]`` (bool) from the number of components read per sample and the
+    equivalent radius of the single component; a reason when either is missing."""
+    n = np.asarray(n_blobs)
+    T = len(n)
+    pre, settled = np.zeros(T, bool), np.zeros(T, bool)
+    ones = np.flatnonzero(n == 1)
+    twos = np.flatnonzero(n == 2)
+    if len(twos) == 0:
+        return pre, settled, "two separate drops never read"
+    if len(ones) == 0 or ones[-1] < twos[0]:
+        return pre, settled, "the drops never merged into one"
+    first_one = int(ones[ones > twos[0]][0])
+    pre[twos[twos < first_one - CONTACT_GUARD]] = True
+    after = np.zeros(T, bool)
+    after[first_one:] = True
+    single = after & (n == 1)
+    r = np.where(single, r_single, np.nan)
+    idx = np.flatnonzero(single)
+    tail = idx[-max(MIN_FRAMES, len(idx) // 4):]
+    final = float(np.median(r[tail]))
+    sig = noise.sigma(r)
+    tol = noise.k_for() * (sig if math.isfinite(sig) and sig > 0 else 0.05)
+    off = idx[np.abs(r[idx] - final) > tol]
+    start = int(off[-1]) + 1 if len(off) else int(idx[0])
+    settled[start:] = single[start:]
+    if pre.sum() < MIN_FRAMES:
+        return pre, settled, f"{int(pre.sum())} pre-contact frames (< {MIN_FRAMES})"
+    if settled.sum() < MIN_FRAMES:
+        return pre, settled, f"the merged drop settled in {int(settled.sum())} frames (< {MIN_FRAMES})"
+    return pre, settled, ""
+
+
+class DropletCoalescence(WmleTask):
+    """Two unequal drops approach, merge and settle into one."""
+
+    name = "droplet_coalescence"
+    label = "P40"
+    family = FAMILIES[8]
+    level = "M"
+    required_events = ("contact", "settled")
+
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = case_rng(seed, self.label)
+        r_big = float(rng.uniform(40.0, 48.0))
+        r_small = r_big * float(rng.uniform(0.55, 0.8))
+        big_left = bool(rng.integers(2))
+        cy = float(rng.uniform(165.0, 195.0))
+        gap = float(rng.uniform(36.0, 56.0))
+        speed = float(rng.uniform(34.0, 46.0))  # closing speed, px/s (slowed down)
+        xc = 320.0 + float(rng.uniform(-30, 30))  # the centre of mass (at rest)
+        m1, m2 = r_big**3, r_small**3
+        d0 = r_big + r_small + gap
+        x_big = xc - d0 * m2 / (m1 + m2) * (1 if big_left else -1)
+        x_small = xc + d0 * m1 / (m1 + m2) * (1 if big_left else -1)
+        t_contact = gap / speed
+        t_merge = float(rng.uniform(0.35, 0.5))
+        rf = pm.merged_radius(r_big, r_small)
+        rf_anti = math.hypot(r_big, r_small)
+        # the l = 2 mode of a 1.2-mm drop of a water–glycerol mix (σ = 0.065 N/m, ρ = 1190, ν = 3e-5 m²/s),
+        # shown slowed down by `slow`
+        R_m = 1.2e-3
+        slow = float(rng.uniform(35.0, 45.0))
+        omega = pm.rayleigh_frequency(R_m, 0.065, 1190.0) / slow
+        tau = pm.shape_mode_decay(R_m, 3e-5) * slow
+        eps0 = float(rng.uniform(0.1, 0.16))
+        duration = round(t_contact + t_merge + 6 * tau + 0.8, 3)
+        color = object_colors(seed, 1)[0]
+        x0 = min(x_big, x_small) - r_big - 40
+        x1 = max(x_big, x_small) + r_big + 40
+        stage = [max(2.0, x0), max(2.0, cy - 1.45 * rf - 20), min(WIDTH - 3.0, x1), min(HEIGHT - 3.0, cy + 1.45 * rf + 20)]
+        prompt = (
+            "Slowed-down close-up of two drops of a dyed water–glycerol mix floating freely in mid-air side by side, a large one "
+            f"and a smaller one about {r_small / r_big:.1f} times its width. They drift towards each other, touch, "
+            "join through a widening neck and wobble briefly before settling into one round drop. The camera does "
+            "not move and the slow motion is steady.")
+        case = Case(
+            id=self.case_id(index), suite="wmle", task=self.name, seed=seed, variant=f"style-{seed}",
+            width=WIDTH, height=HEIGHT, fps=FPS, duration=duration, prompt=prompt, objects=[],
+            assumptions=["incompressible liquid, no evaporation or splashing", "free drops (no support, no gravity "
+                         "sag at this scale)", "fixed camera, one image scale"],
+            criteria=["M1: r_f³ = r1³ + r2³ from fitted radii (q, a = 0.10)",
+                      "M2: final roundness equals the drops' mean roundness (q, a = 0.10)"],
+            known={"stage": stage, "color": list(color), "drops": {
+                "big": {"x": x_big, "r": r_big}, "small": {"x": x_small, "r": r_small}},
+                "y": cy, "x_com": xc, "t_contact": t_contact, "t_merge": t_merge, "r_final": rf,
+                "anti_r_final": rf_anti, "slow_motion": slow, "omega": omega, "tau": tau, "eps0": eps0, "style_seed": int(seed),
+                "anti_note": "twin: the merged drop keeps the projected area (r_f = √(r1² + r2²)), not the volume"})
+        case.truth = GroundTruth(events={"contact": t_contact, "merged": t_contact + t_merge},
+                                 quantities={"r1": r_big, "r2": r_small, "r_final": rf, "e1": 0.0, "e2": 0.0,
+                                             "anti_e1": rf_anti**3 / (m1 + m2) - 1.0})
+        return case, next(iter(self.render(case)))
+
+    def probes(self, case: Case) -> list[Probe]:
+        return [Probe("drops", "blobs", tuple(case.known["stage"]), color=tuple(case.known["color"]), count=2)]
+
+    def _drop(self, case: Case, t: float, law: Law) -> Drop:
+        k = case.known
+        d = k["drops"]
+        xb, rb, xs, rs = d["big"]["x"], d["big"]["r"], d["small"]["x"], d["small"]["r"]
+        xc, y, color = k["x_com"], k["y"], tuple(k["color"])
+        rf = k["r_final"] if law == "true" else k["anti_r_final"]
+        tc, tm = k["t_contact"], k["t_merge"]
+        if t < tc:  # drifting together, the centre of mass at rest
+            f = t / tc if tc > 0 else 1.0
+            gap_shrink = f * (abs(xs - xb) - rb - rs)
+            mb, ms = rb**3, rs**3
+            sgn = 1.0 if xs > xb else -1.0
+            return Drop(xb + sgn * gap_shrink * ms / (mb + ms), y, rb, rb, color,
+                        other=(xs - sgn * gap_shrink * mb / (mb + ms), y, rs), neck=0.0)
+        if t < tc + tm:  # merging: the centres close in on the centre of mass, the radii tend to r_f, a neck
+            s = (t - tc) / tm
+            s = s * s * (3 - 2 * s)
+            xb0 = xc + (xb - xc) * (rb + rs) / abs(xs - xb)  # positions at contact
+            xs0 = xc + (xs - xc) * (rb + rs) / abs(xs - xb)
+            return Drop(xc + (1 - s) * (xb0 - xc), y, rb + s * (rf - rb), rb, color,
+                        other=(xc + (1 - s) * (xs0 - xc), y, rs + s * (rf - rs)), neck=(0.25 + 0.5 * s) * rs * (1 - s) + 1e-3)
+        u = t - tc - tm
+        eps = k["eps0"] * math.exp(-u / k["tau"]) * math.cos(k["omega"] * u)
+        a, b = pm.spheroid_axes(rf, eps)
+        return Drop(xc, y, a, b, color)
+
+    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        scene = Scene(case.width, case.height, style_of(case))
+        base = scene.frame()
+        for t in frame_times(case):
+            img = base.copy()
+            self._drop(case, float(t), law).draw(img, scene.style)
+            yield img
+
+    def extract(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        reg: RegionSeries | None = tracks.regions.get("drops") if tracks.regions else None
+        if reg is None or not reg.ok.any():
+            m.notes["unresolved"] = "the drops were not read"
+            return m
+        area = np.asarray(reg["area"], float)
+        n = np.isfinite(area).sum(1) * reg.ok
+        r_eq = np.sqrt(area / math.pi)
+        rnd = roundness(reg["r"], reg["roundness"])
+        pre, settled, why = drop_phases(n, np.where(n == 1, np.nanmax(r_eq, 1), np.nan))
+        m.notes["pre_contact"] = np.flatnonzero(pre).tolist()
+        m.notes["settled"] = np.flatnonzero(settled).tolist()
+        ones = np.flatnonzero(n == 1)
+        if len(ones) and pre.any():
+            m.events.append(event("drops", "contact", float(ones[ones > np.flatnonzero(pre)[0]][0]), tracks))
+        if settled.any():
+            m.events.append(event("drops", "settled", float(np.flatnonzero(settled)[0]), tracks))
+        if why:
+            m.notes["unresolved"] = why
+            return m
+        m.set("r1_px", float(np.median(r_eq[pre, 0])))
+        m.set("r2_px", float(np.median(r_eq[pre, 1])))
+        single = np.nanmax(r_eq[settled], 1)
+        m.set("rf_px", float(np.median(single)))
+        m.set("R1", float(np.median(rnd[pre, 0])))
+        m.set("R2", float(np.median(rnd[pre, 1])))
+        m.set("Rf", float(np.median(np.nanmax(np.where(np.isfinite(r_eq[settled]), rnd[settled], np.nan), 1))))
+        return m
+
+    def extra_consistency(self, case: Case, tracks: Tracks, measurement: Measurement) -> dict[str, float]:
+        reg = tracks.regions.get("drops") if tracks.regions else None
+        return {"drops_readable": reg.readable if reg is not None else 0.0}
+
+    def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
+        if "unresolved" in m.notes:
+            why = m.notes["unresolved"]
+            return {"M1": MetricScore.operational_zero(why), "M2": MetricScore.operational_zero(why)}
+        return {"M1": volume_ratio(m.get("r1_px"), m.get("r2_px"), m.get("rf_px")),
+                "M2": roundness_change(m.get("R1"), m.get("R2"), m.get("Rf"))}

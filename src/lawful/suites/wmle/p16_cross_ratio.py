@@ -10,12 +10,14 @@ positions along the rod's image line is the same in every frame, whatever the pe
 - M2 ``e2 = mean over frames of RMS_collinearity / marker span``, the markers' perpendicular RMS about
   that line over ``t4 − t1``; ``s2 = q(e2; 0.05)``.
 
-Both need ≥ ``MIN_FRAMES`` frames with all four markers seen, else operational zeros.
+Frames count where all four markers are steadily seen and on their local trajectories (an
+outlier test at the tracks' own measured noise); both metrics need ≥ ``MIN_FRAMES`` such frames,
+else operational zeros.
 
 The render draws the scene on a plane and views it through a mild perspective homography
-(``known["homography"]``), so image spacings change as the rod turns while χ stays fixed. Twin: one
-inner marker creeps along the rod as it slides (``anti_drift``, a share of the rod's length), so the
-spacing is not rigid and χ drifts; the markers stay on the rod (M2 unchanged).
+(``known["homography"]``), so image spacings change as the rod turns while χ stays fixed. Twin: the
+third marker creeps along the rod as it slides (``anti_drift``, a share of the rod's length, sized so
+χ ends 22–30 % higher), so the spacing is not rigid and χ drifts; the markers stay on the rod (M2 unchanged).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from lawful.score.wmle import cv, q
 from lawful.suites.base import Law
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, contrasting_colors, frame_times, sphere_box,
-    style_of,
+    steady_visible, style_of,
 )
 from lawful.tracks import Tracks
 from lawful.world import optics
@@ -79,6 +81,24 @@ def frame_cross_ratio(points: np.ndarray) -> tuple[float, float]:
     return optics.cross_ratio(t), (rms / span if span > 0 else math.nan)
 
 
+def _drift_for(s, factor: float) -> float:
+    """How far the third marker must creep (share of the rod) for χ to change by ``factor``:
+    ``χ = A (s3 − s1) / (s3 − s2)`` with ``A = (s4 − s2) / (s4 − s1)`` solved for ``s3``."""
+    s1, s2, s3, s4 = s
+    A = (s4 - s2) / (s4 - s1)
+    chi = factor * optics.cross_ratio(s)
+    return (chi * s2 - A * s1) / (chi - A) - s3
+
+
+def _usable(case: Case, tr) -> np.ndarray:
+    """``[T]`` a marker's steady sightings less those off its local trajectory by more than its measured
+    noise allows (:func:`lawful.perceive.noise.centroid_outliers`: compression smears a moving blob)."""
+    vis = steady_visible(tr, (case.width, case.height))
+    if vis.sum() < 5:
+        return vis
+    return vis & ~noise.centroid_outliers(tr, vis, noise.track_noise(tr, vis).sigma)
+
+
 class CrossRatio(WmleTask):
     """Four markers on a rod sliding down between a wall and the floor."""
 
@@ -96,9 +116,8 @@ class CrossRatio(WmleTask):
         phi0, phi1 = float(rng.uniform(64.0, 72.0)), float(rng.uniform(22.0, 30.0))
         s = [float(rng.uniform(0.06, 0.12)), float(rng.uniform(0.30, 0.40)), float(rng.uniform(0.56, 0.66)),
              float(rng.uniform(0.88, 0.94))]
-        drift_id = int(rng.integers(1, 3))  # marker_2 or marker_3 creeps in the twin
-        drift = float(rng.uniform(0.11, 0.15)) * (1 if drift_id == 2 else -1)
-        hold, slide = float(rng.uniform(0.25, 0.4)), float(rng.uniform(2.0, 2.4))
+        drift_id, drift = 3, _drift_for(s, 1.0 + float(rng.uniform(0.22, 0.30)))  # the twin's χ ends 22-30 % up
+        hold, slide = float(rng.uniform(0.25, 0.4)), float(rng.uniform(2.6, 3.0))
         k = float(rng.uniform(18.0, 30.0))  # perspective: the top or the bottom edge widens by 2k px
         src = np.float32([[0, 0], [WIDTH - 1, 0], [WIDTH - 1, HEIGHT - 1], [0, HEIGHT - 1]])
         dst = src.copy()
@@ -107,7 +126,7 @@ class CrossRatio(WmleTask):
         dst[edge[1], 0] += k
         H = cv2.getPerspectiveTransform(src, dst).astype(float)
         colors = contrasting_colors(seed, 4, 45.0)
-        r = float(rng.uniform(6.5, 8.0))
+        r = float(rng.uniform(9.0, 10.5))
         duration = round(hold + slide + 0.3, 3)
         case = Case(
             id=self.case_id(index), suite="wmle", task=self.name, seed=seed, variant=f"style-{seed}",
@@ -191,7 +210,7 @@ class CrossRatio(WmleTask):
         ids = [o for o in IDS if o in tracks]
         chis, ratios = [], []
         if len(ids) == 4:
-            vis = np.all([tracks[o].visible for o in ids], 0)
+            vis = np.all([_usable(case, tracks[o]) for o in ids], 0)
             for i in range(len(tracks)):
                 chi, ratio = (frame_cross_ratio(np.array([tracks[o].xy[i] for o in ids], float)) if vis[i]
                               else (math.nan, math.nan))

@@ -1,0 +1,222 @@
+"""P27 — freshwater ice melting in salt water (WMLE appendix B.6).
+
+A block of freshwater ice floats in strong brine in a straight-sided glass tank and melts completely,
+its fresh meltwater streaking into the brine; nothing is added or removed. Floating, the ice displaces
+``m/ρ_s``; melted, its water takes ``m/ρ_f > m/ρ_s``: the level rises by ``m (1/ρ_f − 1/ρ_s) / A``.
+
+Readings: ``level`` probes in column bands either side of the ice (``case.known["level_bands"]``: clear of
+the walls and of the ice, around the surface), averaged where both read; a ``blobs`` probe of ice-coloured
+pixels in the tank below the water surface (``known["ice_region"]``, colour ``known["ice"]``: ice seen
+through the brine): the solid evidence ``E`` is the summed area of its pieces (0 when none is found).
+
+- M1 ``Δy = y_before − y_after`` (medians over the first :data:`INITIAL_SHARE` and the last
+  :data:`TERMINAL_SHARE` of the samples), residual ``e1 = Δy / H_initial`` (``H_initial = bottom_y −
+  y_before``); ``s1 = 𝟙[Δy > δ_y]``, ``δ_y = max(1 px, k √(σ_before² + σ_after²))``, each window's σ the
+  larger of its readings' median stated sigma and their robust spread (1.4826 MAD), ``k`` for
+  :data:`lawful.perceive.noise.FALSE_ALARM`. ``|Δy| ≤ δ_y``: unresolved (operational zero); ``Δy < −δ_y``:
+  a measured 0.
+- M2 ``r_s = E_terminal / E_initial`` (medians over the same windows), ``s2 = clip(1 − r_s)``, overridden
+  by 0 when residual ice is confirmed: ice read in each of the last :data:`CONFIRM` samples. No initial ice
+  seen: operational zero.
+
+Twin: the level falls by the same amount, or stays (``known["anti_mode"]``), the ice melting alike.
+C: the share of samples where the level (either band) and the ice (initial window) were read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from lawful.case import Case, GroundTruth
+from lawful.perceive import noise
+from lawful.perceive.regions import Probe
+from lawful.result import Measurement
+from lawful.score.wmle import clip01
+from lawful.suites.base import Law
+from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, \
+    style_of
+from lawful.tracks import Tracks
+from lawful.world import liquids as lq
+from lawful.world import melting as mt
+from lawful.world.draw import Scene
+
+INITIAL_SHARE = 0.10
+TERMINAL_SHARE = 0.20
+MIN_WINDOW = 3
+CONFIRM = 3
+SIDES = ("left", "right")
+SEEN_THROUGH = 0.55  # share of the ice's own colour where it is under water
+
+
+def window_level(rows: np.ndarray, sigma: np.ndarray, ok: np.ndarray, window: np.ndarray):
+    """Median row of a window and its uncertainty ``max(median σ, 1.4826 MAD)``, or None with too few readings."""
+    sel = window & ok & np.isfinite(rows)
+    if sel.sum() < MIN_WINDOW:
+        return None
+    r = rows[sel]
+    med = float(np.median(r))
+    spread = 1.4826 * float(np.median(np.abs(r - med)))
+    stated = float(np.nanmedian(sigma[sel])) if np.isfinite(sigma[sel]).any() else 0.0
+    return med, max(stated, spread)
+
+
+def level_change_uncertainty(sig_before: float, sig_after: float) -> float:
+    """``δ_y = max(1 px, k √(σ_b² + σ_a²))``."""
+    return max(1.0, noise.k_for() * float(np.hypot(sig_before, sig_after)))
+
+
+def level_rise(dy: float | None, delta: float | None, h_initial: float | None) -> MetricScore:
+    """M1: ``s1 = 𝟙[Δy > δ_y]`` (rows grow downward: a rise is Δy > 0); within ``±δ_y`` unresolved."""
+    if dy is None or delta is None:
+        return MetricScore.operational_zero("initial or final level not resolved")
+    e1 = dy / h_initial if h_initial else None
+    if abs(dy) <= delta:
+        return MetricScore.operational_zero(f"level change {dy:.2f} px within its uncertainty {delta:.2f} px",
+                                            dy_px=dy, delta_px=delta)
+    return MetricScore.measured(1.0 if dy > delta else 0.0, e1, dy_px=dy, delta_px=delta)
+
+
+def solid_melted(e_initial: float | None, e_terminal: float | None, residual_confirmed: bool) -> MetricScore:
+    """M2: ``s2 = clip(1 − E_terminal / E_initial)``, 0 when residual ice is confirmed in the final frames."""
+    if not e_initial:
+        return MetricScore.operational_zero("no initial solid evidence")
+    if e_terminal is None:
+        return MetricScore.operational_zero("terminal solid evidence not read")
+    r = e_terminal / e_initial
+    if residual_confirmed:
+        return MetricScore.measured(0.0, r, reason="residual ice confirmed in the final frames", r_s=r)
+    return MetricScore.measured(clip01(1.0 - r), r, r_s=r)
+
+
+class IceInSaltWater(WmleTask):
+    """Freshwater ice melting in brine: the level rises and no ice remains."""
+
+    name = "ice_in_salt_water"
+    label = "P27"
+    family = FAMILIES[5]
+    level = "H"
+    required_objects = ()
+    required_known = {
+        "level_bands": "{left, right}: [x0, y0, x1, y1] (px) column bands beside the ice, clear of it and of the "
+                       "walls, around the water surface",
+        "ice_region": "[x0, y0, x1, y1] (px) the inside of the vessel below the water surface, clear of the walls",
+        "ice": "[r, g, b] the ice's colour seen under the water",
+        "bottom_y": "inner bottom row of the vessel (px)"}
+
+    def probes(self, case: Case) -> list[Probe]:
+        k = case.known
+        return [Probe(f"level_{s}", "level", tuple(float(v) for v in k["level_bands"][s])) for s in SIDES] + [
+            Probe("ice", "blobs", tuple(float(v) for v in k["ice_region"]), color=tuple(k["ice"]), count=4)]
+
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = case_rng(seed, self.label)
+        W = float(rng.integers(170, 201))
+        x0 = float(np.round(320 - W / 2 + rng.uniform(-50, 50))) + 0.5
+        x1 = x0 + W
+        y_b, y_top = 300.5, 90.5
+        y_s = float(rng.uniform(175, 190))
+        w_i, h_i = float(rng.uniform(95, 115)), float(rng.uniform(85, 105))
+        depth_share = float(rng.uniform(0.85, 0.95))  # the block's depth over the tank's
+        rho_s = float(rng.uniform(*mt.RHO_BRINE_RANGE))
+        rise = mt.melt_level_change(lq.RHO_ICE * w_i * h_i * depth_share, W, lq.RHO_WATER, rho_s)
+        xi = 0.5 * (x0 + x1) + float(rng.uniform(-5, 5))
+        t0 = float(rng.uniform(0.6, 0.8))
+        t1 = t0 + float(rng.uniform(3.2, 3.6))
+        brine = lq.LIQUID_TINTS[int(rng.integers(len(lq.LIQUID_TINTS)))]
+        glass = tuple(int(v) for v in np.clip(np.asarray(lq.GLASS_TINT) + rng.uniform(-18, 18), 0, 255))
+        bands = {"left": [x0 + 8.0, y_s - 30.0, xi - w_i / 2 - 6.0, y_s + 30.0],
+                 "right": [xi + w_i / 2 + 6.0, y_s - 30.0, x1 - 8.0, y_s + 30.0]}
+        duration = 6.0
+        case = Case(
+            id=self.case_id(index), suite="wmle", task=self.name, seed=seed, variant=f"style-{seed}",
+            width=WIDTH, height=HEIGHT, fps=FPS, duration=duration,
+            prompt=("Fixed side view, time-lapse, of a straight-sided glass tank on a table holding strongly salted, "
+                    "dyed water. A large block of ice made from fresh water floats in it and melts away completely; "
+                    "the clear meltwater streaks into the brine as it mixes. Nothing is added or removed and the "
+                    "camera stays still."),
+            objects=[],
+            assumptions=["ice of fresh water, brine denser than fresh water", "no material exchange, no evaporation",
+                         "straight-sided vessel", "fixed side view"],
+            criteria=["M1: the level rises after melting, Δy = y_before − y_after beyond its uncertainty (indicator)",
+                      "M2: no ice remains, clip(1 − E_solid,terminal / E_solid,initial), 0 if residual ice is seen"],
+            known={"level_bands": bands, "ice_region": [x0 + 3.0, y_s + 16.0, x1 - 3.0, y_b - 3.0],
+                   "ice": [round(SEEN_THROUGH * a + (1 - SEEN_THROUGH) * b) for a, b in zip(lq.ICE, brine)], "bottom_y": y_b, "cavity": [x0, y_top, x1, y_b], "ground_y": y_b + 5.0,
+                   "y_surface": y_s, "ice_size_px": [w_i, h_i], "ice_x": xi, "rho_salt": rho_s,
+                   "depth_share": depth_share, "rise_px": rise, "melt_s": [t0, t1], "brine": list(brine),
+                   "glass": list(glass), "style_seed": seed, "anti_mode": ["falls", "stays"][int(rng.integers(2))],
+                   "anti_note": "twin: the level falls by rise_px (anti_mode 'falls') or stays ('stays')"},
+        )
+        case.truth = GroundTruth(quantities={"rise_px": rise, "e1": rise / (y_b - y_s), "s2": 1.0})
+        return case, next(iter(self.render(case)))
+
+    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        k = case.known
+        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
+        x0, y_top, x1, y_b = k["cavity"]
+        brine = tuple(k["brine"])
+        tank = lq.Tank([(x0, y_top, x1, y_b)], brine, open_top=(0,), glass=tuple(k["glass"]))
+        t = frame_times(case)
+        t0, t1 = k["melt_s"]
+        f = mt.melted_fraction(t - t0, [1.0], 1.0 / (t1 - t0))  # a cube's edge receding at a constant speed
+        sign = {"true": 1.0}.get(law, {"falls": -1.0, "stays": 0.0}[k["anti_mode"]])
+        w_i, h_i = k["ice_size_px"]
+        draft = lq.RHO_ICE / k["rho_salt"]
+        light = tuple(0.55 * np.asarray(brine, float) + 0.45 * 255.0)
+        for i, fi in enumerate(f):
+            row = k["y_surface"] - sign * fi * k["rise_px"]
+            s = (1.0 - fi) ** (1.0 / 3.0)
+            w, h = w_i * s, h_i * s
+            box = (k["ice_x"] - w / 2, row - h * (1 - draft), k["ice_x"] + w / 2, row + h * draft)
+            streak = float(np.clip(4 * fi * (1 - fi), 0, 1)) if fi < 1 else 0.0
+            layers = (mt.mixing_streaks(k["ice_x"] - w_i / 2 + 6, k["ice_x"] + w_i / 2 - 6, row + h * draft,
+                                        y_b - 4.0, streak, 0.8 * t[i], light),
+                      mt.draw_pieces([box] if s > 0.02 else [], row, brine, seen_through=SEEN_THROUGH))
+            yield tank.draw(scene.static_layer.copy(), {0: (float(row), 0.0)}, layers=layers)
+
+    def extract(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        T = len(tracks.frames)
+        first, last = np.zeros(T, bool), np.zeros(T, bool)
+        first[:max(MIN_WINDOW, int(np.ceil(INITIAL_SHARE * T)))] = True
+        last[max(0, T - max(MIN_WINDOW, int(np.ceil(TERMINAL_SHARE * T)))):] = True
+        lv = [tracks.regions.get(f"level_{s}") for s in SIDES]
+        lv = [r for r in lv if r is not None and "row" in r.values]
+        if lv:
+            rows = np.vstack([np.where(r.ok, r["row"], np.nan) for r in lv])
+            sig = np.vstack([np.where(r.ok, r.sigma, np.nan) for r in lv])
+            n = np.isfinite(rows).sum(0)
+            with np.errstate(invalid="ignore"):
+                row = np.nanmean(rows, 0) if n.any() else np.full(T, np.nan)
+                sg = np.sqrt(np.nansum(sig**2, 0)) / np.maximum(n, 1)  # the mean of the readable bands
+            ok = n > 0
+            b, a = window_level(row, sg, ok, first), window_level(row, sg, ok, last)
+            if b and a:
+                m.set("y_before_px", b[0])
+                m.set("y_after_px", a[0])
+                m.set("dy_px", b[0] - a[0])
+                m.set("delta_y_px", level_change_uncertainty(b[1], a[1]))
+        ice = tracks.regions.get("ice")
+        if ice is not None and "area" in ice.values:
+            E = np.where(ice.ok, np.nansum(np.nan_to_num(ice["area"], nan=0.0).reshape(T, -1), 1), 0.0)
+            m.set("E_initial_px2", float(np.median(E[first])))
+            m.set("E_terminal_px2", float(np.median(E[last])))
+            m.notes["residual_ice_confirmed"] = bool(T >= CONFIRM and ice.ok[-CONFIRM:].all())
+        return m
+
+    def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
+        lv = [tracks.regions[f"level_{s}"].ok for s in SIDES if f"level_{s}" in tracks.regions]
+        out = {"readable_level": float(np.mean(np.any(lv, 0))) if lv else 0.0}
+        ice = tracks.regions.get("ice")
+        T = len(tracks.frames)
+        n0 = max(MIN_WINDOW, int(np.ceil(INITIAL_SHARE * T)))
+        out["readable_ice"] = float(np.mean(ice.ok[:n0])) if ice is not None and T else 0.0
+        return out
+
+    def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
+        y_b = float(case.known["bottom_y"])
+        yb = m.get("y_before_px")
+        return {"M1": level_rise(m.get("dy_px"), m.get("delta_y_px"), None if yb is None else y_b - yb),
+                "M2": solid_melted(m.get("E_initial_px2"), m.get("E_terminal_px2"),
+                                   bool(m.notes.get("residual_ice_confirmed")))}

@@ -1,0 +1,236 @@
+"""P28 — crushed ice versus one ice block (WMLE appendix B.6).
+
+Two identical glass vessels hold the same shallow layer of cold water; equal masses of ice go in at the
+same moment, one as a heap of small pieces, one as a single block. Melting goes with the ice's surface
+area (an edge recedes at one speed), so the pieces — ``N^{1/3}`` times smaller — melt sooner and the
+crushed side's meltwater stands higher while both melt.
+
+Readings: per vessel, ``level`` probes in column bands either side of the ice (``case.known["bands"]``:
+``{crushed, intact}: {left, right}`` bands clear of the walls and the ice, from the water layer up past the
+highest level), averaged where both read; vessel bottom and height from ``known["vessels"]`` (inner boxes).
+
+- M1 liquid heights ``h = (bottom_y − row) / H_vessel``. A sample *leads* when ``h_crushed − h_intact``
+  exceeds the summed localisation uncertainties ``k σ_c / H_c + k σ_i / H_i`` (``σ`` the samples' stated
+  standard errors, ``k`` for :data:`lawful.perceive.noise.FALSE_ALARM`), never less than one pixel.
+  ``s1 = 1`` for a run of consecutive jointly readable leading samples lasting ≥ :data:`LEAD_S`;
+  otherwise ``s1 = 0`` when some run of consecutive jointly readable samples lasts ≥ :data:`EVIDENCE_S`;
+  otherwise unresolved (operational zero). Gaps (a sample where either side is unreadable) break runs;
+  they are not interpolated. M2 is not defined.
+
+Twin: the block melts as fast as the crushed ice (the levels rise together). C: the share of samples
+where each vessel's level was read. The drawn level is the water layer plus the meltwater over the
+cross-section (the ice resting on the bottom; its displacement is left out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from lawful.case import Case, GroundTruth
+from lawful.perceive import noise
+from lawful.perceive.regions import Probe
+from lawful.result import Measurement
+from lawful.suites.base import Law
+from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, \
+    style_of
+from lawful.tracks import Tracks
+from lawful.world import liquids as lq
+from lawful.world import melting as mt
+from lawful.world.draw import Scene
+
+LEAD_S = 0.25
+EVIDENCE_S = 0.50
+SIDES = ("crushed", "intact")
+BANDS = ("left", "right")
+WATER = (110, 165, 215)
+PILE = (4, 3)  # crushed pieces drawn: columns × layers (the rest of the N pieces lie behind them)
+
+
+def _listed(a: np.ndarray) -> list:
+    """A JSON-friendly list: floats, None where not finite."""
+    return [round(float(v), 6) if np.isfinite(v) else None for v in np.asarray(a, float)]
+
+
+def runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    """``[(start, end)]`` (end exclusive) of the runs of consecutive True samples."""
+    m = np.r_[False, np.asarray(mask, bool), False].astype(int)
+    d = np.diff(m)
+    return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)))
+
+
+def lead_indicator(t: np.ndarray, h_c: np.ndarray, h_i: np.ndarray, u_c: np.ndarray, u_i: np.ndarray,
+                   floor: float) -> MetricScore:
+    """M1 from per-sample relative heights ``h`` and uncertainties ``u`` (NaN where unreadable); ``floor`` the
+    smallest lead counted (one pixel over the vessel height). A run of ``n`` samples lasts ``n·dt``."""
+    t = np.asarray(t, float)
+    dt = float(np.median(np.diff(t))) if len(t) > 1 else 0.0
+    joint = np.isfinite(h_c) & np.isfinite(h_i)
+    with np.errstate(invalid="ignore"):
+        thr = np.maximum(np.nan_to_num(u_c) + np.nan_to_num(u_i), floor)
+        lead = joint & (h_c - h_i > thr)
+    longest_lead = max([(b - a) * dt for a, b in runs(lead)], default=0.0)
+    longest_joint = max([(b - a) * dt for a, b in runs(joint)], default=0.0)
+    diff = np.where(joint, h_c - h_i, np.nan)
+    best = float(np.nanmax(diff)) if joint.any() else None
+    if longest_lead >= LEAD_S - 1e-9:
+        return MetricScore.measured(1.0, best, lead_s=longest_lead, readable_run_s=longest_joint)
+    if longest_joint >= EVIDENCE_S - 1e-9:
+        return MetricScore.measured(0.0, best, reason=f"no lead beyond the summed uncertainties for {LEAD_S} s "
+                                    f"over {longest_joint:.2f} s of joint readings", lead_s=longest_lead,
+                                    readable_run_s=longest_joint)
+    return MetricScore.operational_zero(f"longest joint reading {longest_joint:.2f} s < {EVIDENCE_S} s and no "
+                                        f"lead of {LEAD_S} s", lead_s=longest_lead, readable_run_s=longest_joint)
+
+
+def melt_fractions(t, t0: float, speed: float, s_piece: float, s_block: float, law: str = "true"):
+    """Melted shares ``[T]`` of the crushed ice and the block (edges receding at ``speed`` px/s from ``t0``);
+    the twin's block melts like the crushed ice."""
+    f_c = mt.melted_fraction(np.asarray(t, float) - t0, [s_piece], speed)
+    f_b = f_c if law == "anti" else mt.melted_fraction(np.asarray(t, float) - t0, [s_block], speed)
+    return f_c, f_b
+
+
+class CrushedVsIntactIce(WmleTask):
+    """Equal masses of crushed ice and one block melting side by side: the crushed side's water rises first."""
+
+    name = "crushed_vs_intact_ice"
+    label = "P28"
+    family = FAMILIES[5]
+    level = "H"
+    required_objects = ()
+    required_known = {
+        "vessels": "{crushed, intact}: [x0, y0, x1, y1] (px) each vessel's inside (top row to bottom row)",
+        "bands": "{crushed, intact}: {left, right}: [x0, y0, x1, y1] (px) column bands beside the ice, clear of it "
+                 "and the walls, from inside the initial water up past the highest level"}
+
+    def probes(self, case: Case) -> list[Probe]:
+        b = case.known["bands"]
+        return [Probe(f"{s}_{side}", "level", tuple(float(v) for v in b[s][side])) for s in SIDES for side in BANDS]
+
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = case_rng(seed, self.label)
+        crushed_left = bool(rng.integers(2))
+        W = float(rng.integers(130, 151))
+        gap = float(rng.uniform(60, 100))
+        xl = float(np.round(320 - W - gap / 2 + rng.uniform(-30, 30))) + 0.5
+        y_b, y_top = 300.5, float(rng.uniform(120, 140)) + 0.5
+        s_block = float(rng.uniform(60, 70))
+        n_pieces = int(PILE[0] * PILE[1] * 4)  # 48 pieces: 12 in view, the rest behind
+        s_piece = s_block / n_pieces ** (1 / 3)
+        speed = s_piece / float(rng.uniform(2.6, 3.2))  # the pieces are gone in about 3 s
+        t0 = float(rng.uniform(0.3, 0.5))
+        h0 = float(rng.uniform(20, 26))
+        rise = float(rng.uniform(40, 55))  # meltwater of all the ice over the cross-section (px)
+        cav = {}
+        for s, x0 in zip(SIDES if crushed_left else SIDES[::-1], (xl, xl + W + gap)):
+            cav[s] = [x0, y_top, x0 + W, y_b]
+        foot = {"crushed": PILE[0] * s_piece, "intact": s_block}
+        bands = {}
+        for s in SIDES:
+            x0, _, x1, _ = cav[s]
+            xc = 0.5 * (x0 + x1)
+            y0, y1 = y_b - h0 - rise - 22.0, y_b - 3.0
+            bands[s] = {"left": [x0 + 7.0, y0, xc - 0.5 * max(foot.values()) - 6.0, y1],
+                        "right": [xc + 0.5 * max(foot.values()) + 6.0, y0, x1 - 7.0, y1]}
+        glass = tuple(int(v) for v in np.clip(np.asarray(lq.GLASS_TINT) + rng.uniform(-18, 18), 0, 255))
+        duration = 6.0
+        case = Case(
+            id=self.case_id(index), suite="wmle", task=self.name, seed=seed, variant=f"style-{seed}",
+            width=WIDTH, height=HEIGHT, fps=FPS, duration=duration,
+            prompt=("Fixed side view, time-lapse, of two identical glass jars side by side on a table, each with the "
+                    "same shallow layer of cold water. At the same moment equal masses of ice are put in: in the "
+                    f"{'left' if crushed_left else 'right'} jar a heap of crushed ice, in the other one single "
+                    "block. Both melt at room temperature and the water in each jar rises; nothing else is added "
+                    "and the camera does not move."),
+            objects=[],
+            assumptions=["equal ice masses, same temperature", "identical vessels and surroundings",
+                         "meltwater stays in its vessel", "fixed side view, uniform time"],
+            criteria=["M1: the crushed side's liquid height leads the intact side's by more than the summed "
+                      "uncertainties for ≥ 0.25 s (indicator; 0 after ≥ 0.5 s of joint evidence without a lead)"],
+            known={"vessels": cav, "bands": bands, "ground_y": y_b + 5.0, "water_px": h0, "rise_px": rise,
+                   "edge_px": {"crushed": s_piece, "intact": s_block}, "pieces": n_pieces, "edge_speed_px_s": speed,
+                   "melt_start_s": t0, "water": list(WATER), "glass": list(glass), "style_seed": seed,
+                   "anti_note": "twin: the block melts as fast as the crushed ice"},
+        )
+        t = frame_times(case)
+        f_c, f_b = melt_fractions(t, t0, speed, s_piece, s_block)
+        case.truth = GroundTruth(quantities={"max_lead_px": float(np.max(f_c - f_b) * rise), "s1": 1.0,
+                                             "anti_s1": 0.0})
+        return case, next(iter(self.render(case)))
+
+    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        k = case.known
+        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
+        cav = [tuple(k["vessels"][s]) for s in SIDES]
+        tank = lq.Tank(cav, tuple(k["water"]), open_top=(0, 1), glass=tuple(k["glass"]))
+        t = frame_times(case)
+        e = k["edge_px"]
+        f_c, f_b = melt_fractions(t, k["melt_start_s"], k["edge_speed_px_s"], e["crushed"], e["intact"], law)
+        for i in range(len(t)):
+            rows, layers = {}, []
+            for j, (s, f, s0) in enumerate(zip(SIDES, (f_c[i], f_b[i]), (e["crushed"], e["intact"]))):
+                x0, _, x1, y_b = k["vessels"][s]
+                row = y_b - k["water_px"] - f * k["rise_px"]
+                rows[j] = (float(row), 0.0)
+                edge = s0 * (1.0 - f) ** (1.0 / 3.0)
+                xc = 0.5 * (x0 + x1)
+                if s == "intact":
+                    boxes = [(xc - edge / 2, y_b - edge, xc + edge / 2, y_b)]
+                else:  # a heap: layer r holds PILE[0] − r pieces, each resting on the two below it
+                    nx, ny = PILE
+                    boxes = [(xc + (c - (nx - r) / 2) * s0 + (s0 - edge) / 2, y_b - (r + 1) * edge,
+                              xc + (c - (nx - r) / 2) * s0 + (s0 + edge) / 2, y_b - r * edge)
+                             for r in range(ny) for c in range(nx - r)]
+                layers.append(mt.draw_pieces(boxes if edge > 0.3 else [], row, k["water"]))
+            yield tank.draw(scene.static_layer.copy(), rows, layers=layers)
+
+    def side_levels(self, tracks: Tracks, side: str) -> tuple[np.ndarray, np.ndarray]:
+        """A vessel's level row and its standard error per sample (mean of its readable bands; NaN where none)."""
+        T = len(tracks.frames)
+        rs = [tracks.regions.get(f"{side}_{b}") for b in BANDS]
+        rs = [r for r in rs if r is not None and "row" in r.values]
+        if not rs:
+            return np.full(T, np.nan), np.full(T, np.nan)
+        rows = np.vstack([np.where(r.ok, r["row"], np.nan) for r in rs])
+        sig = np.vstack([np.where(r.ok, r.sigma, np.nan) for r in rs])
+        n = np.isfinite(rows).sum(0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            row = np.where(n > 0, np.nansum(rows, 0) / np.maximum(n, 1), np.nan)
+            sg = np.where(n > 0, np.sqrt(np.nansum(sig**2, 0)) / np.maximum(n, 1), np.nan)
+        return row, sg
+
+    def extract(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        k = noise.k_for()
+        h, u, H = {}, {}, {}
+        for s in SIDES:
+            x0, y0, x1, y1 = case.known["vessels"][s]
+            H[s] = float(y1 - y0)
+            row, sg = self.side_levels(tracks, s)
+            h[s] = (y1 - row) / H[s]
+            u[s] = k * sg / H[s]
+        m.notes["t"] = [float(v) for v in tracks.t]
+        m.notes["heights"] = {s: _listed(h[s]) for s in SIDES}
+        m.notes["uncertainties"] = {s: _listed(u[s]) for s in SIDES}
+        m.notes["floor"] = 1.0 / min(H.values())
+        joint = np.isfinite(h["crushed"]) & np.isfinite(h["intact"])
+        if joint.any():
+            m.set("max_lead_px", float(np.nanmax(np.where(joint, h["crushed"] - h["intact"], np.nan))) * H["crushed"])
+        return m
+
+    def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
+        return {f"readable_{s}": float(np.mean(np.isfinite(self.side_levels(tracks, s)[0]))) if len(tracks.frames)
+                else 0.0 for s in SIDES}
+
+    def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
+        hs, us = m.notes.get("heights"), m.notes.get("uncertainties")
+        if not hs:
+            return {"M1": MetricScore.operational_zero("no level read")}
+        t = np.asarray(m.notes.get("t", []), float)
+        hc, hi = (np.array([np.nan if v is None else v for v in hs[s]], float) for s in SIDES)
+        uc, ui = (np.array([np.nan if v is None else v for v in us[s]], float) for s in SIDES)
+        if len(t) != len(hc):
+            t = np.arange(len(hc)) / case.fps
+        return {"M1": lead_indicator(t, hc, hi, uc, ui, float(m.notes["floor"]))}

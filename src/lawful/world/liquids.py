@@ -200,3 +200,21 @@ def to_output(M: np.ndarray, pts) -> np.ndarray:
     """Canvas points ``[N, 2]`` in output pixels."""
     p = np.asarray(pts, float).reshape(-1, 2)
     return p @ M[:, :2].T + M[:, 2]
+
+
+def draw_stone(cx: float, cy: float, r: float, color: RGB, veil: RGB | None = None, veil_share: float = 0.0):
+    """A layer: a round stone of radius ``r`` (area-sampled rim), seen through ``veil`` (ice) when given."""
+    col = np.asarray(color, np.float32)
+    if veil is not None:
+        col = (1 - veil_share) * col + veil_share * np.asarray(veil, np.float32)
+
+    def layer(win, cols, rows):
+        d = np.hypot(cols[None, :] - cx, rows[:, None] - cy)
+        over(win, col, np.clip(r - d + 0.5, 0.0, 1.0))
+    return layer
+
+
+def melt_side(t, side0: float, t_start: float, t_end: float) -> np.ndarray:
+    """Side (px) of a melting ice block whose volume falls linearly from ``side0³`` at ``t_start`` to 0 at ``t_end``."""
+    u = np.clip((np.asarray(t, float) - t_start) / (t_end - t_start), 0.0, 1.0)
+    return side0 * np.cbrt(1.0 - u)

@@ -171,8 +171,7 @@ class Compass:
         d = np.sqrt(dx * dx + dy * dy)
         rim_r = self.r + 2.5
         _blend(img, win, np.clip(rim_r - d + 0.5, 0, 1), np.asarray((58, 58, 62), np.float32))
-        lx, ly = style.light_dir
-        shade = 0.97 - 0.06 * (dx * lx + dy * ly) / self.r * 0 - 0.05 * (d / self.r) ** 2
+        shade = 0.97 - 0.05 * (d / self.r) ** 2
         _blend(img, win, np.clip(self.r - d + 0.5, 0, 1), _shade(self.face, shade))
         for k in range(8):  # ticks
             a = k * math.pi / 4
@@ -238,7 +237,6 @@ class Coil:
         inside = (np.clip(xs - self.x0 + 0.5, 0, 1) * np.clip(self.x1 - xs + 0.5, 0, 1)
                   * np.clip(ys - self.y0 + 0.5, 0, 1) * np.clip(self.y1 - ys + 0.5, 0, 1))
         along, span = (ys - self.y0, self.y1 - self.y0) if self.vertical else (xs - self.x0, self.x1 - self.x0)
-        across = (xs - self.x0) / max(self.x1 - self.x0, 1) if self.vertical else (ys - self.y0) / max(span, 1)
         pitch = span / self.turns
         ph = np.mod(along, pitch) / pitch  # 0..1 within one turn
         round_ = np.sin(np.pi * ph) ** 0.6  # each turn a rounded wire

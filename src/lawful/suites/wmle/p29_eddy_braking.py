@@ -122,7 +122,8 @@ class EddyBraking(WmleTask):
         magnet_left = bool(rng.integers(2))
         c_magnet, c_block = colors_clear_of(seed, 2, COPPER, COPPER_HUE_GAP)
         k = {
-            "theta_deg": round(theta, 4), "span_px": round(span, 3), "ground_y": round(float(rng.uniform(320.0, 334.0)), 2),
+            "theta_deg": round(theta, 4), "span_px": round(span, 3),
+            "ground_y": round(float(rng.uniform(320.0, 334.0)), 2),
             "base_px": round(float(rng.uniform(22.0, 36.0)), 2),
             "lane_x": [round((WIDTH - 2 * span - gap) / 2, 3), round((WIDTH - 2 * span - gap) / 2 + span + gap, 3)],
             "lanes": {"magnet": 0 if magnet_left else 1, "block": 1 if magnet_left else 0},

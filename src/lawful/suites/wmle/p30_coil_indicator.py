@@ -153,12 +153,11 @@ class CoilIndicator(WmleTask):
         ly = float(rng.uniform(90.0, 120.0))
         lx = cx0 + coil_len / 2 + float(rng.uniform(-30.0, 30.0))
         lamps_xy = {"entry": [lx - 24.0, ly], "exit": [lx + 24.0, ly]}
-        (c_mag,) = colors_clear_of(seed, 1, COPPER)
-        if any(min(abs(np.subtract(c_mag, lc)).sum(), 999) < 60 for lc in LAMP_COLORS.values()):
-            c_mag = colors_clear_of(seed, 2, COPPER)[1]
+        c_mag = colors_clear_of(seed, 1, COPPER)[0]
         k = {
             "coil": [round(v, 3) for v in coil], "turns": int(rng.integers(14, 20)), "rail_y": round(rail_y, 3),
-            "magnet_w": round(mw, 3), "magnet_h": round(mh, 3), "x_start": round(cx0 - mw / 2 - float(rng.uniform(50, 80)), 3),
+            "magnet_w": round(mw, 3), "magnet_h": round(mh, 3),
+            "x_start": round(cx0 - mw / 2 - float(rng.uniform(50, 80)), 3),
             "x_stop": round(cx0 + coil_len + mw / 2 + float(rng.uniform(40, 70)), 3),
             "t_go_s": round(float(rng.uniform(0.4, 0.7)), 4), "travel_s": round(float(rng.uniform(2.6, 3.0)), 4),
             "flash_s": round(float(rng.uniform(0.25, 0.4)), 4), "north_leads": bool(rng.integers(2)),
@@ -170,7 +169,8 @@ class CoilIndicator(WmleTask):
         }
         n_half = _magnet(k, k["x_start"]).halves()[0]
         b = n_half.bbox()
-        objects = [ObjectSpec(id="magnet", shape="block", color=tuple(c_mag), box=(b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1))]
+        objects = [ObjectSpec(id="magnet", shape="block", color=tuple(c_mag),
+                              box=(b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1))]
         prompt = (
             "Fixed side view of a short horizontal coil of copper wire on a bench, with a straight rail running "
             "through it. The two ends of the coil are wired to a small indicator with a green and a red lamp, "
@@ -264,7 +264,8 @@ class CoilIndicator(WmleTask):
         return {"M1": entry_and_light(bool(m.notes.get("entered")), m.notes.get("lit"))}
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
-        return {"indicator_readable": float(m.notes.get("indicator_readable", 1.0 if not m.notes.get("entered") else 0.0))}
+        default = 0.0 if m.notes.get("entered") else 1.0  # no entry: no window to read
+        return {"indicator_readable": float(m.notes.get("indicator_readable", default))}
 
 
 def _magnet(k: dict, x: float) -> Magnet:

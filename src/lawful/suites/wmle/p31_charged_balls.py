@@ -37,6 +37,7 @@ from lawful.perceive import noise
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
+from lawful.suites.principia._scene import color_name
 from lawful.suites.wmle import _pendulums as pk
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, contrasting_colors, event, frame_times,
@@ -116,9 +117,9 @@ class ChargedBalls(WmleTask):
                                       box=sphere_box(float(x[0]), float(y[0]), r)))
         prompt = (
             "Fixed side view of two identical small light balls hanging from the same point of a horizontal bar "
-            f"on two equal thin insulating threads, one ball painted {_name(k['colors']['left'])} and the other "
-            f"{_name(k['colors']['right'])}. At first they hang straight down, just touching. Both have been given "
-            "the same kind of electric charge, so at the start they push each other apart, swing out a little "
+            f"on two equal thin insulating threads, one ball painted {color_name(k['colors']['left'])} and the other "
+            f"{color_name(k['colors']['right'])}. At first they hang straight down, just touching. Both have been "
+            "given the same kind of electric charge, so at the start they push each other apart, swing out a little "
             "and back a few times, and come to rest with the threads spread apart. The camera and the bar do not "
             "move and time runs at a steady rate.")
         case = Case(
@@ -232,12 +233,3 @@ class ChargedBalls(WmleTask):
         return {"M1": angle_asymmetry(m.get("theta_left_deg"), m.get("theta_right_deg")),
                 "M2": offset_asymmetry(m.get("offset_left_px"), m.get("offset_right_px"))}
 
-
-def _name(c) -> str:
-    from lawful.world.appearance import OBJECT_PALETTE
-
-    names = ("red", "blue", "green", "orange", "purple", "yellow", "cyan", "magenta")
-    for n, p in zip(names, OBJECT_PALETTE):
-        if tuple(p) == tuple(c):
-            return n
-    return "a bright colour"

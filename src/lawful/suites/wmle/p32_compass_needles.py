@@ -172,7 +172,8 @@ class CompassNeedles(WmleTask):
             seen = np.flatnonzero(ok[b])
             if len(seen) == 0:
                 continue
-            r0 = math.hypot(tracks[b].x[seen[0]] - case.known["dials"][b][0], tracks[b].y[seen[0]] - case.known["dials"][b][1])
+            c = case.known["dials"][b]
+            r0 = math.hypot(tracks[b].x[seen[0]] - c[0], tracks[b].y[seen[0]] - c[1])
             sig = noise.track_noise(tracks[b]).sigma
             thr = max(ROTATION_FLOOR_DEG, math.degrees(kk * (sig if math.isfinite(sig) else 0.0) * math.sqrt(2) / r0))
             turned = np.flatnonzero(ok[b] & (separation_deg(ang[b], ang[b][seen[0]]) > thr))

@@ -29,7 +29,9 @@ from lawful.perceive import noise
 from lawful.result import Measurement
 from lawful.score.wmle import clip01
 from lawful.suites.base import Law
-from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, style_of
+from lawful.suites.wmle.common import (
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, style_of,
+)
 from lawful.tracks import Tracks
 from lawful.world.draw import Scene
 from lawful.world.em import COPPER, Coil, Ring, colors_clear_of, jump_height
@@ -120,10 +122,12 @@ class JumpingRings(WmleTask):
             "ground_y": round(float(rng.uniform(320.0, 336.0)), 2), "coil_h_px": round(coil_h, 3),
             "coil_w_px": round(float(rng.uniform(70.0, 90.0)), 3), "turns": int(rng.integers(9, 15)),
             "core_w_px": round(float(rng.uniform(14.0, 20.0)), 3), "core_len_px": round(core_len, 3),
-            "coils": {"closed": round(xs[0] if closed_left else xs[1], 3), "split": round(xs[1] if closed_left else xs[0], 3)},
+            "coils": {"closed": round(xs[0] if closed_left else xs[1], 3),
+                      "split": round(xs[1] if closed_left else xs[0], 3)},
             "ring_d_px": round(d, 3), "ring_h_px": round(ring_h, 3), "gap_px": round(float(rng.uniform(3.0, 4.5)), 3),
             "gap_at": round(float(rng.uniform(0.25, 0.35)), 4),
-            "rise_px": round(float(rng.uniform(1.4, 2.6)) * d, 3), "split_share": round(float(rng.uniform(0.0, 0.02)), 4),
+            "rise_px": round(float(rng.uniform(1.4, 2.6)) * d, 3),
+            "split_share": round(float(rng.uniform(0.0, 0.02)), 4),
             "t_on_s": round(float(rng.uniform(0.4, 0.8)), 4), "px_per_m": round(float(rng.uniform(330.0, 450.0)), 3),
             "colors": {"closed": list(c_closed), "split": list(c_split)}, "style_seed": int(seed),
             "anti_rise_factor": round(float(rng.uniform(0.92, 1.05)), 4),
@@ -131,7 +135,8 @@ class JumpingRings(WmleTask):
         }
         k["rise_px"] = round(min(k["rise_px"], core_len - ring_h - 12.0), 3)
         first = ring_items(k, {b: 0.0 for b in IDS})[2:]
-        objects = [ObjectSpec(id=b, shape="block" if b == "closed" else "other", color=tuple(k["colors"][b]), box=_pad(it.bbox()),
+        objects = [ObjectSpec(id=b, shape="block" if b == "closed" else "other", color=tuple(k["colors"][b]),
+                              box=_pad(it.bbox()),
                               known={"diameter_px": k["ring_d_px"]}) for b, it in zip(IDS, first)]
         where = ("left", "right") if closed_left else ("right", "left")
         prompt = (
@@ -150,8 +155,8 @@ class JumpingRings(WmleTask):
                       "s1 = clip((1 - r_h) / 0.20)"], known=k)
         t = frame_times(case)
         lf = lifts(k, t)
-        tracks = {b: [(round(float(a), 5), *(round(v, 3) for v in ring_centre(k, b, float(h)))) for a, h in zip(t, lf[b])]
-                  for b in IDS}
+        tracks = {b: [(round(float(a), 5), *(round(v, 3) for v in ring_centre(k, b, float(h))))
+                      for a, h in zip(t, lf[b])] for b in IDS}
         anti = lifts(k, t, "anti")
         case.truth = GroundTruth(tracks=tracks, quantities={
             "r_h": float(lf["split"].max() / lf["closed"].max()),

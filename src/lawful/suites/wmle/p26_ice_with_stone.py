@@ -1,0 +1,171 @@
+"""P26 — melting floating ice that holds a stone: the level drops (WMLE appendix B.6).
+
+A block of ice with a dense stone frozen inside floats in a glass of water and melts (time-lapse); the
+freed stone sinks. Afloat, the stone displaced its weight of water; on the bottom it displaces only its
+volume, so the level falls by ``V_stone (ρ_s/ρ_w − 1) / A``. The ice itself melts into exactly the water
+it displaced.
+
+Readings: as P25 (:class:`~lawful.suites.wmle.p25_ice_melt_fresh.MeltingScene`: water bands beside the ice,
+the ice blob for the melt; no walls needed). ``d = y_before − y_after`` (rows; negative when the level falls),
+the medians over the *before* and *after* windows.
+
+- M1 ``e1 = d / H_initial`` (``H_initial``: the liquid's initial height, the vessel's inside bottom minus
+  ``y_before``); ``s1 = 𝟙[e1 < 0]``, scored only when the melt is seen (ice present before, gone after) and
+  ``|d| > δ``; otherwise an operational zero ("unresolved"). The resolution ``δ = max(1 px, k σ_d)``,
+  ``σ_d = √(σ_b² + σ_a²)``, each window's ``σ`` the larger of its readings' median stated error (one edge seen
+  in two bands: not averaged down) and the robust spread (1.4826 MAD) of its rows; ``k`` for
+  :data:`lawful.perceive.noise.FALSE_ALARM`. M2 is not defined.
+
+Twin: the level rises by ``anti_rise_px`` when the stone is freed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from lawful.case import Case, GroundTruth
+from lawful.perceive import noise
+from lawful.perceive.regions import Probe
+from lawful.result import Measurement
+from lawful.suites.base import Law
+from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times
+from lawful.suites.wmle.p25_ice_melt_fresh import WATER_BANDS, MeltingScene, melt_seen, windows
+from lawful.tracks import Tracks
+from lawful.world import liquids as lq
+
+STONE: tuple[int, int, int] = (62, 56, 52)
+
+
+def window_sigma(rows: np.ndarray, stated: np.ndarray) -> float:
+    """A window's level uncertainty: the larger of the median stated error and 1.4826 MAD of the rows."""
+    spread = 1.4826 * float(np.median(np.abs(rows - np.median(rows)))) if len(rows) else 0.0
+    s = float(np.nanmedian(stated)) if len(stated) else 0.0
+    return max(s if np.isfinite(s) else 0.0, spread)
+
+
+def resolution(sig_before: float, sig_after: float) -> float:
+    """``δ = max(1 px, k √(σ_b² + σ_a²))``."""
+    return max(1.0, noise.k_for() * float(np.hypot(sig_before, sig_after)))
+
+
+def level_drop(d: float | None, delta: float | None, h_initial: float) -> MetricScore:
+    """M1: ``s1 = 𝟙[e1 < 0]``, ``e1 = d / H_initial``; ``|d| ≤ δ`` unresolved (operational zero)."""
+    if d is None or delta is None or not h_initial > 0:
+        return MetricScore.operational_zero("levels before and after not resolved")
+    e1 = d / h_initial
+    if abs(d) <= delta:
+        return MetricScore.operational_zero(f"level change {d:.2f} px within the resolution {delta:.2f} px",
+                                            d_px=d, resolution_px=delta)
+    return MetricScore.measured(1.0 if e1 < 0 else 0.0, e1, d_px=d, resolution_px=delta)
+
+
+class IceWithStone(WmleTask):
+    """Ice with a stone frozen in it melting afloat: the freed stone sinks and the level falls."""
+
+    name = "ice_with_stone"
+    label = "P26"
+    family = FAMILIES[5]
+    level = "H"
+    required_objects = ()
+    required_known = {
+        "bands": "{water_left, water_right}: [x0, y0, x1, y1] (px) column bands in the open water beside the ice "
+                 "(air over water), clear of the ice's widest extent",
+        "ice": "[x0, y0, x1, y1] (px) a box around the floating ice", "ice_color": "[r, g, b] the ice's colour",
+        "vessel": "[x0, y0, x1, y1] (px) the vessel's inside"}
+
+    def probes(self, case: Case) -> list[Probe]:
+        return [p for p in MeltingScene.probes(case) if p.name != "walls"]
+
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = case_rng(seed, self.label)
+        known = MeltingScene.layout(rng)
+        drop = float(rng.uniform(5, 8))
+        known.update({"melt_start_s": float(rng.uniform(0.5, 0.7)), "melt_end_s": float(rng.uniform(4.3, 4.7)),
+                      "stone_r": float(rng.uniform(9, 12)), "level_drop_px": drop, "style_seed": seed,
+                      "anti_rise_px": float(rng.uniform(4, 7)),
+                      "anti_note": "twin: the level rises by anti_rise_px when the stone is freed"})
+        v = known["vessel"]
+        case = Case(
+            id=self.case_id(index), suite="wmle", task=self.name, seed=seed, variant=f"style-{seed}",
+            width=WIDTH, height=HEIGHT, fps=FPS, duration=6.0,
+            prompt=("Time-lapse side view of a straight-sided clear glass of water on a table. A block of ice with a "
+                    "dark, heavy pebble frozen inside it floats in the middle. The ice slowly melts away; when the "
+                    "pebble comes free it sinks to the bottom of the glass. Nothing is poured in or taken out and "
+                    "the camera does not move."),
+            objects=[],
+            assumptions=["freshwater ice in fresh water", "the stone is denser than water", "no water added, "
+                         "spilled or evaporated", "fixed side view"],
+            criteria=["M1: the final level is lower than the initial one, once the melt and a level change beyond "
+                      "the measurement resolution are seen (indicator)"],
+            known=known)
+        case.truth = GroundTruth(quantities={"level_change_px": drop, "e1": -drop / (v[3] - known["waterline0"])})
+        return case, next(iter(self.render(case)))
+
+    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        k = case.known
+        scene, tank = MeltingScene.tank(case)
+        t = frame_times(case)
+        side = lq.melt_side(t, k["ice_side0"], k["melt_start_s"], k["melt_end_s"])
+        r = k["stone_r"]
+        free = np.flatnonzero(side < 2.4 * r)
+        t_rel = float(t[free[0]]) if len(free) else float(t[-1])
+        ease = np.clip((t - t_rel) / 0.5, 0, 1)
+        ease = ease * ease * (3 - 2 * ease)
+        change = -k["level_drop_px"] if law == "true" else k["anti_rise_px"]
+        y_w = k["waterline0"] - change * ease  # a drop in level is a larger row
+        floor = k["vessel"][3] - r - 0.5
+        for ti, yw, s, e in zip(t, y_w, side, ease):
+            held = ti < t_rel
+            top = yw - (1 - 0.917) * s
+            cy = top + 0.5 * s if held else None
+            if held:
+                stone = lq.draw_stone(k["ice_x"], float(cy), r, STONE, veil=tuple(k["ice_color"]), veil_share=0.35)
+            else:
+                y0 = yw - (1 - 0.917) * 2.4 * r + 1.2 * r
+                fall = np.clip((ti - t_rel) / 0.6, 0, 1) ** 2
+                stone = lq.draw_stone(k["ice_x"], float(y0 + (floor - y0) * fall), r, STONE,
+                                      veil=tuple(k["water"]), veil_share=0.3)
+            yield MeltingScene.frame(scene, tank, k, float(yw), float(s) if held or s > 0.5 else 0.0,
+                                     extra=(stone,))
+
+    def extract(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        regs = [tracks.regions.get(b) for b in WATER_BANDS]
+        ice = tracks.regions.get("ice")
+        if any(r is None or "row" not in r.values for r in regs) or ice is None:
+            m.notes["unresolved"] = "a region was never read"
+            return m
+        rows = np.stack([np.where(r.ok, r["row"], np.nan) for r in regs])
+        sig = np.stack([np.where(r.ok, r.sigma, np.nan) for r in regs])
+        with np.errstate(invalid="ignore"), np.testing.suppress_warnings() as sup:
+            sup.filter(RuntimeWarning)
+            y = np.nanmean(rows, 0)
+        before, after = windows(len(y))
+        why = melt_seen(ice.ok, before, after)
+        if why:
+            m.notes["unresolved"] = why
+            return m
+        ok = np.isfinite(y)
+        if (ok & before).sum() < 5 or (ok & after).sum() < 5:
+            m.notes["unresolved"] = "too few readable levels before or after"
+            return m
+        yb, ya = y[ok & before], y[ok & after]
+        sb = window_sigma(yb, sig[:, ok & before].ravel())
+        sa = window_sigma(ya, sig[:, ok & after].ravel())
+        m.set("level_before_px", float(np.median(yb)))
+        m.set("level_after_px", float(np.median(ya)))
+        m.set("level_change_px", float(np.median(yb) - np.median(ya)))
+        m.set("resolution_px", resolution(sb, sa))
+        return m
+
+    def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
+        return {f"readable_{b}": (tracks.regions[b].readable if b in tracks.regions else 0.0) for b in WATER_BANDS}
+
+    def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
+        if "unresolved" in m.notes:
+            return {"M1": MetricScore.operational_zero(m.notes["unresolved"])}
+        yb = m.get("level_before_px")
+        h0 = float(case.known["vessel"][3] - yb) if yb is not None else 0.0
+        return {"M1": level_drop(m.get("level_change_px"), m.get("resolution_px"), h0)}

@@ -234,8 +234,8 @@ def _smooth_max(d1: np.ndarray, d2: np.ndarray, k: float) -> np.ndarray:
 class Drop:
     """A liquid drop seen side-on: a spheroid with horizontal semi-axis ``a`` and vertical ``b`` at ``(x, y)``
     or, with ``other = (x2, y2, r2)`` and ``neck`` > 0, two round drops (radius ``a``, ``b`` ignored) joined by
-    a smooth neck while they merge. Shading: a slightly darker rim, a refraction-brightened lower body and
-    a soft highlight (the body keeps within a third of the way to white)."""
+    a smooth neck while they merge. Shading: the dye deeper where the drop is thicker, a refraction-brightened lower body
+    and a soft highlight (the body keeps within a third of the way to white)."""
 
     x: float
     y: float
@@ -279,10 +279,90 @@ class Drop:
         d = self.signed_distance(X, Y)
         alpha = _cover(d)
         R = max(self.a, self.b)
-        body = 0.86 + 0.14 * np.clip(d / (0.35 * R), 0, 1)  # darker rim
-        lower = 1.0 + 0.12 * np.clip((Y - self.y) / R, 0, 1) * np.clip(d / (0.3 * R), 0, 1)  # light focused below
+        thick = np.sqrt(np.clip(d / R, 0, 1) * np.clip(2 - d / R, 0, 2))  # path length through the dye
+        body = 1.0 - 0.14 * thick  # deeper colour where the drop is thicker (Beer–Lambert)
+        lower = 1.0 + 0.1 * np.clip((Y - self.y) / R, 0, 1) * np.clip(d / (0.3 * R), 0, 1)  # light focused below
         col = np.asarray(self.color, np.float32)[None, None, :] * (body * lower)[..., None]
         hx, hy = self.x - 0.38 * self.a, self.y - 0.4 * self.b
         spot = 0.33 * np.exp(-((X - hx) ** 2 + (Y - hy) ** 2) / (2 * (0.16 * R) ** 2))
         col = col + (255.0 - col) * spot[..., None]
         _blend(img, win, alpha, np.clip(col, 0, 255))
+
+
+# ----------------------------------------------------------------------------- sand piles (P35)
+
+
+def grain_texture(seed: int, h: int, w: int) -> np.ndarray:
+    """A static sand texture ``[h, w]`` around 1: per-pixel grain (±6 %), a few darker grains, soft patches."""
+    rng = np.random.default_rng([seed & 0xFFFFFFFF, 0x5A4D])
+    tex = 1.0 + 0.06 * rng.uniform(-1, 1, (h, w)).astype(np.float32)
+    tex -= 0.12 * (rng.random((h, w)) < 0.04)
+    tex *= 1.0 + 0.04 * _smooth_noise(rng, h, w, 10.0)
+    return tex.astype(np.float32)
+
+
+@dataclass
+class SandPile:
+    """A pile of sand on the floor row ``base_y``: apex at ``(x, base_y − h)``, flanks rising at ``left_deg`` and
+    ``right_deg``; the apex rounded over ``round_px``. ``texture`` ``[H, W]`` (frame-sized, see
+    :func:`grain_texture`) modulates the colour; ``stream_top`` draws a thin falling stream from that row to the
+    apex (``stream_w`` px wide, flickering with ``phase``)."""
+
+    x: float
+    base_y: float
+    h: float
+    left_deg: float
+    right_deg: float
+    color: RGB = SAND
+    texture: np.ndarray | None = None
+    stream_top: float | None = None
+    stream_w: float = 2.5
+    phase: int = 0
+    round_px: float = 3.0
+
+    casts_shadow = False
+
+    def half_widths(self) -> tuple[float, float]:
+        return (self.h / math.tan(math.radians(self.left_deg)), self.h / math.tan(math.radians(self.right_deg)))
+
+    def bbox(self):
+        wl, wr = self.half_widths()
+        top = self.base_y - self.h if self.stream_top is None else min(self.stream_top, self.base_y - self.h)
+        return (self.x - wl, top, self.x + wr, self.base_y)
+
+    def size(self):
+        return self.h
+
+    def signed_distance(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+        """Distance (px, positive inside) of pixel centres to the pile's outline (flanks and floor)."""
+        ay = self.base_y - self.h
+        out = []
+        for deg, sgn in ((self.left_deg, -1.0), (self.right_deg, 1.0)):
+            a = math.radians(deg)
+            # inward normal of the flank through the apex going down at angle a on side sgn
+            nx, ny = -sgn * math.sin(a), math.cos(a)
+            out.append((X - self.x) * nx + (Y - ay) * ny)
+        d = np.minimum(out[0], out[1])
+        if self.round_px > 0:  # round the apex: soften the min where both flanks are close
+            k = self.round_px
+            hh = np.clip(0.5 + 0.5 * (out[1] - out[0]) / k, 0, 1)
+            d = out[1] + (out[0] - out[1]) * hh - k * hh * (1 - hh)
+        return np.minimum(d, self.base_y - Y)
+
+    def draw(self, img: np.ndarray, style: Style) -> None:
+        g = _grid(img, *self.bbox())
+        if g is None:
+            return
+        win, X, Y = g
+        c0, r0, c1, r1 = win
+        col = np.asarray(self.color, np.float32)
+        tex = self.texture[r0:r1, c0:c1] if self.texture is not None else np.ones(
+            (r1 - r0, c1 - c0), np.float32)
+        if self.stream_top is not None:
+            ay = self.base_y - self.h
+            flick = 0.92 + 0.08 * np.cos(0.9 * Y + 2.1 * self.phase)
+            s = _cover(self.stream_w / 2 - np.abs(X - self.x)) * _cover(np.minimum(Y - self.stream_top, ay + 2 - Y))
+            _blend(img, win, s, col[None, None, :] * (tex * flick)[..., None])
+        a = _cover(self.signed_distance(X, Y))
+        lit = 1.0 + 0.05 * np.sign(X - self.x) * np.sign(-style.light_dir[0] or 1.0)  # one flank a little lit
+        _blend(img, win, a, col[None, None, :] * (tex * lit)[..., None])

@@ -211,7 +211,10 @@ class CrushedVsIntactIce(WmleTask):
             row, sg = self.side_levels(tracks, s)
             h[s] = (y1 - row) / H[s]
             u[s] = k * sg / H[s]
-        m.notes["t"] = [float(v) for v in tracks.t]
+        t = np.asarray(tracks.t, float)
+        if len(t) > 1 and not np.all(np.diff(t) > 0):  # no sample times: the frames at the case's rate
+            t = np.asarray(tracks.frames, float) / case.fps
+        m.notes["t"] = [float(v) for v in t]
         m.notes["heights"] = {s: _listed(h[s]) for s in SIDES}
         m.notes["uncertainties"] = {s: _listed(u[s]) for s in SIDES}
         m.notes["floor"] = 1.0 / min(H.values())

@@ -15,6 +15,7 @@ Readings: one ``brightness`` probe per lamp (:mod:`lawful.perceive.regions`, box
 ``case.known["lamps"]``). A lamp is lit where its mean luma exceeds its off level (the clip's 10th
 percentile) by more than ``k·√2·σ`` (σ the luma series' measured noise,
 :func:`lawful.perceive.noise.sigma`, ``k`` for ``noise.FALSE_ALARM``) and ``LIT_FLOOR`` luma levels.
+(A lamp lit through more than 90 % of the clip shows no off level to compare with: it reads as unlit.)
 The magnet's leading end is its tracked north half's front edge (plus the south half's length when
 the south end leads, ``known["north_leads"]``). C's observation interval ends just after the entry
 (inside the coil the windings hide the magnet); extra factor ``indicator_readable``: share of the

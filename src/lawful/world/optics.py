@@ -8,7 +8,7 @@ Laws and geometry (pure functions, tested against closed forms):
   positions along it, perpendicular RMS), :func:`apply_homography`;
 - lines as ``(point, direction)``: :func:`intersect`, :func:`concurrence` (least-squares common point
   and the RMS of the lines' distances to it), :func:`pairwise_intersections`, :func:`point_line_distance`;
-- :func:`clip_polygon` (a convex polygon cut to the frame), :func:`line_angle_deg`.
+- :func:`clip_polygon` (a convex polygon cut to the frame), :func:`clip_segment`, :func:`line_angle_deg`.
 
 Drawing (anti-aliased, in place on ``uint8`` RGB images; pixel centres at integer coordinates):
 :func:`draw_beam` (a laser beam: a solid core of given width with a symmetric glow, so the fitted
@@ -137,6 +137,26 @@ def line_angle_deg(a: float, b: float) -> float:
     return math.degrees(min(d, math.pi - d))
 
 
+def clip_segment(p0, p1, x0: float, y0: float, x1: float, y1: float):
+    """The part of segment ``p0``–``p1`` inside the box ``[x0, x1] × [y0, y1]`` (Liang–Barsky); None if none."""
+    (ax, ay), (bx, by) = p0, p1
+    dx, dy = bx - ax, by - ay
+    lo, hi = 0.0, 1.0
+    for p, qv in ((-dx, ax - x0), (dx, x1 - ax), (-dy, ay - y0), (dy, y1 - ay)):
+        if p == 0:
+            if qv < 0:
+                return None
+            continue
+        r = qv / p
+        if p < 0:
+            lo = max(lo, r)
+        else:
+            hi = min(hi, r)
+        if lo > hi:
+            return None
+    return (ax + lo * dx, ay + lo * dy), (ax + hi * dx, ay + hi * dy)
+
+
 def clip_polygon(poly, width: int, height: int) -> list[tuple[float, float]]:
     """A convex polygon cut to the frame ``[0, width-1] × [0, height-1]``, as ``[(x, y), …]``."""
     frame = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], np.float32)
@@ -151,6 +171,8 @@ def clip_polygon(poly, width: int, height: int) -> list[tuple[float, float]]:
 
 # ----------------------------------------------------------------------------- drawing
 
+CHUNK = 32.0  # px of beam drawn per window
+
 
 def _win(img: np.ndarray, x0: float, y0: float, x1: float, y1: float):
     h, w = img.shape[:2]
@@ -161,9 +183,11 @@ def _win(img: np.ndarray, x0: float, y0: float, x1: float, y1: float):
 
 def _over(img: np.ndarray, win, alpha: np.ndarray, color) -> None:
     c0, r0, c1, r1 = win
-    roi = img[r0:r1, c0:c1].astype(np.float32)
-    roi += (np.asarray(color, np.float32) - roi) * np.clip(alpha, 0, 1)[..., None]
-    img[r0:r1, c0:c1] = np.clip(roi + 0.5, 0, 255).astype(np.uint8)
+    roi = img[r0:r1, c0:c1]
+    m = alpha > 1e-3  # only the pixels drawn on
+    px = roi[m].astype(np.float32)
+    px += (np.asarray(color, np.float32) - px) * np.minimum(alpha[m], 1.0)[:, None]
+    roi[m] = np.clip(px + 0.5, 0, 255).astype(np.uint8)
 
 
 def segment_distance(xs: np.ndarray, ys: np.ndarray, p0, p1) -> np.ndarray:
@@ -176,21 +200,38 @@ def segment_distance(xs: np.ndarray, ys: np.ndarray, p0, p1) -> np.ndarray:
 
 
 def draw_beam(img: np.ndarray, p0, p1, color, width: float = 2.5, glow: float = 0.35,
-              glow_px: float = 3.0) -> None:
+              glow_px: float = 3.0, opacity: float = 1.0) -> None:
     """A laser beam from ``p0`` to ``p1``: a core ``width`` px wide (area coverage at its edges) over a
-    Gaussian glow of peak opacity ``glow`` and scale ``glow_px``, both symmetric about the segment."""
+    Gaussian glow of peak opacity ``glow`` and scale ``glow_px``, both symmetric about the segment; all of it
+    at ``opacity`` (a faint partial reflection). Drawn in pieces of ``CHUNK`` px along the beam, each pixel
+    once (by its projection onto the segment), so a long diagonal beam touches only a band around it."""
     reach = width / 2 + 3 * glow_px + 1
-    win = _win(img, min(p0[0], p1[0]) - reach, min(p0[1], p1[1]) - reach,
-               max(p0[0], p1[0]) + reach, max(p0[1], p1[1]) + reach)
-    if win is None:
+    h, w = img.shape[:2]
+    seg = clip_segment(p0, p1, -reach, -reach, w - 1 + reach, h - 1 + reach)
+    if seg is None:
         return
-    c0, r0, c1, r1 = win
-    xs = np.arange(c0, c1, dtype=np.float64)[None, :]
-    ys = np.arange(r0, r1, dtype=np.float64)[:, None]
-    d = segment_distance(xs, ys, p0, p1)
-    core = np.clip(width / 2 + 0.5 - d, 0.0, 1.0)
-    halo = glow * np.exp(-((d / glow_px) ** 2))
-    _over(img, win, np.maximum(core, halo).astype(np.float32), color)
+    a, b = np.asarray(seg[0], float), np.asarray(seg[1], float)
+    L = float(np.linalg.norm(b - a))
+    k = max(1, int(math.ceil(L / CHUNK)))
+    for j in range(k):
+        q0, q1 = a + (b - a) * j / k, a + (b - a) * (j + 1) / k
+        win = _win(img, min(q0[0], q1[0]) - reach, min(q0[1], q1[1]) - reach,
+                   max(q0[0], q1[0]) + reach, max(q0[1], q1[1]) + reach)
+        if win is None:
+            continue
+        c0, r0, c1, r1 = win
+        xs = np.arange(c0, c1, dtype=np.float32)[None, :]
+        ys = np.arange(r0, r1, dtype=np.float32)[:, None]
+        d = segment_distance(xs, ys, a, b)
+        along = ((xs - a[0]) * (b[0] - a[0]) + (ys - a[1]) * (b[1] - a[1])) / max(L * L, 1e-12)
+        own = np.ones_like(d, bool)
+        if j > 0:
+            own &= along >= j / k
+        if j < k - 1:
+            own &= along < (j + 1) / k
+        core = np.clip(width / 2 + 0.5 - d, 0.0, 1.0)
+        halo = glow * np.exp(-((d / glow_px) ** 2))
+        _over(img, win, (opacity * own * np.maximum(core, halo)).astype(np.float32), color)
 
 
 def fill_polygon(img: np.ndarray, pts, color, alpha: float = 1.0, soft: float = 0.0) -> None:

@@ -111,9 +111,9 @@ class Refraction(WmleTask):
             "beam_name": beam_name, "beam_color": list(beam), "style_seed": seed, "anti_n": anti_n,
             "container_width_px": xR - xL,
             "surface_region": [band_x[0], ys - 35.0, band_x[1], ys + 35.0],
-            "incident_region": _beams.surface_quad(c, along, up, 2.0, 700, GAP, 700, WIDTH, HEIGHT),
-            "refracted_region": _beams.surface_quad(c, np.array([1.0, 0.0]), up, xL + 5 - xc, xR - 5 - xc,
-                                                    -(yB - 5 - ys), -GAP, WIDTH, HEIGHT),
+            "incident_region": _beams.surface_quad(c, along, up, 2.0, 190, GAP, 140, WIDTH, HEIGHT),
+            "refracted_region": _beams.surface_quad(c, -along, up, -20.0, min(200.0, (xR - xc if side > 0 else
+                                                    xc - xL) - 5), -(yB - 5 - ys), -GAP, WIDTH, HEIGHT),
             "anti_note": "twin: the beam bends as for refractive index anti_n (1.0 or 2.0)",
         }
         th_r = math.degrees(optics.snell(math.radians(th_i), 1.0, N_WATER))

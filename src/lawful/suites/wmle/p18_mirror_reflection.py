@@ -39,6 +39,7 @@ MIN_FRAMES = 3
 MIRROR_COLOR = (58, 64, 76)
 MIRROR_THICK = 6.0
 GAP = 12.0  # px kept clear of the contact point and the mirror face by the beam regions
+REACH = 170.0  # px from the contact that the beam regions span, along and across the mirror
 
 
 def reflection_angle_metric(e_deg) -> MetricScore:
@@ -110,8 +111,8 @@ class MirrorReflection(WmleTask):
             "theta_i_deg": th_i, "incident_px": L_i, "source": (c + L_i * src_dir).tolist(),
             "beam_name": name, "beam_color": list(color), "mirror_color": list(MIRROR_COLOR),
             "style_seed": seed, "anti_delta_deg": delta,
-            "incident_region": _beams.surface_quad(c, u * side, n, GAP, 600, GAP, 600, WIDTH, HEIGHT),
-            "reflected_region": _beams.surface_quad(c, -u * side, n, GAP, 600, GAP, 600, WIDTH, HEIGHT),
+            "incident_region": _beams.surface_quad(c, u * side, n, GAP, REACH, GAP, REACH, WIDTH, HEIGHT),
+            "reflected_region": _beams.surface_quad(c, -u * side, n, GAP, REACH, GAP, REACH, WIDTH, HEIGHT),
             "mirror_region": _beams.surface_quad(mirror_center, u, n, -half + 25, half - 25, -MIRROR_THICK - 8,
                                                  8.0, WIDTH, HEIGHT),
             "anti_note": "twin: the reflected beam leaves at theta_i + anti_delta_deg from the normal",

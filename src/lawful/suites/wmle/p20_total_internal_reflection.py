@@ -1,0 +1,226 @@
+"""P20 — refraction and total internal reflection of four beams at a water surface (WMLE B.4).
+
+Four submerged lasers of different colours each aim at a fixed point of a still water surface from
+below and turn slowly, so each beam's incidence in the water sweeps across the critical angle
+(48.6° for n = 1.333): below it the beam leaves into the air, bent away from the normal; beyond it
+the beam is totally reflected back into the water. One water, one index: every refraction gives
+the same ``n = sin θ_air / sin θ_water``, and a total reflection at ``θ_water`` says ``n ≥ 1 / sin θ_water``.
+
+Readings per beam ``k`` (colour probes, regions in ``case.known["beam_regions"]``): ``in_k`` (water, the
+laser's side of the normal at its entry point), ``out_k`` (air, the far side) and ``back_k`` (water, the
+far side: the totally reflected beam), and the surface row (a ``level`` band). A frame of beam ``k``
+is a refraction when ``in_k`` and ``out_k`` are read, a total reflection when ``in_k`` and ``back_k`` are
+read and ``out_k`` is not.
+
+- M1 ``e1 = std(n) / mean(n)`` over every refraction of every beam, ``s1 = q(e1; 0.05)``. The variance
+  that measurement noise adds is taken out (``σ²`` of each beam's ``n(t)`` about a local quadratic,
+  :func:`lawful.perceive.noise.sigma`, pooled). A total reflection enters as its bound
+  ``1 / sin θ_water`` only when the bound exceeds the refractions' mean by more than ``k·σ`` (a
+  reflection the refractions' index forbids). No refraction read: operational zero. M2 is not defined.
+
+Twin: each beam bends and reflects as for its own index (``anti_n``, spread 0.88–1.24 × 1.333), so the
+inferred indices disagree.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+
+from lawful.case import Case, GroundTruth
+from lawful.perceive import noise
+from lawful.perceive.regions import Probe
+from lawful.result import Measurement
+from lawful.score.wmle import q
+from lawful.suites.base import Law
+from lawful.suites.wmle import _beams
+from lawful.suites.wmle.common import (
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, style_of,
+)
+from lawful.tracks import Tracks
+from lawful.world import optics
+
+N_WATER = 1.333
+COLORS = ((245, 45, 35), (40, 225, 70), (150, 60, 250), (250, 190, 20))
+NAMES = ("red", "green", "violet", "amber")
+MIN_REFRACTIONS = 5
+GAP = 7.0  # px kept clear of the surface and the normal by the beam regions
+RADIUS = 125.0  # px from a laser's aperture to its entry point
+TANK = (30.0, 20.0, 610.0, 345.0)
+WATER = (70, 140, 200)
+
+
+def index_metric(n_by_beam: dict[str, list], bounds: list[float]) -> MetricScore:
+    """M1 from per-beam index series (time order, NaN where no refraction) and total-reflection bounds."""
+    series = {k: np.asarray(v, float) for k, v in n_by_beam.items()}
+    vals = np.concatenate([v[np.isfinite(v)] for v in series.values()]) if series else np.array([])
+    if len(vals) < MIN_REFRACTIONS:
+        return MetricScore.operational_zero(f"{len(vals)} refractions read (< {MIN_REFRACTIONS})")
+    sig = [noise.sigma(v) for v in series.values() if np.isfinite(v).sum() >= 5]
+    sig2 = float(np.mean([s * s for s in sig if math.isfinite(s)])) if any(map(math.isfinite, sig)) else 0.0
+    mean = float(vals.mean())
+    forbidden = [b for b in bounds if math.isfinite(b) and b > mean + noise.k_for() * math.sqrt(sig2)]
+    allv = np.concatenate([vals, forbidden])
+    e1 = math.sqrt(max(float(allv.var()) - sig2, 0.0)) / float(allv.mean())
+    return MetricScore.measured(q(e1, 0.05), e1, n_mean=mean, n_noise=math.sqrt(sig2), refractions=float(len(vals)),
+                                forbidden_reflections=float(len(forbidden)))
+
+
+def beam_frame(inc, out, row: float | None = None) -> float:
+    """``n = sin θ_air / sin θ_water`` from the water-side and air-side lines (horizontal surface)."""
+    up = np.array([0.0, 1.0])
+    sw = math.sin(_beams.angle_from_normal(inc[1], up))
+    sa = math.sin(_beams.angle_from_normal(out[1], up))
+    return sa / sw if sw > 0 else math.nan
+
+
+class TotalInternalReflection(WmleTask):
+    """Four submerged lasers sweeping across the critical angle at fixed points of a water surface."""
+
+    name = "total_internal_reflection"
+    label = "P20"
+    family = FAMILIES[3]
+    level = "H"
+    required_objects = ()
+    required_known = {
+        "beams": "[{color: RGB, in: polygon, out: polygon, back: polygon}] per beam (px): the water on its "
+                 "laser's side of the normal at its entry point, the air and the water on the far side",
+        "surface_region": "box [x0, y0, x1, y1] (px): a column band across the surface, clear of the beams",
+    }
+
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = case_rng(seed, self.label)
+        ys = float(rng.uniform(140.0, 160.0))
+        xs = 160.0 + 120.0 * np.arange(4) + rng.uniform(-8, 8, 4)
+        order = rng.permutation(4)
+        sweeps = []
+        for k in range(4):
+            lo, hi = float(rng.uniform(18.0, 30.0)), float(rng.uniform(56.0, 64.0))
+            sweeps.append((lo, hi) if rng.integers(2) else (hi, lo))
+        anti = (N_WATER * np.array([0.88, 1.0, 1.12, 1.24])[rng.permutation(4)]).tolist()
+        beams = []
+        for k in range(4):
+            p = np.array([xs[k], ys])
+            j = int(order[k])
+            beams.append({
+                "name": NAMES[j], "color": list(COLORS[j]), "entry": p.tolist(), "sweep_deg": list(sweeps[k]),
+                "in": _beams.surface_quad(p, np.array([-1.0, 0.0]), np.array([0.0, 1.0]), 3.0, 118, GAP,
+                                          RADIUS - 16, WIDTH, HEIGHT),
+                "out": _beams.surface_quad(p, np.array([1.0, 0.0]), np.array([0.0, -1.0]), 3.0, 230, GAP, 115,
+                                           WIDTH, HEIGHT),
+                "back": _beams.surface_quad(p, np.array([1.0, 0.0]), np.array([0.0, 1.0]), 3.0, 150, GAP, 110,
+                                            WIDTH, HEIGHT),
+            })
+        duration = 3.0
+        case = Case(
+            id=self.case_id(index), suite="wmle", task=self.name, seed=seed, variant=f"style-{seed}",
+            width=WIDTH, height=HEIGHT, fps=FPS, duration=duration,
+            prompt=("A long glass tank of still, faintly blue water stands in front of a pale panel. Four small "
+                    "waterproof lasers - red, green, violet and amber - sit under the water, each aimed up at its "
+                    "own spot on the surface. Over a few seconds each laser slowly tilts about that spot, so its "
+                    "beam meets the surface more and more steeply or more and more obliquely. At small slants a "
+                    "beam passes out into the air, bent away from the vertical; at large slants it no longer "
+                    "leaves the water and is reflected back down from the surface like from a mirror. The beams "
+                    "are visible in both water and air; the camera is fixed and level."),
+            objects=[],
+            assumptions=["one water (n = 1.333) under air", "a flat, still surface",
+                         "the lasers turn about fixed entry points; the beams lie in the image plane"],
+            criteria=["M1: refractive indices inferred from every beam and frame agree, std / mean (q, a = 0.05); "
+                      "a total reflection bounds n from below"],
+            known={"surface_y": ys, "beams": beams, "style_seed": seed, "anti_n": anti,
+                   "surface_region": [TANK[0] + 12.0, ys - 35.0, TANK[0] + 50.0, ys + 35.0],
+                   "anti_note": "twin: each beam bends and reflects as for its own index anti_n[k]"},
+        )
+        case.truth = GroundTruth(quantities={"n": N_WATER, "e1": 0.0,
+                                             "critical_deg": math.degrees(optics.critical_angle(N_WATER, 1.0))})
+        return case, next(self.render(case))
+
+    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        k = case.known
+        ys = k["surface_y"]
+        st = style_of(case)
+        base = _beams_scene(case, st)
+        t = frame_times(case)
+        u = np.clip(t / (case.duration * 0.95), 0, 1)
+        u = u * u * (3 - 2 * u)
+        for i in range(len(t)):
+            img = base.copy()
+            for j, b in enumerate(k["beams"]):
+                n = N_WATER if law == "true" else k["anti_n"][j]
+                lo, hi = b["sweep_deg"]
+                th = math.radians(lo + (hi - lo) * u[i])
+                p = np.asarray(b["entry"], float)
+                src = p + RADIUS * np.array([-math.sin(th), math.cos(th)])
+                color = tuple(b["color"])
+                optics.draw_beam(img, src, p, color)
+                refr = optics.refract(p - src, [0.0, 1.0], n, 1.0)
+                back = np.array([math.sin(th), math.cos(th)])
+                if refr is None:
+                    optics.draw_beam(img, p, p + 600 * back, color)
+                else:
+                    optics.draw_beam(img, p, p + 600 * refr, color)
+                    optics.draw_beam(img, p, p + 600 * back, color, opacity=0.25)  # the weak partial reflection
+                _beams.draw_housing(img, src, p - src, length=26.0, width=10.0)
+            x0, _, x1, y1 = (int(v) for v in TANK)
+            wet = slice(int(ys) + 1, None)  # under water the beams end at the tank's walls and bottom
+            img[y1 + 1:], img[wet, :x0 - 3], img[wet, x1 + 4:] = base[y1 + 1:], base[wet, :x0 - 3], base[wet, x1 + 4:]
+            yield img
+
+    def probes(self, case: Case) -> list[Probe]:
+        out = [Probe("surface", "level", tuple(float(v) for v in case.known["surface_region"]))]
+        for j, b in enumerate(case.known["beams"]):
+            c = tuple(int(v) for v in b["color"])
+            out += [Probe(f"{part}_{j}", "line", [tuple(map(float, p)) for p in b[part]], color=c)
+                    for part in ("in", "out", "back")]
+        return out
+
+    def extract(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        n_by, bounds, tir = {}, [], 0
+        up = np.array([0.0, 1.0])
+        for j in range(len(case.known["beams"])):
+            series = []
+            for i in range(len(tracks)):
+                inc = _beams.line_at(tracks, f"in_{j}", i)
+                out = _beams.line_at(tracks, f"out_{j}", i)
+                back = _beams.line_at(tracks, f"back_{j}", i)
+                if inc is not None and out is not None:
+                    series.append(beam_frame(inc, out))
+                    continue
+                series.append(math.nan)
+                if inc is not None and back is not None:
+                    sw = math.sin(_beams.angle_from_normal(inc[1], up))
+                    bounds.append(1.0 / sw if sw > 0 else math.nan)
+                    tir += 1
+            n_by[str(j)] = series
+        m.notes["n"] = {k: [v if math.isfinite(v) else None for v in s] for k, s in n_by.items()}
+        m.notes["tir_bounds"] = [b for b in bounds if math.isfinite(b)]
+        m.set("total_reflections", float(tir))
+        vals = [v for s in n_by.values() for v in s if math.isfinite(v)]
+        m.set("n_mean", float(np.mean(vals)) if vals else None, "no refraction read")
+        return m
+
+    def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
+        n_by = {k: [math.nan if v is None else v for v in s] for k, s in m.notes.get("n", {}).items()}
+        return {"M1": index_metric(n_by, m.notes.get("tir_bounds", []))}
+
+    def extra_consistency(self, case: Case, tracks: Tracks, measurement: Measurement) -> dict[str, float]:
+        return _beams.readable(tracks, ["surface"] + [f"in_{j}" for j in range(len(case.known["beams"]))])
+
+
+def _beams_scene(case: Case, st) -> np.ndarray:
+    """The static picture: backdrop, a pale panel, the tank with its water."""
+    from lawful.world.draw import Scene
+
+    k = case.known
+    img = Scene(case.width, case.height, st).static_layer.copy()
+    x0, y0, x1, y1 = TANK
+    panel = tuple(int(0.25 * b + 0.75 * p) for b, p in zip(st.backdrop_bottom, (236, 238, 240)))
+    optics.fill_polygon(img, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)], panel)
+    optics.fill_polygon(img, [(x0, k["surface_y"]), (x1, k["surface_y"]), (x1, y1), (x0, y1)], WATER, alpha=0.35)
+    for a, b in ((x0 - 3, x0), (x1, x1 + 3)):
+        optics.fill_polygon(img, [(a, y0), (b, y0), (b, y1 + 4), (a, y1 + 4)], (120, 135, 145))
+    optics.fill_polygon(img, [(x0 - 3, y1), (x1 + 3, y1), (x1 + 3, y1 + 5), (x0 - 3, y1 + 5)], (120, 135, 145))
+    return img

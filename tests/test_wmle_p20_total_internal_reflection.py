@@ -1,0 +1,85 @@
+"""P20 refraction and total internal reflection: M1 on known numbers, hand-made readings, rendered reference and twin."""
+
+import math
+
+import numpy as np
+import pytest
+
+from lawful.perceive.regions import RegionSeries
+from lawful.runner.evaluate import evaluate_video
+from lawful.score.wmle import q
+from lawful.suites.wmle.p20_total_internal_reflection import TotalInternalReflection, beam_frame, index_metric
+from lawful.tracks import Tracks
+from lawful.video import write_video
+from lawful.world import optics
+
+
+def _pair(th_w_deg, n, p=(300.0, 150.0)):
+    """Water-side and air-side lines at entry ``p`` for incidence ``th_w_deg`` in water of index ``n``."""
+    tw = math.radians(th_w_deg)
+    d_in = np.array([math.sin(tw), -math.cos(tw)])  # upwards to the right
+    d_out = optics.refract(d_in, [0, 1], n, 1.0)
+    p = np.asarray(p, float)
+    return (p - 50 * d_in, d_in), (None if d_out is None else (p + 50 * d_out, d_out))
+
+
+def test_metric_formulas():
+    two = {"0": [1.2] * 10, "1": [1.4] * 10}  # two beams, two indices: CV = 0.1 / 1.3, no local noise
+    m = index_metric(two, [])
+    assert m.residual == pytest.approx(0.1 / 1.3, rel=1e-9) and m.value == pytest.approx(q(0.1 / 1.3, 0.05))
+    same = {"0": [1.333] * 10, "1": [1.333, math.nan] * 5}
+    assert index_metric(same, [1.2, 1.3]).residual == pytest.approx(0, abs=1e-12)  # bounds below n: allowed
+    m = index_metric(same, [1.6])  # a total reflection that n = 1.333 forbids counts as n >= 1.6
+    vals = np.r_[[1.333] * 15, 1.6]
+    assert m.residual == pytest.approx(vals.std() / vals.mean(), rel=1e-9) and m.components["forbidden_reflections"] == 1
+    assert index_metric({"0": [1.3, 1.3]}, []).status == "operational_zero"
+    rng = np.random.default_rng(2)
+    noisy = {str(k): list(1.333 + rng.normal(0, 0.004, 60)) for k in range(4)}  # pure noise is taken out
+    assert index_metric(noisy, []).residual < 0.001
+
+
+def test_beam_frame_on_known_lines():
+    for th in (15.0, 30.0, 45.0):
+        inc, out = _pair(th, 1.333)
+        assert beam_frame(inc, out) == pytest.approx(1.333, abs=1e-9)
+    assert _pair(55.0, 1.333)[1] is None  # beyond the critical angle
+
+
+def test_extract_refractions_and_reflections():
+    task = TotalInternalReflection()
+    case, _ = task.make_case(0, 5)
+    ths = np.linspace(20, 60, 9)
+    T = len(ths)
+    tr = Tracks.empty([], T, fps=24.0)
+    for j in range(4):
+        cols = {"in": [], "out": [], "back": []}
+        for th in ths:
+            inc, out = _pair(th, 1.333)
+            cols["in"].append(inc)
+            cols["out"].append(out)
+            cols["back"].append(None if out is not None else inc)  # a reflection is read when no refraction is
+        for part, lines in cols.items():
+            x = [np.nan if v is None else v[0][0] for v in lines]
+            y = [np.nan if v is None else v[0][1] for v in lines]
+            a = [np.nan if v is None else math.atan2(v[1][1], v[1][0]) for v in lines]
+            tr.regions[f"{part}_{j}"] = RegionSeries.from_values(f"{part}_{j}", "line", x=x, y=y, angle=a)
+    tr.regions["surface"] = RegionSeries.from_values("surface", "level", row=[150.0] * T)
+    m = task.measure(case, tr)
+    n_refr = int(np.sum(ths < math.degrees(optics.critical_angle(1.333, 1.0))))
+    assert m.get("total_reflections") == 4 * (T - n_refr)
+    got = task.metrics(case, m)["M1"]
+    assert got.residual == pytest.approx(0, abs=1e-9) and got.components["refractions"] == 4 * n_refr
+
+
+def test_reference_and_twin_end_to_end(tmp_path):
+    task = TotalInternalReflection()
+    case, _ = task.make_case(0, 1006)
+    case = case.model_copy(update={"duration": 1.5})
+    P = {}
+    for law in ("true", "anti"):
+        path = write_video(tmp_path / f"{law}.mp4", task.render(case, law), case.fps)
+        sc = evaluate_video(case, path, task).scores["P20"]
+        P[law] = sc.metrics["P"]
+        assert sc.metrics["C"] >= 95
+    assert P["true"] >= 95
+    assert P["anti"] < 60

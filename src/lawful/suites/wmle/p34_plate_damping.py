@@ -39,7 +39,7 @@ from lawful.tracks import Tracks
 from lawful.world import physics_more as pm
 from lawful.world.appearance import object_colors
 from lawful.world.draw import Scene
-from lawful.world.matter import PlatePendulum, PolePair
+from lawful.world import matter  # looked up at use: a process holding an older matter still lists the task
 
 IDS = ("solid", "slotted")
 G = 9.81
@@ -179,7 +179,7 @@ class PlateDamping(WmleTask):
 
     @staticmethod
     def _item(p: dict, angle: float) -> PlatePendulum:
-        return PlatePendulum(p["pivot_x"], p["pivot_y"], p["length_px"], float(angle), p["plate_w"], p["plate_h"],
+        return matter.PlatePendulum(p["pivot_x"], p["pivot_y"], p["length_px"], float(angle), p["plate_w"], p["plate_h"],
                              tuple(p["color"]), slots=int(p["slots"]))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
@@ -190,7 +190,7 @@ class PlateDamping(WmleTask):
         scene.support(x0, x1, pk.SUPPORT_Y)
         base = scene.frame()
         for p in pends:
-            PolePair(p["pivot_x"], p["pivot_y"] + p["length_px"], 0.8 * p["plate_w"], 0.7 * p["plate_h"]).draw(
+            matter.PolePair(p["pivot_x"], p["pivot_y"] + p["length_px"], 0.8 * p["plate_w"], 0.7 * p["plate_h"]).draw(
                 base, scene.style)
         t = frame_times(case)
         ang = [self._angle(case, p, t, law) for p in pends]

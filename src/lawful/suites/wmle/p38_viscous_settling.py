@@ -38,7 +38,7 @@ from lawful.tracks import Tracks
 from lawful.world import physics_more as pm
 from lawful.world.appearance import OBJECT_PALETTE, object_colors
 from lawful.world.draw import Scene, Sphere
-from lawful.world.matter import GLYCERIN, Tank, tinted
+from lawful.world import matter  # looked up at use: a process holding an older matter still lists the task
 
 IDS = ("small", "large")
 G = 9.81
@@ -152,7 +152,7 @@ class ViscousSettling(WmleTask):
         duration = round(hold + t_large + 0.9, 3)
         palette = object_colors(seed, len(OBJECT_PALETTE))
         base = next(c for c in palette if c not in ((245, 120, 20), (240, 215, 20), (220, 40, 40)))
-        color = tinted(base, GLYCERIN, TINT)
+        color = matter.tinted(base, matter.GLYCERIN, TINT)
         balls = {"large": {"x": xs[0], "r_px": r_l_px, "r_m": ratio * r_s_m},
                  "small": {"x": xs[1], "r_px": r_s_px, "r_m": r_s_m}}
         for b in balls.values():
@@ -201,7 +201,7 @@ class ViscousSettling(WmleTask):
         scene = Scene(case.width, case.height, style_of(case)).ground(k["tank"][3] + 8)
         base = scene.frame()
         x0, y0, x1, y1 = k["tank"]
-        Tank(x0, y0, x1, y1, k["fill_y"], seed=case.seed).draw(base, scene.style)
+        matter.Tank(x0, y0, x1, y1, k["fill_y"], seed=case.seed).draw(base, scene.style)
         t = frame_times(case)
         ys = {o: self._y(case, o, t, law) for o in IDS}
         color = tuple(k["color"])

@@ -41,7 +41,7 @@ from lawful.tracks import Tracks
 from lawful.world import physics_more as pm
 from lawful.world.appearance import object_colors
 from lawful.world.draw import Scene
-from lawful.world.matter import Drop
+from lawful.world import matter  # looked up at use: a process holding an older matter still lists the task
 
 MIN_FRAMES = 3
 CONTACT_GUARD = 2
@@ -112,6 +112,8 @@ class DropletCoalescence(WmleTask):
     family = FAMILIES[8]
     level = "M"
     required_events = ("contact", "settled")
+    required_known = {"stage": "[x0, y0, x1, y1] (px) a box holding both drops throughout (and nothing else of their "
+                               "colour)", "color": "RGB of the drops' liquid"}
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)
@@ -179,19 +181,19 @@ class DropletCoalescence(WmleTask):
             gap_shrink = f * (abs(xs - xb) - rb - rs)
             mb, ms = rb**3, rs**3
             sgn = 1.0 if xs > xb else -1.0
-            return Drop(xb + sgn * gap_shrink * ms / (mb + ms), y, rb, rb, color,
+            return matter.Drop(xb + sgn * gap_shrink * ms / (mb + ms), y, rb, rb, color,
                         other=(xs - sgn * gap_shrink * mb / (mb + ms), y, rs), neck=0.0)
         if t < tc + tm:  # merging: the centres close in on the centre of mass, the radii tend to r_f, a neck
             s = (t - tc) / tm
             s = s * s * (3 - 2 * s)
             xb0 = xc + (xb - xc) * (rb + rs) / abs(xs - xb)  # positions at contact
             xs0 = xc + (xs - xc) * (rb + rs) / abs(xs - xb)
-            return Drop(xc + (1 - s) * (xb0 - xc), y, rb + s * (rf - rb), rb, color,
+            return matter.Drop(xc + (1 - s) * (xb0 - xc), y, rb + s * (rf - rb), rb, color,
                         other=(xc + (1 - s) * (xs0 - xc), y, rs + s * (rf - rs)), neck=(0.25 + 0.5 * s) * rs * (1 - s) + 1e-3)
         u = t - tc - tm
         eps = k["eps0"] * math.exp(-u / k["tau"]) * math.cos(k["omega"] * u)
         a, b = pm.spheroid_axes(rf, eps)
-        return Drop(xc, y, a, b, color)
+        return matter.Drop(xc, y, a, b, color)
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
         scene = Scene(case.width, case.height, style_of(case))

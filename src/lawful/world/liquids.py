@@ -94,8 +94,15 @@ def meniscus(cols: np.ndarray, walls: list[float], height: float = MENISCUS_PX,
 
 
 def over(img: np.ndarray, color, alpha: np.ndarray) -> None:
-    """Composite ``color`` (``[3]`` or ``[h, w, 3]``) over the float image ``img`` with coverage ``alpha``."""
-    img += (np.asarray(color, np.float32) - img) * alpha[..., None]
+    """Composite ``color`` (``[3]`` or ``[h, w, 3]``) over the float image ``img`` with coverage ``alpha``
+    (only the block where ``alpha`` is non-zero is touched)."""
+    rows, cols = np.flatnonzero(alpha.any(1)), np.flatnonzero(alpha.any(0))
+    if len(rows) == 0:
+        return
+    sl = np.s_[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
+    c = np.asarray(color, np.float32)
+    c = np.broadcast_to(c, img.shape)[sl] if c.ndim == 3 else c
+    img[sl] += (c - img[sl]) * alpha[sl][..., None]
 
 
 # ----------------------------------------------------------------------------- vessels
@@ -116,6 +123,7 @@ class Tank:
     glass: RGB = GLASS_TINT
     meniscus_px: float = MENISCUS_PX
     extra_walls: dict[int, list[float]] = field(default_factory=dict)
+    _empty: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     def bbox(self) -> tuple[float, float, float, float]:
         c = np.asarray(self.cavities, float)
@@ -133,16 +141,13 @@ class Tank:
         win = img[r0:r1, c0:c1].astype(np.float32)
         cols = np.arange(c0, c1, dtype=np.float32)
         rows = np.arange(r0, r1, dtype=np.float32)
+        key = img[r0:r1, c0:c1]
+        if self._empty is not None and self._empty[0].shape == key.shape and np.array_equal(self._empty[0], key):
+            win = self._empty[1].copy()  # the same backdrop as last time: walls and glass as drawn then
+        else:
+            self._walls_and_glass(win, cols, rows)
+            self._empty = (key.copy(), win.copy())
         t = self.wall
-        grown = np.zeros(win.shape[:2], np.float32)
-        inside = np.zeros(win.shape[:2], np.float32)
-        for i, (a0, b0, a1, b1) in enumerate(self.cavities):  # walls: the cavities grown by the wall thickness
-            top = b0 if i in self.open_top else b0 - t
-            grown = np.maximum(grown, box_cover((a0 - t, top, a1 + t, b1 + t), cols, rows))
-            inside = np.maximum(inside, box_cover((a0, b0, a1, b1), cols, rows))
-        over(win, self.wall_color, np.clip(grown - inside, 0.0, 1.0))
-        # glass: the backdrop seen through it, mostly the tint (keeps the backdrop's texture faint)
-        over(win, self.glass, 0.8 * inside)
         for i, cav in enumerate(self.cavities):
             cov = box_cover(cav, cols, rows)
             if i in self.liquid_cavities:
@@ -163,6 +168,19 @@ class Tank:
             over(win, (235, 238, 240), 0.35 * hl)
         img[r0:r1, c0:c1] = np.clip(win + 0.5, 0, 255).astype(np.uint8)
         return img
+
+    def _walls_and_glass(self, win: np.ndarray, cols: np.ndarray, rows: np.ndarray) -> None:
+        """Walls (the cavities grown by the wall thickness) and the glass-tinted inside, over ``win``."""
+        t = self.wall
+        grown = np.zeros(win.shape[:2], np.float32)
+        inside = np.zeros(win.shape[:2], np.float32)
+        for i, (a0, b0, a1, b1) in enumerate(self.cavities):
+            top = b0 if i in self.open_top else b0 - t
+            grown = np.maximum(grown, box_cover((a0 - t, top, a1 + t, b1 + t), cols, rows))
+            inside = np.maximum(inside, box_cover((a0, b0, a1, b1), cols, rows))
+        over(win, self.wall_color, np.clip(grown - inside, 0.0, 1.0))
+        # glass: the backdrop seen through it, mostly the tint (keeps the backdrop's texture faint)
+        over(win, self.glass, 0.8 * inside)
 
 
 def draw_ice(box, waterline: float, water: RGB, ice: RGB = ICE, seen_through: float = 0.55,

@@ -139,9 +139,8 @@ class IceWithStone(WmleTask):
             return m
         rows = np.stack([np.where(r.ok, r["row"], np.nan) for r in regs])
         sig = np.stack([np.where(r.ok, r.sigma, np.nan) for r in regs])
-        with np.errstate(invalid="ignore"), np.testing.suppress_warnings() as sup:
-            sup.filter(RuntimeWarning)
-            y = np.nanmean(rows, 0)
+        n = np.isfinite(rows).sum(0)
+        y = np.where(n > 0, np.nansum(rows, 0) / np.maximum(n, 1), np.nan)
         before, after = windows(len(y))
         why = melt_seen(ice.ok, before, after)
         if why:

@@ -1,0 +1,63 @@
+"""P25 ice melting in fresh water: M1/M2 formulas, windows, hand-made readings, rendered reference vs twin."""
+
+import numpy as np
+import pytest
+
+from lawful.perceive.regions import RegionSeries
+from lawful.runner.evaluate import evaluate_video
+from lawful.score.wmle import q
+from lawful.suites.wmle.p25_ice_melt_fresh import IceMeltFresh, level_change, width_change, windows
+from lawful.tracks import Tracks
+from lawful.video import write_video
+
+
+def test_metric_formulas():
+    m = level_change(190.0, 180.0, 260.0)
+    assert m.residual == pytest.approx(10 / 260) and m.value == pytest.approx(q(10 / 260, 0.05))
+    m = width_change(257.0, 259.0)
+    assert m.residual == pytest.approx(2 / 257) and m.value == pytest.approx(1 / (1 + 2 / 257 / 0.05))
+    assert level_change(None, 180.0, 260.0).status == "operational_zero"
+    before, after = windows(120)
+    assert before.sum() == 10 and after.sum() == 18 and before[:10].all() and after[-18:].all()
+
+
+def _tracks(T, y, ice_area, walls):
+    tr = Tracks.empty([], T, fps=24.0)
+    tr.regions = {b: RegionSeries.from_values(b, "level", 0.2, row=y) for b in ("water_left", "water_right")}
+    tr.regions["ice"] = RegionSeries.from_values("ice", "blobs", np.nan, area=ice_area[:, None])
+    tr.regions["walls"] = RegionSeries.from_values("walls", "blobs", np.nan, x0=walls[:, [0, 2]], x1=walls[:, [1, 3]])
+    return tr
+
+
+def test_extraction_from_hand_made_readings():
+    task = IceMeltFresh()
+    case, _ = task.make_case(0, 1000)
+    T = 120
+    y = np.full(T, 190.0)
+    y[60:] = 186.0  # the level rose 4 px
+    ice = np.where(np.arange(T) < 90, 400.0, np.nan)
+    walls = np.tile([100.5, 103.5, 357.5, 360.5], (T, 1))
+    walls[-5:, 2] = 359.5  # the right wall moved out 2 px at the very end (5 of the 18 after-samples)
+    m = task.measure(case, _tracks(T, y, ice, walls))
+    got = task.metrics(case, m)
+    H = case.known["vessel"][3] - case.known["vessel"][1]
+    assert got["M1"].residual == pytest.approx(4 / H)
+    assert got["M2"].residual == pytest.approx(0.0)  # the median of the after window is still 254
+    assert m.notes["C"] == pytest.approx(100.0)
+    ice_stays = np.full(T, 400.0)
+    got = task.metrics(case, task.measure(case, _tracks(T, y, ice_stays, walls)))
+    assert got["M1"].status == "operational_zero" and "still" in got["M1"].reason
+
+
+def test_reference_and_twin_end_to_end(tmp_path):
+    task = IceMeltFresh()
+    case, _ = task.make_case(1, 1001)
+    out = {}
+    for law in ("true", "anti"):
+        path = write_video(tmp_path / f"{law}.mp4", task.render(case, law), case.fps)
+        out[law] = evaluate_video(case, path, task).scores["P25"]
+        assert out[law].metrics["C"] == pytest.approx(100.0)
+    H = case.known["vessel"][3] - case.known["vessel"][1]
+    assert out["true"].metrics["P"] >= 99 and abs(out["true"].residuals["M1"]) * H < 0.3
+    assert out["anti"].residuals["M1"] == pytest.approx(case.truth.quantities["anti_e1"], abs=0.5 / H)
+    assert out["anti"].metrics["P"] < 85

@@ -48,6 +48,14 @@ def test_concurrence_and_pairwise_intersections():
     assert optics.line_angle_deg(math.radians(170), math.radians(10)) == pytest.approx(20.0)
 
 
+def test_clip_segment():
+    a, b = optics.clip_segment((-10, 5), (30, 5), 0, 0, 20, 10)
+    assert a == pytest.approx((0, 5)) and b == pytest.approx((20, 5))
+    a, b = optics.clip_segment((-10, -10), (30, 30), 0, 0, 20, 10)
+    assert a == pytest.approx((0, 0)) and b == pytest.approx((10, 10))
+    assert optics.clip_segment((-10, 20), (30, 20), 0, 0, 20, 10) is None
+
+
 def test_clip_polygon_to_frame():
     poly = optics.clip_polygon([(-50, -50), (100, -50), (100, 100), (-50, 100)], 64, 36)
     xs, ys = zip(*poly)

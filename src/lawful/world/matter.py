@@ -350,19 +350,25 @@ class SandPile:
         return np.minimum(d, self.base_y - Y)
 
     def draw(self, img: np.ndarray, style: Style) -> None:
-        g = _grid(img, *self.bbox())
+        col = np.asarray(self.color, np.float32)
+        ay = self.base_y - self.h
+
+        def tex_of(win):
+            c0, r0, c1, r1 = win
+            return self.texture[r0:r1, c0:c1] if self.texture is not None else np.ones((r1 - r0, c1 - c0), np.float32)
+
+        if self.stream_top is not None:
+            g = _grid(img, self.x - self.stream_w, self.stream_top, self.x + self.stream_w, ay + 2)
+            if g is not None:
+                win, X, Y = g
+                flick = 0.92 + 0.08 * np.cos(0.9 * Y + 2.1 * self.phase)
+                s = _cover(self.stream_w / 2 - np.abs(X - self.x)) * _cover(np.minimum(Y - self.stream_top, ay + 2 - Y))
+                _blend(img, win, s, col[None, None, :] * (tex_of(win) * flick)[..., None])
+        wl, wr = self.half_widths()
+        g = _grid(img, self.x - wl, ay, self.x + wr, self.base_y)
         if g is None:
             return
         win, X, Y = g
-        c0, r0, c1, r1 = win
-        col = np.asarray(self.color, np.float32)
-        tex = self.texture[r0:r1, c0:c1] if self.texture is not None else np.ones(
-            (r1 - r0, c1 - c0), np.float32)
-        if self.stream_top is not None:
-            ay = self.base_y - self.h
-            flick = 0.92 + 0.08 * np.cos(0.9 * Y + 2.1 * self.phase)
-            s = _cover(self.stream_w / 2 - np.abs(X - self.x)) * _cover(np.minimum(Y - self.stream_top, ay + 2 - Y))
-            _blend(img, win, s, col[None, None, :] * (tex * flick)[..., None])
         a = _cover(self.signed_distance(X, Y))
-        lit = 1.0 + 0.05 * np.sign(X - self.x) * np.sign(-style.light_dir[0] or 1.0)  # one flank a little lit
-        _blend(img, win, a, col[None, None, :] * (tex * lit)[..., None])
+        lit = 1.0 + 0.05 * np.sign(X - self.x) * (1.0 if style.light_dir[0] > 0 else -1.0)  # the lit flank
+        _blend(img, win, a, col[None, None, :] * (tex_of(win) * lit)[..., None])

@@ -41,6 +41,7 @@ from lawful.suites.wmle.common import (
 )
 from lawful.tracks import Tracks
 from lawful.world import optics
+from lawful.world.draw import Scene
 
 N_WATER = 1.333
 COLORS = ((245, 45, 35), (40, 225, 70), (150, 60, 250), (250, 190, 20))
@@ -68,7 +69,7 @@ def index_metric(n_by_beam: dict[str, list], bounds: list[float]) -> MetricScore
                                 forbidden_reflections=float(len(forbidden)))
 
 
-def beam_frame(inc, out, row: float | None = None) -> float:
+def beam_frame(inc, out) -> float:
     """``n = sin θ_air / sin θ_water`` from the water-side and air-side lines (horizontal surface)."""
     up = np.array([0.0, 1.0])
     sw = math.sin(_beams.angle_from_normal(inc[1], up))
@@ -212,8 +213,6 @@ class TotalInternalReflection(WmleTask):
 
 def _beams_scene(case: Case, st) -> np.ndarray:
     """The static picture: backdrop, a pale panel, the tank with its water."""
-    from lawful.world.draw import Scene
-
     k = case.known
     img = Scene(case.width, case.height, st).static_layer.copy()
     x0, y0, x1, y1 = TANK

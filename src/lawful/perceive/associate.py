@@ -229,7 +229,7 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
                 and (f.blur > 0.5 * o.diam or f.area < 0.5 * o.ref_area)):
             # a motion-blur streak: its colour core is not its mid-exposure point; the share-weighted
             # centroid of the whole (pale) streak is
-            g = by_contrast(o, frame, regions, prev)
+            g = by_contrast(o, frame, regions, prev, _across(m, origin, o.vel))
             if g is not None and math.hypot(g.xy[0] - f.xy[0], g.xy[1] - f.xy[1]) < o.diam + g.blur:
                 f = g
         out[o.j] = f
@@ -264,7 +264,19 @@ def _contrast_fill(group: list[Tracked], frame: np.ndarray, regions: Regions, ou
     return out
 
 
-def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarray | None = None) -> Found | None:
+def _across(m: np.ndarray, origin: tuple[int, int], vel: tuple[float, float]) -> tuple[float, float, float] | None:
+    """``(x, y, half)``: centroid (frame px) of mask ``m`` at ``origin`` and its half-extent across ``vel``."""
+    ys, xs = np.nonzero(m)
+    sp = math.hypot(*vel)
+    if len(xs) < 3 or sp <= 0:
+        return None
+    cx, cy = xs.mean() + origin[0], ys.mean() + origin[1]
+    d = (xs + origin[0] - cx) * (-vel[1] / sp) + (ys + origin[1] - cy) * (vel[0] / sp)
+    return float(cx), float(cy), float(np.abs(d).max()) + 0.5
+
+
+def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarray | None = None,
+                core: tuple[float, float, float] | None = None) -> Found | None:
     """Find ``o`` as the pixels that mix its colour (``o.rgb``) with the background's.
 
     The background of each pixel is the previous sample ``prev`` (the object has moved on; where
@@ -273,7 +285,9 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
     ``p = bg + alpha (c - bg) + e`` belongs to the object when its share ``alpha`` is at least
     :data:`ALPHA_MIN`, its contrast exceeds :data:`NOISE_SIGMAS` noise sigmas and it lies near
     the mixing line. The centroid is weighted by ``alpha``: for a motion-blur streak that is the
-    mid-exposure position. None when the object's colour does not stand out from the background
+    mid-exposure position. ``core``: ``(x, y, half)`` of the object's colour core in this frame
+    (:func:`_across`): a streak runs along the motion, so pixels farther than ``half`` (+1 px) across
+    it from the core are not the object (a same-hued ramp or floor under a sliding block). None when the object's colour does not stand out from the background
     or no blob fits the motion model.
     """
     if o.rgb is None:
@@ -288,10 +302,13 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
     ring = ring_of(crop)
     med = np.median(ring, 0)
     if prev is not None and prev.shape == frame.shape and not o.lost:
-        bg = prev[y0:y1, x0:x1].astype(np.float32)
         bx0, by0, bx1, by1 = (int(v) for v in o.last_box)  # where the object was in ``prev``
         pad = 2 + int(0.25 * o.diam)
-        bg[max(0, by0 - pad - y0):max(0, by1 + pad + 1 - y0), max(0, bx0 - pad - x0):max(0, bx1 + pad + 1 - x0)] = med
+        hole = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        hole[max(0, by0 - pad - y0):max(0, by1 + pad + 1 - y0), max(0, bx0 - pad - x0):max(0, bx1 + pad + 1 - x0)] = 1
+        # the background it hid: continued inwards from around it (a ramp or floor edge running under the
+        # object goes on; a flat fill would make it look like the object's colour mixed in)
+        bg = cv2.inpaint(np.ascontiguousarray(prev[y0:y1, x0:x1]), hole, 3, cv2.INPAINT_TELEA).astype(np.float32)
         dev = ring - ring_of(bg)
     else:
         bg = med
@@ -310,6 +327,11 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
     share = alpha * np.sqrt(c2)  # alpha * contrast
     mask = ((alpha > ALPHA_MIN) & (share > NOISE_SIGMAS * noise)
             & (resid2 < np.square(2 * noise + 0.35 * share))).view(np.uint8)
+    if core is not None and o.speed() > 0:
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        sp = o.speed()
+        off = (xx - core[0]) * (-o.vel[1] / sp) + (yy - core[1]) * (o.vel[0] / sp)
+        mask[np.abs(off) > core[2] + 1.0] = 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
     n, labels, stats, cents = components(mask)
     best, best_cost = 0, _FAR

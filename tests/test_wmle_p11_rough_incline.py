@@ -108,3 +108,32 @@ def test_accelerations_shrug_off_a_compression_outlier():
     plain = -2.0 * np.polyfit(t - t.mean(), s, 2)[0]
     assert abs(plain / 400.0 - 1) > 0.008  # least squares bends by almost 1 %
     assert quad_accel(t, s) == pytest.approx(400.0, rel=0.003)  # the robust fit by a quarter of that
+
+
+def test_joint_fit_standard_error_matches_the_scatter_of_the_ratio():
+    """Shared-apex fit on a noisy round trip: unbiased ratio, and its stated standard error is the
+    spread the ratio really shows over noise draws (so the noise allowance is neither 0 nor inflated)."""
+    from lawful.suites.wmle.p11_rough_incline_round_trip import round_trip_fit
+
+    R = friction_ratio(math.radians(31.0))
+    t = np.arange(96) / 24.0
+    s = _round_trip(t, 700.0, 700.0 / R)
+    up, down = np.arange(9, 28), np.arange(29, 57)  # launch at 0.3 s, apex at 1.16 s, stop at 2.41 s
+    rng = np.random.default_rng(5)
+    logs, ses = [], []
+    for _ in range(200):
+        z = s + rng.normal(0.0, 0.3, len(s))
+        a_up, a_down, se = round_trip_fit(t[up], z[up], t[down], z[down])
+        logs.append(math.log(a_up / a_down))
+        ses.append(se)
+    assert np.mean(logs) == pytest.approx(math.log(R), abs=0.001)
+    assert np.std(logs) / np.mean(ses) == pytest.approx(1.0, abs=0.2)
+
+
+def test_noise_allowance_forgives_only_what_noise_explains():
+    th = math.radians(30.0)
+    R = friction_ratio(th)
+    m = round_trip_ratio(1.01 * R * 3.0, 3.0, th, sigma_rel=0.004)  # 1 % off, 0.4 % standard error
+    assert m.value == pytest.approx(1.0) and m.residual == pytest.approx(0.01, abs=1e-12)
+    twin = round_trip_ratio(0.55 * R * 3.0, 3.0, th, sigma_rel=0.004)  # a frictionless-looking descent
+    assert twin.value < 0.2

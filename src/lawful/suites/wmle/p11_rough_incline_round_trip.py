@@ -13,8 +13,17 @@ Extraction: the block's distance ``s(t)`` along its path (projection of the cent
 on the path's principal direction, positive up the slope); θ is the path's angle to the image
 horizontal. The apex is the highest sample; ``a_up`` and ``a_down`` are ``-2 c₂`` of quadratic fits
 to the ascent (after the launch sample, before the apex sample) and to the descent (after the apex
-sample, before the block comes to rest at the bottom). The fits are robust (soft L1 past 0.5 px):
-heavy compression moves a few centroids by 1-2 px, which plain least squares lets bend a curvature.
+sample, before the block comes to rest at the bottom). The two stretches are fitted jointly
+(:func:`round_trip_fit`): the block stops at the apex, so both parabolas share their vertex (time and
+position) and the fit's parameters are ``a_up`` and the ratio itself, whose standard error follows
+from the fit's residual scatter. The fits are robust (soft L1 past 0.5 px): heavy compression moves a
+few centroids by 1-2 px, which plain least squares lets bend a curvature.
+
+Noise allowance: ``e1`` is scored beyond what the measurement's own uncertainty explains,
+``max(0, e1 - k σ_e)`` with ``σ_e`` the ratio's standard error combined with that of ``R*`` (from the
+path angle's standard error) and ``k`` the project's default false-alarm multiplier
+(:func:`lawful.perceive.noise.k_for`). At a few tenths of a pixel of centroid noise the ratio of two
+fitted curvatures is only known to about half a percent, a twentieth of the scale ``a``.
 
 Twin: the descent mirrors the ascent with ``a_up / a_down = anti_ratio`` (0.9–1.15) instead of R*,
 as on a frictionless slope.
@@ -29,6 +38,7 @@ import numpy as np
 from scipy.optimize import least_squares
 
 from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.perceive import noise
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
@@ -53,8 +63,12 @@ def friction_ratio(theta: float, mu: float = MU) -> float:
     return (math.sin(theta) + mu * math.cos(theta)) / den if den > 0 else math.nan
 
 
-def round_trip_ratio(a_up: float | None, a_down: float | None, theta: float | None) -> MetricScore:
-    """M1: ``e1 = |(a_up / a_down) / R*(θ) - 1|``; ``s1 = q(e1; 0.10)``."""
+def round_trip_ratio(a_up: float | None, a_down: float | None, theta: float | None,
+                     sigma_rel: float = 0.0) -> MetricScore:
+    """M1: ``e1 = |(a_up / a_down) / R*(θ) - 1|``; ``s1 = q(max(0, e1 - k σ_rel); 0.10)``.
+
+    ``sigma_rel``: relative standard error of ``(a_up / a_down) / R*`` (0: exact measurement).
+    """
     if a_up is None or a_down is None or theta is None:
         return MetricScore.operational_zero("ascent or descent acceleration not resolved")
     R = friction_ratio(theta)
@@ -65,8 +79,9 @@ def round_trip_ratio(a_up: float | None, a_down: float | None, theta: float | No
         return MetricScore.measured(0.0, math.inf, "rule: no deceleration up or no acceleration down",
                                     a_up=a_up, a_down=a_down, R_star=R)
     e1 = abs((a_up / a_down) / R - 1.0)
-    return MetricScore.measured(q(e1, 0.10), e1, ratio=a_up / a_down, R_star=R,
-                                theta_deg=math.degrees(theta))
+    allow = noise.k_for() * max(0.0, sigma_rel) * (a_up / a_down) / R
+    return MetricScore.measured(q(max(0.0, e1 - allow), 0.10), e1, ratio=a_up / a_down, R_star=R,
+                                theta_deg=math.degrees(theta), noise_allowance=allow)
 
 
 def ascent_only() -> MetricScore:
@@ -94,6 +109,15 @@ def path_coordinate(tracks: Tracks, oid: str) -> tuple[np.ndarray, float] | None
     return out, math.atan2(abs(u[1]), abs(u[0]))
 
 
+def angle_error(tracks: Tracks, oid: str, s: np.ndarray, theta: float) -> float:
+    """Standard error (rad) of the path angle: the centroid noise across the path (measured from the
+    track) over the root sum of squares of the samples' spread along it."""
+    ok = np.isfinite(s)
+    spread = float(np.sqrt(np.sum((s[ok] - s[ok].mean()) ** 2)))
+    sig = noise.track_noise(tracks[oid]).along((math.sin(theta), math.cos(theta)))
+    return sig / spread if spread > 0 and math.isfinite(sig) else 0.0
+
+
 def quad_accel(t: np.ndarray, s: np.ndarray) -> float | None:
     """``-2 c₂`` of a least-squares quadratic ``s(t)`` (None with fewer than MIN_FIT_SAMPLES points)."""
     ok = np.isfinite(t) & np.isfinite(s)
@@ -103,6 +127,53 @@ def quad_accel(t: np.ndarray, s: np.ndarray) -> float | None:
     c0 = np.polyfit(tt, ss, 2)
     fit = least_squares(lambda c: np.polyval(c, tt) - ss, c0, loss="soft_l1", f_scale=ROBUST_PX)
     return float(-2.0 * fit.x[0])
+
+
+def round_trip_fit(t_up: np.ndarray, s_up: np.ndarray, t_down: np.ndarray, s_down: np.ndarray
+                   ) -> tuple[float, float, float] | None:
+    """``(a_up, a_down, σ)`` of parabolas sharing their vertex fitted to the ascent and the descent.
+
+    ``s = s_a - a/2 (t - t_a)²`` with ``a = a_up`` going up and ``a_up / r`` coming down; ``σ`` is the
+    standard error of ``ln r`` (Gauss-Newton covariance scaled by the residuals' robust scatter).
+    None with fewer than MIN_FIT_SAMPLES finite samples on either side.
+    """
+    ok_u, ok_d = np.isfinite(t_up) & np.isfinite(s_up), np.isfinite(t_down) & np.isfinite(s_down)
+    if ok_u.sum() < MIN_FIT_SAMPLES or ok_d.sum() < MIN_FIT_SAMPLES:
+        return None
+    t = np.concatenate([t_up[ok_u], t_down[ok_d]])
+    s = np.concatenate([s_up[ok_u], s_down[ok_d]])
+    down = np.arange(len(t)) >= ok_u.sum()
+    a_u0, a_d0 = quad_accel(t_up, s_up), quad_accel(t_down, s_down)
+    if not (a_u0 and a_d0 and a_u0 > 0 and a_d0 > 0):
+        return None
+    t0 = float(t.mean())
+    tt = t - t0
+    c = np.polyfit(tt[~down], s[~down], 2)
+    p0 = np.array([-c[1] / (2 * c[0]), float(np.max(s)), a_u0, math.log(a_u0 / a_d0)])
+
+    def parts(p):
+        dt = tt - p[0]
+        k = np.where(down, math.exp(-p[3]), 1.0)
+        return dt, k, p[1] - 0.5 * p[2] * k * dt * dt - s
+
+    fit = least_squares(lambda p: parts(p)[2], p0, loss="soft_l1", f_scale=ROBUST_PX, x_scale="jac")
+    dt, k, res = parts(fit.x)
+    J = np.stack([fit.x[2] * k * dt, np.ones_like(dt), -0.5 * k * dt * dt,
+                  np.where(down, 0.5 * fit.x[2] * k * dt * dt, 0.0)], axis=1)
+    scatter = noise.MAD_TO_STD * float(np.median(np.abs(res - np.median(res))))
+    dof = len(t) - len(p0)
+    try:
+        cov = np.linalg.inv(J.T @ J) * scatter**2 * len(t) / max(dof, 1)
+    except np.linalg.LinAlgError:
+        return None
+    a_up, r = float(fit.x[2]), math.exp(float(fit.x[3]))
+    return a_up, a_up / r, float(math.sqrt(max(cov[3, 3], 0.0)))
+
+
+def ratio_angle_slope(theta: float, mu: float = MU) -> float:
+    """``d ln R* / dθ`` (per radian)."""
+    sn, cs = math.sin(theta), math.cos(theta)
+    return (cs - mu * sn) / (sn + mu * cs) - (cs + mu * sn) / (sn - mu * cs)
 
 
 def descent_end(s: np.ndarray, i_apex: int, last: int, rest_px: float = 1.5) -> int:
@@ -259,8 +330,6 @@ class RoughInclineRoundTrip(WmleTask):
         m.events.append(event("block", "apex", float(i_apex), tracks, float(s[i_apex])))
         rise = float(s[i_apex])
         up = np.arange(i_launch + 1, i_apex)
-        a_up = quad_accel(t[up], s[up])
-        m.set("a_up_px_s2", a_up, "too few ascent samples")
         tol = max(MOVE_PX, 0.05 * rise)
         after = np.arange(i_apex + 1, last + 1)
         left = after[np.isfinite(s[after]) & (s[after] < s[i_apex] - tol)]
@@ -274,10 +343,17 @@ class RoughInclineRoundTrip(WmleTask):
             return m
         i_end = descent_end(s, i_apex, last)
         down = np.arange(i_apex + 1, i_end)
-        a_down = quad_accel(t[down], s[down])
-        m.set("a_down_px_s2", a_down, "too few descent samples")
-        if a_down is not None:
-            m.events.append(event("block", "descent", float(i_end - 1), tracks))
+        fit = round_trip_fit(t[up], s[up], t[down], s[down])
+        if fit is None:
+            m.set("a_up_px_s2", quad_accel(t[up], s[up]), "too few ascent samples")
+            m.set("a_down_px_s2", None, "too few descent samples")
+            return m
+        a_up, a_down, se_ratio = fit
+        m.set("a_up_px_s2", a_up)
+        m.set("a_down_px_s2", a_down)
+        m.events.append(event("block", "descent", float(i_end - 1), tracks))
+        se_R = abs(ratio_angle_slope(theta)) * angle_error(tracks, "block", s, theta)
+        m.set("ratio_rel_se", math.hypot(se_ratio, se_R))
         return m
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
@@ -287,4 +363,4 @@ class RoughInclineRoundTrip(WmleTask):
             return {"M1": ascent_only()}
         th = m.get("theta_deg")
         return {"M1": round_trip_ratio(m.get("a_up_px_s2"), m.get("a_down_px_s2"),
-                                       math.radians(th) if th is not None else None)}
+                                       math.radians(th) if th is not None else None, m.get("ratio_rel_se") or 0.0)}

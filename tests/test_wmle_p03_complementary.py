@@ -53,3 +53,31 @@ def test_reference_beats_twin_end_to_end():
     r = validate_variant("complementary_angle_throws", 0, 11)
     assert r["ref_P"] >= 95 and r["ref_C"] >= 80
     assert r["anti_P"] < r["ref_P"] - 5
+
+
+def test_excess_rms_removes_the_noise_and_keeps_a_bend():
+    """On a steep 60°-like arc: pure centroid noise of known sigma leaves (on average) almost no excess,
+    where the vertical RMS would be inflated by the slope; a real bend of known size survives."""
+    import math
+
+    import numpy as np
+
+    from lawful.suites.wmle.p03_complementary_angle_throws import excess_rms, projectile_arc
+
+    t = np.arange(40) / 30.0
+    x = 100 + 200 * t
+    y = 250 - 600 * t + 0.5 * 900 * t**2  # launch upward, lands after ~1.33 s
+    rng = np.random.default_rng(1)
+    ex, vert = [], []
+    for _ in range(50):
+        xn, yn = x + rng.normal(0, 0.5, len(t)), y + rng.normal(0, 0.5, len(t))
+        arc = projectile_arc(t, xn, yn, np.ones(len(t), bool))
+        ex.append(excess_rms(arc, 0.5, 0.5))
+        vert.append(arc.rms)
+    assert np.mean(vert) > 0.7  # the slope amplifies the horizontal noise
+    assert np.mean(ex) < 0.15
+    slope = (-600 + 900 * t) / 200.0
+    b = 3.0 * np.sin(2 * math.pi * 2 * t / t[-1])  # two wobbles of 3 px (RMS 2.1) across the path
+    nx, ny = -slope / np.sqrt(1 + slope**2), 1 / np.sqrt(1 + slope**2)
+    arc = projectile_arc(t, x + b * nx, y + b * ny, np.ones(len(t), bool))
+    assert 1.5 < excess_rms(arc, 0.5, 0.5) < 2.5

@@ -4,6 +4,11 @@ Extraction (shared with P4 through :func:`projectile_arc`): the airborne stretch
 samples above the launch height; ``y(x)`` is fitted with a parabola (range between its roots at the
 launch height, apex at its vertex, fit RMS), ``x(t)`` with a line and ``y(t)`` with a parabola (launch
 time at the first root, launch speed from both derivatives there).
+
+M2's fit residual (:func:`excess_rms`) is the RMS *distance* of the samples from the fitted parabola
+(a vertical residual on the steep flanks of a 60° arc multiplies the horizontal centroid noise by the
+slope) with the part that the track's measured centroid noise explains removed: a noise-free
+parabola scores ``u = 0`` whatever the tracker's jitter, a bent path keeps its bend.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.perceive import noise
 from lawful.result import Measurement
 from lawful.score.wmle import geometric_mean, q
 from lawful.suites.base import Law
@@ -116,6 +122,21 @@ def projectile_arc(t: np.ndarray, x: np.ndarray, y: np.ndarray, visible: np.ndar
     return Arc(launch_y=y0, t=ts, x=xs, y=ys, yx=yx, yt=yt, xt=xt, x_launch=x_launch,
                x_land=x_far if landed else None, t_launch=t_launch, t_land=t_far if landed else None,
                apex=apex, apex_seen=apex_seen, rms=rms, speed=speed, notes={"x0": x0, "samples": int(sel.sum())})
+
+
+def excess_rms(arc: Arc, sigma_x: float, sigma_y: float) -> float:
+    """RMS distance (px) of ``arc``'s samples from its ``y(x)`` parabola beyond the centroid noise.
+
+    Distances are the vertical residuals over ``sqrt(1 + y'(x)²)``; a fit of 3 parameters to ``n``
+    samples with noise ``σ⊥`` across the path leaves ``Σ d² ≈ Σ σ⊥² (n - 3) / n``, which is removed:
+    ``sqrt(max(0, mean(d²) - mean(σ⊥²) (n - 3) / n))``. NaN noise counts as 0.
+    """
+    fp = np.polyval(np.polyder(arc.yx), arc.x)
+    d2 = (arc.y - np.polyval(arc.yx, arc.x)) ** 2 / (1.0 + fp * fp)
+    sx, sy = (v if math.isfinite(v) else 0.0 for v in (sigma_x, sigma_y))
+    s2 = (fp * fp * sx * sx + sy * sy) / (1.0 + fp * fp)
+    n = len(d2)
+    return float(math.sqrt(max(0.0, float(np.mean(d2)) - float(np.mean(s2)) * max(n - 3, 0) / n)))
 
 
 def complementary_range_metric(R30: float, R60: float) -> MetricScore:
@@ -226,7 +247,9 @@ class ComplementaryAngleThrows(WmleTask):
                 m.events.append(event(oid, "landing", float(np.interp(arc.t_land, tracks.t, idx)), tracks))
             diameter = float(np.nanmean([tr.width_px[0], tr.height_px[0]])) + 1.0
             m.set(f"range_{tag}_px", arc.range, "ball did not come back to its launch height")
-            m.set(f"fit_rms_{tag}_diam", arc.rms / diameter)
+            nz = noise.track_noise(tr, steady_visible(tr, (case.width, case.height)))
+            m.set(f"fit_rms_{tag}_diam", excess_rms(arc, nz.sigma_x, nz.sigma_y) / diameter)
+            m.set(f"fit_rms_raw_{tag}_diam", arc.rms / diameter)
             m.set(f"speed_{tag}_px_s", arc.speed)
         return m
 

@@ -87,3 +87,23 @@ def test_reference_and_twin_end_to_end(tmp_path):
         assert sc.metrics["C"] >= 80
     assert P["true"] >= 95
     assert P["anti"] < 50
+
+
+def test_release_fit_standard_error_matches_the_scatter_of_the_ratio():
+    """Noisy sphere and ring at 24 fps: the stated standard error of sqrt(c_sphere / c_ring) is the spread
+    the measured travel-time ratio shows over noise draws, and the allowance does not rescue the twin."""
+    from lawful.suites.wmle.p09_sphere_vs_ring import joint_release_time
+
+    t = np.arange(48) / 24.0
+    rng = np.random.default_rng(3)
+    clean = {"sphere": np.minimum(0.5 * 140.0 * np.clip(t - 0.1, 0, None) ** 2, 220.0)}
+    clean["ring"] = np.minimum(0.5 * 98.0 * np.clip(t - 0.1, 0, None) ** 2, 220.0)
+    ratios, ses = [], []
+    for _ in range(100):
+        paths = {b: s + rng.normal(0, 0.3, len(t)) for b, s in clean.items()}
+        _, fit = joint_release_time(t, paths, 200.0)
+        ratios.append(math.sqrt(fit["c"][0] / fit["c"][1]))
+        ses.append(fit["ratio_rel_se"])
+    assert np.mean(ratios) == pytest.approx(TIME_RATIO, rel=0.002)
+    assert np.std(ratios) / np.mean(ratios) / np.mean(ses) == pytest.approx(1.0, abs=0.25)
+    assert travel_time_ratio(1.0, sigma_rel=float(np.mean(ses))).value < 0.5

@@ -7,7 +7,12 @@ ring). Over any common distance the ring needs ``sqrt((1 + 1) / (1 + 2/5)) = sqr
 long as the sphere.
 
 - M1 the median ring-to-sphere travel-time ratio ``r_t`` over common distances,
-  ``e1 = |r_t / sqrt(10/7) - 1|``, ``s1 = q(e1; 0.10)``. M2 is not defined.
+  ``e1 = |r_t / sqrt(10/7) - 1|``, ``s1 = q(max(0, e1 - k σ); 0.10)``: ``σ`` the relative standard
+  error of the ratio as the release fit (below) determines it, ``sqrt(c_sphere / c_ring)``, from its
+  residual scatter, and ``k`` the project's default false-alarm multiplier
+  (:func:`lawful.perceive.noise.k_for`); at a few tenths of a pixel of centroid noise a travel-time
+  ratio is known to a few tenths of a percent, which ``q(·; 0.10)`` would charge 1 point per 0.1 %.
+  M2 is not defined.
 
 Extraction: each body's distance along its path ``s(t)`` (projection of the centroid's displacement
 on the path's principal direction); the common release time ``t0`` by a joint least-squares fit of
@@ -29,7 +34,7 @@ import numpy as np
 from scipy.optimize import least_squares
 
 from lawful.case import Case, GroundTruth, ObjectSpec
-from lawful.perceive import events
+from lawful.perceive import events, noise
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
@@ -49,12 +54,14 @@ DISTANCE_FRACTIONS = np.linspace(0.15, 0.95, 17)
 MOVE_PX = 2.0  # displacement (px) that counts as moving
 
 
-def travel_time_ratio(r_t: float | None) -> MetricScore:
-    """M1: ``e1 = |r_t / sqrt(10/7) - 1|``; ``s1 = q(e1; 0.10)``."""
+def travel_time_ratio(r_t: float | None, sigma_rel: float = 0.0) -> MetricScore:
+    """M1: ``e1 = |r_t / sqrt(10/7) - 1|``; ``s1 = q(max(0, e1 - k sigma_rel); 0.10)``."""
     if r_t is None or not (math.isfinite(r_t) and r_t > 0):
         return MetricScore.operational_zero("travel-time ratio not resolved")
     e1 = abs(r_t / TIME_RATIO - 1.0)
-    return MetricScore.measured(q(e1, 0.10), e1, r_t=r_t, expected=TIME_RATIO)
+    allow = noise.k_for() * max(0.0, sigma_rel) * r_t / TIME_RATIO
+    return MetricScore.measured(q(max(0.0, e1 - allow), 0.10), e1, r_t=r_t, expected=TIME_RATIO,
+                                noise_allowance=allow)
 
 
 @dataclass
@@ -223,6 +230,8 @@ class SphereVsRing(WmleTask):
         m.set("release_time_s", t0)
         m.events.append(event("sphere", "release", float(np.interp(t0, t, np.arange(len(t)))), tracks))
         m.notes["release_fit"] = fit
+        if "ratio_rel_se" in fit:
+            m.set("ratio_rel_se", fit["ratio_rel_se"])
         levels = DISTANCE_FRACTIONS * d_common
         times = {b: [events.index_to_time(events.crossing(paths[b], lv, +1), t) for lv in levels] for b in IDS}
         for b in IDS:
@@ -241,7 +250,7 @@ class SphereVsRing(WmleTask):
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         if "unresolved" in m.notes:
             return {"M1": MetricScore.operational_zero(m.notes["unresolved"])}
-        return {"M1": travel_time_ratio(m.get("travel_time_ratio"))}
+        return {"M1": travel_time_ratio(m.get("travel_time_ratio"), m.get("ratio_rel_se") or 0.0)}
 
 
 def path_distance(tracks: Tracks, oid: str) -> np.ndarray | None:
@@ -301,4 +310,14 @@ def joint_release_time(t: np.ndarray, paths: dict[str, np.ndarray], d_common: fl
     fit = least_squares(resid, [t_start] + c0, bounds=([t_start - 1.0] + [0] * len(names),
                                                         [t_move] + [np.inf] * len(names)))
     rms = float(np.sqrt(np.mean(fit.fun**2)))
-    return float(fit.x[0]), {"t0": float(fit.x[0]), "c": [float(v) for v in fit.x[1:]], "rms_px": rms}
+    out = {"t0": float(fit.x[0]), "c": [float(v) for v in fit.x[1:]], "rms_px": rms}
+    dof = len(fit.fun) - len(fit.x)
+    if len(names) == 2 and dof > 0 and all(v > 0 for v in fit.x[1:]):
+        # relative standard error of sqrt(c_0 / c_1): Gauss-Newton covariance scaled by the residual scatter
+        try:
+            cov = np.linalg.inv(fit.jac.T @ fit.jac) * float(np.sum(fit.fun**2)) / dof
+            g = np.array([0.0, 0.5 / fit.x[1], -0.5 / fit.x[2]])
+            out["ratio_rel_se"] = float(math.sqrt(max(float(g @ cov @ g), 0.0)))
+        except np.linalg.LinAlgError:
+            pass
+    return float(fit.x[0]), out

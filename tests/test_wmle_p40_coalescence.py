@@ -10,7 +10,7 @@ from lawful.perceive.regions import RegionSeries
 from lawful.runner.evaluate import evaluate_video
 from lawful.score.wmle import q
 from lawful.suites.wmle.p40_droplet_coalescence import (
-    DropletCoalescence, drop_phases, roundness, roundness_change, volume_ratio,
+    GRID_VAR, DropletCoalescence, drop_phases, roundness, roundness_change, volume_ratio,
 )
 from lawful.tracks import Tracks
 from lawful.video import write_video
@@ -30,15 +30,17 @@ def test_metric_formulas():
 
 def test_roundness_removes_the_grid_sampling_error():
     r = np.array([20.0, 40.0])
-    digitised = 1 - (1 / math.sqrt(12)) / r  # a perfect circle's outline on the pixel grid
+    assert GRID_VAR == pytest.approx(4 / 12)  # a 2-px sampling grid (4:2:0 chroma)
+    digitised = 1 - math.sqrt(GRID_VAR) / r  # a perfect circle's outline sampled on that grid
     assert roundness(r, digitised) == pytest.approx([1.0, 1.0], abs=1e-8)  # √ of a rounding-level difference
-    rough = 1 - math.sqrt(1 / 12 + 0.5**2) / r  # 0.5 px of real radial roughness on top
+    assert roundness(r, 1 - (1 / math.sqrt(12)) / r) == pytest.approx([1.0, 1.0])  # a finer grid: round too
+    rough = 1 - math.sqrt(GRID_VAR + 0.5**2) / r  # 0.5 px of real radial roughness on top
     assert roundness(r, rough) == pytest.approx(1 - 0.5 / r, abs=1e-12)
 
 
 def _probe_roundness(r_fit, R=0.99):
     """The probe's roundness of an outline of true roundness ``R`` sampled on the pixel grid."""
-    return 1 - np.sqrt(1 / 12 + ((1 - R) * r_fit) ** 2) / r_fit
+    return 1 - np.sqrt(GRID_VAR + ((1 - R) * r_fit) ** 2) / r_fit
 
 
 def _readings(T=100, t_merge=40, r1=30.0, r2=40.0, rf=None, seed=0):

@@ -16,7 +16,10 @@ false-alarm rate ``noise.FALSE_ALARM``); at least ``MIN_FRAMES`` of each, else a
 Radii: the equivalent-area radius ``√(A/π)`` of each component, median over the frames (a circle fit
 through boundary-pixel centres reads about half a pixel small, 1.5 % of volume at 30 px — 15 % of M1's
 scale). Roundness: the probe's circle-fit radial RMS less the outline's sampling error in quadrature,
-``√(max(0, rms² − 1/12))`` (a digitised perfect circle has radial RMS ≈ 1/√12 px), median over the frames.
+``√(max(0, rms² − GRID_VAR))``, median over the frames. A colour mask's outline follows the video's colour
+planes, which common (4:2:0) video samples on a 2-px grid: a perfect circle then reads a radial RMS of up to
+``2/√12`` px (measured through H.264: 0.51–0.53 px at radii 24–47 px; 1/√12 on lossless frames). Roughness
+below that (1 % of a 50-px drop, a tenth of M2's scale) is not resolved and counts as round.
 
 Twin: the merged drop keeps the projected *area* (``r_f = √(r1² + r2²)``) instead of the volume.
 """
@@ -45,7 +48,7 @@ from lawful.world import matter  # looked up at use: a process holding an older 
 
 MIN_FRAMES = 3
 CONTACT_GUARD = 2
-GRID_VAR = 1.0 / 12.0  # variance (px²) of a unit grid's sampling error
+GRID_VAR = 4.0 / 12.0  # variance (px²) of an outline sampled on a 2-px grid (4:2:0 chroma, see the docstring)
 
 
 def volume_ratio(r1: float | None, r2: float | None, rf: float | None) -> MetricScore:
@@ -117,7 +120,7 @@ class DropletCoalescence(WmleTask):
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)
-        r_big = float(rng.uniform(40.0, 48.0))
+        r_big = float(rng.uniform(48.0, 56.0))
         r_small = r_big * float(rng.uniform(0.55, 0.8))
         big_left = bool(rng.integers(2))
         cy = float(rng.uniform(165.0, 195.0))

@@ -112,3 +112,31 @@ def test_reference_and_twin_end_to_end(tmp_path):
         assert sc.metrics["C"] >= 80
     assert P["true"] >= 95
     assert P["anti"] < 30
+
+
+def test_area_edge_floor_and_motion_blur_allowance():
+    """shape_change on a 100 x 200 block: a boundary grown by the noise floor on every side is not a shape
+    change; the same 6 % area growth counts at rest but not while the block turns fast (a blur smear)."""
+    import math
+
+    import numpy as np
+
+    from lawful.suites.wmle.p10_edge_pivot_rotation import shape_change
+
+    T, n = 20, 1.5
+    box = np.tile([0.0, 0.0, 99.0, 199.0], (T, 1))
+    phi = np.zeros(T)
+    area = np.full(T, 100.0 * 200.0)
+    grown = area.copy()
+    grown[10:] = (100 + 2 * n) * (200 + 2 * n)  # every side out by n (blur, threshold): within noise
+    assert shape_change(box, grown, phi, n) == pytest.approx(0.0, abs=1e-12)
+    fat = area.copy()
+    fat[8:12] *= 1.06  # +3 % in sqrt(A), 4.3 px: beyond the 3.2 px floor
+    at_rest = shape_change(box, fat, phi, n)
+    floor = n * 300 / math.sqrt(100 * 200)
+    assert at_rest == pytest.approx((math.sqrt(1.06) - 1) - floor / math.sqrt(2e4), rel=1e-6)
+    turning = np.radians(np.clip(np.arange(T) - 6, 0, 7) * 3.0)  # 3 degrees a sample: far corner ~12 px
+    c, s_ = np.cos(turning), np.sin(turning)
+    box_t = np.stack([np.zeros(T), np.zeros(T), 100 * c + 200 * s_ - 1, 100 * s_ + 200 * c - 1], 1)
+    assert shape_change(box_t, area, turning, n) == pytest.approx(0.0, abs=1e-12)  # a rigid turn: no change
+    assert shape_change(box_t, fat, turning, n) == pytest.approx(0.0, abs=1e-12)  # smeared while turning

@@ -25,8 +25,10 @@ Extraction (first-frame pixels; samples where the block is hidden are skipped, n
   is the resolution of colour-mask boundaries in compressed 4:2:0 video, where chroma is sampled
   every second pixel and blends with the floor and shadow), clipped at zero and divided by the
   first-frame diagonal. Each sample's edge change has ``2 n_e`` removed, ``n_e`` being ``n``
-  carried through the box-to-edge solve with a 1.5° orientation allowance (see :func:`shape_change`;
-  ``n`` for the area edge); ``e_shape`` is the 95th percentile of the largest relative change;
+  carried through the box-to-edge solve with a 1.5° orientation allowance (see :func:`shape_change`);
+  the area edge ``sqrt(A)`` has ``n (w + h) / sqrt(w h)`` removed (every side of the ``w x h`` box
+  shifted by ``n``) plus a motion-blur allowance for the mask smeared along the motion in one sample
+  interval; ``e_shape`` is the 95th percentile of the largest relative change;
 - ``Δθ``: the largest rotation seen within one run of consecutive visible samples lasting at least
   four samples and 0.3 s.
 
@@ -138,8 +140,10 @@ def shape_change(box: np.ndarray, area: np.ndarray, phi: np.ndarray, noise: floa
     changes (within 10° of an axis, ``BOX_EDGE_MIN_COS2``; floor ``2 n_e`` removed with
     ``n_e = (n (|cos φ| + |sin φ|) + L sin 1.5°) / |cos 2φ|``, ``L`` the longer first-frame edge: the
     pixel floor and an orientation allowance carried through the solve) and the change of the
-    mean edge ``sqrt(area)`` (floor ``2 n``), each divided by its first-frame length. NaN without
-    posed samples.
+    mean edge ``sqrt(area)`` (floor ``n (w + h) / sqrt(w h)`` for boundaries each shifted by ``n``, plus
+    ``b L / (2 sqrt(A))`` for a mask smeared by ``b = |Δφ| L`` along the motion, ``L`` the first-frame
+    diagonal and ``Δφ`` the rotation over one sample interval), each divided by its first-frame length.
+    NaN without posed samples.
     """
     bw = box[:, 2] - box[:, 0] + 1
     bh = box[:, 3] - box[:, 1] + 1
@@ -150,7 +154,11 @@ def shape_change(box: np.ndarray, area: np.ndarray, phi: np.ndarray, noise: floa
         dw = np.maximum(0.0, np.abs(w - bw[0]) - 2 * n_e) / bw[0]
         dh = np.maximum(0.0, np.abs(h - bh[0]) - 2 * n_e) / bh[0]
     edge = np.sqrt(np.maximum(np.asarray(area, float), 0.0))
-    da = np.where(np.isfinite(phi), np.maximum(0.0, np.abs(edge - edge[0]) - 2 * noise) / edge[0], np.nan)
+    diag = math.hypot(bw[0], bh[0])
+    step = np.abs(np.gradient(phi)) if len(phi) > 1 else np.zeros(len(phi))
+    smear = np.nan_to_num(step, nan=0.0) * diag * diag / (2.0 * max(edge[0], 1e-9))
+    floor = noise * (bw[0] + bh[0]) / math.sqrt(bw[0] * bh[0]) + smear
+    da = np.where(np.isfinite(phi), np.maximum(0.0, np.abs(edge - edge[0]) - floor) / edge[0], np.nan)
     per = np.fmax(np.fmax(np.nan_to_num(dw, nan=-1.0), np.nan_to_num(dh, nan=-1.0)), da)
     per = per[np.isfinite(phi)]
     if len(per) == 0:

@@ -44,10 +44,11 @@ from lawful.world.draw import Scene
 from lawful.world.em import COPPER, Coil, Led, Magnet, colors_clear_of
 
 MATCH_S = 0.5
-LIT_FLOOR = 3.0  # luma levels: a rise smaller than this is no light, whatever the noise
+LIT_FLOOR = 15.0  # luma levels (6 % of full scale): a smaller rise is no visible light, whatever the noise
 LAMPS = ("entry", "exit")
 CLEAR_AREA = 0.85  # a sighting with at least this share of the first area is whole (not behind the coil)
 FIT_N = 4  # clear sightings extrapolated to the entrance
+EDGE_PX = 2.0  # a clear sighting's box ends more than this short of the coil
 LAMP_COLORS = {"entry": (40, 210, 70), "exit": (235, 60, 40)}
 
 
@@ -78,16 +79,18 @@ def entry_index(tr, x0: float, north_leads: bool, first: int) -> tuple[float, in
     sample where the tracked half was seen whole and clear of the coil; None without evidence of entry.
 
     The leading end is the centroid plus half the first-frame box width (plus a whole one when the south
-    half leads), from clear sightings only (area at least ``CLEAR_AREA`` of the first one, box short of
-    ``x0``). A crossing between two clear sightings is interpolated; otherwise the last ``FIT_N`` clear
-    sightings are extrapolated linearly, and it counts only when the crossing falls within ``1.5``
-    samples of the last of them and the next sample shows the half touching the coil or hidden.
+    half leads), from clear sightings only: area at least ``CLEAR_AREA`` of the first one, box ending more
+    than ``EDGE_PX`` short of ``x0`` (a compressed edge spreads by a pixel or two). A crossing between two
+    clear sightings is interpolated. Otherwise every sample after the last clear one shows the half hidden,
+    shrunk or at the coil: the last ``FIT_N`` clear sightings are extrapolated linearly, and the crossing
+    counts when it falls before the sample after the first of those (a magnet that stops short of the coil
+    stays clear to the end: no entry).
     """
     vis = np.asarray(tr.visible, bool)
     w0 = float(tr.box[first, 2] - tr.box[first, 0])
     a0 = float(tr.area[first])
     lead = tr.x + 0.5 * w0 + (0.0 if north_leads else w0)
-    clear = vis & (tr.area >= CLEAR_AREA * a0) & (tr.box[:, 2] < x0 - 0.5)
+    clear = vis & (tr.area >= CLEAR_AREA * a0) & (tr.box[:, 2] < x0 - EDGE_PX)
     idx = np.flatnonzero(clear)
     if len(idx) == 0 or lead[idx[0]] >= x0:
         return None
@@ -95,17 +98,14 @@ def entry_index(tr, x0: float, north_leads: bool, first: int) -> tuple[float, in
         if lead[j] < x0 <= lead[i]:
             return float(j + (x0 - lead[j]) / (lead[i] - lead[j]) * (i - j)), int(i)
     last = int(idx[-1])
-    nxt = last + 1
-    if nxt >= len(vis) or (vis[nxt] and tr.box[nxt, 2] < x0 - 1.0):
-        return None
     use = idx[-FIT_N:]
-    if len(use) < 2:
+    if last + 1 >= len(vis) or len(use) < 2:
         return None
     slope, icpt = np.polyfit(use.astype(float), lead[use], 1)
     if slope <= 0:
         return None
     f = (x0 - icpt) / slope
-    return (float(f), last) if last <= f <= last + 1.5 else None
+    return (float(f), last) if last <= f <= last + 2 else None
 
 
 def magnet_x(k: dict, t) -> np.ndarray:

@@ -29,6 +29,10 @@ def test_lit_mask_against_the_off_level_and_noise():
     assert off == pytest.approx(40.0, abs=1.0) and thr >= 3.0
     assert np.array_equal(np.flatnonzero(lit), np.arange(30, 38))
     assert not lit_mask(40.0 + rng.normal(0, 0.5, 96), np.ones(96, bool))[0].any()
+    halo = np.full(96, 41.6)
+    halo[35:43] = 141.0
+    halo[43:] = 45.4  # what CRF 35 left of the glow after the flash: no light
+    assert np.array_equal(np.flatnonzero(lit_mask(halo, np.ones(96, bool))[0]), np.arange(35, 43))
 
 
 def _scene(case, lamp_on: dict[str, tuple[int, int]], speed=100.0):

@@ -105,9 +105,9 @@ class SandPileAngles(WmleTask):
         alpha = float(rng.uniform(30.0, 36.0))
         steeper = float(rng.uniform(9.0, 14.0))
         floor_y = float(rng.uniform(300.0, 320.0))
-        room_l, room_s = 150.0, 88.0  # largest half-widths
+        room_l, room_s = 150.0, 105.0  # largest half-widths
         h_l = float(rng.uniform(0.8, 0.95)) * room_l * math.tan(math.radians(alpha))
-        h_s = h_l * float(rng.uniform(0.42, 0.55))
+        h_s = h_l * float(rng.uniform(0.55, 0.65))
         small_left = bool(rng.integers(2))
         x_s = 30 + room_s if small_left else WIDTH - 30 - room_s
         x_l = WIDTH - 30 - room_l if small_left else 30 + room_l

@@ -107,7 +107,7 @@ class FreezingExpansion(WmleTask):
         glass = tuple(int(v) for v in np.clip(np.asarray(lq.GLASS_TINT) + rng.uniform(-18, 18), 0, 255))
         y_s = y_b - h_w
         band = [x0 + 10.0, y_s - (EXPANSION - 1) * h_w - 26.0, x1 - 10.0, y_s + 26.0]
-        strip = [x0 - 12.0, y_b - 50.0, x1 + 12.0, y_b - 42.0]
+        strip = [max(x0 - 45.0, 2.0), y_b - 60.0, min(x1 + 45.0, WIDTH - 3.0), y_b - 30.0]  # walls stay in it if the view drifts
         duration = 5.0
         case = Case(
             id=self.case_id(index), suite="wmle", task=self.name, seed=seed, variant=f"style-{seed}",

@@ -661,3 +661,51 @@ def test_ball_bouncing_on_a_floor_striped_in_its_own_colour(tmp_path):
     seen = b.visible
     assert seen[t > t1 + 0.1].mean() > 0.8  # followed up again after the bounce
     assert np.abs(b.y[seen] - y[seen]).max() < 2.0 and np.abs(b.x[seen] - 150).max() < 2.0
+
+
+def test_blur_streak_by_contrast_keeps_off_a_same_hued_ramp():
+    """An orange block sliding up a tan 30-degree ramp (studio P11): the previous sample hid part of the
+    ramp inside its axis-aligned box, so the difference from ``prev`` there also mixes towards the block's
+    colour. Given the colour core's extent across the motion, the streak is the block's smear only:
+    mid-exposure centroid within 1.5 px, area within 15 % of the smeared block. (This clean scene does not
+    reproduce the rendered failure, studio P11 seed 1004, where ramp pixels pulled centroids 10-24 px back;
+    it guards the clipped path.)"""
+    import numpy as np
+
+    from lawful.perceive.associate import _across, by_contrast
+    from lawful.perceive.objects import Regions, Tracked
+
+    H, W = 240, 360
+    bg = np.zeros((H, W, 3), np.float32)
+    bg[:] = (110, 170, 160)  # blue-green backdrop
+    block = np.array((235, 120, 40), np.float32)
+    th = np.radians(30.0)
+    u, nrm = np.array([np.cos(th), -np.sin(th)]), np.array([-np.sin(th), -np.cos(th)])  # up the slope, out of it
+    foot = np.array([40.0, 220.0])
+    yy, xx = np.mgrid[0:H, 0:W]
+    rel = np.stack([xx - foot[0], yy - foot[1]], -1)
+    along, out = rel @ u, rel @ nrm
+    bg[(out < 0) & (out > -14)] = (200, 148, 104)  # the ramp board, just below the slope line
+
+    def draw(s0, s1):  # block (40 along, 24 out of the slope) smeared from s0 to s1 along the slope
+        acc = np.zeros_like(bg)
+        for k in range(16):
+            f = bg.copy()
+            c = s0 + (s1 - s0) * k / 15
+            f[(np.abs(along - c) < 20) & (out >= 0) & (out < 24)] = block
+            acc += f
+        return np.clip(acc / 16, 0, 255).astype(np.uint8)
+
+    prev, frame = draw(120, 120), draw(146, 166)  # mid-exposure centre 156 along the slope
+    truth = foot + 156 * u + 12 * nrm
+    c_prev = foot + 120 * u + 12 * nrm
+    corners = np.array([c_prev + a * u + b * nrm for a in (-20, 20) for b in (-12, 12)])
+    last_box = (*np.floor(corners.min(0)).astype(int), *np.ceil(corners.max(0)).astype(int))
+    vel = tuple(36.0 * u)
+    o = Tracked(spec=None, j=0, model=None, convex=True, pos=tuple(c_prev), vel=vel, size=(48.0, 41.0),
+                ref_area=960.0, diam=24.0, rgb=tuple(float(c) for c in block), last_box=last_box, exposure=0.55)
+    core = (np.abs(frame.astype(np.float32) - block).sum(2) < 30).view(np.uint8)
+    got = by_contrast(o, frame, Regions(), prev, _across(core, (0, 0), vel))
+    assert got is not None
+    assert np.hypot(*(np.array(got.xy) - truth)) < 1.5
+    assert got.area < 1.15 * (40 + 20) * 24

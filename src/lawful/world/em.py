@@ -35,13 +35,13 @@ def colors_clear_of(seed: int, k: int, avoid: RGB, min_gap_deg: float = 40.0) ->
     (object colours that a tracker must not confuse with a coloured apparatus: copper plate, coil turns)."""
     import colorsys
 
-    from lawful.suites.wmle.common import contrasting_colors
+    from lawful.world.appearance import OBJECT_PALETTE, object_colors
 
     def hue(c):
         return 360.0 * colorsys.rgb_to_hsv(*(v / 255 for v in c))[0]
 
     h0 = hue(avoid)
-    ok = [c for c in contrasting_colors(seed, 8, 0.0) if min(abs(hue(c) - h0), 360 - abs(hue(c) - h0)) >= min_gap_deg]
+    ok = [c for c in object_colors(seed, len(OBJECT_PALETTE)) if min(abs(hue(c) - h0), 360 - abs(hue(c) - h0)) >= min_gap_deg]
     return ok[:k]
 
 

@@ -10,7 +10,9 @@ Readings per beam ``k`` (colour probes, regions in ``case.known["beam_regions"]`
 laser's side of the normal at its entry point), ``out_k`` (air, the far side) and ``back_k`` (water, the
 far side: the totally reflected beam), and the surface row (a ``level`` band). A frame of beam ``k``
 is a refraction when ``in_k`` and ``out_k`` are read, a total reflection when ``in_k`` and ``back_k`` are
-read and ``out_k`` is not.
+read and ``out_k`` is not. A refraction that leaves flatter than ``MAX_AIR_DEG`` from the normal
+(it runs along the region's edge at the surface, which cuts the beam askew) is not used; one whose ``n`` is off its beam's local trend by more than ``k``
+robust sds (a line spoilt where another beam crosses) is left out.
 
 - M1 ``e1 = std(n) / mean(n)`` over every refraction of every beam, ``s1 = q(e1; 0.05)``. The variance
   that measurement noise adds is taken out (``σ²`` of each beam's ``n(t)`` about a local quadratic,
@@ -47,8 +49,10 @@ N_WATER = 1.333
 COLORS = ((245, 45, 35), (40, 225, 70), (150, 60, 250), (250, 190, 20))
 NAMES = ("red", "green", "violet", "amber")
 MIN_REFRACTIONS = 5
+BEAM_PX = 3.0  # beam core width: thin beams lose their colour to 4:2:0 chroma under compression
+MAX_AIR_DEG = 72.0  # a refracted beam flatter than this hugs the surface: its region's edge cuts it askew
 GAP = 7.0  # px kept clear of the surface and the normal by the beam regions
-RADIUS = 125.0  # px from a laser's aperture to its entry point
+RADIUS = 150.0  # px from a laser's aperture to its entry point
 TANK = (30.0, 20.0, 610.0, 345.0)
 WATER = (70, 140, 200)
 
@@ -94,7 +98,7 @@ class TotalInternalReflection(WmleTask):
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)
         ys = float(rng.uniform(140.0, 160.0))
-        xs = 160.0 + 120.0 * np.arange(4) + rng.uniform(-8, 8, 4)
+        xs = 182.0 + 115.0 * np.arange(4) + rng.uniform(-6, 6, 4)
         order = rng.permutation(4)
         sweeps = []
         for k in range(4):
@@ -107,9 +111,9 @@ class TotalInternalReflection(WmleTask):
             j = int(order[k])
             beams.append({
                 "name": NAMES[j], "color": list(COLORS[j]), "entry": p.tolist(), "sweep_deg": list(sweeps[k]),
-                "in": _beams.surface_quad(p, np.array([-1.0, 0.0]), np.array([0.0, 1.0]), 3.0, 118, GAP,
+                "in": _beams.surface_quad(p, np.array([-1.0, 0.0]), np.array([0.0, 1.0]), 3.0, 140, GAP,
                                           RADIUS - 16, WIDTH, HEIGHT),
-                "out": _beams.surface_quad(p, np.array([1.0, 0.0]), np.array([0.0, -1.0]), 3.0, 230, GAP, 115,
+                "out": _beams.surface_quad(p, np.array([1.0, 0.0]), np.array([0.0, -1.0]), 3.0, 230, GAP, 135,
                                            WIDTH, HEIGHT),
                 "back": _beams.surface_quad(p, np.array([1.0, 0.0]), np.array([0.0, 1.0]), 3.0, 150, GAP, 110,
                                             WIDTH, HEIGHT),
@@ -155,13 +159,13 @@ class TotalInternalReflection(WmleTask):
                 p = np.asarray(b["entry"], float)
                 src = p + RADIUS * np.array([-math.sin(th), math.cos(th)])
                 color = tuple(b["color"])
-                optics.draw_beam(img, src, p, color)
+                optics.draw_beam(img, src, p, color, width=BEAM_PX)
                 refr = optics.refract(p - src, [0.0, 1.0], n, 1.0)
                 back = np.array([math.sin(th), math.cos(th)])
                 if refr is None:
-                    optics.draw_beam(img, p, p + 600 * back, color)
+                    optics.draw_beam(img, p, p + 600 * back, color, width=BEAM_PX)
                 else:
-                    optics.draw_beam(img, p, p + 600 * refr, color)
+                    optics.draw_beam(img, p, p + 600 * refr, color, width=BEAM_PX)
                     optics.draw_beam(img, p, p + 600 * back, color, opacity=0.25)  # the weak partial reflection
                 _beams.draw_housing(img, src, p - src, length=26.0, width=10.0)
             x0, _, x1, y1 = (int(v) for v in TANK)
@@ -188,14 +192,15 @@ class TotalInternalReflection(WmleTask):
                 out = _beams.line_at(tracks, f"out_{j}", i)
                 back = _beams.line_at(tracks, f"back_{j}", i)
                 if inc is not None and out is not None:
-                    series.append(beam_frame(inc, out))
+                    grazing = _beams.angle_from_normal(out[1], up) > math.radians(MAX_AIR_DEG)
+                    series.append(math.nan if grazing else beam_frame(inc, out))
                     continue
                 series.append(math.nan)
                 if inc is not None and back is not None:
                     sw = math.sin(_beams.angle_from_normal(inc[1], up))
                     bounds.append(1.0 / sw if sw > 0 else math.nan)
                     tir += 1
-            n_by[str(j)] = series
+            n_by[str(j)] = _drop_outliers(np.asarray(series, float)).tolist()
         m.notes["n"] = {k: [v if math.isfinite(v) else None for v in s] for k, s in n_by.items()}
         m.notes["tir_bounds"] = [b for b in bounds if math.isfinite(b)]
         m.set("total_reflections", float(tir))
@@ -209,6 +214,19 @@ class TotalInternalReflection(WmleTask):
 
     def extra_consistency(self, case: Case, tracks: Tracks, measurement: Measurement) -> dict[str, float]:
         return _beams.readable(tracks, ["surface"] + [f"in_{j}" for j in range(len(case.known["beams"]))])
+
+
+def _drop_outliers(series: np.ndarray) -> np.ndarray:
+    """``series`` with NaN where a reading is off its beam's local trend by more than ``k`` robust sds of the
+    residuals about a local quadratic (a line fit spoilt where another beam crosses or compression smears)."""
+    r = noise.residuals(series)
+    ok = np.isfinite(r)
+    if ok.sum() < 5:
+        return series
+    sd = noise.MAD_TO_STD * float(np.median(np.abs(r[ok])))
+    out = series.copy()
+    out[ok & (np.abs(np.nan_to_num(r)) > noise.k_for() * max(sd, 1e-9))] = np.nan
+    return out
 
 
 def _beams_scene(case: Case, st) -> np.ndarray:

@@ -24,6 +24,9 @@ Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
 - ``blobs``      the ``count`` largest connected components of the selected pixels, ordered left to right,
                  ``[T, count]`` (NaN where fewer): ``x``, ``y``, ``area``, ``x0``, ``y0``, ``x1``, ``y1`` and a
                  circle fitted to each outline, ``cx``, ``cy``, ``r``, ``roundness`` (1 − radial rms / r).
+                 ``fit="pixels"`` fits the circle to all of a component's pixel centres instead, by geometric
+                 least squares in a curvature parametrisation (a thin, short or straight arc: its centre
+                 line, where an outline fit closes round the strip).
 - ``profile``    per column of the region, the first selected row from the top (``top`` ``[T, W]``, NaN
                  where none); ``RegionSeries.columns`` holds the columns' x.
 
@@ -62,6 +65,7 @@ class Probe:
     select: Literal["color", "darker", "brighter"] = "color"
     count: int = 1
     learn: Literal["first", "each"] = "first"
+    fit: Literal["outline", "pixels"] = "outline"
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -349,6 +353,34 @@ def _circle(pts: np.ndarray) -> tuple[float, float, float, float]:
     return float(cx), float(cy), r, rms
 
 
+def _arc_fit(pts: np.ndarray) -> tuple[float, float, float, float]:
+    """Geometric least-squares circle through ``pts`` ``[N, 2]`` in a curvature parametrisation that stays
+    well-posed for a short or straight arc: centre (far off, or ±1e12, for a straight one), radius, radial rms."""
+    from scipy.optimize import least_squares
+
+    c0 = pts.mean(0)
+    _, _, vt = np.linalg.svd(pts - c0, full_matrices=False)
+    t0, m0 = vt[0], vt[1]
+    s, n = (pts - c0) @ t0, (pts - c0) @ m0
+    a, b, c = np.polynomial.polynomial.polyfit(s, n, 2) if len(s) >= 3 else (0.0, 0.0, 0.0)
+
+    def resid(q):
+        n0, phi, k = q
+        tt = np.cos(phi) * t0 + np.sin(phi) * m0
+        mm = -np.sin(phi) * t0 + np.cos(phi) * m0
+        r = pts - (c0 + n0 * m0)
+        rr, rm = np.sum(r * r, 1), r @ mm
+        return (k * rr - 2 * rm) / (1 + np.sqrt(np.maximum(1 + k * k * rr - 2 * k * rm, 0.0)))
+
+    q = least_squares(resid, [a, np.arctan(b), 2 * c / (1 + b * b) ** 1.5], method="lm").x
+    n0, phi, k = q
+    mm = -np.sin(phi) * t0 + np.cos(phi) * m0
+    rms = float(np.sqrt(np.mean(resid(q) ** 2)))
+    k = k if abs(k) > 1e-12 else 1e-12
+    cen = c0 + n0 * m0 + mm / k
+    return float(cen[0]), float(cen[1]), float(1 / abs(k)), rms
+
+
 BLOB_KEYS = ("x", "y", "area", "x0", "y0", "x1", "y1", "cx", "cy", "r", "roundness")
 
 
@@ -362,9 +394,13 @@ def _blobs(p: Probe, img, mask, state):
     out = {k: np.full(p.count, np.nan) for k in BLOB_KEYS}
     for j, k in enumerate(order):
         x, y, w, h, a = stats[k]
-        cs, _ = cv2.findContours((labels == k).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        pts = max(cs, key=len).reshape(-1, 2).astype(float)
-        cx, cy, r, rms = _circle(pts) if len(pts) >= 3 else (np.nan,) * 4
+        if p.fit == "pixels":
+            ys, xs = np.nonzero(labels == k)
+            pts = np.stack([xs, ys], 1).astype(float)
+        else:
+            cs, _ = cv2.findContours((labels == k).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            pts = max(cs, key=len).reshape(-1, 2).astype(float)
+        cx, cy, r, rms = ((_arc_fit if p.fit == "pixels" else _circle)(pts) if len(pts) >= 3 else (np.nan,) * 4)
         vals = (cents[k][0], cents[k][1], a, x - 0.5, y - 0.5, x + w - 0.5, y + h - 0.5, cx, cy, r,
                 1 - rms / r if r > 0 else np.nan)
         for key, v in zip(BLOB_KEYS, vals):

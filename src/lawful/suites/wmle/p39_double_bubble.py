@@ -1,0 +1,242 @@
+"""P39 — curvature of the partition between two unequal soap bubbles (WMLE appendix B.9).
+
+Two joined soap bubbles of unequal radii float against a dark, out-of-focus backdrop. Their films meet at 120°, and the
+film between them bulges into the larger bubble with ``1/r_p = 1/r_s − 1/r_l`` (the Laplace pressures).
+
+Readings: three ``blobs`` probes (``select="brighter"``: the thin bright films over the dark backdrop), each
+over a region stated by the case that holds one film and no other: ``known["films"]["small"]`` /
+``["large"]`` a band around the far side of each bubble's outer film (away from the junctions), and
+``["partition"]`` a band around the separating film between the junctions (wide enough for a straight or a
+reversed film too). The probe's circle fit through all the film strip's pixels (``fit="pixels"``: the
+strip's centre line) gives each radius; the partition's radius is signed ``+`` when its centre of curvature
+lies on the small bubble's side (it bulges into the large one).
+
+- Per sample where all three films were read: ``E_t = |r_p (1/r_s − 1/r_l) − 1|``.
+- M1 ``e1``: the frame-duration-weighted median of ``E_t`` over the intervals (runs of such samples) of at
+  least :data:`MIN_FRAMES` frames and :data:`MIN_SECONDS` s; ``s1 = q(e1; 1.0)``. No such interval: an
+  operational zero.
+- Only what ``e1`` exceeds ``k σ_E`` by is scored (``σ_E`` the per-sample noise of ``E_t``, from its series'
+  local-polynomial residuals, :func:`lawful.perceive.noise.sigma`; a still film's error does not average out
+  over samples), so the readings' own noise is not scored as a violation; ``e1`` is the residual reported.
+- Special case: a resolved nearly straight partition. The partition's curvature ``κ = 1/r_p`` has the
+  standard error of a circle fit's curvature over a chord ``L`` with ``N`` outline points of radial scatter
+  ``ρ`` (the probe's radial RMS): ``σ_κ = 2 ρ √180 / (L² √N)`` (the quadratic term of a least-squares fit to
+  points spread evenly along the chord), ``N ≈ 2 L`` (two edges). When the weighted median curvature is
+  within ``k σ_κ`` of 0 (straight) and more than ``k σ_κ`` from the predicted ``1/r_s − 1/r_l`` (the
+  prediction excluded), ``s1 = 0`` (the unbounded-error limit), ``k`` for
+  :data:`lawful.perceive.noise.FALSE_ALARM`. M2 is not defined.
+
+Twin: a straight partition (even seeds) or one bulging into the smaller bubble (odd seeds). C: the share of
+samples where each film was read.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import cv2
+import numpy as np
+
+from lawful.case import Case, GroundTruth
+from lawful.perceive import noise
+from lawful.perceive.regions import Probe
+from lawful.result import Measurement
+from lawful.score.wmle import q
+from lawful.suites.base import Law
+from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, \
+    style_of
+from lawful.tracks import Tracks
+from lawful.world import flows
+from lawful.world.draw import Scene
+
+FILMS = ("small", "large", "partition")
+MIN_FRAMES, MIN_SECONDS = 3, 0.08
+BAND = 7.0  # px each side of a film its region keeps
+TRIM_DEG = 30.0  # degrees of outer film left out next to each junction
+DARKEN = 0.28  # the backdrop's brightness behind the bubbles
+
+
+def weighted_median(x: np.ndarray, w: np.ndarray) -> float:
+    """The median of ``x`` under weights ``w`` (the lower of two middle values at an exact half)."""
+    x, w = np.asarray(x, float), np.asarray(w, float)
+    o = np.argsort(x)
+    c = np.cumsum(w[o])
+    return float(x[o][np.searchsorted(c, 0.5 * c[-1])])
+
+
+def qualified_intervals(ok: np.ndarray, t: np.ndarray, dt: float) -> np.ndarray:
+    """Samples ``[T]`` (bool) in runs of ``ok`` lasting at least :data:`MIN_FRAMES` frames and
+    :data:`MIN_SECONDS` s (a run of ``n`` frames lasts ``t_last − t_first + dt``)."""
+    out = np.zeros(len(ok), bool)
+    idx = np.flatnonzero(np.diff(np.r_[0, np.asarray(ok, int), 0]))
+    for a, b in zip(idx[::2], idx[1::2]):
+        if b - a >= MIN_FRAMES and t[b - 1] - t[a] + dt >= MIN_SECONDS - 1e-9:
+            out[a:b] = True
+    return out
+
+
+def curvature_se(rms: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """``σ_κ = 2 ρ √180 / (L² √(2L))``: a least-squares curvature's standard error (see the module docstring)."""
+    L = np.asarray(length, float)
+    return 2.0 * np.asarray(rms, float) * math.sqrt(180.0) / (L**2 * np.sqrt(2.0 * L))
+
+
+def partition_residual(E: np.ndarray, w: np.ndarray, kappa: np.ndarray, kappa_pred: np.ndarray,
+                       kappa_se: np.ndarray, sigma_E: float = 0.0) -> MetricScore:
+    """M1 from the qualified samples' ``E_t``, weights, signed partition curvature, predicted curvature, the
+    curvature's standard error and ``E_t``'s measured per-sample noise (see the module docstring)."""
+    if len(E) == 0:
+        return MetricScore.operational_zero(f"no partition interval of ≥ {MIN_FRAMES} frames and ≥ {MIN_SECONDS} s")
+    k = noise.k_for()
+    e1 = weighted_median(E, w)
+    km, kp = weighted_median(kappa, w), weighted_median(kappa_pred, w)
+    band = k * float(np.median(kappa_se))
+    if abs(km) <= band < abs(kp - km):
+        return MetricScore.measured(0.0, math.inf, reason="a resolved straight partition excludes the prediction",
+                                    e1_median=e1, kappa=km, kappa_pred=kp, kappa_band=band)
+    allow = k * (sigma_E if math.isfinite(sigma_E) else 0.0)
+    return MetricScore.measured(q(max(0.0, e1 - allow), 1.0), e1, kappa=km, kappa_pred=kp, kappa_band=band,
+                                sigma_E=sigma_E, e1_beyond_noise=max(0.0, e1 - allow))
+
+
+def _sector(c, r: float, a0: float, a1: float, band: float, n: int = 24) -> list[list[float]]:
+    """An annular sector polygon around the circle ``(c, r)`` between angles ``a0 < a1`` (radians)."""
+    a = np.linspace(a0, a1, n)
+    outer = [[c[0] + (r + band) * math.cos(v), c[1] + (r + band) * math.sin(v)] for v in a]
+    inner = [[c[0] + (r - band) * math.cos(v), c[1] + (r - band) * math.sin(v)] for v in a[::-1]]
+    return outer + inner
+
+
+class DoubleBubble(WmleTask):
+    """Two joined unequal soap bubbles: the partition film bulges into the larger one, 1/r_p = 1/r_s − 1/r_l."""
+
+    name = "double_bubble"
+    label = "P39"
+    family = FAMILIES[8]
+    level = "M"
+    required_objects = ()
+    required_known = {
+        "films": "{small, large, partition}: polygon [[x, y], …] (px) a band around that film holding no other "
+                 "film (small/large: the far side of each bubble's outer film; partition: the separating film "
+                 "between the junctions, clear of them), over a backdrop darker than the films",
+        "centres": "{small, large}: [x, y] (px) the bubbles' first-frame centres (the partition's side)"}
+
+    def probes(self, case: Case) -> list[Probe]:
+        return [Probe(f"film_{f}", "blobs", tuple(tuple(float(v) for v in p) for p in case.known["films"][f]),
+                      select="brighter", count=1, fit="pixels") for f in FILMS]
+
+    def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
+        rng = case_rng(seed, self.label)
+        r_s = float(rng.uniform(40.0, 52.0))
+        r_l = r_s * float(rng.uniform(1.35, 1.8))
+        g = flows.double_bubble(r_s, r_l)
+        phi = math.radians(float(rng.uniform(-30.0, 30.0))) + (math.pi if rng.integers(2) else 0.0)
+        u = np.array([math.cos(phi), math.sin(phi)])  # small → large
+        v = np.array([-u[1], u[0]])
+        span = r_s + g["d"] + r_l
+        cs = np.array([320.0, 180.0 + float(rng.uniform(-12, 12))]) - u * (span / 2 - r_s)
+        cl = cs + u * g["d"]
+        a_s = math.atan2(g["y_j"], g["x_j"])  # junction angle seen from each centre, in the axis frame
+        a_l = math.atan2(g["y_j"], g["x_j"] - g["d"])
+        trim = math.radians(TRIM_DEG)
+        films = {"small": _sector(cs, r_s, phi + a_s + trim, phi + 2 * math.pi - a_s - trim, BAND),
+                 "large": _sector(cl, r_l, phi - a_l + trim, phi + a_l - trim, BAND)}
+        sag = g["r_p"] - math.sqrt(g["r_p"] ** 2 - g["y_j"] ** 2)
+        hx, hy = sag + BAND, 0.72 * g["y_j"]
+        films["partition"] = [list(cs + u * (g["x_j"] + a) + v * b) for a, b in
+                              ((-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy))]
+        twin = "straight" if seed % 2 == 0 else "reversed"
+        duration = 3.0
+        case = Case(
+            id=self.case_id(index), suite="wmle", task=self.name, seed=seed, variant=f"style-{seed}",
+            width=WIDTH, height=HEIGHT, fps=FPS, duration=duration,
+            prompt=("Close-up of two soap bubbles stuck together, floating in still air in front of a dark cloth: "
+                    f"one is about {r_l / r_s:.1f} times as wide as the other. Their thin, rainbow-tinted films are "
+                    "seen edge-on as bright outlines, and a single film separates the two bubbles where they join. "
+                    "The pair drifts very gently and nothing pops; the camera holds still."),
+            objects=[],
+            assumptions=["one soap solution, equal surface tension in every film", "bubbles at rest in still air "
+                         "(no flow, negligible gravity at this size)", "the films seen in the plane of the centres"],
+            criteria=["M1: partition curvature 1/r_p = 1/r_s − 1/r_l, frame-duration-weighted median of "
+                      "|r_p (1/r_s − 1/r_l) − 1| over partition intervals (q, a = 1.0); a resolved straight partition "
+                      "that excludes the prediction scores 0"],
+            known={"films": films, "centres": {"small": cs.tolist(), "large": cl.tolist()}, "r_small": r_s,
+                   "r_large": r_l, "r_partition": g["r_p"], "axis_rad": phi, "bob_px": float(rng.uniform(1.5, 3.0)),
+                   "bob_s": float(rng.uniform(1.8, 2.6)), "phase": float(rng.uniform(0, 2 * math.pi)),
+                   "twin": twin, "style_seed": seed,
+                   "anti_note": f"twin: the partition is {'straight' if twin == 'straight' else 'bulging into the smaller bubble'}"})
+        case.truth = GroundTruth(quantities={"r_small": r_s, "r_large": r_l, "r_partition": g["r_p"], "e1": 0.0,
+                                             "anti_e1": math.inf if twin == "straight" else 2.0})
+        return case, next(iter(self.render(case)))
+
+    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
+        k = case.known
+        scene = Scene(case.width, case.height, style_of(case))
+        # an out-of-focus dark backdrop (a close-up's shallow depth of field)
+        back = cv2.GaussianBlur(scene.static_layer.astype(np.float32) * DARKEN, (0, 0), 6.0).astype(np.uint8)
+        r_s, r_l = k["r_small"], k["r_large"]
+        g = flows.double_bubble(r_s, r_l)
+        u = np.array([math.cos(k["axis_rad"]), math.sin(k["axis_rad"])])
+        v = np.array([-u[1], u[0]])
+        for t in frame_times(case):
+            w = 2 * math.pi * t / k["bob_s"]
+            off = k["bob_px"] * np.array([math.sin(w), 0.7 * math.cos(1.3 * w)])
+            cs = np.asarray(k["centres"]["small"]) + off
+            cl = np.asarray(k["centres"]["large"]) + off
+            if law == "true":
+                part = ("arc", *(cs + u * g["x_p"]), g["r_p"])
+            elif k["twin"] == "reversed":  # the mirror image of the arc about the chord: bulging into the small one
+                part = ("arc", *(cs + u * (2 * g["x_j"] - g["x_p"])), g["r_p"])
+            else:
+                a, b = cs + u * g["x_j"] - v * g["y_j"], cs + u * g["x_j"] + v * g["y_j"]
+                part = ("line", a[0], a[1], b[0], b[1])
+            yield flows.draw_film(back.copy(), cs, cl, r_s, r_l, part, phase=k["phase"] + 0.8 * t)
+
+    def extract(self, case: Case, tracks: Tracks) -> Measurement:
+        m = Measurement()
+        regs = tracks.regions or {}
+        if any(f"film_{f}" not in regs or "r" not in regs[f"film_{f}"].values for f in FILMS):
+            m.notes["unresolved"] = "a film was never read"
+            return m
+        r = {f: np.asarray(regs[f"film_{f}"]["r"], float)[:, 0] for f in FILMS}
+        p = regs["film_partition"]
+        t = np.asarray(tracks.t, float)
+        if len(t) > 1 and not np.all(np.diff(t) > 0):
+            t = np.asarray(tracks.frames, float) / case.fps
+        dt = float(np.median(np.diff(t))) if len(t) > 1 else 1.0 / case.fps
+        cs, cl = (np.asarray(case.known["centres"][b], float) for b in ("small", "large"))
+        side = np.sign((p["cx"][:, 0] - p["x"][:, 0]) * (cs[0] - cl[0]) + (p["cy"][:, 0] - p["y"][:, 0]) * (cs[1] - cl[1]))
+        kappa = side / r["partition"]
+        ok = np.ones(len(t), bool)
+        for f in FILMS:
+            ok &= regs[f"film_{f}"].ok & np.isfinite(r[f]) & (r[f] > 0)
+        ok &= np.isfinite(kappa) & (side != 0)
+        use = qualified_intervals(ok, t, dt)
+        kp = 1.0 / r["small"] - 1.0 / r["large"]
+        E = np.abs(kp / np.where(use, kappa, np.nan) - 1.0)
+        length = np.hypot(p["x1"][:, 0] - p["x0"][:, 0], p["y1"][:, 0] - p["y0"][:, 0])
+        rms = (1.0 - p["roundness"][:, 0]) * r["partition"]
+        w = np.full(len(t), dt)
+        m.notes["samples"] = {"read": int(ok.sum()), "in_intervals": int(use.sum())}
+        m.notes["series"] = {"E": E[use].tolist(), "w": w[use].tolist(), "kappa": kappa[use].tolist(),
+                             "kappa_pred": kp[use].tolist(), "kappa_se": curvature_se(rms, length)[use].tolist()}
+        sig = noise.sigma(np.where(use, E, np.nan))
+        m.notes["sigma_E"] = float(sig) if math.isfinite(sig) else 0.0
+        if use.any():
+            for f in ("small", "large"):
+                m.set(f"r_{f}_px", float(np.median(r[f][use])))
+            m.set("r_partition_px", float(1.0 / np.median(kappa[use])))
+        return m
+
+    def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
+        regs = tracks.regions or {}
+        return {f"readable_{f}": (regs[f"film_{f}"].readable if f"film_{f}" in regs else 0.0) for f in FILMS}
+
+    def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
+        if "unresolved" in m.notes:
+            return {"M1": MetricScore.operational_zero(m.notes["unresolved"])}
+        s = m.notes["series"]
+        return {"M1": partition_residual(*(np.asarray(s[k], float) for k in ("E", "w", "kappa", "kappa_pred",
+                                                                             "kappa_se")),
+                                         sigma_E=m.notes.get("sigma_E", 0.0))}

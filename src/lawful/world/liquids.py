@@ -10,10 +10,12 @@ and turned by :func:`rotate_frame`.
 - :class:`Tank`: a glass vessel made of rectangular cavities (one for a beaker, three for a U-tube),
   with :meth:`Tank.draw` painting walls, the glass-tinted air inside and the liquid below a surface
   given per cavity (a row, a tilt about the cavity's centre, and a small meniscus at the walls);
-- :func:`draw_ice`: a floating ice column, pale above the waterline and water-tinted below it.
+- :func:`draw_ice`: a floating ice column, pale above the waterline and water-tinted below it;
+  :func:`draw_stone`: a round stone, seen through ice or water.
 
 Motions: :func:`damped` (a release from rest, decaying oscillation), :func:`u_tube_levels` (two arms
-sloshing with volume conserved), :func:`ice_draft` (the submerged fraction ρ_ice/ρ_water).
+sloshing with volume conserved), :func:`ice_draft` (the submerged fraction ρ_ice/ρ_water), :func:`melt_side`
+(a block melting at a steady rate of volume).
 """
 
 from __future__ import annotations
@@ -89,7 +91,9 @@ def surface_cover(s: np.ndarray, rows: np.ndarray) -> np.ndarray:
 def meniscus(cols: np.ndarray, walls: list[float], height: float = MENISCUS_PX,
              decay: float = MENISCUS_DECAY_PX) -> np.ndarray:
     """How far (px) a wetting liquid climbs at each column near the given wall x positions."""
-    d = np.min(np.abs(cols[None, :] - np.asarray(walls, float)[:, None]), axis=0) if walls else np.full(cols.shape, 1e9)
+    if not walls:
+        return np.zeros(cols.shape)
+    d = np.min(np.abs(cols[None, :] - np.asarray(walls, float)[:, None]), axis=0)
     return height * np.exp(-d / decay)
 
 
@@ -183,8 +187,7 @@ class Tank:
         over(win, self.glass, 0.8 * inside)
 
 
-def draw_ice(box, waterline: float, water: RGB, ice: RGB = ICE, seen_through: float = 0.55,
-             walls_meniscus: bool = True):
+def draw_ice(box, waterline: float, water: RGB, ice: RGB = ICE, seen_through: float = 0.55):
     """A layer for :meth:`Tank.draw`: an ice column ``box`` ``(x0, y0, x1, y1)``, full ``ice`` colour above
     ``waterline`` and, below it, ``ice`` seen through the water (``seen_through`` of ice over ``water``)."""
     sub = tuple(float(seen_through * a + (1 - seen_through) * b) for a, b in zip(ice, water))
@@ -233,6 +236,6 @@ def draw_stone(cx: float, cy: float, r: float, color: RGB, veil: RGB | None = No
 
 
 def melt_side(t, side0: float, t_start: float, t_end: float) -> np.ndarray:
-    """Side (px) of a melting ice block whose volume falls linearly from ``side0³`` at ``t_start`` to 0 at ``t_end``."""
+    """Side (px) of a melting ice block: its volume falls linearly from ``side0³`` at ``t_start`` to 0 at ``t_end``."""
     u = np.clip((np.asarray(t, float) - t_start) / (t_end - t_start), 0.0, 1.0)
     return side0 * np.cbrt(1.0 - u)

@@ -110,7 +110,8 @@ class FloatingIce(WmleTask):
         tint = lq.LIQUID_TINTS[int(rng.integers(len(lq.LIQUID_TINTS)))]
         water = tuple(int(0.55 * c + 0.45 * 235) for c in tint)  # water: a light tint
         glass = tuple(int(v) for v in np.clip(np.asarray(lq.GLASS_TINT) + rng.uniform(-18, 10), 0, 255))
-        w_lo = y_w_eq - r_area * h_i * (0.8 - DRAFT) - 2  # bounds on the waterline (it moves by tenths of a px as the ice bobs), with ≥ 1 px margin
+        # bounds on the waterline (it moves by tenths of a px as the ice bobs), with ≥ 1 px margin
+        w_lo = y_w_eq - r_area * h_i * (0.8 - DRAFT) - 2
         w_hi = y_w_eq + r_area * h_i * (DRAFT - 0.65) + 2
         m = 9.0
         bands = {"water_left": [xv0 + m, yv0 + 4, xi0 - m, yv1 - 4],

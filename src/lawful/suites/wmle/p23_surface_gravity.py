@@ -245,7 +245,8 @@ def _bands(M: np.ndarray, vessel, margin: float = 10.0) -> list[list[float]]:
         keep = np.ones(len(vs), bool)
         for du in (-BAND_HALF - 0.5, BAND_HALF + 0.5):
             p = lq.to_output(inv, np.stack([np.full(len(vs), u + du), vs], 1))
-            keep &= (p[:, 0] > x0 + margin) & (p[:, 0] < x1 - margin) & (p[:, 1] > y0 + margin) & (p[:, 1] < y1 - margin)
+            keep &= ((p[:, 0] > x0 + margin) & (p[:, 0] < x1 - margin)
+                     & (p[:, 1] > y0 + margin) & (p[:, 1] < y1 - margin))
         if keep.any():
             out.append([u - BAND_HALF, float(np.ceil(vs[keep].min())), u + BAND_HALF, float(np.floor(vs[keep].max()))])
     return out

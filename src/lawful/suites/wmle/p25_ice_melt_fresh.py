@@ -180,8 +180,8 @@ class IceMeltFresh(WmleTask):
             criteria=["M1: level before minus after, over the vessel height (q, a = 0.05)",
                       "M2: relative change of the vessel's inside width (q, a = 0.05)"],
             known=known)
-        case.truth = GroundTruth(quantities={"e1": 0.0, "e2": 0.0,
-                                             "anti_e1": known["anti_rise_px"] / (known["vessel"][3] - known["vessel"][1])})
+        H = known["vessel"][3] - known["vessel"][1]
+        case.truth = GroundTruth(quantities={"e1": 0.0, "e2": 0.0, "anti_e1": known["anti_rise_px"] / H})
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
@@ -222,7 +222,8 @@ class IceMeltFresh(WmleTask):
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
         out = {f"readable_{b}": (tracks.regions[b].readable if b in tracks.regions else 0.0) for b in WATER_BANDS}
         w = tracks.regions.get("walls")
-        out["readable_walls"] = float(np.mean(np.isfinite(inner_width(w)))) if w is not None and "x0" in w.values else 0.0
+        seen = w is not None and "x0" in w.values
+        out["readable_walls"] = float(np.mean(np.isfinite(inner_width(w)))) if seen else 0.0
         return out
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:

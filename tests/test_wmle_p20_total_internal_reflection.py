@@ -74,7 +74,7 @@ def test_extract_refractions_and_reflections():
 def test_reference_and_twin_end_to_end(tmp_path):
     task = TotalInternalReflection()
     case, _ = task.make_case(0, 1006)
-    case = case.model_copy(update={"duration": 1.25})
+    case = case.model_copy(update={"duration": 1.0})
     P = {}
     for law in ("true", "anti"):
         path = write_video(tmp_path / f"{law}.mp4", task.render(case, law), case.fps)

@@ -42,7 +42,7 @@ def _tracks(left, right, ice_area, sigma=0.3):
 def test_extraction_on_hand_made_readings():
     task = IceInSaltWater()
     case, _ = task.make_case(0, 21)
-    T = 50  # initial window 5 samples, terminal 10
+    # 50 samples: initial window 5, terminal 10
     left = np.r_[np.full(10, 180.0), np.linspace(180, 172, 20), np.full(20, 172.0)]
     right = left + 0.5
     right[-4:] = np.nan  # one band unread at the end: the other carries the level

@@ -110,7 +110,7 @@ def draw_tube(img: np.ndarray, bore: tuple[float, float, float, float], column_r
     xc = 0.5 * (x0 + x1)
     depth = r / 3.0 if meniscus_px is None else meniscus_px
     d = np.clip(np.abs(cols - xc) / r, 0.0, 1.0)
-    s = column_row - depth * (1.0 - np.sqrt(1.0 - d * d)) / 1.0  # higher (smaller row) at the walls
+    s = column_row - depth * (1.0 - np.sqrt(1.0 - d * d))  # higher (smaller row) at the walls
     below = np.clip(rows[:, None] + 0.5 - s[None, :], 0.0, 1.0)
     over(win, liquid, 0.9 * inside * below)
     walls = box_cover((x0 - wall, y0, x0, y1), cols, rows) + box_cover((x1, y0, x1 + wall, y1), cols, rows)

@@ -187,9 +187,8 @@ class IceInSaltWater(WmleTask):
             rows = np.vstack([np.where(r.ok, r["row"], np.nan) for r in lv])
             sig = np.vstack([np.where(r.ok, r.sigma, np.nan) for r in lv])
             n = np.isfinite(rows).sum(0)
-            with np.errstate(invalid="ignore"):
-                row = np.nanmean(rows, 0) if n.any() else np.full(T, np.nan)
-                sg = np.sqrt(np.nansum(sig**2, 0)) / np.maximum(n, 1)  # the mean of the readable bands
+            row = np.where(n > 0, np.nansum(rows, 0) / np.maximum(n, 1), np.nan)  # the mean of the readable bands
+            sg = np.sqrt(np.nansum(sig**2, 0)) / np.maximum(n, 1)
             ok = n > 0
             b, a = window_level(row, sg, ok, first), window_level(row, sg, ok, last)
             if b and a:

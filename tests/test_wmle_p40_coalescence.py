@@ -74,6 +74,12 @@ def test_phases_on_hand_made_readings():
     # the ringing 1/4-power radius departs by 0.12·e^{-u/0.3}/4·r ≈ 1.5 e^{-u/0.3} px; k·σ ≈ 3.3·0.02·√… px
     assert 40 + int(0.3 * FPS * math.log(1.5 / 0.2)) <= first <= 40 + int(0.3 * FPS * math.log(1.5 / 0.02))
     assert drop_phases(np.full(50, 2), np.full(50, np.nan))[2] == "the drops never merged into one"
+    # a still drop whose area flickers by 6 px² (0.006 px of radius at r = 55) in its last frames is settled:
+    # a digitised outline's area is uncertain by √(2πr/12) px², σ_r = 1/√(24πr) = 0.016 px
+    n = np.r_[np.full(20, 2), np.full(40, 1)]
+    r = np.r_[np.full(20, np.nan), np.full(37, 54.729), np.full(3, 54.723)]
+    pre, settled, why = drop_phases(n, r)
+    assert why == "" and settled.sum() == 40
 
 
 def _tracks(reg):

@@ -11,8 +11,10 @@ Reading: one region probe (``blobs``, the two largest components of the drop col
 the drops' stage, stated by the case (``known["stage"]``). Pre-contact frames: both components read and
 at least ``CONTACT_GUARD`` frames before the first single-component frame (a blurred gap can bridge a
 frame early). Settled frames: single-component frames after the last one whose equivalent radius departs
-from the final median by more than ``k·σ_r`` (``σ_r`` the radius series' measured noise, ``k`` for the
-false-alarm rate ``noise.FALSE_ALARM``); at least ``MIN_FRAMES`` of each, else an operational zero.
+from the final median by more than ``k·σ_r`` (``σ_r`` the radius series' measured noise, at least that of a
+digitised outline's area: its ~``2πr`` boundary pixels each in or out with a uniform error of variance 1/12,
+so ``σ_A = √(2πr/12)`` px² and ``σ_r = σ_A / (2πr) = 1/√(24πr)`` px — a still drop's area flickers by that
+much through a codec; ``k`` for the false-alarm rate ``noise.FALSE_ALARM``); at least ``MIN_FRAMES`` of each, else an operational zero.
 Radii: the equivalent-area radius ``√(A/π)`` of each component, median over the frames (a circle fit
 through boundary-pixel centres reads about half a pixel small, 1.5 % of volume at 30 px — 15 % of M1's
 scale). Roundness: the probe's circle-fit radial RMS less the outline's sampling error in quadrature,
@@ -96,7 +98,8 @@ def drop_phases(n_blobs: np.ndarray, r_single: np.ndarray) -> tuple[np.ndarray, 
     tail = idx[-max(MIN_FRAMES, len(idx) // 4):]
     final = float(np.median(r[tail]))
     sig = noise.sigma(r)
-    tol = noise.k_for() * (sig if math.isfinite(sig) and sig > 0 else 0.05)
+    grid = 1.0 / math.sqrt(24.0 * math.pi * final) if final > 0 else 0.0  # a digitised outline's area flicker
+    tol = noise.k_for() * max(sig if math.isfinite(sig) else 0.0, grid)
     off = idx[np.abs(r[idx] - final) > tol]
     start = int(off[-1]) + 1 if len(off) else int(idx[0])
     settled[start:] = single[start:]

@@ -72,7 +72,7 @@ def test_intervals_weighted_median_and_m1():
     kp = 1 / 40 - 1 / 80
     for rp, e in ((80.0, 0.0), (100.0, 0.25), (-80.0, 2.0)):
         E = np.full(5, abs(rp * kp - 1))
-        s = partition_residual(E, np.ones(5), np.full(5, 1 / rp), np.full(5, kp), np.full(5, 1e-4))
+        s = partition_residual(E, np.ones(5), np.full(5, 1 / rp), np.full(5, kp), np.full(5, 1e-12))
         assert s.residual == pytest.approx(e) and s.value == pytest.approx(q(e, 1.0))
     # noise allowance: only what exceeds k σ_E counts
     s = partition_residual(np.full(5, 0.25), np.ones(5), np.full(5, 0.01), np.full(5, kp), np.full(5, 1e-4),
@@ -81,9 +81,14 @@ def test_intervals_weighted_median_and_m1():
     # a resolved straight partition excluding the prediction: 0
     s = partition_residual(np.full(5, 40.0), np.ones(5), np.full(5, 1e-5), np.full(5, kp), np.full(5, 1e-4))
     assert s.value == 0.0 and s.status == "measured" and "straight" in s.reason
-    # a straight reading whose uncertainty still admits the prediction: the formula, not the special case
+    # a straight reading whose uncertainty still admits the prediction: not resolved, an operational zero
     s = partition_residual(np.full(5, 40.0), np.ones(5), np.full(5, 1e-5), np.full(5, kp), np.full(5, 1e-2))
-    assert s.value == pytest.approx(q(40.0, 1.0)) and not s.reason
+    assert s.status == "operational_zero"
+    # the fit's curvature error carried into E_t: κ = 0.015 ± 0.001 (pred 0.0125) → σ_E = 0.0125e-3 / 0.015²
+    s = partition_residual(np.full(5, 1 / 6), np.ones(5), np.full(5, 0.015), np.full(5, kp), np.full(5, 1e-3))
+    sig = kp * 1e-3 / 0.015**2
+    assert s.components["sigma_E"] == pytest.approx(sig)
+    assert s.value == pytest.approx(q(max(0.0, 1 / 6 - noise.k_for() * sig), 1.0))
     assert partition_residual(np.array([]), np.array([]), np.array([]), np.array([]), np.array([])).status \
         == "operational_zero"
     # σ_κ of a 60-px chord, 0.8 px scatter

@@ -15,16 +15,19 @@ lies on the small bubble's side (it bulges into the large one).
 - M1 ``e1``: the frame-duration-weighted median of ``E_t`` over the intervals (runs of such samples) of at
   least :data:`MIN_FRAMES` frames and :data:`MIN_SECONDS` s; ``s1 = q(e1; 1.0)``. No such interval: an
   operational zero.
-- Only what ``e1`` exceeds ``k σ_E`` by is scored (``σ_E`` the per-sample noise of ``E_t``, from its series'
-  local-polynomial residuals, :func:`lawful.perceive.noise.sigma`; a still film's error does not average out
-  over samples), so the readings' own noise is not scored as a violation; ``e1`` is the residual reported.
+- Only what ``e1`` exceeds ``k σ_E`` by is scored, so the readings' own noise is not scored as a violation
+  (``e1`` is the residual reported): ``σ_E`` the larger of ``E_t``'s per-sample noise (its series'
+  local-polynomial residuals, :func:`lawful.perceive.noise.sigma`) and the fit's curvature error carried
+  into it, ``median |κ_pred| σ_κ / κ²`` (a still film's error does not average out over samples; through
+  CRF-35 video the film's fitted curvature is off by up to ~25 % while ``σ_κ / κ`` reads ~7 %).
 - Special case: a resolved nearly straight partition. The partition's curvature ``κ = 1/r_p`` has the
   standard error of a circle fit's curvature over a chord ``L`` with ``N`` outline points of radial scatter
   ``ρ`` (the probe's radial RMS): ``σ_κ = 2 ρ √180 / (L² √N)`` (the quadratic term of a least-squares fit to
   points spread evenly along the chord), ``N ≈ 2 L`` (two edges). When the weighted median curvature is
   within ``k σ_κ`` of 0 (straight) and more than ``k σ_κ`` from the predicted ``1/r_s − 1/r_l`` (the
   prediction excluded), ``s1 = 0`` (the unbounded-error limit), ``k`` for
-  :data:`lawful.perceive.noise.FALSE_ALARM`. M2 is not defined.
+  :data:`lawful.perceive.noise.FALSE_ALARM`. Within ``k σ_κ`` of both 0 and the prediction the curvature is
+  not resolved: an operational zero. M2 is not defined.
 
 Twin: a straight partition (even seeds) or one bulging into the smaller bubble (odd seeds). C: the share of
 samples where each film was read.
@@ -92,12 +95,18 @@ def partition_residual(E: np.ndarray, w: np.ndarray, kappa: np.ndarray, kappa_pr
     e1 = weighted_median(E, w)
     km, kp = weighted_median(kappa, w), weighted_median(kappa_pred, w)
     band = k * float(np.median(kappa_se))
-    if abs(km) <= band < abs(kp - km):
-        return MetricScore.measured(0.0, math.inf, reason="a resolved straight partition excludes the prediction",
-                                    e1_median=e1, kappa=km, kappa_pred=kp, kappa_band=band)
-    allow = k * (sigma_E if math.isfinite(sigma_E) else 0.0)
+    if abs(km) <= band:
+        if abs(kp - km) > band:
+            return MetricScore.measured(0.0, math.inf, reason="a resolved straight partition excludes the prediction",
+                                        e1_median=e1, kappa=km, kappa_pred=kp, kappa_band=band)
+        return MetricScore.operational_zero("the partition's curvature is not resolved from straight or from the "
+                                            "prediction", kappa=km, kappa_pred=kp, kappa_band=band)
+    # E_t = κ_pred/κ − 1 carries the curvature's error as |κ_pred| σ_κ / κ²
+    s_fit = float(np.median(np.abs(kappa_pred) * kappa_se / kappa**2))
+    s = max(sigma_E if math.isfinite(sigma_E) else 0.0, s_fit)
+    allow = k * s
     return MetricScore.measured(q(max(0.0, e1 - allow), 1.0), e1, kappa=km, kappa_pred=kp, kappa_band=band,
-                                sigma_E=sigma_E, e1_beyond_noise=max(0.0, e1 - allow))
+                                sigma_E=s, e1_beyond_noise=max(0.0, e1 - allow))
 
 
 def _sector(c, r: float, a0: float, a1: float, band: float, n: int = 24) -> list[list[float]]:

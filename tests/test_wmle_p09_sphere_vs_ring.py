@@ -91,7 +91,7 @@ def test_reference_and_twin_end_to_end(tmp_path):
 
 def test_release_fit_standard_error_matches_the_scatter_of_the_ratio():
     """Noisy sphere and ring at 24 fps: the stated standard error of sqrt(c_sphere / c_ring) is the spread
-    the measured travel-time ratio shows over noise draws, and the allowance does not rescue the twin."""
+    the measured travel-time ratio shows over noise draws; the score stays the seed's q(e1; 0.10)."""
     from lawful.suites.wmle.p09_sphere_vs_ring import joint_release_time
 
     t = np.arange(48) / 24.0
@@ -106,4 +106,6 @@ def test_release_fit_standard_error_matches_the_scatter_of_the_ratio():
         ses.append(fit["ratio_rel_se"])
     assert np.mean(ratios) == pytest.approx(TIME_RATIO, rel=0.002)
     assert np.std(ratios) / np.mean(ratios) / np.mean(ses) == pytest.approx(1.0, abs=0.25)
-    assert travel_time_ratio(1.0, sigma_rel=float(np.mean(ses))).value < 0.5
+    m = travel_time_ratio(TIME_RATIO * 1.01, sigma_rel=float(np.mean(ses)))
+    assert m.value == pytest.approx(q(0.01, 0.10)) and m.components["uncertainty"] > 0
+    assert m.components["e1_beyond_noise"] == pytest.approx(max(0.0, 0.01 - m.components["uncertainty"]))

@@ -112,7 +112,7 @@ def test_accelerations_shrug_off_a_compression_outlier():
 
 def test_joint_fit_standard_error_matches_the_scatter_of_the_ratio():
     """Shared-apex fit on a noisy round trip: unbiased ratio, and its stated standard error is the
-    spread the ratio really shows over noise draws (so the noise allowance is neither 0 nor inflated)."""
+    spread the ratio really shows over noise draws (so the stated uncertainty is neither 0 nor inflated)."""
     from lawful.suites.wmle.p11_rough_incline_round_trip import round_trip_fit
 
     R = friction_ratio(math.radians(31.0))
@@ -130,10 +130,11 @@ def test_joint_fit_standard_error_matches_the_scatter_of_the_ratio():
     assert np.std(logs) / np.mean(ses) == pytest.approx(1.0, abs=0.2)
 
 
-def test_noise_allowance_forgives_only_what_noise_explains():
+def test_the_score_is_the_seeds_and_the_uncertainty_is_evidence():
     th = math.radians(30.0)
     R = friction_ratio(th)
     m = round_trip_ratio(1.01 * R * 3.0, 3.0, th, sigma_rel=0.004)  # 1 % off, 0.4 % standard error
-    assert m.value == pytest.approx(1.0) and m.residual == pytest.approx(0.01, abs=1e-12)
+    assert m.value == pytest.approx(1 / (1 + 0.01 / 0.10)) and m.residual == pytest.approx(0.01, abs=1e-12)
+    assert m.components["e1_beyond_noise"] == pytest.approx(0.0)  # all of it within what noise explains
     twin = round_trip_ratio(0.55 * R * 3.0, 3.0, th, sigma_rel=0.004)  # a frictionless-looking descent
     assert twin.value < 0.2

@@ -7,12 +7,11 @@ ring). Over any common distance the ring needs ``sqrt((1 + 1) / (1 + 2/5)) = sqr
 long as the sphere.
 
 - M1 the median ring-to-sphere travel-time ratio ``r_t`` over common distances,
-  ``e1 = |r_t / sqrt(10/7) - 1|``, ``s1 = q(max(0, e1 - k σ); 0.10)``: ``σ`` the relative standard
-  error of the ratio as the release fit (below) determines it, ``sqrt(c_sphere / c_ring)``, from its
-  residual scatter, and ``k`` the project's default false-alarm multiplier
-  (:func:`lawful.perceive.noise.k_for`); at a few tenths of a pixel of centroid noise a travel-time
-  ratio is known to a few tenths of a percent, which ``q(·; 0.10)`` would charge 1 point per 0.1 %.
-  M2 is not defined.
+  ``e1 = |r_t / sqrt(10/7) - 1|``, ``s1 = q(e1; 0.10)`` exactly as the seed scores it. The evidence
+  adds the ratio's measurement uncertainty ``k σ`` (``σ`` the relative standard error of
+  ``sqrt(c_sphere / c_ring)`` from the release fit's residual scatter, ``k`` for
+  :data:`lawful.perceive.noise.FALSE_ALARM`) and ``e1_beyond_noise = max(0, e1 − k σ)``, the part of
+  the error noise cannot explain; neither changes the score. M2 is not defined.
 
 Extraction: each body's distance along its path ``s(t)`` (projection of the centroid's displacement
 on the path's principal direction); the common release time ``t0`` by a joint least-squares fit of
@@ -55,13 +54,13 @@ MOVE_PX = 2.0  # displacement (px) that counts as moving
 
 
 def travel_time_ratio(r_t: float | None, sigma_rel: float = 0.0) -> MetricScore:
-    """M1: ``e1 = |r_t / sqrt(10/7) - 1|``; ``s1 = q(max(0, e1 - k sigma_rel); 0.10)``."""
+    """M1: ``e1 = |r_t / sqrt(10/7) - 1|``; ``s1 = q(e1; 0.10)`` (the uncertainty ``k sigma_rel`` is evidence)."""
     if r_t is None or not (math.isfinite(r_t) and r_t > 0):
         return MetricScore.operational_zero("travel-time ratio not resolved")
     e1 = abs(r_t / TIME_RATIO - 1.0)
     allow = noise.k_for() * max(0.0, sigma_rel) * r_t / TIME_RATIO
-    return MetricScore.measured(q(max(0.0, e1 - allow), 0.10), e1, r_t=r_t, expected=TIME_RATIO,
-                                noise_allowance=allow)
+    return MetricScore.measured(q(e1, 0.10), e1, r_t=r_t, expected=TIME_RATIO, uncertainty=allow,
+                                e1_beyond_noise=max(0.0, e1 - allow))
 
 
 @dataclass

@@ -19,11 +19,11 @@ position) and the fit's parameters are ``a_up`` and the ratio itself, whose stan
 from the fit's residual scatter. The fits are robust (soft L1 past 0.5 px): heavy compression moves a
 few centroids by 1-2 px, which plain least squares lets bend a curvature.
 
-Noise allowance: ``e1`` is scored beyond what the measurement's own uncertainty explains,
-``max(0, e1 - k σ_e)`` with ``σ_e`` the ratio's standard error combined with that of ``R*`` (from the
-path angle's standard error) and ``k`` the project's default false-alarm multiplier
-(:func:`lawful.perceive.noise.k_for`). At a few tenths of a pixel of centroid noise the ratio of two
-fitted curvatures is only known to about half a percent, a twentieth of the scale ``a``.
+Uncertainty: ``e1`` is scored exactly as the seed defines it; the evidence adds ``k σ_e`` (``σ_e`` the
+ratio's standard error combined with that of ``R*`` from the path angle's standard error, ``k`` for
+:data:`lawful.perceive.noise.FALSE_ALARM`) and ``e1_beyond_noise = max(0, e1 - k σ_e)``, the part of
+the error the measurement's own noise cannot explain (at a few tenths of a pixel of centroid noise the
+ratio of two fitted curvatures is known to about half a percent).
 
 Twin: the descent mirrors the ascent with ``a_up / a_down = anti_ratio`` (0.9–1.15) instead of R*,
 as on a frictionless slope.
@@ -65,9 +65,10 @@ def friction_ratio(theta: float, mu: float = MU) -> float:
 
 def round_trip_ratio(a_up: float | None, a_down: float | None, theta: float | None,
                      sigma_rel: float = 0.0) -> MetricScore:
-    """M1: ``e1 = |(a_up / a_down) / R*(θ) - 1|``; ``s1 = q(max(0, e1 - k σ_rel); 0.10)``.
+    """M1: ``e1 = |(a_up / a_down) / R*(θ) - 1|``; ``s1 = q(e1; 0.10)``.
 
-    ``sigma_rel``: relative standard error of ``(a_up / a_down) / R*`` (0: exact measurement).
+    ``sigma_rel``: relative standard error of ``(a_up / a_down) / R*`` (evidence only: ``uncertainty`` and
+    ``e1_beyond_noise``).
     """
     if a_up is None or a_down is None or theta is None:
         return MetricScore.operational_zero("ascent or descent acceleration not resolved")
@@ -80,8 +81,8 @@ def round_trip_ratio(a_up: float | None, a_down: float | None, theta: float | No
                                     a_up=a_up, a_down=a_down, R_star=R)
     e1 = abs((a_up / a_down) / R - 1.0)
     allow = noise.k_for() * max(0.0, sigma_rel) * (a_up / a_down) / R
-    return MetricScore.measured(q(max(0.0, e1 - allow), 0.10), e1, ratio=a_up / a_down, R_star=R,
-                                theta_deg=math.degrees(theta), noise_allowance=allow)
+    return MetricScore.measured(q(e1, 0.10), e1, ratio=a_up / a_down, R_star=R, theta_deg=math.degrees(theta),
+                                uncertainty=allow, e1_beyond_noise=max(0.0, e1 - allow))
 
 
 def ascent_only() -> MetricScore:

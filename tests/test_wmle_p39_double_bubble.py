@@ -81,9 +81,10 @@ def test_intervals_weighted_median_and_m1():
     # a resolved straight partition excluding the prediction: 0
     s = partition_residual(np.full(5, 40.0), np.ones(5), np.full(5, 1e-5), np.full(5, kp), np.full(5, 1e-4))
     assert s.value == 0.0 and s.status == "measured" and "straight" in s.reason
-    # a straight reading whose uncertainty still admits the prediction: not resolved, an operational zero
+    # a straight reading whose uncertainty still admits the prediction: the formula, with E_t's large error
     s = partition_residual(np.full(5, 40.0), np.ones(5), np.full(5, 1e-5), np.full(5, kp), np.full(5, 1e-2))
-    assert s.status == "operational_zero"
+    assert s.status == "measured" and not s.reason and s.residual == 40.0
+    assert s.components["sigma_E"] == pytest.approx(kp * 1e-2 / 1e-10) and s.value == 1.0
     # the fit's curvature error carried into E_t: κ = 0.015 ± 0.001 (pred 0.0125) → σ_E = 0.0125e-3 / 0.015²
     s = partition_residual(np.full(5, 1 / 6), np.ones(5), np.full(5, 0.015), np.full(5, kp), np.full(5, 1e-3))
     sig = kp * 1e-3 / 0.015**2

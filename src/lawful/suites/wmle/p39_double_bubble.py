@@ -26,8 +26,8 @@ lies on the small bubble's side (it bulges into the large one).
   points spread evenly along the chord), ``N ≈ 2 L`` (two edges). When the weighted median curvature is
   within ``k σ_κ`` of 0 (straight) and more than ``k σ_κ`` from the predicted ``1/r_s − 1/r_l`` (the
   prediction excluded), ``s1 = 0`` (the unbounded-error limit), ``k`` for
-  :data:`lawful.perceive.noise.FALSE_ALARM`. Within ``k σ_κ`` of both 0 and the prediction the curvature is
-  not resolved: an operational zero. M2 is not defined.
+  :data:`lawful.perceive.noise.FALSE_ALARM`. Otherwise the formula applies (a curvature within ``k σ_κ`` of
+  both 0 and the prediction carries a large ``σ_E``). M2 is not defined.
 
 Twin: a straight partition (even seeds) or one bulging into the smaller bubble (odd seeds). C: the share of
 samples where each film was read.
@@ -95,12 +95,9 @@ def partition_residual(E: np.ndarray, w: np.ndarray, kappa: np.ndarray, kappa_pr
     e1 = weighted_median(E, w)
     km, kp = weighted_median(kappa, w), weighted_median(kappa_pred, w)
     band = k * float(np.median(kappa_se))
-    if abs(km) <= band:
-        if abs(kp - km) > band:
-            return MetricScore.measured(0.0, math.inf, reason="a resolved straight partition excludes the prediction",
-                                        e1_median=e1, kappa=km, kappa_pred=kp, kappa_band=band)
-        return MetricScore.operational_zero("the partition's curvature is not resolved from straight or from the "
-                                            "prediction", kappa=km, kappa_pred=kp, kappa_band=band)
+    if abs(km) <= band < abs(kp - km):
+        return MetricScore.measured(0.0, math.inf, reason="a resolved straight partition excludes the prediction",
+                                    e1_median=e1, kappa=km, kappa_pred=kp, kappa_band=band)
     # E_t = κ_pred/κ − 1 carries the curvature's error as |κ_pred| σ_κ / κ²
     s_fit = float(np.median(np.abs(kappa_pred) * kappa_se / kappa**2))
     s = max(sigma_E if math.isfinite(sigma_E) else 0.0, s_fit)

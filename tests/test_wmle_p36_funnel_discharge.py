@@ -55,11 +55,12 @@ def test_m1_on_known_numbers():
     assert s.residual == pytest.approx(0.5) and s.value == pytest.approx(q(0.5, 1.0)) == pytest.approx(2 / 3)
     s = beta_residual(0.9, 0.0, 0.3, 0.0)
     assert s.residual == pytest.approx(0.7) and s.value == pytest.approx(1 / 1.7)
-    # only what lies beyond k standard errors is scored
+    # the score is the seed's q(e1); what lies beyond k standard errors is evidence
     k = noise.k_for()
     s = beta_residual(0.5 + 0.2, 0.03, 0.0, 0.01)
-    assert s.residual == pytest.approx(0.2) and s.value == pytest.approx(q(0.2 - k * 0.03, 1.0)) and s.value < 0.95
-    assert beta_residual(0.5 + 0.2, 0.1, 0.0, 0.01).value == 1.0  # within k standard errors
+    assert s.residual == pytest.approx(0.2) and s.value == pytest.approx(q(0.2, 1.0))
+    assert s.components["e1_beyond_noise"] == pytest.approx(0.2 - k * 0.03)
+    assert beta_residual(0.5 + 0.2, 0.1, 0.0, 0.01).components["e1_beyond_noise"] == 0.0  # within k standard errors
     assert beta_residual(None, None, 0.0, 0.01).status == "operational_zero"
 
 

@@ -74,22 +74,24 @@ def test_intervals_weighted_median_and_m1():
         E = np.full(5, abs(rp * kp - 1))
         s = partition_residual(E, np.ones(5), np.full(5, 1 / rp), np.full(5, kp), np.full(5, 1e-12))
         assert s.residual == pytest.approx(e) and s.value == pytest.approx(q(e, 1.0))
-    # noise allowance: only what exceeds k σ_E counts
+    # the score is the seed's; what exceeds k σ_E is evidence
     s = partition_residual(np.full(5, 0.25), np.ones(5), np.full(5, 0.01), np.full(5, kp), np.full(5, 1e-4),
                            sigma_E=0.02)
-    assert s.value == pytest.approx(q(0.25 - noise.k_for() * 0.02, 1.0))
+    assert s.value == pytest.approx(q(0.25, 1.0))
+    assert s.components["e1_beyond_noise"] == pytest.approx(0.25 - noise.k_for() * 0.02)
     # a resolved straight partition excluding the prediction: 0
     s = partition_residual(np.full(5, 40.0), np.ones(5), np.full(5, 1e-5), np.full(5, kp), np.full(5, 1e-4))
     assert s.value == 0.0 and s.status == "measured" and "straight" in s.reason
     # a straight reading whose uncertainty still admits the prediction: the formula, with E_t's large error
     s = partition_residual(np.full(5, 40.0), np.ones(5), np.full(5, 1e-5), np.full(5, kp), np.full(5, 1e-2))
     assert s.status == "measured" and not s.reason and s.residual == 40.0
-    assert s.components["sigma_E"] == pytest.approx(kp * 1e-2 / 1e-10) and s.value == 1.0
+    assert s.components["sigma_E"] == pytest.approx(kp * 1e-2 / 1e-10) and s.value == pytest.approx(q(40.0, 1.0))
     # the fit's curvature error carried into E_t: κ = 0.015 ± 0.001 (pred 0.0125) → σ_E = 0.0125e-3 / 0.015²
     s = partition_residual(np.full(5, 1 / 6), np.ones(5), np.full(5, 0.015), np.full(5, kp), np.full(5, 1e-3))
     sig = kp * 1e-3 / 0.015**2
     assert s.components["sigma_E"] == pytest.approx(sig)
-    assert s.value == pytest.approx(q(max(0.0, 1 / 6 - noise.k_for() * sig), 1.0))
+    assert s.value == pytest.approx(q(1 / 6, 1.0))
+    assert s.components["e1_beyond_noise"] == pytest.approx(max(0.0, 1 / 6 - noise.k_for() * sig))
     assert partition_residual(np.array([]), np.array([]), np.array([]), np.array([]), np.array([])).status \
         == "operational_zero"
     # σ_κ of a 60-px chord, 0.8 px scatter
@@ -145,7 +147,9 @@ def test_reference_and_twin_end_to_end(tmp_path, seed):
     case, _ = task.make_case(0, seed)
     case.duration = 1.5  # still bubbles: a short clip holds intervals enough
     law, anti = (_score(task, case, lw, tmp_path) for lw in ("true", "anti"))
-    assert law.metrics["C"] == 100.0 and law.metrics["P"] >= 97.0 and law.residuals["M1"] < 0.08
+    # the partition's measured curvature within 8 % of Laplace's, scored by the seed's q(e1; 1.0)
+    assert law.metrics["C"] == 100.0 and law.residuals["M1"] < 0.08
+    assert law.metrics["P"] == pytest.approx(100 * q(law.residuals["M1"], 1.0)) and law.metrics["P"] > 92.5
     if case.known["twin"] == "straight":
         assert anti.metrics["P"] == 0.0 and "straight" in anti.extra["metric_reasons"]["M1"]
     else:

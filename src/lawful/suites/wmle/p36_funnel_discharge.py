@@ -12,9 +12,10 @@ readings (the integrated law, never a derivative of the readings) with β's stan
 readings' noise: the larger of the level reader's stated sigma and the series' local-polynomial residual
 sigma, :func:`lawful.perceive.noise.sigma`).
 
-- M1 ``e1 = |β_water − 0.5| + |β_sand|`` (the residual reported), ``s1 = q(e1'; 1.0)`` where each term counts
-  only beyond ``k`` standard errors of its β (``k`` for :data:`lawful.perceive.noise.FALSE_ALARM`), so the
-  readings' own noise is not scored as a violation. A level that was read in fewer than :data:`MIN_SAMPLES`
+- M1 ``e1 = |β_water − 0.5| + |β_sand|``, ``s1 = q(e1; 1.0)`` exactly as the seed scores it. The evidence adds
+  each β's standard error and ``e1_beyond_noise`` (each term beyond ``k`` standard errors, ``k`` for
+  :data:`lawful.perceive.noise.FALSE_ALARM`: the part of the error the readings' noise cannot explain),
+  which does not change the score. A level that was read in fewer than :data:`MIN_SAMPLES`
   samples, or fell by no more than ``k σ``, leaves β unmeasured: an operational zero. M2 is not defined.
 
 Twin: the water drains at a constant volume rate, like the sand (``β_water = 0``). C: the share of samples
@@ -50,13 +51,13 @@ INSET = 6.0  # px the level region keeps from the walls
 
 def beta_residual(b_water: float | None, se_water: float | None, b_sand: float | None, se_sand: float | None
                   ) -> MetricScore:
-    """M1: ``e1 = |β_w − ½| + |β_s|``; ``s1 = q(e1'; 1.0)``, each term counted beyond ``k`` standard errors."""
+    """M1: ``e1 = |β_w − ½| + |β_s|``; ``s1 = q(e1; 1.0)`` (what lies beyond ``k`` standard errors is evidence)."""
     if b_water is None or b_sand is None:
         return MetricScore.operational_zero("a discharge exponent was not measured")
     k = noise.k_for()
     dw, ds = abs(b_water - 0.5), abs(b_sand)
     excess = max(0.0, dw - k * (se_water or 0.0)) + max(0.0, ds - k * (se_sand or 0.0))
-    return MetricScore.measured(q(excess, 1.0), dw + ds, beta_water=b_water, beta_sand=b_sand,
+    return MetricScore.measured(q(dw + ds, 1.0), dw + ds, beta_water=b_water, beta_sand=b_sand,
                                 se_water=se_water, se_sand=se_sand, e1_beyond_noise=excess)
 
 

@@ -15,8 +15,8 @@ lies on the small bubble's side (it bulges into the large one).
 - M1 ``e1``: the frame-duration-weighted median of ``E_t`` over the intervals (runs of such samples) of at
   least :data:`MIN_FRAMES` frames and :data:`MIN_SECONDS` s; ``s1 = q(e1; 1.0)``. No such interval: an
   operational zero.
-- Only what ``e1`` exceeds ``k σ_E`` by is scored, so the readings' own noise is not scored as a violation
-  (``e1`` is the residual reported): ``σ_E`` the larger of ``E_t``'s per-sample noise (its series'
+- The score is the seed's; the evidence adds ``e1_beyond_noise``, what ``e1`` exceeds ``k σ_E`` by (the part
+  of the error the readings' own noise cannot explain): ``σ_E`` the larger of ``E_t``'s per-sample noise (its series'
   local-polynomial residuals, :func:`lawful.perceive.noise.sigma`) and the fit's curvature error carried
   into it, ``median |κ_pred| σ_κ / κ²`` (a still film's error does not average out over samples; through
   CRF-35 video the film's fitted curvature is off by up to ~25 % while ``σ_κ / κ`` reads ~7 %).
@@ -26,8 +26,7 @@ lies on the small bubble's side (it bulges into the large one).
   points spread evenly along the chord), ``N ≈ 2 L`` (two edges). When the weighted median curvature is
   within ``k σ_κ`` of 0 (straight) and more than ``k σ_κ`` from the predicted ``1/r_s − 1/r_l`` (the
   prediction excluded), ``s1 = 0`` (the unbounded-error limit), ``k`` for
-  :data:`lawful.perceive.noise.FALSE_ALARM`. Otherwise the formula applies (a curvature within ``k σ_κ`` of
-  both 0 and the prediction carries a large ``σ_E``). M2 is not defined.
+  :data:`lawful.perceive.noise.FALSE_ALARM`. Otherwise the formula applies. M2 is not defined.
 
 Twin: a straight partition (even seeds) or one bulging into the smaller bubble (odd seeds). C: the share of
 samples where each film was read.
@@ -102,7 +101,7 @@ def partition_residual(E: np.ndarray, w: np.ndarray, kappa: np.ndarray, kappa_pr
     s_fit = float(np.median(np.abs(kappa_pred) * kappa_se / kappa**2))
     s = max(sigma_E if math.isfinite(sigma_E) else 0.0, s_fit)
     allow = k * s
-    return MetricScore.measured(q(max(0.0, e1 - allow), 1.0), e1, kappa=km, kappa_pred=kp, kappa_band=band,
+    return MetricScore.measured(q(e1, 1.0), e1, kappa=km, kappa_pred=kp, kappa_band=band,
                                 sigma_E=s, e1_beyond_noise=max(0.0, e1 - allow))
 
 

@@ -54,7 +54,7 @@ def test_extract_from_region_readings():
     W = case.known["container_width_px"]
     assert got["M1"].residual == pytest.approx(1.0 - 1.333, abs=1e-9)
     assert got["M2"].residual == pytest.approx(2.0 / W, abs=1e-9)
-    assert m.notes["C_checks"]["read_surface"] == pytest.approx(0.8)
+    assert m.notes["C_checks"]["readable_surface"] == pytest.approx(0.8)
 
 
 def test_reference_and_twin_end_to_end(tmp_path):

@@ -58,7 +58,7 @@ def test_extract_from_region_readings():
     m = task.measure(case, tr)
     got = task.metrics(case, m)
     assert got["M1"].residual == pytest.approx(15.0, abs=1e-6) and got["M2"].residual == pytest.approx(0, abs=1e-9)
-    assert m.notes["C_checks"]["read_reflected"] == pytest.approx(5 / 6)
+    assert m.notes["C_checks"]["readable_reflected"] == pytest.approx(5 / 6)
 
 
 def test_reference_and_twin_end_to_end(tmp_path):

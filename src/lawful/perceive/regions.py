@@ -366,7 +366,6 @@ def _arc_fit(pts: np.ndarray) -> tuple[float, float, float, float]:
 
     def resid(q):
         n0, phi, k = q
-        tt = np.cos(phi) * t0 + np.sin(phi) * m0
         mm = -np.sin(phi) * t0 + np.cos(phi) * m0
         r = pts - (c0 + n0 * m0)
         rr, rm = np.sum(r * r, 1), r @ mm

@@ -56,11 +56,6 @@ def line_at(tracks: Tracks, name: str, i: int) -> tuple[np.ndarray, np.ndarray] 
     return np.array([r["x"][i], r["y"][i]], float), np.array([math.cos(a), math.sin(a)])
 
 
-def readable(tracks: Tracks, names) -> dict[str, float]:
-    """Consistency factors: the share of samples in which each named region was read."""
-    return {f"read_{k}": (tracks.regions[k].readable if k in tracks.regions else 0.0) for k in names}
-
-
 def angle_from_normal(d: np.ndarray, normal: np.ndarray) -> float:
     """Angle (rad, 0–π/2) between the undirected line along ``d`` and the normal."""
     c = abs(float(d @ normal)) / (np.linalg.norm(d) * np.linalg.norm(normal))

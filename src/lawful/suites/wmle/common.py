@@ -299,6 +299,13 @@ class WmleTask(Task):
         """Task-specific observability factors in [0, 1] multiplied into C (default none)."""
         return {}
 
+    @staticmethod
+    def readable(tracks: Tracks, regions: dict[str, str] | list[str]) -> dict[str, float]:
+        """C factors ``readable_<key>``: the share of samples in which each region reading was read (0 if never
+        taken); ``regions`` maps a factor key to a probe name, or lists probe names used as keys."""
+        names = regions if isinstance(regions, dict) else {k: k for k in regions}
+        return {f"readable_{k}": (tracks.regions[n].readable if n in tracks.regions else 0.0) for k, n in names.items()}
+
     # --- provided -----------------------------------------------------------------------------
     def objects_to_watch(self, case: Case) -> list[str]:
         return list(self.required_objects) or [o.id for o in case.objects]

@@ -188,4 +188,4 @@ class Refraction(WmleTask):
                 "M2": contact_gap_metric(m.notes.get("gap_px", []), float(case.known["container_width_px"]))}
 
     def extra_consistency(self, case: Case, tracks: Tracks, measurement: Measurement) -> dict[str, float]:
-        return _beams.readable(tracks, ("surface", "incident", "refracted"))
+        return self.readable(tracks, ("surface", "incident", "refracted"))

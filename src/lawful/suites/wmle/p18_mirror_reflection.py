@@ -188,4 +188,4 @@ class MirrorReflection(WmleTask):
                 "M2": contact_metric(m.notes.get("contact_err_px", []), math.hypot(case.width, case.height))}
 
     def extra_consistency(self, case: Case, tracks: Tracks, measurement: Measurement) -> dict[str, float]:
-        return _beams.readable(tracks, ("incident", "reflected", "mirror"))
+        return self.readable(tracks, ("incident", "reflected", "mirror"))

@@ -188,4 +188,4 @@ class ConcurrentShadows(WmleTask):
                 "M2": intersection_spread_metric(m.notes.get("spread_px", []), D)}
 
     def extra_consistency(self, case: Case, tracks: Tracks, measurement: Measurement) -> dict[str, float]:
-        return _beams.readable(tracks, NAMES)
+        return self.readable(tracks, NAMES)

@@ -213,7 +213,7 @@ class TotalInternalReflection(WmleTask):
         return {"M1": index_metric(n_by, m.notes.get("tir_bounds", []))}
 
     def extra_consistency(self, case: Case, tracks: Tracks, measurement: Measurement) -> dict[str, float]:
-        return _beams.readable(tracks, ["surface"] + [f"in_{j}" for j in range(len(case.known["beams"]))])
+        return self.readable(tracks, ["surface"] + [f"in_{j}" for j in range(len(case.known["beams"]))])
 
 
 def _drop_outliers(series: np.ndarray) -> np.ndarray:

@@ -169,8 +169,7 @@ class CommunicatingVessels(WmleTask):
         return m
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
-        return {f"readable_{a}": (tracks.regions[f"arm_{a}"].readable if f"arm_{a}" in tracks.regions else 0.0)
-                for a in ARMS}
+        return self.readable(tracks, {a: f"arm_{a}" for a in ARMS})
 
     def h_ref(self, case: Case) -> float:
         arms = case.known["arms"]

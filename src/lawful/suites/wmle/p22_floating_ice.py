@@ -179,7 +179,7 @@ class FloatingIce(WmleTask):
         return m
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
-        return {f"readable_{b}": (tracks.regions[b].readable if b in tracks.regions else 0.0) for b in BANDS}
+        return self.readable(tracks, BANDS)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         if "unresolved" in m.notes:

@@ -168,7 +168,7 @@ class FreezingExpansion(WmleTask):
         return m
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
-        out = {"readable_surface": tracks.regions["surface"].readable if "surface" in tracks.regions else 0.0}
+        out = self.readable(tracks, ["surface"])
         wl = tracks.regions.get("walls")
         if wl is None or "x0" not in wl.values:
             out["readable_walls"] = 0.0

@@ -220,7 +220,7 @@ class IceMeltFresh(WmleTask):
         return m
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
-        out = {f"readable_{b}": (tracks.regions[b].readable if b in tracks.regions else 0.0) for b in WATER_BANDS}
+        out = self.readable(tracks, WATER_BANDS)
         w = tracks.regions.get("walls")
         seen = w is not None and "x0" in w.values
         out["readable_walls"] = float(np.mean(np.isfinite(inner_width(w)))) if seen else 0.0

@@ -160,7 +160,7 @@ class IceWithStone(WmleTask):
         return m
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
-        return {f"readable_{b}": (tracks.regions[b].readable if b in tracks.regions else 0.0) for b in WATER_BANDS}
+        return self.readable(tracks, WATER_BANDS)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         if "unresolved" in m.notes:

@@ -39,7 +39,7 @@ from lawful.tracks import Tracks
 from lawful.world import physics_more as pm
 from lawful.world.appearance import object_colors
 from lawful.world.draw import Scene
-from lawful.world import matter  # looked up at use: a process holding an older matter still lists the task
+from lawful.world import matter
 
 IDS = ("solid", "slotted")
 G = 9.81
@@ -178,7 +178,7 @@ class PlateDamping(WmleTask):
         return count_cycles(half_swing_extrema(th), max(MIN_CUTOFF_DEG, CUTOFF_SHARE * p["amplitude_deg"]))
 
     @staticmethod
-    def _item(p: dict, angle: float) -> PlatePendulum:
+    def _item(p: dict, angle: float) -> matter.PlatePendulum:
         return matter.PlatePendulum(p["pivot_x"], p["pivot_y"], p["length_px"], float(angle), p["plate_w"], p["plate_h"],
                              tuple(p["color"]), slots=int(p["slots"]))
 

@@ -37,7 +37,7 @@ from lawful.suites.wmle.common import (
 )
 from lawful.tracks import Tracks
 from lawful.world.draw import Scene
-from lawful.world import matter  # attributes looked up at use: a process holding an older matter still lists P35
+from lawful.world import matter
 
 SAND = (206, 172, 112)  # dry-sand tan (matter.SAND)
 

@@ -187,9 +187,7 @@ class FunnelDischarge(WmleTask):
         return m
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
-        regs = tracks.regions or {}
-        return {f"readable_{mat}": (regs[f"funnel_{mat}"].readable if f"funnel_{mat}" in regs else 0.0)
-                for mat in MATERIALS}
+        return self.readable(tracks, {mat: f"funnel_{mat}" for mat in MATERIALS})
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         if "unresolved" in m.notes:

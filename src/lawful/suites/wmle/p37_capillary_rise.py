@@ -175,9 +175,7 @@ class CapillaryRise(WmleTask):
         return m
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
-        names = {a: a if a == "reservoir" else f"tube_{a}" for a in READINGS}
-        return {f"readable_{a}": (tracks.regions[n].readable if n in tracks.regions else 0.0)
-                for a, n in names.items()}
+        return self.readable(tracks, {a: a if a == "reservoir" else f"tube_{a}" for a in READINGS})
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         if "unresolved" in m.notes:

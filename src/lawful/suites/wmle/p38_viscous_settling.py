@@ -38,7 +38,7 @@ from lawful.tracks import Tracks
 from lawful.world import physics_more as pm
 from lawful.world.appearance import OBJECT_PALETTE, object_colors
 from lawful.world.draw import Scene, Sphere
-from lawful.world import matter  # looked up at use: a process holding an older matter still lists the task
+from lawful.world import matter
 
 IDS = ("small", "large")
 G = 9.81

@@ -46,7 +46,7 @@ from lawful.tracks import Tracks
 from lawful.world import physics_more as pm
 from lawful.world.appearance import object_colors
 from lawful.world.draw import Scene
-from lawful.world import matter  # looked up at use: a process holding an older matter still lists the task
+from lawful.world import matter
 
 MIN_FRAMES = 3
 CONTACT_GUARD = 2
@@ -175,7 +175,7 @@ class DropletCoalescence(WmleTask):
     def probes(self, case: Case) -> list[Probe]:
         return [Probe("drops", "blobs", tuple(case.known["stage"]), color=tuple(case.known["color"]), count=2)]
 
-    def _drop(self, case: Case, t: float, law: Law) -> Drop:
+    def _drop(self, case: Case, t: float, law: Law) -> matter.Drop:
         k = case.known
         d = k["drops"]
         xb, rb, xs, rs = d["big"]["x"], d["big"]["r"], d["small"]["x"], d["small"]["r"]

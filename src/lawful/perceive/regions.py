@@ -289,10 +289,11 @@ def _level(p: Probe, img, mask, state):
     dd = float(d @ d)
     if dd < 1e-6:
         return None
-    rows = np.flatnonzero(mask.sum(1) > 0)
+    cnt = mask.sum(1)
+    rows = np.flatnonzero(cnt > 0)
     if len(rows) < 4:
         return None
-    prof = np.array([img[r][mask[r]].mean(0) for r in rows])
+    prof = np.where(mask[..., None], img, 0).sum(1, dtype=np.float64)[rows] / cnt[rows, None]  # row means
     f = (prof - above) @ d / dd  # 0 above, 1 below
     n = len(f)
     # best single step: rows < k above-like, rows ≥ k below-like

@@ -274,11 +274,10 @@ def _learn(p: Probe, img: np.ndarray, mask: np.ndarray) -> dict:
 
 def _selected(p: Probe, img: np.ndarray, mask: np.ndarray, state: dict) -> np.ndarray:
     if p.select == "color":
-        lab = _lab(np.nan_to_num(img))
-        d_t = np.linalg.norm(lab - state["target"], axis=2)
+        diff = _lab(img) - state["target"]  # NaN outside the frame: never selected (and masked out)
         half = 0.5 * float(np.linalg.norm(state["target"] - state["background_lab"]))
-        return mask & (d_t < half)
-    lum = _luma(np.nan_to_num(img))
+        return mask & (np.einsum("ijk,ijk->ij", diff, diff) < half * half)
+    lum = _luma(img)
     dev = (lum - state["bg_luma"]) * (1 if p.select == "brighter" else -1)
     return mask & (dev > K_SELECT * state["bg_sd"])
 

@@ -370,8 +370,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     read = {}
     if reader is not None:
         t0 = time.perf_counter()
-        used = motion is not None and motion.decision()["used"]
-        read = reader.read(motion.transforms if used else None)
+        read = reader.read(motion.transforms if motion is not None else None)  # identity unless compensated
         t_regions += time.perf_counter() - t0
     elapsed = time.perf_counter() - t_start
 

@@ -495,5 +495,24 @@ def _mount_judges() -> None:
 
 _mount_judges()
 
+# Command groups that live beside the code they drive: each module defines ``register(app)``.
+_COMMAND_MODULES = ("lawful.generators.cli", "lawful.study.cli", "lawful.report.cli")
+
+
+def _mount_commands() -> None:
+    import importlib
+
+    for name in _COMMAND_MODULES:
+        try:
+            mod = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name == name:  # not written yet
+                continue
+            raise
+        mod.register(app)
+
+
+_mount_commands()
+
 if __name__ == "__main__":
     app()

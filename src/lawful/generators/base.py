@@ -92,6 +92,17 @@ def split_models(text: str) -> list[str]:
     return out
 
 
+# Modules that register generators on import (none may import torch or an HTTP client at import time).
+_MODULES = ("lawful.generators.builtin", "lawful.generators.external", "lawful.generators.diffusion",
+            "lawful.generators.hosted", "lawful.generators.presets")
+
+
 def _load() -> None:
-    import lawful.generators.builtin  # noqa: F401
-    import lawful.generators.external  # noqa: F401  (registers folder and command)
+    import importlib
+
+    for name in _MODULES:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:  # a real missing dependency inside an existing module
+                raise

@@ -83,10 +83,18 @@ def run(
                                                   "tesseract-ocr) for the text checks."),
     motion_masks: bool = typer.Option(False, "--motion-masks", help="Apple-pi: add Physics-IQ's motion-mask IoUs "
                                       "to Deduction (masks at full resolution, then shrunk to a quarter)."),
+    executor: str = typer.Option("local", "--executor", help="Where generation and scoring run: 'local' (a process "
+                                 "pool) or 'ray' (a Ray cluster; pip install 'lawful[ray]'); docs/ray.md."),
+    address: Optional[str] = typer.Option(None, "--address", help="Ray: the cluster to join ('auto': the one this "
+                                          "machine belongs to; default: start a local instance with --workers CPUs)."),
+    gpus_per_generation: Optional[float] = typer.Option(None, "--gpus-per-generation", min=0,
+                                                        help="Ray: GPUs per generation for models that need a GPU "
+                                                             "(default: what the model declares; 0: on CPU)."),
 ) -> None:
     """Build the suite(s), generate videos with the models, score them and print the leaderboard."""
     from lawful.generators.base import get_generator
     from lawful.report.leaderboard import write_reports
+    from lawful.runner.executors import ExecutorError, make_executor
     from lawful.runner.run import RunConfig
     from lawful.runner.run import run as run_suites
     from lawful.store import Store
@@ -101,6 +109,10 @@ def run(
             get_generator(m)
         except KeyError as e:
             fail(str(e.args[0]))
+    try:  # a missing package or a bad option fails here, before any work
+        make_executor(executor, 1, address, gpus_per_generation)
+    except ExecutorError as e:
+        fail(str(e))
     video_suites = [s for s in suites if s not in SPECIAL_FLOWS]
     per_suite = _tasks_per_suite(suites, _split(tasks)) if tasks else {}
     if tasks:  # a suite none of whose tasks was named is not run
@@ -118,8 +130,13 @@ def run(
         groups.setdefault(tuple(sorted(settings[s].items())), []).append(s)
     for key, group in groups.items():
         st = dict(key)
-        board = run_suites(RunConfig(group, model_list, out_dir, st["cases_per_task"], seed, workers, st["rollouts"],
-                                     task_list, not quiet, seed_base=st["seed_base"]))
+        try:
+            board = run_suites(RunConfig(group, model_list, out_dir, st["cases_per_task"], seed, workers,
+                                         st["rollouts"], task_list, not quiet, seed_base=st["seed_base"],
+                                         executor=executor, address=address,
+                                         gpus_per_generation=gpus_per_generation))
+        except ExecutorError as e:
+            fail(str(e))
     if judge_cfg is not None:
         _judge_suites(out_dir, video_suites, judge_cfg, not quiet)
     extra = {}

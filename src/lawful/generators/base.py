@@ -29,6 +29,9 @@ class Generator(ABC):
 
     name: str = ""
     deterministic: bool = False  # True: every rollout is the same video (render once)
+    # What one generate() needs on a Ray cluster (--executor ray), e.g. {"GPU": 1}: such a generator runs in
+    # actors that keep it loaded; empty: its videos are made in the CPU task that scores them.
+    resources: dict[str, float] = {}
 
     @abstractmethod
     def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0,

@@ -11,6 +11,9 @@ Every (suite, case, model, rollout) is one job. Finished jobs are in the store a
 never redone, so interrupting a run and starting the same command again resumes it. A stored
 result is reused only while the file it scored is unchanged (same resolved path and bytes:
 :func:`lawful.store.fingerprint`); a failed generation (no file) is tried again.
+
+Jobs run on an executor (:mod:`lawful.runner.executors`): a local process pool by default, or a Ray
+cluster (``executor="ray"``); either way this process alone writes the store, as each job finishes.
 """
 
 from __future__ import annotations
@@ -19,20 +22,18 @@ import hashlib
 import os
 import re
 from collections.abc import Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from PIL import Image
 
-from lawful.case import load_case
-from lawful.generators.base import GenerationError, get_generator
+from lawful.generators.base import get_generator
 from lawful.generators.external import Folder
-from lawful.progress import progress_bar
-from lawful.runner.pool import process_pool
-from lawful.result import Score
-from lawful.runner.evaluate import Evaluation, _all, evaluate_video, task_for
-from lawful.progress import console
+from lawful.generators.hosted.jobs import pregenerate
+from lawful.progress import console, progress_bar
+from lawful.runner.evaluate import Evaluation
+from lawful.runner.executors import Executor, LocalExecutor, make_executor
+from lawful.runner.jobs import Job, run_job as _run_job  # noqa: F401  (Job, _run_job: this module's API before)
 from lawful.store import Store, VideoKey, fingerprint, same_file
 from lawful.suites.base import Suite, get_suite
 
@@ -49,6 +50,9 @@ class RunConfig:
     tasks: list[str] | None = None
     progress: bool = True
     seed_base: int = 0  # rollout k is generated with seed seed_base + k (WMLE's paper: 42)
+    executor: str = "local"  # or "ray" (lawful.runner.ray_exec)
+    address: str | None = None  # ray: the cluster ("auto": the one this machine belongs to); None: a local instance
+    gpus_per_generation: float | None = None  # ray: GPUs per generation (default: what the generator declares)
 
     @property
     def n_workers(self) -> int:
@@ -92,51 +96,6 @@ def build_cases(suite: Suite, out: Path, n: int | None = None, seed: int = 0,
     return paths
 
 
-@dataclass(frozen=True)
-class Job:
-    key: VideoKey
-    case_path: str
-    model: str
-    video: str  # where the video is (or will be written)
-    seed: int = 0  # the generator's seed for this rollout
-
-
-def _run_job(job: Job) -> tuple[Job, str, Evaluation]:
-    """Generate (if needed) and evaluate one video. Runs in a worker process; never raises."""
-    try:
-        case = load_case(job.case_path)
-        task = task_for(case)
-    except Exception as e:  # malformed case or unknown task: record, do not crash the run
-        reason = f"{Path(job.case_path).name}: {e.args[0] if isinstance(e, KeyError) else e}"
-        task = _named_task(job.case_path, job.key.suite)
-        if task is None:
-            return job, "?", Evaluation("invalid", {"?": Score.invalid(reason)}, reason)
-        return job, task.name, Evaluation("invalid", _all(task, "invalid", reason), reason)
-    video = Path(job.video)
-    if not video.exists():
-        gen = get_generator(job.model)
-        first = case.first_frame_path(job.case_path)
-        try:
-            video = gen.generate(case, first, video, job.key.rollout, seed=job.seed)
-        except GenerationError as e:
-            return job, task.name, Evaluation("invalid", _all(task, "invalid", str(e)), str(e))
-        except Exception as e:
-            reason = f"generator {job.model} failed: {type(e).__name__}: {e}"
-            return job, task.name, Evaluation("invalid", _all(task, "invalid", reason), reason)
-    return job, task.name, evaluate_video(case, video, task)
-
-
-def _named_task(case_path: str, suite: str):
-    """The task a case file names (so a broken case counts 0 in that task's columns), None if it names none."""
-    import json
-
-    try:
-        name = json.loads(Path(case_path).read_text()).get("task")
-        return get_suite(suite).task(name) if isinstance(name, str) else None
-    except Exception:
-        return None
-
-
 def plan_jobs(store: Store, suite_name: str, case_paths: list[Path], models: list[str], out: Path,
               rollouts: int, seed_base: int = 0) -> tuple[list[Job], int]:
     """Jobs whose result is not in the store or is stale, and how many stored results are reused.
@@ -174,8 +133,9 @@ def _say_reused(reused: int, todo: int, label: str, progress: bool) -> None:
                       f"(same files), {todo} to score")
 
 
-def execute(jobs: list[Job], store: Store, workers: int, progress: bool = True, label: str = "videos") -> None:
-    """Run jobs on a process pool (or inline for one worker), storing each result as it finishes."""
+def execute(jobs: list[Job], store: Store, workers: int, progress: bool = True, label: str = "videos",
+            executor: Executor | None = None) -> None:
+    """Run jobs on ``executor`` (default: a local pool of ``workers``), storing each result as it finishes."""
     if not jobs:
         return
     with progress_bar(progress) as bar:
@@ -185,24 +145,7 @@ def execute(jobs: list[Job], store: Store, workers: int, progress: bool = True, 
             store.put(job.key, task, ev.status, ev.scores, ev.reason, job.video, ev.evidence, fingerprint(job.video))
             bar.advance(tid)
 
-        if workers <= 1 or len(jobs) == 1:
-            for job in jobs:
-                record(*_run_job(job))
-            return
-        with process_pool(workers) as pool:
-            pending: set[Future] = set()
-            it = iter(jobs)
-            for job in it:  # keep a bounded number of jobs in flight
-                pending.add(pool.submit(_run_job, job))
-                if len(pending) >= 2 * workers:
-                    break
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in done:
-                    record(*f.result())
-                    nxt = next(it, None)
-                    if nxt is not None:
-                        pending.add(pool.submit(_run_job, nxt))
+        (executor or LocalExecutor(workers)).run(jobs, record)
 
 
 def run(config: RunConfig) -> dict:
@@ -211,7 +154,9 @@ def run(config: RunConfig) -> dict:
 
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
-    with Store(out / "results.sqlite") as store:
+    executor = make_executor(config.executor, config.n_workers, config.address, config.gpus_per_generation,
+                             config.progress)
+    with Store(out / "results.sqlite") as store, executor:
         for name in config.suites:
             suite = get_suite(name)
             tasks = suite.match_tasks(config.tasks) if config.tasks else None  # names or labels, this suite's only
@@ -221,7 +166,8 @@ def run(config: RunConfig) -> dict:
                                 config.progress)
             jobs, reused = plan_jobs(store, name, cases, config.models, out, config.rollouts, config.seed_base)
             _say_reused(reused, len(jobs), name, config.progress)
-            execute(jobs, store, config.n_workers, config.progress, label=name)
+            pregenerate(jobs, out, config.progress)  # hosted APIs: submit / poll / download first (no-op otherwise)
+            execute(jobs, store, config.n_workers, config.progress, label=name, executor=executor)
         return write_reports(store, out, config.suites)
 
 

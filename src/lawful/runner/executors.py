@@ -1,0 +1,92 @@
+"""Where jobs run: this machine's process pool (the default) or a Ray cluster.
+
+An executor runs a list of :class:`~lawful.runner.jobs.Job` and calls ``record(job, task, evaluation)``
+in the calling process as each finishes, so the run folder's store has one writer whatever runs
+the work. It is a context manager: what it starts (a Ray instance, actors) it stops on exit.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+
+from lawful.runner.evaluate import Evaluation
+from lawful.runner.jobs import Job, run_job
+from lawful.runner.pool import process_pool
+
+Record = Callable[[Job, str, Evaluation], None]
+EXECUTORS = ("local", "ray")
+
+
+class ExecutorError(RuntimeError):
+    """An executor cannot run (missing package, unreachable cluster, ...): one line for the user."""
+
+
+class Executor:
+    """Runs jobs, calling ``record`` in this process for each finished one."""
+
+    name = ""
+
+    def run(self, jobs: list[Job], record: Record) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> "Executor":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class LocalExecutor(Executor):
+    """A bounded process pool on this machine (inline for one worker or one job)."""
+
+    name = "local"
+
+    def __init__(self, workers: int):
+        self.workers = workers
+
+    def run(self, jobs: list[Job], record: Record) -> None:
+        if self.workers <= 1 or len(jobs) == 1:
+            for job in jobs:
+                record(*run_job(job))
+            return
+        with process_pool(self.workers) as pool:
+            pending: set[Future] = set()
+            it = iter(jobs)
+            for job in it:  # keep a bounded number of jobs in flight
+                pending.add(pool.submit(run_job, job))
+                if len(pending) >= 2 * self.workers:
+                    break
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in done:
+                    record(*f.result())
+                    nxt = next(it, None)
+                    if nxt is not None:
+                        pending.add(pool.submit(run_job, nxt))
+
+
+RAY_MISSING = "--executor ray needs Ray: pip install 'lawful[ray]'"
+
+
+def make_executor(name: str = "local", workers: int = 1, address: str | None = None,
+                  gpus_per_generation: float | None = None, progress: bool = True) -> Executor:
+    """``local``: a pool of ``workers`` processes. ``ray``: a Ray cluster at ``address`` (``auto``: the one
+    this machine belongs to; None: a local instance with ``workers`` CPUs, started on first use)."""
+    if name == "local":
+        if address is not None or gpus_per_generation is not None:
+            raise ExecutorError("--address and --gpus-per-generation need --executor ray")
+        return LocalExecutor(workers)
+    if name == "ray":
+        if importlib.util.find_spec("ray") is None:
+            raise ExecutorError(RAY_MISSING)
+        if gpus_per_generation is not None and gpus_per_generation < 0:
+            raise ExecutorError(f"--gpus-per-generation must be ≥ 0 (got {gpus_per_generation})")
+        from lawful.runner.ray_exec import RayExecutor
+
+        return RayExecutor(address, workers, gpus_per_generation, progress)
+    raise ExecutorError(f"unknown executor {name!r}: choose one of {', '.join(EXECUTORS)}")

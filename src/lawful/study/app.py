@@ -1,0 +1,295 @@
+"""The annotation web app (FastAPI): annotator pages and JSON API, admin endpoints.
+
+Security model
+- An annotator signs in with their link ``/a/<token>`` (a cookie is set; the API also takes
+  ``Authorization: Bearer <token>``). They can read and write only their own assignments: any other
+  id answers 404, whoever owns it.
+- Admin endpoints (``/api/admin/…``) need the study's admin token (``X-Admin-Token`` header, or the
+  cookie set by ``/admin/login/<token>``); without it they answer 401.
+- Videos are served only by assignment and slot (``/media/<assignment>/<0|1>``) from the study's
+  ``media/`` folder; no path from the request reaches the file system, and the resolved file must lie
+  inside that folder. Model names never reach the annotator.
+- Answers are saved on every click (``PUT …/answers``) and on submit, each in one transaction, keyed
+  by (assignment, question): a refresh, a resent request or a server restart loses or duplicates
+  nothing. Behaviour events carry a client sequence number; a resent event is ignored.
+"""
+
+from __future__ import annotations
+
+import hmac
+from functools import lru_cache
+from pathlib import Path
+
+from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from sqlalchemy import func, select
+
+from lawful.study.assign import rating_questions
+from lawful.study.db import (EVENT_KINDS, Annotator, Answer, Assignment, Event, Item, StudyDB, Video, default_url,
+                             hash_token, now)
+
+HERE = Path(__file__).parent
+COOKIE, ADMIN_COOKIE = "lawful_study", "lawful_study_admin"
+SCORES = {"1", "2", "3", "4", "5"}
+PREFERENCES = {"A", "B", "tie"}
+HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+                                      "frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+           "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+
+
+class AnswersIn(BaseModel):
+    answers: dict[str, str] = Field(default_factory=dict, max_length=64)
+    watch_s: float | None = Field(default=None, ge=0, le=86400)
+
+
+class EventIn(BaseModel):
+    seq: int = Field(ge=0, lt=2**62)
+    kind: str
+    t: float | None = Field(default=None, ge=0, le=86400)
+    client_ms: float | None = None
+
+
+class EventsIn(BaseModel):
+    events: list[EventIn] = Field(max_length=500)
+
+
+def create_app(study_dir: str | Path, url: str | None = None) -> FastAPI:
+    """The app for the study in ``study_dir`` (database: ``url`` or the folder's SQLite file)."""
+    study_dir = Path(study_dir).resolve()
+    media = (study_dir / "media").resolve()
+    db = StudyDB(url or default_url(study_dir))
+    admin_hash = db.meta("admin_token_hash")
+    settings = db.meta("settings") or {}
+    if not admin_hash:
+        raise RuntimeError(f"no study in {url or study_dir}: create one with `lawful study create`")
+    app = FastAPI(title="lawful study", docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.db, app.state.study_dir = db, study_dir
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next):
+        response = await call_next(request)
+        for k, v in HEADERS.items():
+            response.headers.setdefault(k, v)
+        return response
+
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    tokens: dict[str, int] = {}
+
+    def annotator(request: Request) -> int:
+        auth = request.headers.get("authorization", "")
+        token = auth[7:] if auth.lower().startswith("bearer ") else request.cookies.get(COOKIE)
+        if not token:
+            raise HTTPException(401, "sign in with your study link")
+        if token not in tokens:
+            a = db.annotator_by_token(token)
+            if a is None:
+                raise HTTPException(401, "unknown study link")
+            tokens[token] = a.id
+        return tokens[token]
+
+    def admin(request: Request) -> None:
+        token = request.headers.get("x-admin-token") or request.cookies.get(ADMIN_COOKIE) or ""
+        if not hmac.compare_digest(hash_token(token), admin_hash):
+            raise HTTPException(401, "admin token required")
+
+    @lru_cache(maxsize=1024)
+    def questions(laws: tuple[str, ...]) -> list[dict]:
+        return rating_questions(list(laws), settings.get("sub_questions", False))
+
+    def own(s, aid: int, ann: int) -> tuple[Assignment, Item]:
+        a = s.get(Assignment, aid)
+        if a is None or a.annotator_id != ann:  # someone else's work is indistinguishable from none
+            raise HTTPException(404, "no such assignment")
+        return a, s.get(Item, a.item_id)
+
+    def allowed(a: Assignment, it: Item) -> dict[str, set[str]]:
+        if it.kind == "pair":
+            return {"preference": PREFERENCES}
+        keys = {q["key"]: SCORES for q in questions(tuple(it.laws))}
+        if a.attention is not None:
+            keys["_attention"] = SCORES
+        return keys
+
+    def payload(s, a: Assignment, it: Item) -> dict:
+        saved = {r.question: r.value for r in s.scalars(select(Answer).where(Answer.assignment_id == a.id))}
+        out = {"id": a.id, "kind": it.kind, "prompt": it.prompt, "answers": saved, "watch_s": a.watch_s or 0.0,
+               "submitted": a.submitted_at is not None, "min_watch_s": settings.get("min_watch_s"),
+               "videos": [f"/media/{a.id}/0"] + ([f"/media/{a.id}/1"] if it.kind == "pair" else [])}
+        if it.kind == "pair":
+            out["question"] = db.meta("preference_question")
+        else:
+            out["questions"] = questions(tuple(it.laws))
+            out["attention"] = a.attention
+            out["anchors"] = db.meta("anchors")
+        return out
+
+    def check(values: dict[str, str], allow: dict[str, set[str]]) -> None:
+        for k, v in values.items():
+            if k not in allow:
+                raise HTTPException(422, f"unknown question {k!r}")
+            if v not in allow[k]:
+                raise HTTPException(422, f"invalid answer {v!r} to {k!r}")
+
+    def upsert(s, a: Assignment, values: dict[str, str]) -> None:
+        have = {r.question: r for r in s.scalars(select(Answer).where(Answer.assignment_id == a.id))}
+        t = now()
+        for k, v in values.items():
+            if k in have:
+                if have[k].value != v:
+                    have[k].value, have[k].updated_at = v, t
+            else:
+                s.add(Answer(assignment_id=a.id, question=k, value=v, updated_at=t))
+
+    # --- pages ---------------------------------------------------------------------------------
+    @app.get("/", response_class=HTMLResponse)
+    def page_annotate():
+        return HTMLResponse((HERE / "templates" / "annotate.html").read_text())
+
+    @app.get("/admin", response_class=HTMLResponse)
+    def page_admin():
+        return HTMLResponse((HERE / "templates" / "admin.html").read_text())
+
+    @app.get("/a/{token}")
+    def sign_in(token: str):
+        if db.annotator_by_token(token) is None:
+            raise HTTPException(404, "unknown study link")
+        r = RedirectResponse("/", status_code=303)
+        r.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=90 * 86400)
+        return r
+
+    @app.get("/admin/login/{token}")
+    def admin_sign_in(token: str):
+        if not hmac.compare_digest(hash_token(token), admin_hash):
+            raise HTTPException(401, "admin token required")
+        r = RedirectResponse("/admin", status_code=303)
+        r.set_cookie(ADMIN_COOKIE, token, httponly=True, samesite="strict", max_age=7 * 86400)
+        return r
+
+    # --- annotator API -------------------------------------------------------------------------
+    @app.get("/api/task")
+    def next_task(ann: int = Depends(annotator)):
+        """Progress and the first unsubmitted assignment (marked opened on first view)."""
+        with db.read() as s:
+            total = s.scalar(select(func.count(Assignment.id)).where(Assignment.annotator_id == ann))
+            pending = s.scalars(select(Assignment).where(Assignment.annotator_id == ann,
+                                                         Assignment.submitted_at.is_(None))
+                                .order_by(Assignment.position)).first()
+            done = total - s.scalar(select(func.count(Assignment.id)).where(
+                Assignment.annotator_id == ann, Assignment.submitted_at.is_(None)))
+        if pending is None:
+            return {"done": done, "total": total, "assignment": None}
+        if pending.opened_at is None:
+            with db.write() as s:
+                a = s.get(Assignment, pending.id)
+                if a.opened_at is None:
+                    a.opened_at = now()
+        with db.read() as s:
+            a, it = own(s, pending.id, ann)
+            return {"done": done, "total": total, "assignment": payload(s, a, it)}
+
+    @app.get("/api/assignments/{aid}")
+    def get_assignment(aid: int, ann: int = Depends(annotator)):
+        with db.read() as s:
+            a, it = own(s, aid, ann)
+            return payload(s, a, it)
+
+    @app.put("/api/assignments/{aid}/answers")
+    def save_answers(aid: int, body: AnswersIn, ann: int = Depends(annotator)):
+        """Save a draft (some or all answers); repeating it changes nothing."""
+        with db.write() as s:
+            a, it = own(s, aid, ann)
+            check(body.answers, allowed(a, it))
+            if a.submitted_at is not None:
+                saved = {r.question: r.value for r in s.scalars(select(Answer).where(Answer.assignment_id == a.id))}
+                if any(saved.get(k) != v for k, v in body.answers.items()):
+                    raise HTTPException(409, "already submitted; answers can no longer change")
+                return {"saved": 0, "submitted": True}
+            upsert(s, a, body.answers)
+            if body.watch_s is not None:
+                a.watch_s = max(a.watch_s or 0.0, body.watch_s)
+            return {"saved": len(body.answers), "submitted": False}
+
+    @app.post("/api/assignments/{aid}/events")
+    def log_events(aid: int, body: EventsIn, ann: int = Depends(annotator)):
+        """Append behaviour events; an event whose sequence number is already stored is ignored."""
+        for e in body.events:
+            if e.kind not in EVENT_KINDS:
+                raise HTTPException(422, f"unknown event kind {e.kind!r}")
+        with db.write() as s:
+            a, _ = own(s, aid, ann)
+            seqs = {e.seq for e in body.events}
+            have = set(s.scalars(select(Event.seq).where(Event.assignment_id == a.id, Event.seq.in_(seqs))))
+            t, added = now(), 0
+            for e in body.events:
+                if e.seq not in have:
+                    s.add(Event(assignment_id=a.id, seq=e.seq, kind=e.kind, video_t=e.t, client_ms=e.client_ms, at=t))
+                    have.add(e.seq)
+                    added += 1
+            return {"added": added}
+
+    @app.post("/api/assignments/{aid}/submit")
+    def submit(aid: int, body: AnswersIn, ann: int = Depends(annotator)):
+        """Final answers: every question must be answered. Resubmitting the same answers is a no-op."""
+        with db.write() as s:
+            a, it = own(s, aid, ann)
+            allow = allowed(a, it)
+            check(body.answers, allow)
+            missing = sorted(set(allow) - set(body.answers))
+            if missing:
+                raise HTTPException(422, f"unanswered: {', '.join(missing)}")
+            if a.submitted_at is not None:
+                saved = {r.question: r.value for r in s.scalars(select(Answer).where(Answer.assignment_id == a.id))}
+                if saved != body.answers:
+                    raise HTTPException(409, "already submitted with other answers")
+                return {"status": "already submitted"}
+            upsert(s, a, body.answers)
+            if body.watch_s is not None:
+                a.watch_s = max(a.watch_s or 0.0, body.watch_s)
+            a.opened_at = a.opened_at or now()
+            a.submitted_at = now()
+            return {"status": "submitted"}
+
+    @app.get("/media/{aid}/{slot}")
+    def video(aid: int, slot: int, ann: int = Depends(annotator)):
+        with db.read() as s:
+            a, it = own(s, aid, ann)
+            ids = [it.video_a] if it.kind == "rate" else ([it.video_b, it.video_a] if a.swap else [it.video_a, it.video_b])
+            if slot not in range(len(ids)):
+                raise HTTPException(404, "no such video")
+            v = s.get(Video, ids[slot])
+        path = (media / v.file).resolve()
+        if path.parent != media or not path.is_file():
+            raise HTTPException(404, "no such video")
+        return FileResponse(path, media_type="video/mp4", headers={"Cache-Control": "private, max-age=3600"})
+
+    # --- admin API -----------------------------------------------------------------------------
+    @app.get("/api/admin/progress", dependencies=[Depends(admin)])
+    def progress():
+        with db.read() as s:
+            rows = s.execute(select(Annotator.name, func.count(Assignment.id), func.count(Assignment.submitted_at))
+                             .join(Assignment, Assignment.annotator_id == Annotator.id)
+                             .group_by(Annotator.id).order_by(Annotator.name)).all()
+        return {"annotators": [{"name": n, "total": t, "done": d} for n, t, d in rows],
+                "done": sum(r[2] for r in rows), "total": sum(r[1] for r in rows)}
+
+    @app.post("/api/admin/qc", dependencies=[Depends(admin)])
+    def run_qc():
+        from lawful.study.qc import apply_qc
+
+        return apply_qc(db)
+
+    @app.get("/api/admin/report", dependencies=[Depends(admin)])
+    def report():
+        from lawful.study.report import build_report, json_safe
+
+        return json_safe(build_report(db))
+
+    @app.get("/api/admin/answers.csv", dependencies=[Depends(admin)])
+    def export():
+        from lawful.study.qc import answers_csv
+
+        return Response(answers_csv(db), media_type="text/csv")
+
+    return app

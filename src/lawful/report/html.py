@@ -1,46 +1,93 @@
-"""A short self-contained HTML report: per suite a leaderboard table and a per-task bar chart."""
+"""HTML building blocks shared by the report's pages: the page shell and its style, escaping, tables, numbers.
+
+Every page is a static file that opens from disk; links between pages and to images or videos are relative.
+"""
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 import math
+import os
 from pathlib import Path
-
-import numpy as np
 
 from lawful.report.leaderboard import fmt
 
+CSS = """
+body{font-family:system-ui,sans-serif;margin:1.2em 2em;max-width:1320px;color:#222;line-height:1.35}
+h1{font-size:1.6em;margin:.2em 0}h2{margin-top:1.6em;border-bottom:2px solid #ddd}h3{margin:1.1em 0 .3em}
+table{border-collapse:collapse;margin:.6em 0;font-size:.9em}
+td,th{border:1px solid #ccc;padding:3px 7px;text-align:right;vertical-align:top}
+th:first-child,td.l{text-align:left}thead th{background:#f3f3f3}
+.scroll{overflow-x:auto;max-width:100%}
+img{max-width:100%;height:auto}
+.ok{color:#176417}.unmeasurable{color:#9a6400}.invalid{color:#b00020}.muted{color:#777}
+.badge{display:inline-block;padding:1px 7px;border-radius:9px;font-size:.85em;color:#fff;background:#777}
+.badge.scored{background:#2e7d32}.badge.unmeasurable{background:#c77700}.badge.invalid{background:#b00020}
+.frames{display:flex;flex-wrap:wrap;gap:8px}.frames figure{margin:0;width:320px}
+.frames figcaption{font-size:.8em;color:#555}
+.formula{font-family:ui-monospace,monospace;background:#f6f6f6;padding:4px 8px;margin:3px 0;
+ white-space:pre-wrap;overflow-wrap:anywhere}
+.reason{background:#fff4e5;border-left:4px solid #c77700;padding:6px 10px;overflow-wrap:anywhere}
+.reason.invalid{background:#fdecee;border-left-color:#b00020}
+:target{background:#fffbd6}
+nav a{margin-right:1em}
+video{max-width:100%;background:#000}
+td a{text-decoration:none}
+"""
 
-def _bar_chart(section: dict, title: str) -> str:
-    """Grouped bars (task × model) as a base64 PNG <img>."""
-    import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def esc(x) -> str:
+    return html.escape(str(x), quote=True)
 
-    models = list(section.get("models", {}))
-    tasks = task_names(section)
-    if not models or not tasks:
-        return ""
-    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(tasks) + 2), 3.6), dpi=100)
-    width = 0.8 / len(models)
-    x = np.arange(len(tasks))
-    for i, m in enumerate(models):
-        vals = [section["models"][m]["tasks"].get(t) for t in tasks]
-        vals = [v if isinstance(v, (int, float)) and math.isfinite(v) else 0 for v in vals]
-        ax.bar(x + (i - (len(models) - 1) / 2) * width, vals, width, label=m)
-    ax.set_xticks(x, tasks, rotation=30, ha="right")
-    lo, hi = section.get("scale", [0, 1])
-    ax.set_ylim(lo, hi)
-    ax.set_title(title)
-    ax.legend(fontsize=8, ncols=min(len(models), 4))
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    plt.close(fig)
-    return f'<img alt="{html.escape(title)}" src="data:image/png;base64,{base64.b64encode(buf.getvalue()).decode()}">'
+
+def page(title: str, body: str, css_href: str | None = None) -> str:
+    """A complete HTML document."""
+    style = f"<style>{CSS}</style>"
+    return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+            f"<meta name='viewport' content='width=device-width'><title>{esc(title)}</title>{style}</head>"
+            f"<body>{body}</body></html>")
+
+
+def table(head: list[str], rows: list[list[str]], cls: str = "") -> str:
+    """A table whose cells are HTML already (escape text before); wrapped so a wide one scrolls, not the page."""
+    h = "".join(f"<th>{c}</th>" for c in head)
+    body = "".join("<tr>" + "".join(_cell(c) for c in r) + "</tr>" for r in rows)
+    return f"<div class='scroll'><table class='{cls}'><thead><tr>{h}</tr></thead><tbody>{body}</tbody></table></div>"
+
+
+def _cell(c: str) -> str:
+    return c if c.startswith(("<td", "<th")) else f"<td>{c}</td>"
+
+
+def num(v, digits: int = 4) -> str:
+    """A measured number for a page: ``digits`` significant digits; '–' for missing or not finite."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        return "–"
+    return f"{v:.{digits}g}"
+
+
+def score_cell(v, sd=None, n=None) -> str:
+    """``mean ± sd`` (sd only over more than one case)."""
+    s = fmt(v)
+    if sd is not None and isinstance(sd, (int, float)) and math.isfinite(sd) and (n is None or n > 1):
+        s += f" <span class='muted'>± {fmt(sd)}</span>"
+    return s
+
+
+def badge(status: str) -> str:
+    return f"<span class='badge {esc(status)}'>{esc(status)}</span>"
+
+
+def rel(target: Path, start: Path) -> str:
+    """``target`` relative to the folder ``start`` as a URL path (forward slashes)."""
+    return os.path.relpath(Path(target).resolve(), Path(start).resolve()).replace(os.sep, "/")
+
+
+def slug(s: str) -> str:
+    """A file- and anchor-safe name."""
+    import re
+
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", str(s))[:80] or "_"
 
 
 def task_names(section: dict) -> list[str]:
@@ -49,34 +96,3 @@ def task_names(section: dict) -> list[str]:
     for m in section.get("models", {}).values():
         names += [t for t in m.get("tasks", {}) if t not in names]
     return names
-
-
-def _table(section: dict) -> str:
-    models = section.get("models", {})
-    tasks = task_names(section)
-    head = "".join(f"<th>{html.escape(t)}</th>" for t in tasks)
-    rows = []
-    for name, m in models.items():
-        cells = "".join(f"<td>{fmt(m.get('tasks', {}).get(t))}</td>" for t in tasks)
-        counts = f"{m.get('scored', 0)}/{m.get('unmeasurable', 0)}/{m.get('invalid', 0)}"
-        rows.append(f"<tr><th>{html.escape(name)}</th>{cells}<td><b>{fmt(m.get('overall'))}</b></td>"
-                    f"<td>{counts}</td></tr>")
-    return (f"<table><tr><th>model</th>{head}<th>overall</th><th>scored/unmeasurable/invalid</th></tr>"
-            + "".join(rows) + "</table>")
-
-
-def write_html(board: dict, path: Path) -> Path:
-    parts = ["<!doctype html><html><head><meta charset='utf-8'><title>lawful report</title><style>",
-             "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}",
-             "td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}th:first-child{text-align:left}",
-             "</style></head><body><h1>lawful report</h1>"]
-    for suite, section in board.items():
-        if not isinstance(section, dict) or "models" not in section:
-            continue
-        lo, hi = section.get("scale", [0, 1])
-        parts.append(f"<h2>{html.escape(suite)}</h2><p>scale {lo}–{hi}; higher is better.</p>")
-        parts.append(_table(section))
-        parts.append(_bar_chart(section, f"{suite}: score per task"))
-    parts.append("</body></html>")
-    path.write_text("\n".join(parts))
-    return path

@@ -1,4 +1,4 @@
-"""Leaderboards: aggregate stored scores per suite, write leaderboard.json and report.html, print tables.
+"""Leaderboards: aggregate stored scores per suite, write leaderboard.json and the HTML report, print tables.
 
 Generic aggregation (Principia and any suite without its own ``aggregate``):
 rollouts of a case are averaged first; a video that is ``unmeasurable`` or
@@ -98,9 +98,11 @@ def _clean(x):
     return x
 
 
-def write_reports(store: Store, out: Path, suites: list[str], extra: dict | None = None) -> dict:
-    """Recompute the named suites' sections, merge with sections already in leaderboard.json, write both files."""
-    from lawful.report.html import write_html
+def write_reports(store: Store, out: Path, suites: list[str], extra: dict | None = None, embed: bool = False) -> dict:
+    """Recompute the named suites' sections, merge with sections already in leaderboard.json, write it and the
+    HTML report (report.html, and under report/ the case pages of the suites recomputed now; ``embed``: copy
+    the videos beside the pages instead of referencing them in place)."""
+    from lawful.report.pages import write_report
 
     path = out / "leaderboard.json"
     board = json.loads(path.read_text()) if path.exists() else {}
@@ -108,7 +110,7 @@ def write_reports(store: Store, out: Path, suites: list[str], extra: dict | None
         board[s] = _clean(suite_section(store, s))
     board.update(_clean(extra or {}))
     path.write_text(json.dumps(board, indent=2))
-    write_html(board, out / "report.html")
+    write_report(board, store, out, [*suites, *(extra or {})], embed)
     return board
 
 

@@ -90,7 +90,7 @@ class FakeAPIs:
         header, value = KEYS[api]
         if h.headers.get(header) != value:
             self._log(h, path, 401)
-            return self._send(h, 401, {"error": "bad key"})
+            return self._send(h, 401, {"error": f"bad key {h.headers.get(header)}"})  # echoes it, as some APIs do
         try:
             code, out, ctype = getattr(self, f"_{api}")(h.command, path, body)
         except KeyError:

@@ -51,8 +51,6 @@ def fal(arg: str = ""):
 @register_generator("api")
 def api(arg: str = ""):
     """Any submit / poll / download API described by a YAML file."""
-    from pathlib import Path
-
     from lawful.generators.hosted.base import HostedGenerator, parse_spec, require_key
     from lawful.generators.hosted.generic import GenericAPI, load_config, settings_from
 
@@ -61,8 +59,7 @@ def api(arg: str = ""):
         raise KeyError("model 'api' needs a config file: api:my_provider.yaml (see docs/hosted-apis.md)")
     cfg = load_config(path)
     _, settings, name = parse_spec("api", arg, settings_from(cfg))
-    label = str(cfg.get("name") or f"api:{Path(path).stem}")
-    name = label + name[len(f"api:{path}"):]  # the config's name plus any input options
     provider = GenericAPI(path, settings, cfg)
+    name = provider.label + name[len(f"api:{path}"):]  # the config's name plus any input options
     require_key(name, settings.key_env or provider.key_env)
     return HostedGenerator(name, provider)

@@ -60,6 +60,7 @@ class GenericAPI(Provider):
         self.auth_header = auth.get("header", "Authorization")
         self.auth_prefix = auth.get("prefix", "Bearer ")
         self.key_env = cfg["key_env"]
+        self.label = str(cfg.get("name") or f"api:{Path(model).stem}")  # the model's name in messages
 
     def auth_headers(self, key: str) -> dict[str, str]:
         return {self.auth_header: f"{self.auth_prefix}{key}"}
@@ -87,7 +88,7 @@ class GenericAPI(Provider):
         answer = await http.json(up.get("method", "POST"), self.url(up["path"]), **kw)
         ref = json_path(answer, up.get("url", "url"))
         if not isinstance(ref, str) or not ref:
-            raise GenerationError(f"{self.model}: the upload's answer has no '{up.get('url', 'url')}'")
+            raise GenerationError(f"{self.label}: the upload's answer has no '{up.get('url', 'url')}'")
         return {**fields, "image_url": ref}
 
     async def submit(self, http, fields: dict[str, Any]) -> str:
@@ -98,7 +99,7 @@ class GenericAPI(Provider):
         answer = await http.json(sub.get("method", "POST"), self.url(sub["path"]), json=body)
         job_id = json_path(answer, sub["job_id"])
         if job_id in (None, ""):
-            raise GenerationError(f"{self.model}: the submission's answer has no '{sub['job_id']}': "
+            raise GenerationError(f"{self.label}: the submission's answer has no '{sub['job_id']}': "
                                   f"{str(answer)[:120]}")
         return str(job_id)
 
@@ -110,11 +111,11 @@ class GenericAPI(Provider):
         if norm in {str(x).lower() for x in _as_list(pc["done"])}:
             url = json_path(answer, pc["video_url"])
             if not isinstance(url, str) or not url:
-                return Poll("failed", error=f"{self.model}: finished job has no '{pc['video_url']}'")
+                return Poll("failed", error=f"{self.label}: finished job has no '{pc['video_url']}'")
             return Poll("done", url=urljoin(self.base + "/", url))
         if norm in {str(x).lower() for x in _as_list(pc.get("failed", []))}:
             err = json_path(answer, pc["error"]) if pc.get("error") else None
-            return Poll("failed", error=f"{self.model}: job {status}" + (f": {str(err)[:200]}" if err else ""))
+            return Poll("failed", error=f"{self.label}: job {status}" + (f": {str(err)[:200]}" if err else ""))
         return Poll("running")
 
     async def cancel(self, http, job_id: str) -> None:

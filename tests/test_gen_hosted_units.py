@@ -1,0 +1,151 @@
+"""Hosted APIs, piece by piece: keys, API-reported failures, job timeouts with cancel, the retry policy,
+templates and JSON paths, and the generic adapter's config checks."""
+
+import email.utils
+import time
+
+import pytest
+
+from hosted_fakes import ENV, GENERIC_YAML, FakeAPIs, build_principia, specs
+from lawful.case import load_case
+from lawful.generators.base import GenerationError, get_generator
+from lawful.generators.hosted.base import json_path, render
+from lawful.generators.hosted.jobs import JobDB, pregenerate
+from lawful.http_retry import RetryPolicy, backoff, retry_after
+from lawful.runner.jobs import Job
+from lawful.store import VideoKey
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    """One Principia case, its law-correct video, and a fake server for every API."""
+    root = tmp_path_factory.mktemp("hosted")
+    paths, videos = build_principia(root / "run", 1)
+    fake = FakeAPIs(videos)
+    yaml_path = root / "genvideo.yaml"
+    yaml_path.write_text(GENERIC_YAML.format(base=fake.base))
+    yield root, paths[0], fake, specs(fake.base, yaml_path)
+    fake.close()
+
+
+@pytest.fixture()
+def env(monkeypatch):
+    for k, v in ENV.items():
+        monkeypatch.setenv(k, v)
+    for k in ("LAWFUL_HOSTED_BUDGET_USD", "LAWFUL_HOSTED_BUDGET_JOBS", "LAWFUL_HOSTED_BUDGET_S"):
+        monkeypatch.delenv(k, raising=False)
+
+
+def _gen(spec):
+    return get_generator(spec)
+
+
+def test_missing_key_is_a_clear_error_before_anything_is_sent(world, env, monkeypatch, tmp_path):
+    root, cp, fake, sp = world
+    before = len(fake.log)
+    for api, var in (("veo", "GEMINI_API_KEY"), ("replicate", "REPLICATE_API_TOKEN"), ("fal", "FAL_KEY"),
+                     ("gen", "GEN_VIDEO_KEY")):
+        monkeypatch.delenv(var)
+        with pytest.raises(KeyError, match=f"needs an API key in the environment variable {var}, which is not set"):
+            get_generator(sp[api])
+        monkeypatch.setenv(var, ENV[var])
+    # the key vanishes between planning and the pre-pass: the pre-pass sends nothing
+    gen = get_generator(sp["fal"])
+    monkeypatch.delenv("FAL_KEY")
+    video = tmp_path / "videos" / "m" / "drop-000__0.mp4"
+    out = pregenerate([Job(VideoKey("principia", "drop-000", gen.name, 0), str(cp), sp["fal"], str(video))],
+                      tmp_path, progress=False)
+    assert out == {"videos": 0, "downloaded": 0, "failed": 0}
+    with pytest.raises(GenerationError, match=f"{gen.name}: environment variable FAL_KEY is not set"):
+        gen.generate(load_case(cp), None, video, 0)  # a generator built before the key went: one-line reason
+    assert len(fake.log) == before
+
+
+def test_standalone_generate_and_reported_failures(world, env, tmp_path):
+    root, cp, fake, sp = world
+    case = load_case(cp)
+    first = case.first_frame_path(cp)
+    # the path a worker (or PhyGround) takes without the pre-pass: one call makes the video
+    n0 = fake.count("replicate")
+    out = _gen(sp["replicate"]).generate(case, first, tmp_path / "a" / "v.mp4", 0)
+    assert out.stat().st_size > 1000 and fake.count("replicate") == n0 + 1
+    fake.fail_all = True
+    try:
+        with pytest.raises(GenerationError, match=r"veo: the prompt was blocked \(code 3\)"):
+            _gen(sp["veo"]).generate(case, first, tmp_path / "b" / "v.mp4", 0)
+        with pytest.raises(GenerationError, match="fal: runner crashed"):
+            _gen(sp["fal"]).generate(case, first, tmp_path / "c" / "v.mp4", 0)
+        with pytest.raises(GenerationError, match="genvideo: job error: no capacity"):
+            _gen(sp["gen"]).generate(case, first, tmp_path / "d" / "v.mp4", 0)
+    finally:
+        fake.fail_all = False
+    row = JobDB(tmp_path / "b").get("v.mp4")
+    assert row.state == "failed" and row.job_id == "" and row.submissions == 1  # the next run submits anew
+
+
+def test_job_timeout_cancels_the_job(world, env, tmp_path):
+    root, cp, fake, sp = world
+    case = load_case(cp)
+    fake.hold.clear()
+    try:
+        for api in ("replicate", "fal", "gen"):
+            gen = _gen(sp[api] + ("&" if "?" in sp[api] else "?") + "timeout_s=0.3")
+            with pytest.raises(GenerationError, match=r"not finished after 0.3 s \(cancelled\)"):
+                gen.generate(case, case.first_frame_path(cp), tmp_path / api / "v.mp4", 0)
+            jid = max((j for j, v in fake.jobs.items() if v["api"] == api), key=lambda j: int(j[len(api):]))
+            assert fake.cancels[-1] == jid
+    finally:
+        fake.hold.set()
+
+
+def test_rejected_key_is_scrubbed_from_the_reason(world, env, monkeypatch, tmp_path):
+    root, cp, fake, sp = world
+    monkeypatch.setenv("REPLICATE_API_TOKEN", "wrong-key-123")
+    case = load_case(cp)
+    with pytest.raises(GenerationError) as e:
+        _gen(sp["replicate"]).generate(case, case.first_frame_path(cp), tmp_path / "v.mp4", 0)
+    msg = str(e.value)
+    assert "HTTP 401" in msg and "wrong-key-123" not in msg and "***" in msg
+    assert "wrong-key-123" not in (tmp_path / "hosted_jobs.sqlite").read_bytes().decode("latin-1")
+
+
+def test_budget_in_jobs_stops_submitting(world, env, monkeypatch, tmp_path):
+    root, cp, fake, sp = world
+    monkeypatch.setenv("LAWFUL_HOSTED_BUDGET_JOBS", "0")
+    n0 = fake.count("veo")
+    with pytest.raises(GenerationError, match=r"budget exhausted: 0 of 0 jobs submitted \(LAWFUL_HOSTED_BUDGET_JOBS\)"):
+        case = load_case(cp)
+        _gen(sp["veo"]).generate(case, case.first_frame_path(cp), tmp_path / "v.mp4", 0)
+    assert fake.count("veo") == n0
+
+
+def test_retry_policy():
+    assert retry_after("3") == 3.0 and retry_after("junk") is None and retry_after(None) is None
+    now = time.time()
+    assert retry_after(email.utils.formatdate(now + 30, usegmt=True), now=now) == pytest.approx(30, abs=1)
+    assert retry_after(email.utils.formatdate(now - 30, usegmt=True), now=now) == 0.0
+    for attempt, cap in ((1, 1.0), (2, 2.0), (3, 4.0), (9, 10.0)):
+        assert 0.75 * cap <= backoff(attempt, 1.0, 10.0) <= cap
+    p = RetryPolicy(max_wait_s=60)
+    assert p.wait(4, retry_after_s=7.0) == 7.0 and p.wait(1, retry_after_s=900) == 60
+    assert p.retryable(429) and p.retryable(503) and not p.retryable(400) and not p.retryable(401)
+
+
+def test_templates_and_json_paths():
+    vals = {"frames": 97, "fps": 24.0, "prompt": "a ball falls"}
+    assert render({"n": "{frames}", "s": "n={frames}", "l": ["{fps}", 3]}, vals) == {"n": 97, "s": "n=97", "l": [24.0, 3]}
+    data = {"result": {"files": [{"url": "u0"}, {"url": "u1"}]}}
+    assert json_path(data, "result.files[1].url") == "u1" and json_path(data, "result.files.0.url") == "u0"
+    assert json_path(data, "result.files[5].url") is None and json_path(data, "nope") is None
+
+
+def test_generic_config_errors(tmp_path, env):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(GENERIC_YAML.format(base="http://x").replace("  video_url: result.files[0].url\n", ""))
+    with pytest.raises(KeyError, match=r"missing 'poll.video_url'"):
+        get_generator(f"api:{bad}")
+    bad.write_text(GENERIC_YAML.format(base="http://x").replace("{prompt}", "{promt}"))
+    with pytest.raises(KeyError, match=r"unknown placeholder \{promt\}"):
+        get_generator(f"api:{bad}")
+    with pytest.raises(KeyError, match="no such config file"):
+        get_generator(f"api:{tmp_path / 'none.yaml'}")

@@ -44,6 +44,7 @@ class FakeAPIs:
         self.cancels: list[str] = []
         self.fail_all = False
         self.uploads: dict[str, bytes] = {}
+        self.active = self.max_active = 0  # jobs submitted and not yet downloaded
         self._ids = itertools.count(1)
         fake = self
 
@@ -133,6 +134,8 @@ class FakeAPIs:
             jid = f"{api}{next(self._ids)}"
             self.jobs[jid] = {"api": api, "image": sha(image), "polls": 0}
             self.submissions[(api, sha(image))] += 1
+            self.active += 1
+            self.max_active = max(self.max_active, self.active)
         return jid
 
     def _advance(self, jid: str) -> str:
@@ -146,6 +149,10 @@ class FakeAPIs:
         return "failed" if self.fail_all else "done"
 
     def _video(self, jid: str) -> bytes:
+        with self.lock:
+            if not self.jobs[jid].get("downloaded"):
+                self.jobs[jid]["downloaded"] = True
+                self.active -= 1
         return self.videos[self.jobs[jid]["image"]]
 
     # --- Veo: Gemini API long-running operations ----------------------------------------------------

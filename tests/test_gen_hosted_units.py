@@ -20,7 +20,7 @@ from lawful.store import VideoKey
 def world(tmp_path_factory):
     """One Principia case, its law-correct video, and a fake server for every API."""
     root = tmp_path_factory.mktemp("hosted")
-    paths, videos = build_principia(root / "run", 1)
+    paths, videos = build_principia(root / "run", 2)
     fake = FakeAPIs(videos)
     yaml_path = root / "genvideo.yaml"
     yaml_path.write_text(GENERIC_YAML.format(base=fake.base))
@@ -149,3 +149,17 @@ def test_generic_config_errors(tmp_path, env):
         get_generator(f"api:{bad}")
     with pytest.raises(KeyError, match="no such config file"):
         get_generator(f"api:{tmp_path / 'none.yaml'}")
+
+
+def test_concurrency_cap(world, env, tmp_path):
+    """Jobs in flight at the provider never exceed the model's concurrency, and do reach it."""
+    root, cp, fake, sp = world
+    cases = [cp, cp.with_name("drop-001.json")]
+    for cap in (1, 2):
+        spec = sp["fal"] + f"&concurrency={cap}"
+        gen = get_generator(spec)
+        jobs = [Job(VideoKey("principia", c.stem, gen.name, 0), str(c), spec,
+                    str(tmp_path / str(cap) / f"{c.stem}__0.mp4")) for c in cases]
+        fake.max_active = fake.active = 0
+        assert pregenerate(jobs, tmp_path, progress=False) == {"videos": 2, "downloaded": 2, "failed": 0}
+        assert fake.max_active == cap

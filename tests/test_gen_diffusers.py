@@ -51,7 +51,7 @@ def test_missing_weights_fail_fast_in_one_line(tmp_path, monkeypatch):
     with pytest.raises(KeyError) as e:
         resolve_weights("Wan-AI/Wan2.2-I2V-A14B-Diffusers")
     msg = e.value.args[0]
-    assert "not in the Hugging Face cache" in msg and "huggingface-cli download Wan-AI/Wan2.2-I2V-A14B-Diffusers" in msg
+    assert "not in the Hugging Face cache" in msg and "download Wan-AI/Wan2.2-I2V-A14B-Diffusers" in msg
     assert "\n" not in msg
     (tmp_path / "ckpt").mkdir()
     (tmp_path / "ckpt" / "model_index.json").write_text(json.dumps(

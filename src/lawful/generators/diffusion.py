@@ -11,7 +11,7 @@ kept for the life of the process. Options (also settable by environment variable
 ``device`` (cuda if available, else cpu), ``dtype`` (bfloat16 on GPU, float32 on CPU), ``offload``
 (none | model | sequential), ``steps``, ``guidance``, ``fps`` (generation and file frame rate; default the
 case's), ``size`` (WxH before snapping; default the case's), ``area`` (pixel count at the case's aspect),
-``vae_tiling`` (1); any other option is passed to the pipeline call when it takes a keyword of that name.
+``vae_tiling`` (1), ``revision`` (a Hub branch); any other option is passed to the pipeline call when it takes a keyword of that name.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from lawful.case import Case
 from lawful.generators.base import GenerationError, Generator, register_generator
 
 ENV = {"device": "LAWFUL_DIFFUSERS_DEVICE", "dtype": "LAWFUL_DIFFUSERS_DTYPE", "offload": "LAWFUL_DIFFUSERS_OFFLOAD"}
-OWN_OPTIONS = ("device", "dtype", "offload", "steps", "guidance", "fps", "size", "area", "vae_tiling")
+OWN_OPTIONS = ("device", "dtype", "offload", "steps", "guidance", "fps", "size", "area", "vae_tiling", "revision")
 _RUNTIME = ("device", "offload", "vae_tiling")  # options that do not change the video (not in the model's name)
 
 
@@ -93,7 +93,7 @@ def _hf_cache_hint() -> str:
         os.environ.get("HF_HOME", os.path.expanduser("~/.cache/huggingface")), "hub")
 
 
-def resolve_weights(model: str) -> Path:
+def resolve_weights(model: str, revision: str | None = None) -> Path:
     """The local folder holding ``model``: the path itself, or its snapshot in the Hugging Face cache.
 
     Raises KeyError (one line) when neither has it; nothing is downloaded.
@@ -109,10 +109,19 @@ def resolve_weights(model: str) -> Path:
     from huggingface_hub import snapshot_download
 
     try:
-        return Path(snapshot_download(model, local_files_only=True))
+        return Path(snapshot_download(model, revision=revision, local_files_only=True))
     except Exception:
+        rev = f" --revision {revision}" if revision else ""
         raise KeyError(f"diffusers:{model}: weights not in the Hugging Face cache ({_hf_cache_hint()}) and not a "
-                       f"local folder; fetch them first: huggingface-cli download {model}") from None
+                       f"local folder; fetch them first: {_download_command()} {model}{rev}") from None
+
+
+def _download_command() -> str:
+    """The Hub's download command for the installed huggingface_hub (``hf`` since 0.34)."""
+    from huggingface_hub import __version__ as v
+
+    major, minor = (int(x) for x in v.split(".")[:2])
+    return "hf download" if (major, minor) >= (0, 34) else "huggingface-cli download"
 
 
 def pipeline_class(index: dict, model: str) -> str:
@@ -145,7 +154,6 @@ def missing_packages() -> list[str]:
 class Diffusers(Generator):
     """An image-to-video diffusers pipeline, loaded once per process (see the module docstring)."""
 
-    max_parallel = 1  # one process per accelerator: a second worker would load a second copy of the weights
 
     def __init__(self, arg: str):
         model, opts = parse_spec(arg)
@@ -154,7 +162,7 @@ class Diffusers(Generator):
         lacking = missing_packages()
         if lacking:
             raise KeyError(f"diffusers:{model}: {', '.join(lacking)} not installed (pip install 'lawful[diffusers]')")
-        self.model, self.folder = model, resolve_weights(model)
+        self.model, self.folder = model, resolve_weights(model, opts.get("revision"))
         self.index = check_checkpoint(self.folder, model)
         self.cls = pipeline_class(self.index, model)
         for k in ENV:
@@ -163,6 +171,8 @@ class Diffusers(Generator):
         if opts.get("offload", "none") not in ("none", "model", "sequential"):
             raise KeyError(f"diffusers:{model}: offload must be none, model or sequential, not {opts['offload']!r}")
         self.opts = opts
+        # Ray (--executor ray) keeps the pipeline loaded in an actor holding one GPU (or one CPU for device=cpu)
+        self.resources = {"CPU": 1.0} if opts.get("device", "").startswith("cpu") else {"GPU": 1.0}
         affecting = sorted((k, v) for k, v in opts.items() if k not in _RUNTIME)
         tag = "+" + hashlib.sha256(repr(affecting).encode()).hexdigest()[:8] if affecting else ""
         self.name = f"diffusers:{Path(model.rstrip('/')).name}{tag}"

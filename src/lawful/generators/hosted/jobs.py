@@ -79,7 +79,8 @@ class JobDB:
         self._upsert(file, model, state="done", reason="")
 
     def failed(self, file: str, model: str, reason: str, session: str, keep_job: bool) -> None:
-        """Record a failure; ``keep_job``: the job may still be running (next run polls it, never resubmits)."""
+        """Record a failure (one line); ``keep_job``: the job may still be running (next run polls it, never resubmits)."""
+        reason = " ".join(reason.split())[:400]
         kw = {} if keep_job else {"job_id": ""}
         self._upsert(file, model, state="failed", reason=reason, session=session, **kw)
 
@@ -363,5 +364,8 @@ def pregenerate(jobs, out: Path, progress: bool = True) -> dict[str, int]:
                          lambda: bar.advance(tid)))
     done = sum(it.out.exists() for items in groups.values() for it in items)
     if progress:
-        console.print(f"hosted: {done} of {n} videos downloaded, {n - done} failed (recorded as invalid)")
+        usd, subs = run_totals(next(iter(groups.values()))[0].out)
+        failed = f", {n - done} failed (their videos are invalid, with the reason)" if n > done else ""
+        console.print(f"hosted: {done} of {n} videos downloaded{failed}; this run folder has submitted {subs} "
+                      f"job{'s' if subs != 1 else ''}, estimated ${usd:.2f}")
     return {"videos": n, "downloaded": done, "failed": n - done}

@@ -277,8 +277,9 @@ def create_app(study_dir: str | Path, url: str | None = None) -> FastAPI:
     @app.post("/api/admin/qc", dependencies=[Depends(admin)])
     def run_qc():
         from lawful.study.qc import apply_qc
+        from lawful.study.report import json_safe
 
-        return apply_qc(db)
+        return json_safe(apply_qc(db))
 
     @app.get("/api/admin/report", dependencies=[Depends(admin)])
     def report():

@@ -78,7 +78,9 @@ def qc(study: Path = STUDY_OPT, db: str = DB_OPT,
     res = apply_qc(d, min_videos=min_videos)
     d.close()
     if as_json:
-        print(json.dumps(res, indent=2, default=str))
+        from lawful.study.report import json_safe
+
+        print(json.dumps(json_safe(res), indent=2))
         return
     print(f"{res['submissions']} submissions from {res['annotators']} annotators: kept {res['kept']}, "
           f"removed {len(res['removed'])} (round 1: {len(res['removed_round_1'])}, round 2: {len(res['removed_round_2'])})")

@@ -163,3 +163,17 @@ def test_concurrency_cap(world, env, tmp_path):
         fake.max_active = fake.active = 0
         assert pregenerate(jobs, tmp_path, progress=False) == {"videos": 2, "downloaded": 2, "failed": 0}
         assert fake.max_active == cap
+
+
+def test_budget_reserve_counts_dollars_jobs_and_time(monkeypatch):
+    from lawful.generators.hosted import jobs
+
+    b = jobs.Budget(usd=1.0, jobs=3, seconds=None, spent_usd=0.25)
+    assert b.reserve(0.5) is None and b.spent_usd == 0.75 and b.spent_jobs == 1
+    assert b.reserve(0.5) == ("budget exhausted: $0.75 of $1.00 spent, the next video costs $0.50 "
+                              "(LAWFUL_HOSTED_BUDGET_USD)")
+    b.refund(0.5)  # a submission the API refused costs nothing
+    assert (b.spent_usd, b.spent_jobs) == (0.25, 0)
+    monkeypatch.setattr(jobs, "_T0", [time.monotonic() - 100])
+    reason = jobs.Budget(usd=None, jobs=None, seconds=60).reserve(0.0)
+    assert reason.startswith("budget exhausted: 100 s of 60 s") and "LAWFUL_HOSTED_BUDGET_S" in reason

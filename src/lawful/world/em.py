@@ -23,7 +23,8 @@ import cv2
 import numpy as np
 
 from lawful.world.appearance import RGB, Style
-from lawful.world.draw import Block, _blend, _fx, _shade, _smoothstep, _window
+from lawful.world.draw import Block
+from lawful.world.raster import blend, fx, shade, smoothstep, window
 
 COPPER: RGB = (176, 112, 74)
 STEEL: RGB = (128, 130, 136)
@@ -84,16 +85,16 @@ def jump_height(t, t_on: float, v0: float, g: float) -> np.ndarray:
 # ----------------------------------------------------------------------------- items
 
 
-def _poly(img: np.ndarray, pts, color, shade: float = 1.0) -> None:
-    """Anti-aliased filled polygon (float points) of ``color`` times ``shade``."""
+def _poly(img: np.ndarray, pts, color, gain: float = 1.0) -> None:
+    """Anti-aliased filled polygon (float points) of ``color`` times ``gain``."""
     p = np.asarray(pts, float)
-    win = _window(img, p[:, 0].min() - 1, p[:, 1].min() - 1, p[:, 0].max() + 1, p[:, 1].max() + 1)
+    win = window(img, p[:, 0].min() - 1, p[:, 1].min() - 1, p[:, 0].max() + 1, p[:, 1].max() + 1)
     if win is None:
         return
     c0, r0, c1, r1 = win
     mask = np.zeros((r1 - r0, c1 - c0), np.uint8)
-    cv2.fillPoly(mask, [_fx(p - [c0, r0])], 255, cv2.LINE_AA, 4)
-    _blend(img, win, mask.astype(np.float32) / 255.0, np.asarray(color, np.float32) * shade)
+    cv2.fillPoly(mask, [fx(p - [c0, r0])], 255, cv2.LINE_AA, 4)
+    blend(img, win, mask.astype(np.float32) / 255.0, np.asarray(color, np.float32) * gain)
 
 
 @dataclass
@@ -162,7 +163,7 @@ class Compass:
         return np.array([c + hw * v, c + L * u, c - hw * v])
 
     def draw(self, img: np.ndarray, style: Style) -> None:
-        win = _window(img, *self.bbox())
+        win = window(img, *self.bbox())
         if win is None:
             return
         c0, r0, c1, r1 = win
@@ -170,26 +171,26 @@ class Compass:
         dy = (np.arange(r0, r1, dtype=np.float32) - self.y)[:, None]
         d = np.sqrt(dx * dx + dy * dy)
         rim_r = self.r + 2.5
-        _blend(img, win, np.clip(rim_r - d + 0.5, 0, 1), np.asarray((58, 58, 62), np.float32))
-        shade = 0.97 - 0.05 * (d / self.r) ** 2
-        _blend(img, win, np.clip(self.r - d + 0.5, 0, 1), _shade(self.face, shade))
+        blend(img, win, np.clip(rim_r - d + 0.5, 0, 1), np.asarray((58, 58, 62), np.float32))
+        lit = 0.97 - 0.05 * (d / self.r) ** 2
+        blend(img, win, np.clip(self.r - d + 0.5, 0, 1), shade(self.face, lit))
         for k in range(8):  # ticks
             a = k * math.pi / 4
             p0 = (self.x + 0.86 * self.r * math.cos(a), self.y + 0.86 * self.r * math.sin(a))
             p1 = (self.x + 0.97 * self.r * math.cos(a), self.y + 0.97 * self.r * math.sin(a))
-            p = _fx([p0, p1])
+            p = fx([p0, p1])
             cv2.line(img, tuple(map(int, p[0])), tuple(map(int, p[1])), (90, 90, 96), 1, cv2.LINE_AA, 4)
         north = self.north_polygon()
         c = np.array([self.x, self.y])
         south = 2 * c - north  # point reflection: the south half
         _poly(img, south, self.south)
         _poly(img, north, self.color)
-        cap = _window(img, self.x - 3, self.y - 3, self.x + 3, self.y + 3)
+        cap = window(img, self.x - 3, self.y - 3, self.x + 3, self.y + 3)
         if cap is not None:
             a0, b0, a1, b1 = cap
             ddx = (np.arange(a0, a1, dtype=np.float32) - self.x)[None, :]
             ddy = (np.arange(b0, b1, dtype=np.float32) - self.y)[:, None]
-            _blend(img, cap, np.clip(1.6 - np.sqrt(ddx * ddx + ddy * ddy) + 0.5, 0, 1),
+            blend(img, cap, np.clip(1.6 - np.sqrt(ddx * ddx + ddy * ddy) + 0.5, 0, 1),
                    np.asarray((40, 40, 44), np.float32))
 
 
@@ -228,7 +229,7 @@ class Coil:
                 rod = [(self.x0, cy - self.core_w / 2), (self.core_to, cy - self.core_w / 2),
                        (self.core_to, cy + self.core_w / 2), (self.x0, cy + self.core_w / 2)]
             _poly(img, rod, STEEL)
-        win = _window(img, self.x0, self.y0, self.x1, self.y1)
+        win = window(img, self.x0, self.y0, self.x1, self.y1)
         if win is None:
             return
         c0, r0, c1, r1 = win
@@ -245,7 +246,7 @@ class Coil:
         else:
             across = (ys - self.y0) / max(self.y1 - self.y0, 1)
         body = 0.55 + 0.45 * round_ * np.clip(np.sin(np.pi * np.clip(across, 0, 1)), 0, 1) ** 0.5
-        _blend(img, win, inside.astype(np.float32) * np.ones_like(body), _shade(self.color, body))
+        blend(img, win, inside.astype(np.float32) * np.ones_like(body), shade(self.color, body))
 
 
 @dataclass
@@ -275,7 +276,7 @@ class Ring:
 
     def draw(self, img: np.ndarray, style: Style) -> None:
         x0, y0, x1, y1 = self.bbox()
-        win = _window(img, x0 - 1, y0 - 1, x1 + 1, y1 + 1)
+        win = window(img, x0 - 1, y0 - 1, x1 + 1, y1 + 1)
         if win is None:
             return
         c0, r0, c1, r1 = win
@@ -286,14 +287,14 @@ class Ring:
         d = np.maximum(ex, ey)
         alpha = np.clip(0.5 - d, 0.0, 1.0)
         cyl = np.sqrt(np.clip(1 - u * u, 0, 1))  # a cylinder's side: brightest facing the viewer
-        intensity = 0.55 + 0.45 * cyl - 0.12 * _smoothstep(-2.0, 0.0, ey)
-        col = _shade(self.color, intensity)
+        intensity = 0.55 + 0.45 * cyl - 0.12 * smoothstep(-2.0, 0.0, ey)
+        col = shade(self.color, intensity)
         if self.gap > 0:
             gx = x0 + self.gap_at * self.w
             xs = np.arange(c0, c1, dtype=np.float32)[None, :]
             slit = np.clip(self.gap / 2 - np.abs(xs - gx) + 0.5, 0.0, 1.0)[..., None] * np.ones_like(col)
             col = col + (np.asarray(self.core_color, np.float32) * 0.8 - col) * slit
-        _blend(img, win, alpha * np.ones_like(intensity), col)
+        blend(img, win, alpha * np.ones_like(intensity), col)
 
 
 @dataclass
@@ -317,7 +318,7 @@ class Led:
         return self.r
 
     def draw(self, img: np.ndarray, style: Style) -> None:
-        win = _window(img, *self.bbox())
+        win = window(img, *self.bbox())
         if win is None:
             return
         c0, r0, c1, r1 = win
@@ -327,9 +328,9 @@ class Led:
         lv = float(min(max(self.level, 0.0), 1.0))
         if lv > 0:
             halo = lv * 0.55 * np.exp(-((d / (1.4 * self.r)) ** 2))
-            _blend(img, win, halo.astype(np.float32), np.asarray(self.color, np.float32))
-        _blend(img, win, np.clip(self.r + 1.5 - d + 0.5, 0, 1), np.asarray((44, 44, 48), np.float32))  # socket
+            blend(img, win, halo.astype(np.float32), np.asarray(self.color, np.float32))
+        blend(img, win, np.clip(self.r + 1.5 - d + 0.5, 0, 1), np.asarray((44, 44, 48), np.float32))  # socket
         dim = np.asarray(self.color, np.float32) * 0.25
         lit = np.asarray(self.color, np.float32) + (255 - np.asarray(self.color, np.float32)) * 0.55
         lens = dim + (lit - dim) * lv
-        _blend(img, win, np.clip(self.r - d + 0.5, 0, 1), lens)
+        blend(img, win, np.clip(self.r - d + 0.5, 0, 1), lens)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lawful.world.appearance import RGB, Style
-from lawful.world.draw import _blend, _smooth_noise, _window
+from lawful.world.raster import blend, smooth_noise, window
 
 GLYCERIN: RGB = (198, 142, 46)
 GLASS: RGB = (214, 226, 232)
@@ -42,7 +42,7 @@ def _cover(d: np.ndarray) -> np.ndarray:
 
 
 def _grid(img, x0, y0, x1, y1):
-    win = _window(img, x0 - 1.5, y0 - 1.5, x1 + 1.5, y1 + 1.5)
+    win = window(img, x0 - 1.5, y0 - 1.5, x1 + 1.5, y1 + 1.5)
     if win is None:
         return None
     c0, r0, c1, r1 = win
@@ -90,24 +90,24 @@ class Tank:
         w = self.wall
         outer = _rect_alpha(X, Y, self.x0, self.y0, self.x1, self.y1 + 8)
         glass = np.asarray(GLASS, np.float32)
-        _blend(img, win, 0.55 * outer, glass)  # the walls and the air space above the liquid: faint glass
+        blend(img, win, 0.55 * outer, glass)  # the walls and the air space above the liquid: faint glass
         ix0, fy, ix1, iy1 = self.inner()
         a = _rect_alpha(X, Y, ix0, fy, ix1, iy1)
         depth = np.clip((Y - fy) / max(iy1 - fy, 1.0), 0, 1)
         rng = np.random.default_rng([self.seed & 0xFFFFFFFF, 0x61])
         h, wd = a.shape
-        swirl = _smooth_noise(rng, h, wd, 40.0)
+        swirl = smooth_noise(rng, h, wd, 40.0)
         shade = (1.02 - 0.16 * depth + 0.03 * swirl)[..., None]
         col = np.asarray(self.liquid, np.float32)[None, None, :] * shade
-        _blend(img, win, a, col)
+        blend(img, win, a, col)
         # meniscus: a bright line along the surface, a thin dark floor and bright wall edges
         men = _rect_alpha(X, Y, ix0, fy - 1.0, ix1, fy + 1.0)
-        _blend(img, win, 0.6 * men, np.asarray((250, 236, 200), np.float32))
+        blend(img, win, 0.6 * men, np.asarray((250, 236, 200), np.float32))
         floor = _rect_alpha(X, Y, self.x0, iy1, self.x1, iy1 + 8)
-        _blend(img, win, floor, np.asarray((70, 74, 80), np.float32))
+        blend(img, win, floor, np.asarray((70, 74, 80), np.float32))
         for xa, xb in ((self.x0, self.x0 + w), (self.x1 - w, self.x1)):
-            _blend(img, win, 0.8 * _rect_alpha(X, Y, xa, self.y0, xb, iy1), glass)
-            _blend(img, win, 0.7 * _rect_alpha(X, Y, xa + 1, self.y0, xa + 2, iy1),
+            blend(img, win, 0.8 * _rect_alpha(X, Y, xa, self.y0, xb, iy1), glass)
+            blend(img, win, 0.7 * _rect_alpha(X, Y, xa + 1, self.y0, xa + 2, iy1),
                    np.asarray((252, 252, 252), np.float32))
 
 
@@ -141,13 +141,13 @@ class PolePair:
         win, X, Y = g
         col = np.asarray(self.color, np.float32)
         yoke = _rect_alpha(X, Y, x0, self.y + self.h / 2 - 4, x1, y1)  # the yoke under the gap
-        _blend(img, win, yoke, 0.55 * col)
+        blend(img, win, yoke, 0.55 * col)
         face = _rect_alpha(X, Y, self.x - self.w / 2, self.y - self.h / 2, self.x + self.w / 2, self.y + self.h / 2)
         shade = (0.8 + 0.2 * np.clip((Y - self.y) / self.h + 0.5, 0, 1))[..., None]
-        _blend(img, win, face, col[None, None, :] * shade)
+        blend(img, win, face, col[None, None, :] * shade)
         rim = face - _rect_alpha(X, Y, self.x - self.w / 2 + 3, self.y - self.h / 2 + 3, self.x + self.w / 2 - 3,
                                  self.y + self.h / 2 - 3)
-        _blend(img, win, 0.5 * np.clip(rim, 0, 1), np.asarray((235, 235, 235), np.float32))
+        blend(img, win, 0.5 * np.clip(rim, 0, 1), np.asarray((235, 235, 235), np.float32))
 
 
 @dataclass
@@ -206,7 +206,7 @@ class PlatePendulum:
             win, X, Y = g
             dx, dy = X - self.px, Y - self.py
             v, u = dx * s + dy * c, dx * c - dy * s
-            _blend(img, win, _cover(1.2 - np.abs(u)) * _cover(np.minimum(v, top - v)), np.asarray(self.rod, np.float32))
+            blend(img, win, _cover(1.2 - np.abs(u)) * _cover(np.minimum(v, top - v)), np.asarray(self.rod, np.float32))
         cx, cy = self.centre()
         half = 0.5 * math.hypot(self.w, self.h)
         g = _grid(img, cx - half, cy - half, cx + half, cy + half)
@@ -216,7 +216,7 @@ class PlatePendulum:
         u = (X - self.px) * c - (Y - self.py) * s
         a = self.plate_alpha(X, Y)
         sheen = (0.9 + 0.12 * np.cos(u / max(self.w, 1.0) * math.pi * 1.5 + 0.6))[..., None]  # brushed metal
-        _blend(img, win, a, np.asarray(self.color, np.float32)[None, None, :] * sheen)
+        blend(img, win, a, np.asarray(self.color, np.float32)[None, None, :] * sheen)
 
 
 # ----------------------------------------------------------------------------- drops (P40)
@@ -286,7 +286,7 @@ class Drop:
         hx, hy = self.x - 0.38 * self.a, self.y - 0.4 * self.b
         spot = 0.33 * np.exp(-((X - hx) ** 2 + (Y - hy) ** 2) / (2 * (0.16 * R) ** 2))
         col = col + (255.0 - col) * spot[..., None]
-        _blend(img, win, alpha, np.clip(col, 0, 255))
+        blend(img, win, alpha, np.clip(col, 0, 255))
 
 
 # ----------------------------------------------------------------------------- sand piles (P35)
@@ -297,7 +297,7 @@ def grain_texture(seed: int, h: int, w: int) -> np.ndarray:
     rng = np.random.default_rng([seed & 0xFFFFFFFF, 0x5A4D])
     tex = 1.0 + 0.06 * rng.uniform(-1, 1, (h, w)).astype(np.float32)
     tex -= 0.12 * (rng.random((h, w)) < 0.04)
-    tex *= 1.0 + 0.04 * _smooth_noise(rng, h, w, 10.0)
+    tex *= 1.0 + 0.04 * smooth_noise(rng, h, w, 10.0)
     return tex.astype(np.float32)
 
 
@@ -363,7 +363,7 @@ class SandPile:
                 win, X, Y = g
                 flick = 0.92 + 0.08 * np.cos(0.9 * Y + 2.1 * self.phase)
                 s = _cover(self.stream_w / 2 - np.abs(X - self.x)) * _cover(np.minimum(Y - self.stream_top, ay + 2 - Y))
-                _blend(img, win, s, col[None, None, :] * (tex_of(win) * flick)[..., None])
+                blend(img, win, s, col[None, None, :] * (tex_of(win) * flick)[..., None])
         wl, wr = self.half_widths()
         g = _grid(img, self.x - wl, ay, self.x + wr, self.base_y)
         if g is None:
@@ -371,4 +371,4 @@ class SandPile:
         win, X, Y = g
         a = _cover(self.signed_distance(X, Y))
         lit = 1.0 + 0.05 * np.sign(X - self.x) * (1.0 if style.light_dir[0] > 0 else -1.0)  # the lit flank
-        _blend(img, win, a, col[None, None, :] * (tex_of(win) * lit)[..., None])
+        blend(img, win, a, col[None, None, :] * (tex_of(win) * lit)[..., None])

@@ -177,3 +177,17 @@ def test_budget_reserve_counts_dollars_jobs_and_time(monkeypatch):
     monkeypatch.setattr(jobs, "_T0", [time.monotonic() - 100])
     reason = jobs.Budget(usd=None, jobs=None, seconds=60).reserve(0.0)
     assert reason.startswith("budget exhausted: 100 s of 60 s") and "LAWFUL_HOSTED_BUDGET_S" in reason
+
+
+def test_a_job_the_api_no_longer_knows_is_submitted_again(world, env, tmp_path):
+    """A stored job id the API answers 404 for is dropped (one failure), and the next attempt submits anew."""
+    root, cp, fake, sp = world
+    case = load_case(cp)
+    gen = _gen(sp["fal"])
+    JobDB(tmp_path).submitted("v.mp4", gen.name, "fal999999", 0.0)
+    n0 = fake.count("fal")
+    with pytest.raises(GenerationError, match=r"job fal999999: GET .*/requests/fal999999/status failed: HTTP 404"):
+        gen.generate(case, case.first_frame_path(cp), tmp_path / "v.mp4", 0)
+    assert fake.count("fal") == n0 and JobDB(tmp_path).get("v.mp4").job_id == ""
+    assert gen.generate(case, case.first_frame_path(cp), tmp_path / "v.mp4", 0).exists()
+    assert fake.count("fal") == n0 + 1

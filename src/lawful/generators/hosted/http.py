@@ -18,6 +18,14 @@ from lawful.http_retry import RetryPolicy, retry_after
 from lawful.judges.client import redact_url
 
 
+class HTTPStatusError(GenerationError):
+    """The API answered with an error status that retrying cannot fix (``status``: the HTTP code)."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
 class HostedHTTP:
     """``request`` / ``json`` / ``download`` with retries on 429/5xx, timeouts and dropped connections."""
 
@@ -59,7 +67,7 @@ class HostedHTTP:
                     return r
                 last = f"HTTP {r.status_code}" + (f": {self._detail(r)}" if self._detail(r) else "")
                 if not self.policy.retryable(r.status_code):
-                    raise GenerationError(f"{method} {redact_url(url)} failed: {last}")
+                    raise HTTPStatusError(f"{method} {redact_url(url)} failed: {last}", r.status_code)
                 wait_hint = retry_after(r.headers.get("retry-after"))
             except httpx.TimeoutException:
                 last = "timed out"

@@ -195,6 +195,8 @@ async def _work(gen: HostedGenerator, http, budget: Budget, db: JobDB, it: Item)
         try:
             p = await prov.poll(http, job_id)
         except GenerationError as e:
+            if getattr(e, "status", None) in (404, 410):  # the API does not know the job (any more)
+                raise GenerationError(f"{gen.name}: job {job_id}: {e}") from None
             raise _Kept(str(e)) from None  # the job may still be running: keep its id
         if p.state == "done":
             break

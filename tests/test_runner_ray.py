@@ -101,8 +101,9 @@ class _GpuReference(Render):
 
     def generate(self, case, first_frame, out, rollout=0, seed=None):
         self.calls += 1
+        written = super().generate(case, first_frame, out, rollout, seed)
         Path(f"{out}.who").write_text(f"{os.getpid()} {self.calls}")
-        return super().generate(case, first_frame, out, rollout, seed)
+        return written
 
 
 def test_gpu_generator_runs_in_one_kept_actor(ray, tmp_path):

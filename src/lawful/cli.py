@@ -94,6 +94,8 @@ def run(
     """Build the suite(s), generate videos with the models, score them and print the leaderboard."""
     from lawful.generators.base import get_generator
     from lawful.report.leaderboard import write_reports
+    from rich.markup import escape
+
     from lawful.runner.executors import ExecutorError, make_executor
     from lawful.runner.run import RunConfig
     from lawful.runner.run import run as run_suites
@@ -112,7 +114,7 @@ def run(
     try:  # a missing package or a bad option fails here, before any work
         make_executor(executor, 1, address, gpus_per_generation)
     except ExecutorError as e:
-        fail(str(e))
+        fail(escape(str(e)))
     video_suites = [s for s in suites if s not in SPECIAL_FLOWS]
     per_suite = _tasks_per_suite(suites, _split(tasks)) if tasks else {}
     if tasks:  # a suite none of whose tasks was named is not run
@@ -136,7 +138,7 @@ def run(
                                          executor=executor, address=address,
                                          gpus_per_generation=gpus_per_generation))
         except ExecutorError as e:
-            fail(str(e))
+            fail(escape(str(e)))
     if judge_cfg is not None:
         _judge_suites(out_dir, video_suites, judge_cfg, not quiet)
     extra = {}

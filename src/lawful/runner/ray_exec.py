@@ -82,7 +82,8 @@ class RayExecutor(Executor):
         self.progress = progress
         self._started = False
 
-    def _ray(self):
+    def connect(self):
+        """The ray module, connected (a local instance is started on first use, stopped by close())."""
         import ray
 
         if ray.is_initialized():
@@ -130,14 +131,16 @@ class RayExecutor(Executor):
     def run(self, jobs: list[Job], record: Record) -> None:
         if not jobs:
             return
-        ray = self._ray()
+        ray = self.connect()
         score = ray.remote(num_cpus=1, max_retries=2)(_score)
         limit = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
         gens: dict[str, Generator] = {}
         to_score: deque[tuple[Job, Job]] = deque()  # (job as sent, job as planned)
         to_make: dict[str, deque[Job]] = {}
         for job in jobs:
-            gen = gens.setdefault(job.model, get_generator(job.model))
+            if job.model not in gens:
+                gens[job.model] = get_generator(job.model)
+            gen = gens[job.model]
             if gen.resources and not Path(job.video).exists():
                 to_make.setdefault(job.model, deque()).append(job)
             else:

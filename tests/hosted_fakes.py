@@ -30,7 +30,7 @@ def sha(b: bytes) -> str:
 
 
 class FakeAPIs:
-    def __init__(self, videos: dict[str, bytes], polls_before_done: int = 1, timeout_sleep: float = 1.0):
+    def __init__(self, videos: dict[str, bytes], polls_before_done: int = 1, timeout_sleep: float = 2.0):
         self.videos = videos
         self.polls_before_done = polls_before_done
         self.timeout_sleep = timeout_sleep
@@ -269,7 +269,7 @@ base_url: {base}/gen
 key_env: GEN_VIDEO_KEY
 auth: {{header: X-Api-Key, prefix: ""}}
 poll_s: 0.05
-http_timeout_s: 0.5
+http_timeout_s: 1.5
 upload:
   path: /uploads
   field: file
@@ -311,7 +311,7 @@ def build_principia(out, n: int = 1):
     return paths, videos
 
 
-def specs(base: str, yaml_path, fast: str = "poll_s=0.05&http_timeout_s=0.5", version: str = "") -> dict[str, str]:
+def specs(base: str, yaml_path, fast: str = "poll_s=0.05&http_timeout_s=1.5", version: str = "") -> dict[str, str]:
     """One model spec per adapter, pointed at the fake server."""
     return {"veo": f"veo:veo-3.0-generate-001?base_url={base}/v1beta&{fast}",
             "replicate": f"replicate:owner/model{version}?base_url={base}/v1&{fast}",

@@ -1,228 +1,31 @@
-"""The ten Orchard-style tasks as planar simulations with closed-form (or integrated) motion.
-
-World frame: metres, ``x`` right, ``y`` up, floor at ``y = 0``; bodies move in the plane
-``z = 0`` seen side-on by a fixed camera. Every scenario has a law-correct motion
-(``law="true"``) and an anti-physics twin (``law="anti"``) used by the counterfactual model.
-
-A :class:`Scenario` evaluates ``motion(law, t)`` for an array of times ``t`` ``[K]`` and
-returns centre positions ``[K, N, 2]`` (m), velocities ``[K, N, 2]`` (m/s) and on-screen
-angles ``[K, N]`` (radians, clockwise) for its ``N`` bodies.
-
-Objects are only spheres, cubes (cuboids), cylinders (seen end-on) and cones.
+"""The ten Orchard-style tasks as planar simulations with closed-form (or integrated) motion: one builder
+per task drawing its parameters from a seed, returning a :class:`~lawful.suites.applepi.scenario.Scenario`
+with its law-correct motion and anti-physics twin. Units and frames: :mod:`lawful.suites.applepi.scenario`.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 
-G = 9.81
-
-PILLARS: dict[str, tuple[str, ...]] = {
-    "UniversalGravitation": ("FreeFall", "ProjectileMotion", "InclinedPlane", "CircularMotion"),
-    "ConservationOfMomentum": ("PerfectlyElasticCollision", "PerfectlyInelasticCollision", "InelasticCollision"),
-    "NewtonsFirstLaw": ("AtRest", "UniformLinearMotion"),
-    "MultiLaw": ("Composition",),
-}
-TASKS: tuple[str, ...] = tuple(t for ts in PILLARS.values() for t in ts)
-PILLAR_OF: dict[str, str] = {t: p for p, ts in PILLARS.items() for t in ts}
-
-# Saturated object colours, none of them orange (orange is reserved for velocity arrows).
-BODY_COLORS: dict[str, tuple[int, int, int]] = {
-    "Red": (215, 35, 40),
-    "Blue": (40, 85, 225),
-    "Green": (35, 170, 60),
-    "Purple": (135, 50, 200),
-    "Cyan": (15, 175, 200),
-    "Magenta": (215, 40, 165),
-}
-
-Motion = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]]
-
-
-@dataclass
-class Body:
-    """A dynamic object. ``width``/``height`` in metres: sphere/cylinder diameter, cube sides, cone base × height."""
-
-    id: str
-    name: str
-    shape: str  # sphere | cube | cylinder | cone
-    width: float
-    height: float
-    mass: float
-    color: tuple[int, int, int]
-    labels: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def half_height(self) -> float:
-        return self.height / 2
-
-
-@dataclass
-class Formula:
-    """The governing law as text, three wrong alternatives, and the law with the annotated values substituted."""
-
-    correct: str
-    distractors: list[str]
-    substituted: str
-
-
-@dataclass
-class Scenario:
-    """One simulated case in world units; rendering and annotation live elsewhere."""
-
-    task: str
-    bodies: list[Body]
-    motions: dict[str, Motion]
-    duration: float
-    formula: Formula
-    env_labels: dict[str, str] = field(default_factory=dict)
-    ground_labels: dict[str, str] = field(default_factory=dict)
-    scene_labels: list[tuple[str, tuple[float, float]]] = field(default_factory=list)  # text at a world point
-    ramps: list[list[tuple[float, float]]] = field(default_factory=list)  # world polygons
-    platforms: list[tuple[float, float, float, float]] = field(default_factory=list)  # x0, y0, x1, y1 (world)
-    loops: list[tuple[float, float, float]] = field(default_factory=list)  # centre x, centre y, radius of track
-    events: list[tuple[str, float]] = field(default_factory=list)  # law-correct events (name, t)
-    anti_description: str = ""
-    params: dict[str, float] = field(default_factory=dict)
-
-    @property
-    def pillar(self) -> str:
-        return PILLAR_OF[self.task]
-
-    def motion(self, law: str, t) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        t = np.atleast_1d(np.asarray(t, dtype=np.float64))
-        return self.motions[law](t)
-
-    def extent(self) -> tuple[float, float, float, float]:
-        """World box ``(x0, y0, x1, y1)`` holding the static geometry and the true motion of every body."""
-        t = np.linspace(0.0, self.duration, 241)
-        pos, _, _ = self.motion("true", t)
-        xs, ys = [], []
-        for i, b in enumerate(self.bodies):
-            r = 0.5 * math.hypot(b.width, b.height)
-            xs += [pos[:, i, 0].min() - r, pos[:, i, 0].max() + r]
-            ys += [pos[:, i, 1].min() - r, pos[:, i, 1].max() + r]
-        for poly in self.ramps:
-            xs += [p[0] for p in poly]
-            ys += [p[1] for p in poly]
-        for x0, y0, x1, y1 in self.platforms:
-            xs += [x0, x1]
-            ys += [y0, y1]
-        for cx, cy, r in self.loops:
-            xs += [cx - r * 1.1, cx + r * 1.1]
-            ys += [cy - r * 1.1, cy + r * 1.1]
-        return min(xs), min(0.0, min(ys)), max(xs), max(ys)
-
-    def annotation(self) -> str:
-        """The metadata ``annotation`` string: environment / ground / each body's labels."""
-        parts = []
-        if self.env_labels:
-            parts.append("Environment: " + ", ".join(f"{k} = {v}" for k, v in self.env_labels.items()))
-        if self.ground_labels:
-            parts.append("Ground: " + ", ".join(f"{k} = {v}" for k, v in self.ground_labels.items()))
-        for text, _ in self.scene_labels:
-            parts.append("Scene: " + text)
-        for b in self.bodies:
-            if b.labels:
-                parts.append(f"{b.name}: " + ", ".join(f"{k} = {v}" for k, v in b.labels.items()))
-        return " / ".join(parts)
-
-
-# --- piecewise motion helpers --------------------------------------------------------------
-def _fmt(v: float, nd: int = 2) -> str:
-    s = f"{v:.{nd}f}".rstrip("0").rstrip(".")
-    return s if "." in s else s + ".0"
-
-
-def bouncing(y0: float, v0: float, g: float, e: float, floor: float, t: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[float]]:
-    """Height and vertical velocity of a centre starting at ``y0`` with ``v0`` (up +), bouncing on ``floor``.
-
-    Each impact reverses the velocity scaled by ``e``; below 0.05 m/s rebound the body stays on the floor.
-    Returns ``(y [K], vy [K], impact_times)``.
-    """
-    y = np.full_like(t, floor)
-    vy = np.zeros_like(t)
-    ts, ys, vs = 0.0, float(y0), float(v0)
-    impacts: list[float] = []
-    for _ in range(40):
-        disc = vs * vs + 2 * g * (ys - floor)
-        tau = (vs + math.sqrt(max(disc, 0.0))) / g
-        sel = (t >= ts) & (t < ts + tau)
-        dt = t[sel] - ts
-        y[sel] = ys + vs * dt - 0.5 * g * dt * dt
-        vy[sel] = vs - g * dt
-        ts += tau
-        impacts.append(ts)
-        v_rebound = -e * (vs - g * tau)
-        if v_rebound < 0.05:
-            break
-        ys, vs = floor, v_rebound
-    return y, vy, impacts
-
-
-def _collide(v1: float, v2: float, m1: float, m2: float, rule: str, e: float) -> tuple[float, float]:
-    """Velocities after a head-on collision: ``restitution`` (with ``e``), ``stick`` or ``exchange`` (anti)."""
-    if rule == "exchange":
-        return v2, v1
-    if rule == "stick":
-        e = 0.0
-    p = m1 * v1 + m2 * v2
-    return (p + m2 * e * (v2 - v1)) / (m1 + m2), (p + m1 * e * (v1 - v2)) / (m1 + m2)
-
-
-def _pair_on_floor(xa, va, xb, vb, a: Body, b: Body, rule: str, e: float, t: np.ndarray, start: float = 0.0):
-    """1-D positions/velocities of two sliding bodies that collide once; returns (xa, va, xb, vb, t_collision)."""
-    gap = (xb - xa) - (a.width + b.width) / 2
-    closing = va - vb
-    tc = start + gap / closing if closing > 0 and gap >= 0 else math.inf
-    va2, vb2 = _collide(va, vb, a.mass, b.mass, rule, e)
-    before = t < tc
-    dt = t - start
-    dtc = t - tc
-    xa_t = np.where(before, xa + va * dt, xa + va * (tc - start) + va2 * dtc)
-    xb_t = np.where(before, xb + vb * dt, xb + vb * (tc - start) + vb2 * dtc)
-    return xa_t, np.where(before, va, va2), xb_t, np.where(before, vb, vb2), tc
-
-
-def _stack(xs: list[np.ndarray], ys: list[np.ndarray], vxs, vys, angles) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    pos = np.stack([np.stack([x, y], -1) for x, y in zip(xs, ys)], 1)
-    vel = np.stack([np.stack([x, y], -1) for x, y in zip(vxs, vys)], 1)
-    ang = np.stack(angles, 1)
-    return pos, vel, ang
-
-
-def _body(rng: np.random.Generator, idx: int, shapes: tuple[str, ...], color_names: list[str], size=(0.3, 0.44),
-          mass=(0.5, 3.0)) -> Body:
-    shape = str(rng.choice(shapes))
-    d = round(float(rng.uniform(*size)), 2)
-    cname = color_names[idx]
-    h = d if shape in ("sphere", "cube", "cylinder") else round(d * float(rng.uniform(1.1, 1.4)), 2)
-    m = round(float(rng.uniform(*mass)), 1)
-    label_size = {"sphere": "d", "cylinder": "d", "cone": "d", "cube": "s"}[shape]
-    return Body(id=f"obj_{idx + 1}", name=f"{cname}{shape.capitalize()}", shape=shape, width=d, height=h, mass=m,
-                color=BODY_COLORS[cname], labels={label_size: _fmt(d), "m": _fmt(m, 1)})
-
-
-def _choose_colors(rng: np.random.Generator, k: int) -> list[str]:
-    names = list(BODY_COLORS)
-    return [names[i] for i in rng.permutation(len(names))[:k]]
-
+# Re-exported: callers take the task list, pillars and timing from here.
+from lawful.suites.applepi.scenario import (BODY_COLORS, G, PILLAR_OF, PILLARS, TASKS, Body, Formula,  # noqa: F401
+                                            Motion, Scenario, bouncing, choose_colors, discriminative_time, fmt,
+                                            pair_on_floor, pick_times, random_body, stack_bodies)
 
 # --- the ten tasks --------------------------------------------------------------------------
 def free_fall(rng: np.random.Generator, duration: float) -> Scenario:
     """h = ½ g t²: one or two bodies dropped from rest onto a floor with restitution e (anti: g/3)."""
     n = int(rng.integers(1, 3))
-    colors = _choose_colors(rng, n)
+    colors = choose_colors(rng, n)
     e = float(rng.choice([0.0, 0.3, 0.5]))
     bodies, hs, xs = [], [], []
     for i in range(n):
-        b = _body(rng, i, ("sphere", "cube", "cylinder", "cone"), colors)
+        b = random_body(rng, i, ("sphere", "cube", "cylinder", "cone"), colors)
         h = round(float(rng.uniform(1.0, 2.0)), 1)
-        b.labels.update({"h": _fmt(h, 1), "v_0": "0.0"})
+        b.labels.update({"h": fmt(h, 1), "v_0": "0.0"})
         bodies.append(b)
         hs.append(h)
         xs.append(1.0 + 1.4 * i)
@@ -237,7 +40,7 @@ def free_fall(rng: np.random.Generator, duration: float) -> Scenario:
                 vys.append(vy)
                 if record:
                     impacts.extend(imp)
-            return _stack([np.full_like(t, x) for x in xs], ys, [np.zeros_like(t)] * n, vys, [np.zeros_like(t)] * n)
+            return stack_bodies([np.full_like(t, x) for x in xs], ys, [np.zeros_like(t)] * n, vys, [np.zeros_like(t)] * n)
         return motion
 
     make(G, True)(np.array([0.0]))
@@ -245,20 +48,20 @@ def free_fall(rng: np.random.Generator, duration: float) -> Scenario:
     h0, b0 = hs[0], bodies[0]
     return Scenario(
         task="FreeFall", bodies=bodies, motions={"true": make(G, False), "anti": make(G / 3, False)},
-        duration=duration, env_labels={"g": "9.81"}, ground_labels={"e": _fmt(e, 1)},
+        duration=duration, env_labels={"g": "9.81"}, ground_labels={"e": fmt(e, 1)},
         formula=Formula("h = 1/2 g t^2", ["h = g t^2", "h = 1/2 g t", "h = v_0 t + g t^2"],
-                        f"{_fmt(h0, 1)} = 1/2 * 9.81 * t^2"),
+                        f"{fmt(h0, 1)} = 1/2 * 9.81 * t^2"),
         events=events, anti_description="falls with g/3", params={"e": e, "h": h0, "m": b0.mass})
 
 
 def projectile_motion(rng: np.random.Generator, duration: float) -> Scenario:
     """r = r0 + v0 t + ½ g t²: launch from a table edge; the body stops where it lands (anti: horizontal impetus decays)."""
-    colors = _choose_colors(rng, 1)
-    b = _body(rng, 0, ("sphere", "cube", "cylinder"), colors, size=(0.28, 0.38))
+    colors = choose_colors(rng, 1)
+    b = random_body(rng, 0, ("sphere", "cube", "cylinder"), colors, size=(0.28, 0.38))
     table_h = round(float(rng.uniform(0.9, 1.4)), 1)
     v0 = round(float(rng.uniform(2.5, 4.0)), 1)
     ang = math.radians(round(float(rng.uniform(25, 60)) / 5) * 5)
-    b.labels.update({"v_0": _fmt(v0, 1), "α": f"{round(math.degrees(ang))}°"})
+    b.labels.update({"v_0": fmt(v0, 1), "α": f"{round(math.degrees(ang))}°"})
     x0, y0 = 0.9, table_h + b.half_height
     vx, vy = v0 * math.cos(ang), v0 * math.sin(ang)
     land: list[float] = []
@@ -277,7 +80,7 @@ def projectile_motion(rng: np.random.Generator, duration: float) -> Scenario:
             else:
                 x = x0 + vx * tt
                 vxt = np.where(t < tl, vx, 0.0)
-            return _stack([x], [y], [vxt], [vyt], [np.zeros_like(t)])
+            return stack_bodies([x], [y], [vxt], [vyt], [np.zeros_like(t)])
         return motion
 
     make(False)(np.array([0.0]))
@@ -285,10 +88,10 @@ def projectile_motion(rng: np.random.Generator, duration: float) -> Scenario:
     return Scenario(
         task="ProjectileMotion", bodies=[b], motions={"true": make(False), "anti": make(True)}, duration=duration,
         env_labels={"g": "9.81"}, ground_labels={"e": "0.0"}, platforms=[table],
-        scene_labels=[(f"h = {_fmt(table_h, 1)}", (x0 - 0.45, table_h / 2))],
+        scene_labels=[(f"h = {fmt(table_h, 1)}", (x0 - 0.45, table_h / 2))],
         formula=Formula("r = r_0 + v_0 t + 1/2 g t^2",
                         ["r = r_0 + v_0 t", "r = r_0 + 1/2 v_0 t^2 + g t", "r = r_0 + v_0 t - g t^2"],
-                        f"r = (0, {_fmt(table_h, 1)}) + {_fmt(v0, 1)} (cos {round(math.degrees(ang))}°, "
+                        f"r = (0, {fmt(table_h, 1)}) + {fmt(v0, 1)} (cos {round(math.degrees(ang))}°, "
                         f"sin {round(math.degrees(ang))}°) t + 1/2 (0, -9.81) t^2"),
         events=[("landing", land[0])] if land and land[0] < duration else [],
         anti_description="horizontal velocity decays (impetus)", params={"v0": v0, "angle": ang, "h": table_h})
@@ -322,8 +125,8 @@ def _slide(theta: float, length: float, body: Body, a: float, t: np.ndarray, x_t
 
 def inclined_plane(rng: np.random.Generator, duration: float) -> Scenario:
     """a = g sin θ: a cube slides from rest down a frictionless incline (anti: a = g cos θ)."""
-    colors = _choose_colors(rng, 1)
-    b = _body(rng, 0, ("cube",), colors, size=(0.3, 0.4))
+    colors = choose_colors(rng, 1)
+    b = random_body(rng, 0, ("cube",), colors, size=(0.3, 0.4))
     theta = math.radians(int(rng.integers(4, 7)) * 5)  # 20, 25, 30 degrees
     length = round(float(rng.uniform(2.0, 3.0)), 1)
     b.labels.update({"v_0": "0.0"})
@@ -334,7 +137,7 @@ def inclined_plane(rng: np.random.Generator, duration: float) -> Scenario:
             cx, cy, vx, vy, ang, tb, _ = _slide(theta, length, b, a, t, 0.2)
             if record:
                 tb_list.append(tb)
-            return _stack([cx], [cy], [vx], [vy], [ang])
+            return stack_bodies([cx], [cy], [vx], [vy], [ang])
         return motion
 
     make(G * math.sin(theta), True)(np.array([0.0]))
@@ -345,7 +148,7 @@ def inclined_plane(rng: np.random.Generator, duration: float) -> Scenario:
         task="InclinedPlane", bodies=[b],
         motions={"true": make(G * math.sin(theta), False), "anti": make(G * math.cos(theta), False)},
         duration=duration, env_labels={"g": "9.81", "μ": "0.0"}, ramps=[ramp],
-        scene_labels=[(f"θ = {deg}°", (bottom[0] - 0.75, 0.12)), (f"L = {_fmt(length, 1)}", (top[0] + 0.55 * (bottom[0] - top[0]), 0.55 * top[1] + 0.25))],
+        scene_labels=[(f"θ = {deg}°", (bottom[0] - 0.75, 0.12)), (f"L = {fmt(length, 1)}", (top[0] + 0.55 * (bottom[0] - top[0]), 0.55 * top[1] + 0.25))],
         formula=Formula("a = g sin(θ)", ["a = g cos(θ)", "a = g tan(θ)", "a = g / sin(θ)"], f"a = 9.81 * sin({deg}°)"),
         events=[("reaches_floor", tb_list[0])] if tb_list[0] < duration else [],
         anti_description="accelerates with g cos θ", params={"theta": theta, "L": length})
@@ -353,8 +156,8 @@ def inclined_plane(rng: np.random.Generator, duration: float) -> Scenario:
 
 def circular_motion(rng: np.random.Generator, duration: float) -> Scenario:
     """mg = mv²/r at the top of a vertical loop: a ball launched at the bottom with v0 ≥ √(5 g r) (anti: constant speed)."""
-    colors = _choose_colors(rng, 1)
-    b = _body(rng, 0, ("sphere",), colors, size=(0.26, 0.34))
+    colors = choose_colors(rng, 1)
+    b = random_body(rng, 0, ("sphere",), colors, size=(0.26, 0.34))
     rc = round(float(rng.uniform(0.6, 0.9)), 2)
     k = float(rng.uniform(1.0, 1.1))
     v0 = round(math.sqrt(5 * G * rc) * k, 1)
@@ -362,7 +165,7 @@ def circular_motion(rng: np.random.Generator, duration: float) -> Scenario:
         v0 = round(v0 + 0.1, 1)
     track_r = rc + b.height / 2
     cx, cy = 0.3 + track_r, track_r + 0.06
-    b.labels.update({"v_0": _fmt(v0, 1)})
+    b.labels.update({"v_0": fmt(v0, 1)})
     tg = np.linspace(0.0, duration + 0.5, 4001)
     phi = np.zeros_like(tg)
     dt = tg[1] - tg[0]
@@ -384,29 +187,29 @@ def circular_motion(rng: np.random.Generator, duration: float) -> Scenario:
             speed = np.full_like(t, v0) if anti else np.sqrt(np.maximum(v0 * v0 - 2 * G * rc * (1 - np.cos(ph)), 0))
             x = cx + rc * np.sin(ph)
             y = cy - rc * np.cos(ph)
-            return _stack([x], [y], [speed * np.cos(ph)], [speed * np.sin(ph)], [np.zeros_like(t)])
+            return stack_bodies([x], [y], [speed * np.cos(ph)], [speed * np.sin(ph)], [np.zeros_like(t)])
         return motion
 
     return Scenario(
         task="CircularMotion", bodies=[b], motions={"true": make(False), "anti": make(True)}, duration=duration,
         env_labels={"g": "9.81", "μ": "0.0"}, loops=[(cx, cy, track_r)],
-        scene_labels=[(f"r = {_fmt(rc)}", (cx, cy + 0.1))],
+        scene_labels=[(f"r = {fmt(rc)}", (cx, cy + 0.1))],
         formula=Formula("m g = m v^2 / r", ["m g = m v r", "m g = m v^2 r", "m g = m v / r"],
-                        f"{b.labels['m']} * 9.81 = {b.labels['m']} * v^2 / {_fmt(rc)}"),
+                        f"{b.labels['m']} * 9.81 = {b.labels['m']} * v^2 / {fmt(rc)}"),
         events=[], anti_description="keeps constant speed around the loop", params={"r": rc, "v0": v0})
 
 
 def _collision(rng: np.random.Generator, duration: float, task: str, e: float) -> Scenario:
-    colors = _choose_colors(rng, 2)
-    a = _body(rng, 0, ("sphere", "cube", "cylinder"), colors, size=(0.3, 0.42))
-    b = _body(rng, 1, ("sphere", "cube", "cylinder"), colors, size=(0.3, 0.42))
+    colors = choose_colors(rng, 2)
+    a = random_body(rng, 0, ("sphere", "cube", "cylinder"), colors, size=(0.3, 0.42))
+    b = random_body(rng, 1, ("sphere", "cube", "cylinder"), colors, size=(0.3, 0.42))
     while abs(a.mass - b.mass) < 0.4:
         b.mass = round(float(rng.uniform(0.5, 3.0)), 1)
-        b.labels["m"] = _fmt(b.mass, 1)
+        b.labels["m"] = fmt(b.mass, 1)
     va = round(float(rng.uniform(1.5, 2.5)), 1)
     vb = round(float(rng.choice([0.0, 0.0, -0.5])), 1)
-    a.labels["v_0"] = _fmt(va, 1)
-    b.labels["v_0"] = _fmt(vb, 1)
+    a.labels["v_0"] = fmt(va, 1)
+    b.labels["v_0"] = fmt(vb, 1)
     tc_target = float(rng.uniform(0.6, 0.9))
     xa = 0.6
     xb = xa + (a.width + b.width) / 2 + (va - vb) * tc_target
@@ -416,11 +219,11 @@ def _collision(rng: np.random.Generator, duration: float, task: str, e: float) -
 
     def make(rule: str, record: bool) -> Motion:
         def motion(t):
-            xa_t, va_t, xb_t, vb_t, tc = _pair_on_floor(xa, va, xb, vb, a, b, rule, e, t)
+            xa_t, va_t, xb_t, vb_t, tc = pair_on_floor(xa, va, xb, vb, a, b, rule, e, t)
             if record:
                 tcs.append(tc)
             z = np.zeros_like(t)
-            return _stack([xa_t, xb_t], [z + a.half_height, z + b.half_height], [va_t, vb_t], [z, z], [z, z])
+            return stack_bodies([xa_t, xb_t], [z + a.half_height, z + b.half_height], [va_t, vb_t], [z, z], [z, z])
         return motion
 
     make(rule_true, True)(np.array([0.0]))
@@ -438,12 +241,12 @@ def _collision(rng: np.random.Generator, duration: float, task: str, e: float) -
     else:
         correct = momentum + ", v_2' - v_1' = e (v_1 - v_2)"
         sub = (f"{m1} * {v1} + {m2} * {v2} = {m1} v_1' + {m2} v_2', "
-               f"v_2' - v_1' = {_fmt(e, 1)} * ({v1} - ({v2}))")
+               f"v_2' - v_1' = {fmt(e, 1)} * ({v1} - ({v2}))")
         wrong = ["m_1 v_1 + m_2 v_2 = (m_1 + m_2) v'", momentum + ", v_2' - v_1' = v_1 - v_2", "m_1 v_1 = m_2 v_2'"]
     mid = ((xa + xb) / 2, max(a.height, b.height) + 0.35)
     return Scenario(
         task=task, bodies=[a, b], motions={"true": make(rule_true, False), "anti": make(rule_anti, False)},
-        duration=duration, env_labels={"μ": "0.0"}, scene_labels=[(f"e = {_fmt(e, 1)}", mid)],
+        duration=duration, env_labels={"μ": "0.0"}, scene_labels=[(f"e = {fmt(e, 1)}", mid)],
         formula=Formula(correct, wrong, sub),
         events=[("collision", tcs[0])] if tcs[0] < duration else [],
         anti_description="bodies stick together" if rule_anti == "stick" else "velocities are exchanged",
@@ -470,14 +273,14 @@ def at_rest(rng: np.random.Generator, duration: float) -> Scenario:
 
     The body keeps its place and drops by the mat's thickness once the mat has gone (anti: it rides along).
     """
-    colors = _choose_colors(rng, 2)
-    body = _body(rng, 0, ("sphere", "cube", "cylinder", "cone"), colors, size=(0.32, 0.44))
+    colors = choose_colors(rng, 2)
+    body = random_body(rng, 0, ("sphere", "cube", "cylinder", "cone"), colors, size=(0.32, 0.44))
     mat_w, mat_h = round(float(rng.uniform(1.3, 1.7)), 1), 0.14
     mat = Body(id="obj_2", name=f"{colors[1]}Mat", shape="cube", width=mat_w, height=mat_h,
                mass=round(float(rng.uniform(0.3, 1.0)), 1), color=BODY_COLORS[colors[1]])
     vm = round(float(rng.uniform(1.5, 2.5)), 1)
     body.labels["v_0"] = "0.0"
-    mat.labels = {"m": _fmt(mat.mass, 1), "v_0": _fmt(vm, 1)}
+    mat.labels = {"m": fmt(mat.mass, 1), "v_0": fmt(vm, 1)}
     xm0 = 0.4 + mat_w / 2
     xb = xm0 - mat_w / 2 + float(rng.uniform(0.45, 0.7)) * mat_w
     t_clear = (xb - (xm0 - mat_w / 2)) / vm
@@ -497,7 +300,7 @@ def at_rest(rng: np.random.Generator, duration: float) -> Scenario:
                 y = np.where(t < t_clear, mat_h + body.half_height, y)
                 vy = np.where(t < t_clear, 0.0, vy)
                 vx = z
-            return _stack([x, xm], [y, z + mat_h / 2], [vx, z + vm], [vy, z], [z, z])
+            return stack_bodies([x, xm], [y, z + mat_h / 2], [vx, z + vm], [vy, z], [z, z])
         return motion
 
     t_drop = t_clear + math.sqrt(2 * mat_h / G)
@@ -512,13 +315,13 @@ def at_rest(rng: np.random.Generator, duration: float) -> Scenario:
 def uniform_linear_motion(rng: np.random.Generator, duration: float) -> Scenario:
     """x = x0 + v0 t on a frictionless floor (and optionally a shelf); anti: it slows to a stop."""
     n = int(rng.integers(1, 3))
-    colors = _choose_colors(rng, n)
+    colors = choose_colors(rng, n)
     bodies, x0s, v0s, ys = [], [], [], []
     platforms = []
     for i in range(n):
-        b = _body(rng, i, ("sphere", "cube", "cylinder", "cone"), colors)
+        b = random_body(rng, i, ("sphere", "cube", "cylinder", "cone"), colors)
         v = round(float(rng.uniform(0.8, 2.0)), 1)
-        b.labels["v_0"] = _fmt(v, 1)
+        b.labels["v_0"] = fmt(v, 1)
         bodies.append(b)
         x0s.append(0.5)
         v0s.append(v)
@@ -540,7 +343,7 @@ def uniform_linear_motion(rng: np.random.Generator, duration: float) -> Scenario
                     xs.append(x0 + v * t)
                     vxs.append(np.full_like(t, v))
             z = np.zeros_like(t)
-            return _stack(xs, [z + y for y in ys], vxs, [z] * n, [z] * n)
+            return stack_bodies(xs, [z + y for y in ys], vxs, [z] * n, [z] * n)
         return motion
 
     return Scenario(
@@ -556,9 +359,9 @@ def composition(rng: np.random.Generator, duration: float) -> Scenario:
 
     Anti: a = g cos θ on the incline and exchanged velocities at the collision.
     """
-    colors = _choose_colors(rng, 2)
-    a = _body(rng, 0, ("cube",), colors, size=(0.28, 0.38))
-    b = _body(rng, 1, ("sphere", "cube", "cylinder"), colors, size=(0.3, 0.4))
+    colors = choose_colors(rng, 2)
+    a = random_body(rng, 0, ("cube",), colors, size=(0.28, 0.38))
+    b = random_body(rng, 1, ("sphere", "cube", "cylinder"), colors, size=(0.3, 0.4))
     theta = math.radians(int(rng.integers(4, 7)) * 5)
     length = round(float(rng.uniform(1.2, 1.8)), 1)
     e = round(float(rng.choice([0.0, 0.5, 1.0])), 1)
@@ -573,7 +376,7 @@ def composition(rng: np.random.Generator, duration: float) -> Scenario:
         def motion(t):
             cx, cy, vx, vy, ang, tb, vb = _slide(theta, length, a, acc, t, 0.2)
             xa_floor = bottom[0] + a.half_height * math.sin(theta)
-            xa_t, va_t, xb_t, vb_t, tc = _pair_on_floor(xa_floor, vb, xb, 0.0, a, b, rule, e, t, start=tb)
+            xa_t, va_t, xb_t, vb_t, tc = pair_on_floor(xa_floor, vb, xb, 0.0, a, b, rule, e, t, start=tb)
             if record:
                 events.extend([("reaches_floor", tb), ("collision", tc)])
             on = t < tb
@@ -582,7 +385,7 @@ def composition(rng: np.random.Generator, duration: float) -> Scenario:
             avx = np.where(on, vx, va_t)
             bx = np.where(on, xb, xb_t)
             bvx = np.where(on, 0.0, vb_t)
-            return _stack([ax, bx], [cy, z + b.half_height], [avx, bvx], [vy, z], [ang, z])
+            return stack_bodies([ax, bx], [cy, z + b.half_height], [avx, bvx], [vy, z], [ang, z])
         return motion
 
     make(G * math.sin(theta), "restitution", True)(np.array([0.0]))
@@ -593,12 +396,12 @@ def composition(rng: np.random.Generator, duration: float) -> Scenario:
         motions={"true": make(G * math.sin(theta), "restitution", False),
                  "anti": make(G * math.cos(theta), "exchange", False)},
         duration=duration, env_labels={"g": "9.81", "μ": "0.0"}, ramps=[ramp],
-        scene_labels=[(f"θ = {deg}°", (bottom[0] - 0.65, 0.1)), (f"L = {_fmt(length, 1)}", (top[0] + 0.5 * (bottom[0] - top[0]), 0.5 * top[1] + 0.25)),
-                      (f"e = {_fmt(e, 1)}", (xb, b.height + 0.3))],
+        scene_labels=[(f"θ = {deg}°", (bottom[0] - 0.65, 0.1)), (f"L = {fmt(length, 1)}", (top[0] + 0.5 * (bottom[0] - top[0]), 0.5 * top[1] + 0.25)),
+                      (f"e = {fmt(e, 1)}", (xb, b.height + 0.3))],
         formula=Formula("v = sqrt(2 g L sin(θ)), m_1 v = m_1 v_1' + m_2 v_2'",
                         ["v = g L sin(θ), m_1 v = (m_1 + m_2) v'", "v = sqrt(2 g L cos(θ)), m_1 v = m_2 v_2'",
                          "v = 2 g L, m_1 v^2 = m_1 v_1'^2 + m_2 v_2'^2"],
-                        f"v = sqrt(2 * 9.81 * {_fmt(length, 1)} * sin({deg}°)), {a.labels['m']} v = "
+                        f"v = sqrt(2 * 9.81 * {fmt(length, 1)} * sin({deg}°)), {a.labels['m']} v = "
                         f"{a.labels['m']} v_1' + {b.labels['m']} v_2'"),
         events=[ev for ev in events if ev[1] < duration], anti_description="a = g cos θ, then velocities exchanged",
         params={"theta": theta, "L": length, "e": e})
@@ -628,37 +431,3 @@ def build(task: str, seed: int, duration: float = 2.0) -> Scenario:
     return BUILDERS[task](rng, duration)
 
 
-def discriminative_time(scenario: "Scenario", step: float = 0.125, margin: float = 0.17,
-                        window: tuple[float, float] = (0.25, 0.75)) -> float:
-    """The grid time in ``window`` (fractions of the duration), away from events, where the true and
-    anti-physics states differ most (summed centre distance); used as the target time t*."""
-    d = scenario.duration
-    cands = [t for t in np.arange(step, d, step) if window[0] * d - 1e-9 <= t <= window[1] * d + 1e-9
-             and all(abs(t - te) >= margin for _, te in scenario.events)]
-    if not cands:
-        return pick_times(d, scenario.events, (0.6,))[0]
-    cands = np.array(cands)
-    pt, _, _ = scenario.motion("true", cands)
-    pa, _, _ = scenario.motion("anti", cands)
-    gap = np.linalg.norm(pt - pa, axis=-1).sum(-1)
-    return round(float(cands[int(np.argmax(gap))]), 3)
-
-
-def pick_times(duration: float, events: list[tuple[str, float]], fractions: tuple[float, ...],
-               step: float = 0.125, margin: float = 0.17) -> list[float]:
-    """Times near ``fractions`` of ``duration`` on a ``step`` grid, at least ``margin`` s from every event.
-
-    Keeps velocity estimates away from impacts and collisions; the grid makes ``t * 24`` an integer.
-    """
-    grid = np.arange(step, duration - step / 2 + 1e-9, step)
-    ok = [float(g) for g in grid if all(abs(g - te) >= margin for _, te in events)]
-    if not ok:
-        ok = [float(g) for g in grid]
-    chosen: list[float] = []
-    for f in fractions:
-        cands = sorted(ok, key=lambda g: (abs(g - f * duration), g))
-        for c in cands:
-            if c not in chosen:
-                chosen.append(c)
-                break
-    return sorted(round(c, 3) for c in chosen)

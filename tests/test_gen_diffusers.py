@@ -64,8 +64,8 @@ def test_missing_weights_fail_fast_in_one_line(tmp_path, monkeypatch):
 
     from lawful.cli import app
 
-    r = CliRunner().invoke(app, ["run", "--models", "diffusers:Wan-AI/Wan2.2-I2V-A14B-Diffusers", "-o",
-                                 str(tmp_path / "run"), "-q"])
+    r = CliRunner().invoke(app, ["run", "--models", "diffusers:Wan-AI/Wan2.2-I2V-A14B-Diffusers", "--tasks", "drop",
+                                 "-n", "1", "-o", str(tmp_path / "run"), "-q"])
     assert r.exit_code == 2 and "not in the Hugging Face cache" in r.output and "Traceback" not in r.output
 
 

@@ -10,8 +10,9 @@ kept for the life of the process. Options (also settable by environment variable
 
 ``device`` (cuda if available, else cpu), ``dtype`` (bfloat16 on GPU, float32 on CPU), ``offload``
 (none | model | sequential), ``steps``, ``guidance``, ``fps`` (generation and file frame rate; default the
-case's), ``size`` (WxH before snapping; default the case's), ``area`` (pixel count at the case's aspect),
-``vae_tiling`` (1), ``revision`` (a Hub branch); any other option is passed to the pipeline call when it takes a keyword of that name.
+case's), ``size`` (WxH before snapping; default the case's), ``area`` (pixel count at the case's aspect;
+``size`` wins), ``vae_tiling`` (1), ``revision`` (a Hub branch); any other option is passed to the pipeline
+call when it takes a keyword of that name.
 """
 
 from __future__ import annotations
@@ -88,9 +89,16 @@ def parse_spec(arg: str) -> tuple[str, dict[str, str]]:
     return model.strip(), dict(parse_qsl(query, keep_blank_values=True))
 
 
-def _hf_cache_hint() -> str:
-    return os.environ.get("HF_HUB_CACHE") or os.path.join(
-        os.environ.get("HF_HOME", os.path.expanduser("~/.cache/huggingface")), "hub")
+def hf_cache() -> str:
+    """The Hugging Face cache folder, read from the environment now (huggingface_hub reads it once at import)."""
+    env = os.environ.get("HF_HUB_CACHE") or os.environ.get("HUGGINGFACE_HUB_CACHE")
+    if env:
+        return env
+    if os.environ.get("HF_HOME"):
+        return os.path.join(os.environ["HF_HOME"], "hub")
+    from huggingface_hub import constants
+
+    return constants.HF_HUB_CACHE
 
 
 def resolve_weights(model: str, revision: str | None = None) -> Path:
@@ -103,16 +111,18 @@ def resolve_weights(model: str, revision: str | None = None) -> Path:
         if not (p / "model_index.json").is_file():
             raise KeyError(f"diffusers:{model}: no model_index.json in that folder (not a diffusers checkpoint)")
         return p
+    if model.startswith(("/", ".", "~")) or model.count("/") > 1:  # a path, not a Hub id
+        raise KeyError(f"diffusers:{model}: no such folder")
     if importlib.util.find_spec("huggingface_hub") is None:
         raise KeyError(f"diffusers:{model}: not a folder, and huggingface_hub is not installed "
                        "(pip install 'lawful[diffusers]')")
     from huggingface_hub import snapshot_download
 
     try:
-        return Path(snapshot_download(model, revision=revision, local_files_only=True))
+        return Path(snapshot_download(model, revision=revision, cache_dir=hf_cache(), local_files_only=True))
     except Exception:
         rev = f" --revision {revision}" if revision else ""
-        raise KeyError(f"diffusers:{model}: weights not in the Hugging Face cache ({_hf_cache_hint()}) and not a "
+        raise KeyError(f"diffusers:{model}: weights not in the Hugging Face cache ({hf_cache()}) and not a "
                        f"local folder; fetch them first: {_download_command()} {model}{rev}") from None
 
 
@@ -184,14 +194,14 @@ class Diffusers(Generator):
         frames = snap_frames(case.duration * fps, rule.temporal)
         if rule.fixed_size:
             return frames, *rule.fixed_size, fps
-        w, h = case.width, case.height
-        if self.opts.get("size"):
+        if self.opts.get("size"):  # an explicit size wins over area
             try:
                 w, h = (int(v) for v in self.opts["size"].lower().split("x"))
             except ValueError:
                 raise GenerationError(f"{self.name}: size must be WxH, e.g. 832x480") from None
+            return frames, *snap_size(w, h, rule.spatial), fps
         area = float(self.opts["area"]) if self.opts.get("area") else None
-        return frames, *snap_size(w, h, rule.spatial, area), fps
+        return frames, *snap_size(case.width, case.height, rule.spatial, area), fps
 
     # -- generation ------------------------------------------------------------------------------------
     def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0,

@@ -191,3 +191,20 @@ def test_a_job_the_api_no_longer_knows_is_submitted_again(world, env, tmp_path):
     assert fake.count("fal") == n0 and JobDB(tmp_path).get("v.mp4").job_id == ""
     assert gen.generate(case, case.first_frame_path(cp), tmp_path / "v.mp4", 0).exists()
     assert fake.count("fal") == n0 + 1
+
+
+def test_model_budget_option(world, env, tmp_path):
+    """``budget_usd`` caps one model's estimated spend in the run folder, next to the run-wide budget."""
+    root, cp, fake, sp = world
+    spec = sp["fal"] + "&usd_per_video=0.6&budget_usd=1"
+    gen = get_generator(spec)
+    assert gen.name == "fal:fal-ai/wan-i2v/image-to-video"  # client options are not part of the name
+    cases = [cp, cp.with_name("drop-001.json")]
+    jobs = [Job(VideoKey("principia", c.stem, gen.name, 0), str(c), spec, str(tmp_path / f"{c.stem}__0.mp4"))
+            for c in cases]
+    n0 = fake.count("fal")
+    assert pregenerate(jobs, tmp_path, progress=False) == {"videos": 2, "downloaded": 1, "failed": 1}
+    assert fake.count("fal") == n0 + 1
+    reasons = [JobDB(tmp_path).get(f"{c.stem}__0.mp4").reason for c in cases]
+    assert (f"budget exhausted: $0.60 of $1.00 spent, the next video costs $0.60 (option budget_usd of {gen.name})"
+            in reasons)

@@ -1,10 +1,9 @@
 """What every hosted video API shares: the model spec and its options, the case's fields, JSON
 templates and paths, and the :class:`HostedGenerator` the registry hands out.
 
-A spec is ``PREFIX:MODEL[?option=value&...]``. Options the adapter understands (``base_url``,
-``concurrency``, ``poll_s``, ``timeout_s``, ``http_timeout_s``, ``retries``, ``usd_per_video``,
-``usd_per_s``, ``key_env``) tune the client; any other option is an input field sent to the model,
-its value a template (``num_frames={frames}``). No HTTP client is imported here.
+A spec is ``PREFIX:MODEL[?option=value&...]``. The options in :data:`CONTROL` tune the client (and
+stay out of the model's name); any other option is an input field sent to the model, its value a
+template (``num_frames={frames}``). No HTTP client is imported here.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from lawful.case import Case
 from lawful.generators.base import GenerationError, Generator
 
 CONTROL = {"base_url": str, "concurrency": int, "poll_s": float, "timeout_s": float, "http_timeout_s": float,
-           "retries": int, "usd_per_video": float, "usd_per_s": float, "key_env": str}
+           "retries": int, "usd_per_video": float, "usd_per_s": float, "key_env": str, "budget_usd": float}
 FIELDS = ("prompt", "image_b64", "image_mime", "image_data_uri", "image_url", "duration", "duration_int", "fps",
           "fps_int", "frames", "width", "height", "seed", "aspect_ratio", "case_id")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -40,6 +39,7 @@ class Settings:
     usd_per_video: float = 0.0
     usd_per_s: float = 0.0  # per second of requested video
     key_env: str = ""
+    budget_usd: float | None = None  # this model's own cap on estimated dollars in the run folder
     inputs: dict[str, Any] = field(default_factory=dict)  # extra model inputs (templates)
 
     def cost(self, case: Case) -> float:

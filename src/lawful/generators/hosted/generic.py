@@ -8,10 +8,8 @@ from typing import Any
 from urllib.parse import quote, urljoin
 
 from lawful.generators.base import GenerationError
-from lawful.generators.hosted.base import Poll, Provider, Settings, check_template, json_path, render
+from lawful.generators.hosted.base import CONTROL, Poll, Provider, Settings, check_template, json_path, render
 
-_CONTROL_KEYS = ("concurrency", "poll_s", "timeout_s", "http_timeout_s", "retries", "usd_per_video", "usd_per_s",
-                 "key_env", "base_url")
 
 
 def load_config(path: str) -> dict[str, Any]:
@@ -131,7 +129,10 @@ def _as_list(x: Any) -> list:
 def settings_from(cfg: dict[str, Any]) -> Settings:
     """Client settings from the config's top level (the spec's ``?option=`` values override them)."""
     s = Settings()
-    for k in _CONTROL_KEYS:
+    for k, kind in CONTROL.items():
         if k in cfg:
-            setattr(s, k, type(getattr(s, k))(cfg[k]))
+            try:
+                setattr(s, k, kind(cfg[k]))
+            except (TypeError, ValueError):
+                raise KeyError(f"api: '{k}: {cfg[k]}' is not a {kind.__name__}") from None
     return s

@@ -121,9 +121,10 @@ class Budget:
     """What may still be submitted in this run; ``reserve`` is atomic within the event loop (no await in it)."""
 
     def __init__(self, usd: float | None, jobs: int | None, seconds: float | None, spent_usd: float = 0.0,
-                 spent_jobs: int = 0):
+                 spent_jobs: int = 0, source: dict[str, str] | None = None):
         self.usd, self.jobs, self.seconds = usd, jobs, seconds
         self.spent_usd, self.spent_jobs = spent_usd, spent_jobs
+        self.source = source or BUDGET_ENV  # what set each limit (named in the reason)
 
     @classmethod
     def from_env(cls, spent: tuple[float, int] = (0.0, 0)) -> "Budget":
@@ -142,12 +143,12 @@ class Budget:
         """Count one submission of ``cost``; the reason it may not be submitted, or None."""
         elapsed = time.monotonic() - (_T0[0] if _T0 else time.monotonic())
         if self.seconds is not None and elapsed > self.seconds:
-            return f"budget exhausted: {elapsed:.0f} s of {self.seconds:g} s ({BUDGET_ENV['s']})"
+            return f"budget exhausted: {elapsed:.0f} s of {self.seconds:g} s ({self.source['s']})"
         if self.jobs is not None and self.spent_jobs + 1 > self.jobs:
-            return f"budget exhausted: {self.spent_jobs} of {self.jobs} jobs submitted ({BUDGET_ENV['jobs']})"
+            return f"budget exhausted: {self.spent_jobs} of {self.jobs} jobs submitted ({self.source['jobs']})"
         if self.usd is not None and self.spent_usd + cost > self.usd + 1e-9:
             return (f"budget exhausted: ${self.spent_usd:.2f} of ${self.usd:.2f} spent, the next video costs "
-                    f"${cost:.2f} ({BUDGET_ENV['usd']})")
+                    f"${cost:.2f} ({self.source['usd']})")
         self.spent_usd += cost
         self.spent_jobs += 1
         return None
@@ -172,7 +173,7 @@ def _started() -> None:
         _T0.append(time.monotonic())
 
 
-async def _work(gen: HostedGenerator, http, budget: Budget, db: JobDB, it: Item) -> None:
+async def _work(gen: HostedGenerator, http, budgets: list[Budget], db: JobDB, it: Item) -> None:
     """Submit (or resume), poll until done, download to ``it.out``. Raises GenerationError."""
     prov, s, name = gen.provider, gen.settings, it.out.name
     row = db.get(name)
@@ -180,14 +181,18 @@ async def _work(gen: HostedGenerator, http, budget: Budget, db: JobDB, it: Item)
         job_id, t0 = row.job_id, row.submitted or time.time()
     else:
         cost = s.cost(it.case)
-        why = budget.reserve(cost)
-        if why:
-            raise GenerationError(why)
+        reserved: list[Budget] = []
         try:
+            for b in budgets:  # the run's budget, then the model's own
+                why = b.reserve(cost)
+                if why:
+                    raise GenerationError(why)
+                reserved.append(b)
             fields = await prov.prepare(http, case_fields(it.case, it.first_frame, it.seed))
             job_id = await prov.submit(http, fields)
         except BaseException:
-            budget.refund(cost)
+            for b in reserved:
+                b.refund(cost)
             raise
         db.submitted(name, gen.name, job_id, cost)
         t0 = time.time()
@@ -233,11 +238,11 @@ async def _download(prov, http, url: str, out: Path) -> None:
     os.replace(part, out)
 
 
-async def _one(gen: HostedGenerator, http, sem: asyncio.Semaphore, budget: Budget, db: JobDB, it: Item,
+async def _one(gen: HostedGenerator, http, sem: asyncio.Semaphore, budgets: list[Budget], db: JobDB, it: Item,
                session: str, advance) -> None:
     async with sem:
         try:
-            await _work(gen, http, budget, db, it)
+            await _work(gen, http, budgets, db, it)
             db.done(it.out.name, gen.name)
         except GenerationError as e:
             db.failed(it.out.name, gen.name, http.scrub(str(e)), session, keep_job=isinstance(e, _Kept))
@@ -269,9 +274,16 @@ async def _run(groups: list[tuple[HostedGenerator, list[Item]]], budget: Budget,
                               RetryPolicy(max_retries=s.retries, backoff_s=min(1.0, s.poll_s)))
             clients.append(http)
             sem = asyncio.Semaphore(s.concurrency)
+            budgets = [budget]
+            if s.budget_usd is not None:  # the model's own cap counts what its video folders have spent
+                spent = 0.0
+                for folder in {it.out.parent for it in items}:
+                    spent += dbs.setdefault(folder, JobDB(folder)).totals()[0]
+                budgets.append(Budget(s.budget_usd, None, None, spent,
+                                      source={"usd": f"option budget_usd of {gen.name}"}))
             for it in items:
                 db = dbs.setdefault(it.out.parent, JobDB(it.out.parent))
-                tasks.append(_one(gen, http, sem, budget, db, it, session, advance))
+                tasks.append(_one(gen, http, sem, budgets, db, it, session, advance))
         await asyncio.gather(*tasks)
     finally:
         for c in clients:

@@ -122,7 +122,10 @@ def write_index(suite: str, items: list[Item], section: dict | None, out: Path) 
                              f"<a href='{esc(rel(it.page, root))}'>{fmt(v)}</a>"
                              + ("" if st == "scored" else f" <small>{esc(st)}</small>") + "</td>")
             rows.append([f"<th>{esc(cid)}" + (f" #{k}" if k else "") + "</th>", *cells])
-        body.append(f"<h2 id='c-{esc(slug(col))}'>{esc(col)}</h2>" + table(["case", *map(esc, models)], rows))
+        name = next((m.get("names", {}).get(col) for m in (section or {}).get("models", {}).values()
+                     if m.get("names", {}).get(col)), "")
+        title = esc(col) + (f" — {esc(str(name).replace('_', ' '))}" if name else "")
+        body.append(f"<h2 id='c-{esc(slug(col))}'>{title}</h2>" + table(["case", *map(esc, models)], rows))
     path.write_text(page(f"{suite} cases", "\n".join(body)))
     return path
 

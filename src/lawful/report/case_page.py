@@ -73,7 +73,7 @@ def key_frame_images(item: Item, img_dir: Path) -> list[tuple[Path, str]]:
     keys = ov.key_frames()
     stem = f"{item.case_id}__{item.rollout}-{_key(item)}"
     paths = [img_dir / f"{stem}-overview.jpg"] + [img_dir / f"{stem}-f{f}.jpg" for f, _ in keys]
-    caps = ["all tracks and events over the first frame"] + [f"frame {f}: {c}" for f, c in keys]
+    caps = ["all tracks and events over the first frame"] + [f"frame {f}" + (f": {c}" if c else "") for f, c in keys]
     if ov.compensated:
         caps[0] += " (camera compensated: positions are in the first frame's coordinates)"
     if not all(p.exists() for p in paths):

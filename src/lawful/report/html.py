@@ -32,7 +32,7 @@ img{max-width:100%;height:auto}
 :target{background:#fffbd6}
 nav a{margin-right:1em}
 video{max-width:100%;background:#000}
-td a{text-decoration:none}
+td a{text-decoration:none}td.unmeasurable{background:#fff4e5}td.invalid{background:#fdecee}
 """
 
 

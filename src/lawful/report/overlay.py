@@ -83,7 +83,10 @@ class Overlay:
             idx = np.unique(np.linspace(0, len(keys) - 1, most - 1).round().astype(int))
             picks = {keys[i]: picks[keys[i]] for i in idx}
         picks.setdefault(last, []).append("last frame")
-        return [(f, ", ".join(picks[f])) for f in sorted(picks)]
+        if len(picks) < 4 and last - first >= 6:  # few or no events (a level, a beam): an even spread too
+            for f in np.linspace(first, last, 5)[1:-1].round().astype(int):
+                picks.setdefault(int(f), [])
+        return [(f, ", ".join(picks[f]) or "") for f in sorted(picks)]
 
 
 def _thick(img: np.ndarray) -> int:
@@ -137,8 +140,9 @@ def draw(frame: np.ndarray, ov: Overlay, at: float | None, scale: tuple[float, f
         cv2.circle(img, c, 5 * t + 2, EVENT_COLOR, t, cv2.LINE_AA)
         if labels:
             _label(img, e.get("name", ""), (c[0] + 5 * t + 4, c[1] + 4), EVENT_COLOR)
+    here = 0 if at is None else end  # the overview shows the readings of the frame it is drawn on
     for name, r in ov.regions.items():
-        _draw_region(img, name, r, min(end, len(r.get("ok", [])) - 1), ov.probes.get(name), scale, labels)
+        _draw_region(img, name, r, min(here, len(r.get("ok", [])) - 1), ov.probes.get(name), scale, labels)
     return img
 
 

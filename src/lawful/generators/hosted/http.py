@@ -65,7 +65,8 @@ class HostedHTTP:
                             await r.aread()
                 if r.status_code < 400:
                     return r
-                last = f"HTTP {r.status_code}" + (f": {self._detail(r)}" if self._detail(r) else "")
+                detail = self._detail(r)
+                last = f"HTTP {r.status_code}" + (f": {detail}" if detail else "")
                 if not self.policy.retryable(r.status_code):
                     raise HTTPStatusError(f"{method} {redact_url(url)} failed: {last}", r.status_code)
                 wait_hint = retry_after(r.headers.get("retry-after"))
@@ -79,8 +80,7 @@ class HostedHTTP:
             await self._sleep(self.policy.wait(attempt, wait_hint))
 
     def _detail(self, r: httpx.Response) -> str:
-        text = r.text.strip().replace("\n", " ")
-        return self.scrub(text[:200])
+        return self.scrub(" ".join(r.text.split()))[:200]  # scrub before cutting: no piece of a key survives
 
     async def json(self, method: str, url: str, **kw: Any) -> Any:
         r = await self.request(method, url, **kw)
@@ -88,4 +88,4 @@ class HostedHTTP:
             return r.json()
         except (json.JSONDecodeError, ValueError):
             raise GenerationError(f"{method} {redact_url(url)}: the answer is not JSON: "
-                                  f"{self.scrub(r.text[:120])!r}") from None
+                                  f"{self.scrub(r.text)[:120]!r}") from None

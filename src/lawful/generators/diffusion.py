@@ -297,6 +297,10 @@ def _load(gen: Diffusers):
     import gc
     import warnings
 
+    import transformers
+
+    transformers.utils.logging.set_verbosity_error()  # before diffusers imports its pipelines (they warn)
+    transformers.utils.logging.disable_progress_bar()
     import diffusers
     import torch
 
@@ -313,6 +317,7 @@ def _load(gen: Diffusers):
         raise GenerationError(f"{gen.name}: this diffusers ({diffusers.__version__}) has no {gen.cls}; upgrade it")
     _plain_text_cleaning(cls)
     diffusers.utils.logging.set_verbosity_error()
+    diffusers.utils.logging.disable_progress_bar()  # the run has its own progress bar
     try:
         with warnings.catch_warnings():  # newer diffusers rename torch_dtype to dtype; older ones know only the former
             warnings.simplefilter("ignore", FutureWarning)

@@ -43,6 +43,7 @@ class FakeAPIs:
         self.faults: list[list] = []
         self.cancels: list[str] = []
         self.fail_all = False
+        self.fal_result_error = False  # fal: the result answers 422 (the app rejected its input)
         self.uploads: dict[str, bytes] = {}
         self.active = self.max_active = 0  # jobs submitted and not yet downloaded
         self._ids = itertools.count(1)
@@ -221,6 +222,8 @@ class FakeAPIs:
             self.cancels.append(m.group(2))
             return 202, {"status": "CANCELLATION_REQUESTED"}, "json"
         if m := re.fullmatch(r"/([^/]+/[^/]+)/requests/(\w+)", path):
+            if self.fal_result_error:
+                return 422, {"detail": [{"loc": ["body", "image_url"], "msg": "image too small"}]}, "json"
             return 200, {"video": {"url": f"{self.base}/files/{m.group(2)}.mp4", "content_type": "video/mp4"},
                          "seed": 1}, "json"
         if m := re.fullmatch(r"/files/(\w+)\.mp4", path):

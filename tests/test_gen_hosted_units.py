@@ -77,8 +77,12 @@ def test_standalone_generate_and_reported_failures(world, env, tmp_path):
             _gen(sp["fal"]).generate(case, first, tmp_path / "c" / "v.mp4", 0)
         with pytest.raises(GenerationError, match="genvideo: job error: no capacity"):
             _gen(sp["gen"]).generate(case, first, tmp_path / "d" / "v.mp4", 0)
+        fake.fail_all, fake.fal_result_error = False, True
+        with pytest.raises(GenerationError, match=r"fal: GET .*/requests/fal\d+ failed: HTTP 422: .*image too small"):
+            _gen(sp["fal"]).generate(case, first, tmp_path / "e" / "v.mp4", 0)
+        assert JobDB(tmp_path / "e").get("v.mp4").job_id == ""  # over: the next run submits again
     finally:
-        fake.fail_all = False
+        fake.fail_all = fake.fal_result_error = False
     row = JobDB(tmp_path / "b").get("v.mp4")
     assert row.state == "failed" and row.job_id == "" and row.submissions == 1  # the next run submits anew
 

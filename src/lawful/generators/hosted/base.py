@@ -147,6 +147,14 @@ def json_path(data: Any, path: str) -> Any:
     return cur
 
 
+class HTTPStatusError(GenerationError):
+    """The API answered with an error status that retrying cannot fix (``status``: the HTTP code)."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
 @dataclass
 class Poll:
     """One status reading: ``state`` is ``running``, ``done`` (with ``url``) or ``failed`` (with ``error``)."""

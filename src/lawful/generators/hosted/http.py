@@ -14,16 +14,9 @@ from typing import Any
 import httpx
 
 from lawful.generators.base import GenerationError
+from lawful.generators.hosted.base import HTTPStatusError
 from lawful.http_retry import RetryPolicy, retry_after
 from lawful.judges.client import redact_url
-
-
-class HTTPStatusError(GenerationError):
-    """The API answered with an error status that retrying cannot fix (``status``: the HTTP code)."""
-
-    def __init__(self, message: str, status: int):
-        super().__init__(message)
-        self.status = status
 
 
 class HostedHTTP:

@@ -7,7 +7,7 @@ from typing import Any
 from urllib.parse import quote
 
 from lawful.generators.base import GenerationError
-from lawful.generators.hosted.base import Poll, Provider, json_path, render
+from lawful.generators.hosted.base import HTTPStatusError, Poll, Provider, json_path, render
 
 
 def _inputs(defaults: dict[str, Any], extra: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
@@ -143,7 +143,12 @@ class Fal(Provider):
             return Poll("failed", error=f"fal: unexpected status {status!r}")
         if st.get("error"):
             return Poll("failed", error=f"fal: {str(st['error'])[:200]}")
-        result = await http.json("GET", req)
+        try:
+            result = await http.json("GET", req)
+        except HTTPStatusError as e:
+            if e.status in (400, 422):  # the app rejected its input or failed on it: the job is over
+                return Poll("failed", error=f"fal: {e}")
+            raise
         url = first_url(result.get("video") if isinstance(result, dict) and "video" in result else result)
         return Poll("done", url=url) if url else Poll("failed", error="fal: no video URL in the result")
 

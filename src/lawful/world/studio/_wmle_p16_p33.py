@@ -1,0 +1,140 @@
+"""Kit of the studio scenes of the WMLE region-reading tasks (P16–P23, P29–P33).
+
+- :func:`kinematic` — a :class:`~lawful.world.studio.engine.Recording` whose joint positions are given
+  by a closed form ``qpos_of(t) -> [nq]`` at the engine's sub-frame times (motion a rigid-body
+  simulation cannot give: a liquid's surface, a law written as a formula), so blur, flicker, noise and
+  jitter are the engine's own;
+- :func:`glass`, :func:`emissive` — translucent and self-lit materials (the engine's are opaque);
+- :func:`slide_body` — a body on a vertical or horizontal slide joint (driven kinematically);
+- :func:`band_of` — a probe's column band inside a vertical cylinder, from the projected geometry;
+- :class:`Tilt` — a camera turned about its optical axis (MuJoCo's free camera cannot roll): the scene is
+  rendered on a larger canvas with the same focal length, turned and cut to the frame, and only then
+  degraded (noise, flicker, jitter at the output size), with points and masks mapped alike;
+- :func:`mesh` — a convex solid from its vertices (a liquid whose top is a given plane).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from types import SimpleNamespace
+
+import cv2
+import mujoco
+import numpy as np
+
+from lawful.world import liquids as lq
+from lawful.world.studio import engine as E
+
+
+def glass(st: E.Stage, rgb, alpha: float, specular: float = 0.8, reflectance: float = 0.0,
+          emission: float = 0.0) -> str:
+    """A material of colour ``rgb`` (0–255) with opacity ``alpha`` (MuJoCo blends it over what is behind)."""
+    name = f"mat{len(st._mats)}"
+    st._mats[("rgba", name)] = name
+    rgba = tuple(round(c / 255.0, 4) for c in rgb) + (round(float(alpha), 4),)
+    st.asset_xml.append(f'<material name="{name}" rgba="{E._vec(rgba)}" specular="{specular:.3g}" '
+                        f'shininess="0.9" reflectance="{reflectance:.3g}" emission="{emission:.3g}"/>')
+    return name
+
+
+def emissive(st: E.Stage, rgb, emission: float = 1.0) -> str:
+    """An opaque, self-lit material (a glowing beam or lamp): shading barely changes its colour."""
+    return glass(st, rgb, 1.0, specular=0.0, emission=emission)
+
+
+def slide_body(st: E.Stage, name: str, pos, axis=(0, 0, 1)) -> E.Body:
+    """A body on a slide joint ``<name>_j`` along ``axis`` (its qpos is the displacement from ``pos``)."""
+    return st.body(name, pos=pos, joint=E.Joint("slide", axis=axis, name=f"{name}_j"))
+
+
+def qadr(world: E.World, joint: str) -> int:
+    """Index in qpos of a 1-dof joint."""
+    return int(world.model.jnt_qposadr[world.model.joint(joint).id])
+
+
+def kinematic(world: E.World, duration: float, fps: float, qpos_of: Callable[[float], np.ndarray]) -> E.Recording:
+    """States at the sub-frame times :meth:`~lawful.world.studio.engine.World.simulate` would use, with
+    ``qpos = qpos_of(t)`` (a closed form: nothing is integrated); mocap arms are driven as usual."""
+    m, d = world.model, mujoco.MjData(world.model)
+    n = max(1, int(round(duration * fps)))
+    dt = duration / n
+    S = world.look.subframes
+    offs = (np.arange(S) - (S - 1) / 2) / S * world.look.shutter * dt
+    want = np.clip(np.arange(n)[:, None] * dt + offs[None, :], 0.0, None)
+    qpos = np.zeros((n, S, m.nq))
+    mocap = np.zeros((n, S, m.nmocap, 3))
+    xpos = np.zeros((n, S, m.nbody, 3))
+    for i in range(n):
+        for s in range(S):
+            d.time = float(want[i, s])
+            d.qpos[:] = qpos_of(d.time)
+            world._drive(d)
+            mujoco.mj_kinematics(m, d)
+            qpos[i, s], mocap[i, s], xpos[i, s] = d.qpos, d.mocap_pos, d.xpos
+    return E.Recording(want.copy(), qpos, mocap, xpos)
+
+
+def band_of(world: E.World, axis_xy, r_in: float, z0: float, z1: float, share: float = 0.5,
+            pad_px: float = 3.0) -> list[float]:
+    """``[x0, y0, x1, y1]`` (px): the central ``share`` of a vertical cylinder's inside (radius ``r_in`` about
+    the vertical through ``axis_xy``), between heights ``z0 < z1`` pulled in by ``pad_px`` at both ends."""
+    x, y = axis_xy
+    cx, ya = world.project((x, y, z1))
+    _, yb = world.project((x, y, z0))
+    half = share * r_in * world.px_per_m((x, y, 0.5 * (z0 + z1)))
+    return [round(cx - half, 2), round(ya + pad_px, 2), round(cx + half, 2), round(yb - pad_px, 2)]
+
+
+def mesh(st: E.Stage, name: str, vertices) -> str:
+    """Register a convex mesh asset ``name`` from world-frame ``vertices`` ``[N, 3]`` (a geom of it on a body at
+    the origin, unrotated, sits where the vertices say)."""
+    v = " ".join(f"{float(c):.6g}" for c in np.asarray(vertices, float).ravel())
+    st.asset_xml.append(f'<mesh name="{name}" vertex="{v}"/>')
+    return name
+
+
+class Tilt:
+    """A camera rolled by ``deg`` (counter-clockwise on screen) for an output frame ``(w, h)``.
+
+    Use: ``t = Tilt(deg, (w, h))``; build the stage at ``t.canvas``; after framing the camera for the output
+    size call ``t.fix_fov(stage)`` (same focal length on the canvas); render with ``t.frames(world, rec)``;
+    map canvas points with ``t.point`` and masks with ``t.mask``. ``deg = 0`` is the identity.
+    """
+
+    def __init__(self, deg: float, out: tuple[int, int]):
+        self.deg, self.out = float(deg), (int(out[0]), int(out[1]))
+        w, h = self.out
+        c, s = abs(math.cos(math.radians(deg))), abs(math.sin(math.radians(deg)))
+        self.canvas = (w, h) if deg == 0 else (int(math.ceil(w * c + h * s)) + 4, int(math.ceil(w * s + h * c)) + 4)
+        self.M = lq.rotation_matrix(self.canvas, self.out, self.deg)
+
+    def fix_fov(self, st: E.Stage, out_fovy: float) -> None:
+        pos, right, up, _ = st.cam
+        f = 0.5 * self.out[1] / math.tan(math.radians(out_fovy) / 2)
+        st.cam = (pos, right, up, math.degrees(2 * math.atan(0.5 * self.canvas[1] / f)))
+
+    def point(self, p) -> tuple[float, float]:
+        q = lq.to_output(self.M, [p])[0]
+        return float(q[0]), float(q[1])
+
+    def image(self, img: np.ndarray, interp=cv2.INTER_LINEAR) -> np.ndarray:
+        if self.deg == 0:
+            return img
+        return cv2.warpAffine(img, self.M, self.out, flags=interp, borderMode=cv2.BORDER_REFLECT)
+
+    def mask(self, m: np.ndarray) -> np.ndarray:
+        return self.image(m.astype(np.float32)) > 0.5
+
+    def frames(self, world: E.World, rec: E.Recording) -> Iterator[np.ndarray]:
+        """The world's frames turned and cut to the output, then blurred, flickered, jittered and noised as
+        :meth:`~lawful.world.studio.engine.World.render` does (same seeds), at the output size."""
+        if self.deg == 0:
+            yield from world.render(rec)
+            return
+        rng = np.random.default_rng([world.stage.seed, 0xF11])
+        shim = SimpleNamespace(look=world.look, width=self.out[0], height=self.out[1])
+        shift = np.zeros(2)
+        for i, img in enumerate(world.render(rec, effects=False)):
+            out = E.World._effects(shim, self.image(img.astype(np.float32)), rng, shift, i)
+            yield np.clip(np.rint(out), 0, 255).astype(np.uint8)

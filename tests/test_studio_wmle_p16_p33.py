@@ -1,0 +1,105 @@
+"""Studio scenes of the WMLE region-reading tasks: what is drawn is what the case says.
+
+Each scene is built at a small frame size with one blur sub-frame (a pipeline check, not a
+validation): the task's own probes read the rendered clip (the same region reader the evaluator
+uses) and the readings must agree with the projected 3-D geometry the case states, within the
+readings' own standard error plus the sub-pixel slack of a small frame; the twin must break the law
+by about what it says.
+"""
+
+import numpy as np
+import pytest
+
+from studio_support import E, check_case, one_subframe  # noqa: F401 (GL set-up, or skip the module)
+
+from lawful.perceive.regions import Reader  # noqa: E402
+from lawful.suites.base import get_suite  # noqa: E402
+from lawful.world.studio import StudioStyle  # noqa: E402
+from lawful.world.studio import _wmle_p08_p15 as C  # noqa: E402
+
+SEED = 1000
+
+
+@pytest.fixture
+def small(monkeypatch, one_subframe):  # noqa: F811
+    """Every scene at 320×180 (the scenes pick their frame from ``C.VARIANTS`` by index) and 6 frames a second."""
+    from lawful.world.studio import scenes_wmle_p21_p23
+
+    monkeypatch.setattr(C, "VARIANTS", (C.Variant("small", (320, 180), 0.84),))
+    monkeypatch.setattr(scenes_wmle_p21_p23, "FPS", 6.0)
+
+
+def _make(task: str, index: int = 0):
+    return StudioStyle().make("wmle", task, index, SEED)
+
+
+def _read(sc, law: str, last: int | None = None):
+    """The task's probes read over the clip (or its last ``last`` frames): ``{probe: RegionSeries}``."""
+    probes = get_suite("wmle").task(sc.case.task).probes(sc.case)
+    frames = list(sc.render(law))
+    rd = Reader(probes, (sc.case.width, sc.case.height), 1.0, 1.0, margin=False)
+    rd.add(frames[0])  # first frame: what the media look like
+    for f in frames[-(last or len(frames) - 1):]:
+        rd.add(f)
+    return rd.read(None)
+
+
+def _end(series, key="row", n=3):
+    ok = series.ok[-n:]
+    assert ok.all(), f"{series.name} unreadable at the end"
+    return float(np.median(series[key][-n:])), float(np.median(series.sigma[-n:]))
+
+
+def test_communicating_vessels_levels_are_the_projected_surfaces(small, tmp_path):
+    sc = _make("communicating_vessels")
+    check_case(sc, tmp_path)
+    q = sc.case.truth.quantities
+    law = _read(sc, "true", last=3)
+    (yl, sl), (yr, sr) = _end(law["arm_left"]), _end(law["arm_right"])
+    # a level camera sees each surface within about one px of its axis point's row (the rim's perspective)
+    assert yl == pytest.approx(q["left_row_end"], abs=1.2 + 3 * sl)
+    assert yr == pytest.approx(q["right_row_end"], abs=1.2 + 3 * sr)
+    anti = _read(sc, "anti", last=3)
+    gap = _end(anti["arm_left"])[0] - _end(anti["arm_right"])[0]
+    # the twin's left level ends anti_offset_px above (smaller row) the right one, grown in over the clip
+    assert -gap == pytest.approx(sc.case.known["anti_offset_px"], rel=0.15)
+
+
+def test_floating_ice_reads_the_archimedes_share(small, tmp_path):
+    from lawful.suites.wmle.p22_floating_ice import DRAFT
+
+    sc = _make("floating_ice")
+    check_case(sc, tmp_path)
+    q = sc.case.truth.quantities
+    r = _read(sc, "true", last=3)
+    rows = {k: _end(r[k]) for k in ("water_left", "water_right", "ice_top", "ice_bottom")}
+    for k, want in (("water_left", "waterline_row_end"), ("water_right", "waterline_row_end"),
+                    ("ice_top", "ice_top_row_end"), ("ice_bottom", "ice_bottom_row_end")):
+        assert rows[k][0] == pytest.approx(q[want], abs=1.0 + 3 * rows[k][1]), k
+    top, bot = rows["ice_top"][0], rows["ice_bottom"][0]
+    share = (bot - 0.5 * (rows["water_left"][0] + rows["water_right"][0])) / (bot - top)
+    assert share == pytest.approx(DRAFT, abs=0.03)
+
+
+def test_surface_gravity_surface_is_level_in_the_world(small, tmp_path):
+    sc = _make("surface_gravity")
+    case = sc.case
+    assert get_suite("wmle").task("surface_gravity").case_problem(case) == ""
+    (x0, y0), (x1, y1) = case.known["surface_ends_px"]
+    slope = (y1 - y0) / (x1 - x0)  # the level surface as the (possibly rolled) camera shows it
+    for law, tilt in (("true", 0.0), ("anti", case.known["anti_tilt_deg"])):
+        r = _read(sc, law, last=2)
+        xs, ys = [], []
+        for i, b in enumerate(case.known["surface_bands"]):
+            s = r[f"surface_{i}"]
+            if s.ok.all():
+                xs.append(0.5 * (np.floor(b[0]) + np.ceil(b[2])))
+                ys.append(float(np.median(s["row"])))
+        assert len(xs) >= 5
+        fit = np.polyfit(xs, ys, 1)[0]
+        turn = np.degrees(np.arctan(fit) - np.arctan(slope))
+        # about the camera's roll for the law; the twin is turned by its tilt (perspective shortens it a little)
+        assert abs(turn) == pytest.approx(abs(tilt), abs=1.5 + 0.15 * abs(tilt))
+    x, y = np.array(case.truth.tracks["ball"][0][1:])
+    bx0, by0, bx1, by1 = case.objects[0].box
+    assert bx0 <= x <= bx1 and by0 <= y <= by1

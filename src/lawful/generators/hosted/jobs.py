@@ -332,8 +332,8 @@ def generate_one(gen: HostedGenerator, case: Case, first_frame: Path | None, out
 
 
 def pregenerate(jobs, out: Path, progress: bool = True) -> dict[str, int]:
-    """Make every missing video of a hosted model among ``jobs`` (the runner's :class:`Job` list) before
-    they are scored: all models' jobs concurrently (each model capped at its ``concurrency``). No-op
+    """Make every missing video of a hosted model among ``jobs`` (the runner's jobs, or any objects with
+    ``model``, ``case_path``, ``video`` and ``seed``) before they are scored: all models' jobs concurrently (each model capped at its ``concurrency``). No-op
     (returns zeros) when no job needs a hosted model. Failures are recorded for the workers to report."""
     from lawful.generators.base import get_generator
     from lawful.progress import console, progress_bar

@@ -67,7 +67,7 @@ def _absolute(job: Job, video: str | None = None) -> Job:
     return replace(job, case_path=str(Path(job.case_path).absolute()), video=str(Path(video or job.video).absolute()))
 
 
-def _first_line(e: BaseException) -> str:
+def _one_line(e: BaseException) -> str:
     return (str(e).strip().splitlines() or [type(e).__name__])[-1][:200]
 
 
@@ -96,7 +96,7 @@ class RayExecutor(Executor):
                 ray.init(num_cpus=max(1, self.workers), **kw)
         except Exception as e:
             where = f"the Ray cluster at {self.address}" if self.address else "a local Ray instance"
-            raise ExecutorError(f"cannot start or reach {where}: {_first_line(e)}") from None
+            raise ExecutorError(f"cannot start or reach {where}: {_one_line(e)}") from None
         self._started = True
         if self.progress:
             res = ray.cluster_resources()
@@ -172,7 +172,7 @@ class RayExecutor(Executor):
                     res = ray.get(ref)
                 except ray.exceptions.RayError as e:
                     res = None
-                    lost.append(f"{job.key.case_id} {job.key.model} #{job.key.rollout}: {_first_line(e)}")
+                    lost.append(f"{job.key.case_id} {job.key.model} #{job.key.rollout}: {_one_line(e)}")
                 if isinstance(res, str):
                     raise ExecutorError(res)
                 if actor is None:

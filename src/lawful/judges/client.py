@@ -25,7 +25,6 @@ import http.client
 import json
 import logging
 import os
-import random
 import socket
 import threading
 import time
@@ -37,12 +36,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from lawful.http_retry import RETRY_STATUS, backoff, retry_after as parse_retry_after
 from lawful.judges.cache import JudgeCache, cache_key
 from lawful.judges.frames import EncodedImage
 
 log = logging.getLogger("lawful.judges")
 
-RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -279,7 +278,7 @@ class JudgeClient:
                 last = f"HTTP {e.code}" + (f": {detail}" if detail else "")
                 if e.code not in RETRY_STATUS:
                     return Completion(status="error", error=last, attempts=attempt, seconds=time.monotonic() - t0)
-                retry_after = _retry_after(e.headers.get("Retry-After") if e.headers else None)
+                retry_after = parse_retry_after(e.headers.get("Retry-After") if e.headers else None)
             except (TimeoutError, socket.timeout):
                 last = "timed out"
             except urllib.error.URLError as e:
@@ -294,8 +293,7 @@ class JudgeClient:
             if attempt > cfg.max_retries:
                 return Completion(status="error", error=f"gave up after {attempt} attempts ({last})",
                                   attempts=attempt, seconds=time.monotonic() - t0)
-            wait = retry_after if retry_after is not None else min(
-                cfg.backoff_max_s, cfg.backoff_s * 2 ** (attempt - 1)) * random.uniform(0.75, 1.0)
+            wait = retry_after if retry_after is not None else backoff(attempt, cfg.backoff_s, cfg.backoff_max_s)
             wait = min(wait, max(0.0, deadline - time.monotonic()))
             log.info("judge: retry %d/%d in %.2f s after %s", attempt, cfg.max_retries, wait, last)
             self.usage.add(retries=1)
@@ -338,11 +336,3 @@ def _read_body(e: urllib.error.HTTPError) -> str:
     except Exception:  # noqa: BLE001 - a body we cannot read is just not shown
         return ""
 
-
-def _retry_after(value: str | None) -> float | None:
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        return None

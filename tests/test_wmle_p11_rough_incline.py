@@ -95,6 +95,17 @@ def test_reference_and_twin_end_to_end(tmp_path):
     assert P["anti"] < 40
 
 
+def test_a_fast_elongated_block_is_not_read_as_blurred(tmp_path):
+    """Seed 1011 (flat): the block, longer along the slope than across it, is launched at 27 px per
+    frame. Taken as round, its own length read as a 28 px blur streak and a contrast streak's centroid
+    replaced the block's, 3-4 px back, in the fastest frames (P 85.4); against its own shape the
+    reference scores as the others."""
+    task = RoughInclineRoundTrip()
+    case, _ = task.make_case(11, 1011)
+    path = write_video(tmp_path / "true.mp4", task.render(case, "true"), case.fps)
+    assert evaluate_video(case, path, task).scores["P11"].metrics["P"] >= 97
+
+
 def test_accelerations_shrug_off_a_compression_outlier():
     """A centroid knocked 2 px off a parabola (as CRF 35 does now and then) barely moves the fit."""
     import numpy as np

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from lawful.perceive.objects import _FAR, GROWTH, THIN, Found, Regions, Tracked, minor_spread, streak_length
+from lawful.perceive.objects import _FAR, GROWTH, THIN, Found, Regions, Tracked, minor_spread, moments2
 from lawful.perceive.segment import ColorModel, brightness, components, fill_holes, to_features
 
 _K3 = np.ones((3, 3), np.uint8)
@@ -358,13 +358,13 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
     gx0, gy0 = x + x0, y + y0
     gx1, gy1 = gx0 + bw - 1, gy0 + bh - 1
     touches = gx0 <= 0 or gy0 <= 0 or gx1 >= w - 1 or gy1 >= h - 1
-    blur = streak_length(m, o.vel)
+    blur = o.blur_of(m)
     if o.speed() > o.diam and blur < o.blur_range()[0]:
         return None  # a piece of a streak (the rest sank into the noise): its centroid is not the object's
     if area > o.growth_limit() * (o.ref_area + o.diam * min(blur, o.blur_range()[1])):
         return None  # more than a streak of the object: it runs along something of its colour
     cut = touches and area < BORDER_CUT * o.expected_area()
-    return Found((cx, cy), (gx0, gy0, gx1, gy1), float(area), float("nan"), cut, touches, blur)
+    return Found((cx, cy), (gx0, gy0, gx1, gy1), float(area), float("nan"), cut, touches, blur, moments2(m))
 
 
 def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -412,7 +412,7 @@ def measure(sub: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[in
     touches = x0 <= 0 or y0 <= 0 or x1 >= w - 1 or y1 >= h - 1
     cut = touches and m["m00"] < BORDER_CUT * o.expected_area()
     return Found((cx + x0, cy + y0), (x0, y0, x1, y1), float(m["m00"]), angle, cut, touches,
-                 streak_length(region, o.vel))
+                 o.blur_of(region), moments2(region))
 
 
 def _shading_residual(v: np.ndarray, fit_at: np.ndarray, judge_at: np.ndarray, cx: float, cy: float, r: float,

@@ -47,6 +47,7 @@ class Found:
     cut: bool  # touches the frame border with a small share of its expected area
     touches: bool = False  # touches the frame border
     blur: float = 0.0  # streak length along the motion (px), 0 when unblurred
+    shape: tuple | None = None  # second moments of the measured region (:func:`moments2`)
 
 
 def spreads(region: np.ndarray) -> tuple[float, float]:
@@ -67,20 +68,44 @@ def minor_spread(region: np.ndarray) -> float:
     return spreads(region)[1]
 
 
-def streak_length(region: np.ndarray, vel: tuple[float, float]) -> float:
-    """Blur length (px) of the uint8 0/1 ``region`` along ``vel``: a disc swept over ``s`` px has
-    variance ``D²/16 + s²/12`` along the motion and ``D²/16`` across it."""
+def moments2(region: np.ndarray) -> tuple[float, float, float] | None:
+    """Second central moments ``(cxx, cyy, cxy)`` (px²) of the uint8 0/1 ``region``; None under 3 px."""
+    m = cv2.moments(region, binaryImage=True)
+    if m["m00"] < 3:
+        return None
+    return m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+
+
+def streak_length(region: np.ndarray, vel: tuple[float, float],
+                  own: tuple[float, float, float] | None = None) -> float:
+    """Blur length (px) of the uint8 0/1 ``region`` along ``vel``.
+
+    Blur sweeps the object's own shape over ``s`` px along the motion: it adds ``s²/12`` to the
+    variance along the motion and nothing across it. ``own``: the object's unblurred second moments
+    (:func:`moments2`, from a still or slow sample); its along/across variance ratio in the motion's
+    direction scales the measured across variance (so a uniform change of scale cancels) to the
+    unblurred along variance. Without it the object is taken as round (ratio 1: a disc has
+    ``D²/16`` both ways), which counts an elongated object's own length along the motion as blur.
+    """
     speed = math.hypot(*vel)
     if speed < 1e-6:
         return 0.0
-    m = cv2.moments(region, binaryImage=True)
-    if m["m00"] < 3:
+    c = moments2(region)
+    if c is None:
         return 0.0
     ux, uy = vel[0] / speed, vel[1] / speed
-    cxx, cyy, cxy = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-    par = ux * ux * cxx + 2 * ux * uy * cxy + uy * uy * cyy
-    perp = uy * uy * cxx - 2 * ux * uy * cxy + ux * ux * cyy
-    return math.sqrt(max(0.0, 12.0 * (par - perp)))
+
+    def along_across(cxx: float, cyy: float, cxy: float) -> tuple[float, float]:
+        return (ux * ux * cxx + 2 * ux * uy * cxy + uy * uy * cyy,
+                uy * uy * cxx - 2 * ux * uy * cxy + ux * ux * cyy)
+
+    par, perp = along_across(*c)
+    ratio = 1.0
+    if own is not None:
+        own_par, own_perp = along_across(*own)
+        if own_perp > 0.25:  # at least half a pixel across: a ratio worth trusting
+            ratio = own_par / own_perp
+    return math.sqrt(max(0.0, 12.0 * (par - ratio * perp)))
 
 
 @dataclass
@@ -104,6 +129,8 @@ class Tracked:
     area_dev: float = 0.05  # running mean of |area / ref_area - 1| of unblurred samples
     major: float = 0.0  # spreads (px) of the first-frame blob along and across its long axis (``spreads``)
     minor: float = 0.0
+    own: tuple | None = None  # unblurred second moments (:func:`moments2`) from the slowest recent sample
+    own_speed: float = 0.0  # speed (px per sample) of the sample ``own`` was measured on
 
     # --- at rest ------------------------------------------------------------------------------
     def unchanged(self, frame: np.ndarray) -> Found | None:
@@ -184,6 +211,19 @@ class Tracked:
         if s > 0.5 * self.diam and blur > 0:
             share = min(1.0, blur / s)
             self.exposure = share if self.exposure == 0 else 0.8 * self.exposure + 0.2 * share
+
+    def note_shape(self, shape: tuple | None) -> None:
+        """Keep a sample's second moments ``shape`` as the object's own unblurred shape when it is
+        no faster than the one they came from, or slow enough that full-shutter blur adds under a
+        tenth of its variance across the motion (``s²/12 < 0.1 · D²/16``: ``s < D / 4``), so a
+        rotating object's shape follows it while it turns slowly."""
+        s = self.speed()
+        if shape is not None and (self.own is None or s <= max(self.own_speed, 0.25 * self.diam)):
+            self.own, self.own_speed = shape, s
+
+    def blur_of(self, region: np.ndarray) -> float:
+        """Blur length (px) of ``region`` along this object's motion (:func:`streak_length`)."""
+        return streak_length(region, self.vel, self.own)
 
     def growth_limit(self) -> float:
         """Area (relative to the expected) past which a blob may hold more than the object: four

@@ -36,7 +36,7 @@ import numpy as np
 from lawful.case import Case, ObjectSpec, is_box
 from lawful.perceive import camera as cam
 from lawful.perceive.associate import by_contrast, step_group
-from lawful.perceive.objects import Found, Regions, Tracked, spreads
+from lawful.perceive.objects import Found, Regions, Tracked, moments2, spreads
 from lawful.perceive.segment import (
     THRESHOLD_FRACTION,
     FrameFeatures,
@@ -130,6 +130,7 @@ def _init_objects(feat: FrameFeatures, rgb: np.ndarray, case: Case, sx: float, s
         o.ref_area = got.area
         o.diam = float(min(o.size))
         o.major, o.minor = spreads(got.mask)
+        o.own = moments2(got.mask)
         ox, oy = got.origin
         crop = rgb[oy:oy + got.mask.shape[0], ox:ox + got.mask.shape[1]]
         o.rgb = tuple(cv2.mean(np.ascontiguousarray(crop), mask=got.mask)[:3])
@@ -203,7 +204,7 @@ def _decoys(objs: list[Tracked], feat: FrameFeatures) -> list[Tracked]:
                               box=(float(x), float(y), float(x + bw), float(y + bh)))
             d = Tracked(spec, len(objs) + len(out), copy.deepcopy(o.model), o.convex, (cx, cy))
             d.size, d.ref_area, d.diam, d.rgb = (float(bw), float(bh)), float(area), float(min(bw, bh)), o.rgb
-            d.major, d.minor = o.major, o.minor
+            d.major, d.minor, d.own = o.major, o.minor, o.own
             out.append(d)
             found += 1
             if found >= MAX_DECOYS:
@@ -256,6 +257,8 @@ def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndar
             continue
         o.seen_at(f.xy, move=not first)
         o.size = (f.box[2] - f.box[0] + 1.0, f.box[3] - f.box[1] + 1.0)
+        if not f.touches:
+            o.note_shape(f.shape)
         if first:
             o.ref_area = f.area
         elif f.blur > 0.5 * o.diam:

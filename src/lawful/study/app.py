@@ -39,6 +39,26 @@ HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:;
            "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 
 
+class SecurityHeaders:
+    """Pure ASGI middleware adding :data:`HEADERS` to every HTTP response."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                extra = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items() if k.lower().encode() not in have]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
 class AnswersIn(BaseModel):
     answers: dict[str, str] = Field(default_factory=dict, max_length=64)
     watch_s: float | None = Field(default=None, ge=0, le=86400)
@@ -64,18 +84,19 @@ def create_app(study_dir: str | Path, url: str | None = None) -> FastAPI:
     settings = db.meta("settings") or {}
     if not admin_hash:
         raise RuntimeError(f"no study in {url or study_dir}: create one with `lawful study create`")
+    anchors, preference_question = db.meta("anchors"), db.meta("preference_question")
     app = FastAPI(title="lawful study", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.db, app.state.study_dir = db, study_dir
-
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next):
-        response = await call_next(request)
-        for k, v in HEADERS.items():
-            response.headers.setdefault(k, v)
-        return response
+    app.add_middleware(SecurityHeaders)
 
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     tokens: dict[str, int] = {}
+
+    A, ANS, EV = Assignment.__table__, Answer.__table__, Event.__table__
+    with db.read() as s:  # what never changes while the study runs: who owns what, which clips
+        items = {it.id: it for it in s.scalars(select(Item))}
+        owner = {r.id: r for r in s.execute(select(A.c.id, A.c.annotator_id, A.c.item_id, A.c.swap, A.c.attention))}
+        files = dict(s.execute(select(Video.id, Video.file)).all())
 
     def annotator(request: Request) -> int:
         auth = request.headers.get("authorization", "")
@@ -98,13 +119,13 @@ def create_app(study_dir: str | Path, url: str | None = None) -> FastAPI:
     def questions(laws: tuple[str, ...]) -> list[dict]:
         return rating_questions(list(laws), settings.get("sub_questions", False))
 
-    def own(s, aid: int, ann: int) -> tuple[Assignment, Item]:
-        a = s.get(Assignment, aid)
+    def own(aid: int, ann: int):
+        a = owner.get(aid)
         if a is None or a.annotator_id != ann:  # someone else's work is indistinguishable from none
             raise HTTPException(404, "no such assignment")
-        return a, s.get(Item, a.item_id)
+        return a, items[a.item_id]
 
-    def allowed(a: Assignment, it: Item) -> dict[str, set[str]]:
+    def allowed(a, it: Item) -> dict[str, set[str]]:
         if it.kind == "pair":
             return {"preference": PREFERENCES}
         keys = {q["key"]: SCORES for q in questions(tuple(it.laws))}
@@ -112,17 +133,24 @@ def create_app(study_dir: str | Path, url: str | None = None) -> FastAPI:
             keys["_attention"] = SCORES
         return keys
 
-    def payload(s, a: Assignment, it: Item) -> dict:
-        saved = {r.question: r.value for r in s.scalars(select(Answer).where(Answer.assignment_id == a.id))}
-        out = {"id": a.id, "kind": it.kind, "prompt": it.prompt, "answers": saved, "watch_s": a.watch_s or 0.0,
-               "submitted": a.submitted_at is not None, "min_watch_s": settings.get("min_watch_s"),
-               "videos": [f"/media/{a.id}/0"] + ([f"/media/{a.id}/1"] if it.kind == "pair" else [])}
+    def saved(conn, aid: int) -> dict[str, str]:
+        return dict(conn.execute(select(ANS.c.question, ANS.c.value).where(ANS.c.assignment_id == aid)).all())
+
+    def state(conn, aid: int):
+        return conn.execute(select(A.c.opened_at, A.c.submitted_at, A.c.watch_s).where(A.c.id == aid)).one()
+
+    def payload(conn, aid: int, st) -> dict:
+        a, it = owner[aid], items[owner[aid].item_id]
+        out = {"id": aid, "kind": it.kind, "prompt": it.prompt, "answers": saved(conn, aid),
+               "watch_s": st.watch_s or 0.0, "submitted": st.submitted_at is not None,
+               "min_watch_s": settings.get("min_watch_s"),
+               "videos": [f"/media/{aid}/0"] + ([f"/media/{aid}/1"] if it.kind == "pair" else [])}
         if it.kind == "pair":
-            out["question"] = db.meta("preference_question")
+            out["question"] = preference_question
         else:
             out["questions"] = questions(tuple(it.laws))
             out["attention"] = a.attention
-            out["anchors"] = db.meta("anchors")
+            out["anchors"] = anchors
         return out
 
     def check(values: dict[str, str], allow: dict[str, set[str]]) -> None:
@@ -132,24 +160,38 @@ def create_app(study_dir: str | Path, url: str | None = None) -> FastAPI:
             if v not in allow[k]:
                 raise HTTPException(422, f"invalid answer {v!r} to {k!r}")
 
-    def upsert(s, a: Assignment, values: dict[str, str]) -> None:
-        have = {r.question: r for r in s.scalars(select(Answer).where(Answer.assignment_id == a.id))}
+    def upsert(conn, aid: int, values: dict[str, str]) -> None:
+        """One answer per (assignment, question): insert, or replace the stored value."""
         t = now()
+        ins = db.insert(Answer)
+        if not values:
+            return
+        if ins is not None:
+            ins = ins.values([{"assignment_id": aid, "question": k, "value": v, "updated_at": t} for k, v in values.items()])
+            conn.execute(ins.on_conflict_do_update(index_elements=["assignment_id", "question"],
+                                                   set_={"value": ins.excluded.value, "updated_at": ins.excluded.updated_at}))
+            return
+        have = saved(conn, aid)
         for k, v in values.items():
-            if k in have:
-                if have[k].value != v:
-                    have[k].value, have[k].updated_at = v, t
-            else:
-                s.add(Answer(assignment_id=a.id, question=k, value=v, updated_at=t))
+            if k not in have:
+                conn.execute(ANS.insert().values(assignment_id=aid, question=k, value=v, updated_at=t))
+            elif have[k] != v:
+                conn.execute(ANS.update().where(ANS.c.assignment_id == aid, ANS.c.question == k).values(value=v, updated_at=t))
+
+    def watched(conn, aid: int, st, watch_s: float | None) -> None:
+        if watch_s is not None and watch_s > (st.watch_s or 0.0):
+            conn.execute(A.update().where(A.c.id == aid).values(watch_s=watch_s))
 
     # --- pages ---------------------------------------------------------------------------------
+    pages = {name: (HERE / "templates" / f"{name}.html").read_text() for name in ("annotate", "admin")}
+
     @app.get("/", response_class=HTMLResponse)
     def page_annotate():
-        return HTMLResponse((HERE / "templates" / "annotate.html").read_text())
+        return HTMLResponse(pages["annotate"])
 
     @app.get("/admin", response_class=HTMLResponse)
     def page_admin():
-        return HTMLResponse((HERE / "templates" / "admin.html").read_text())
+        return HTMLResponse(pages["admin"])
 
     @app.get("/a/{token}")
     def sign_in(token: str):
@@ -171,95 +213,92 @@ def create_app(study_dir: str | Path, url: str | None = None) -> FastAPI:
     @app.get("/api/task")
     def next_task(ann: int = Depends(annotator)):
         """Progress and the first unsubmitted assignment (marked opened on first view)."""
-        with db.read() as s:
-            total = s.scalar(select(func.count(Assignment.id)).where(Assignment.annotator_id == ann))
-            pending = s.scalars(select(Assignment).where(Assignment.annotator_id == ann,
-                                                         Assignment.submitted_at.is_(None))
-                                .order_by(Assignment.position)).first()
-            done = total - s.scalar(select(func.count(Assignment.id)).where(
-                Assignment.annotator_id == ann, Assignment.submitted_at.is_(None)))
-        if pending is None:
-            return {"done": done, "total": total, "assignment": None}
-        if pending.opened_at is None:
-            with db.write() as s:
-                a = s.get(Assignment, pending.id)
-                if a.opened_at is None:
-                    a.opened_at = now()
-        with db.read() as s:
-            a, it = own(s, pending.id, ann)
-            return {"done": done, "total": total, "assignment": payload(s, a, it)}
+        with db.engine.connect() as conn:
+            rows = conn.execute(select(A.c.id, A.c.opened_at, A.c.submitted_at, A.c.watch_s)
+                                .where(A.c.annotator_id == ann).order_by(A.c.position)).all()
+            done = sum(r.submitted_at is not None for r in rows)
+            pending = next((r for r in rows if r.submitted_at is None), None)
+            head = {"done": done, "total": len(rows)}
+            if pending is None:
+                return {**head, "assignment": None}
+            if pending.opened_at is not None:
+                return {**head, "assignment": payload(conn, pending.id, pending)}
+        with db.core_write() as conn:
+            conn.execute(A.update().where(A.c.id == pending.id, A.c.opened_at.is_(None)).values(opened_at=now()))
+            return {**head, "assignment": payload(conn, pending.id, state(conn, pending.id))}
 
     @app.get("/api/assignments/{aid}")
     def get_assignment(aid: int, ann: int = Depends(annotator)):
-        with db.read() as s:
-            a, it = own(s, aid, ann)
-            return payload(s, a, it)
+        own(aid, ann)
+        with db.engine.connect() as conn:
+            return payload(conn, aid, state(conn, aid))
 
     @app.put("/api/assignments/{aid}/answers")
     def save_answers(aid: int, body: AnswersIn, ann: int = Depends(annotator)):
         """Save a draft (some or all answers); repeating it changes nothing."""
-        with db.write() as s:
-            a, it = own(s, aid, ann)
-            check(body.answers, allowed(a, it))
-            if a.submitted_at is not None:
-                saved = {r.question: r.value for r in s.scalars(select(Answer).where(Answer.assignment_id == a.id))}
-                if any(saved.get(k) != v for k, v in body.answers.items()):
+        check(body.answers, allowed(*own(aid, ann)))
+        with db.core_write() as conn:
+            st = state(conn, aid)
+            if st.submitted_at is not None:
+                have = saved(conn, aid)
+                if any(have.get(k) != v for k, v in body.answers.items()):
                     raise HTTPException(409, "already submitted; answers can no longer change")
                 return {"saved": 0, "submitted": True}
-            upsert(s, a, body.answers)
-            if body.watch_s is not None:
-                a.watch_s = max(a.watch_s or 0.0, body.watch_s)
+            upsert(conn, aid, body.answers)
+            watched(conn, aid, st, body.watch_s)
             return {"saved": len(body.answers), "submitted": False}
 
     @app.post("/api/assignments/{aid}/events")
     def log_events(aid: int, body: EventsIn, ann: int = Depends(annotator)):
         """Append behaviour events; an event whose sequence number is already stored is ignored."""
+        own(aid, ann)
         for e in body.events:
             if e.kind not in EVENT_KINDS:
                 raise HTTPException(422, f"unknown event kind {e.kind!r}")
-        with db.write() as s:
-            a, _ = own(s, aid, ann)
-            seqs = {e.seq for e in body.events}
-            have = set(s.scalars(select(Event.seq).where(Event.assignment_id == a.id, Event.seq.in_(seqs))))
-            t, added = now(), 0
-            for e in body.events:
-                if e.seq not in have:
-                    s.add(Event(assignment_id=a.id, seq=e.seq, kind=e.kind, video_t=e.t, client_ms=e.client_ms, at=t))
-                    have.add(e.seq)
-                    added += 1
-            return {"added": added}
+        if not body.events:
+            return {"added": 0}
+        t = now()
+        rows = [{"assignment_id": aid, "seq": e.seq, "kind": e.kind, "video_t": e.t, "client_ms": e.client_ms, "at": t}
+                for e in body.events]
+        with db.core_write() as conn:
+            ins = db.insert(Event)
+            if ins is not None:
+                res = conn.execute(ins.values(rows).on_conflict_do_nothing(index_elements=["assignment_id", "seq"]))
+                return {"added": res.rowcount}
+            have = set(conn.execute(select(EV.c.seq).where(EV.c.assignment_id == aid,
+                                                           EV.c.seq.in_([r["seq"] for r in rows]))).scalars())
+            new = [r for r in rows if r["seq"] not in have and not have.add(r["seq"])]
+            if new:
+                conn.execute(EV.insert(), new)
+            return {"added": len(new)}
 
     @app.post("/api/assignments/{aid}/submit")
     def submit(aid: int, body: AnswersIn, ann: int = Depends(annotator)):
         """Final answers: every question must be answered. Resubmitting the same answers is a no-op."""
-        with db.write() as s:
-            a, it = own(s, aid, ann)
-            allow = allowed(a, it)
-            check(body.answers, allow)
-            missing = sorted(set(allow) - set(body.answers))
-            if missing:
-                raise HTTPException(422, f"unanswered: {', '.join(missing)}")
-            if a.submitted_at is not None:
-                saved = {r.question: r.value for r in s.scalars(select(Answer).where(Answer.assignment_id == a.id))}
-                if saved != body.answers:
+        allow = allowed(*own(aid, ann))
+        check(body.answers, allow)
+        missing = sorted(set(allow) - set(body.answers))
+        if missing:
+            raise HTTPException(422, f"unanswered: {', '.join(missing)}")
+        with db.core_write() as conn:
+            st = state(conn, aid)
+            if st.submitted_at is not None:
+                if saved(conn, aid) != body.answers:
                     raise HTTPException(409, "already submitted with other answers")
                 return {"status": "already submitted"}
-            upsert(s, a, body.answers)
-            if body.watch_s is not None:
-                a.watch_s = max(a.watch_s or 0.0, body.watch_s)
-            a.opened_at = a.opened_at or now()
-            a.submitted_at = now()
+            upsert(conn, aid, body.answers)
+            t = now()
+            conn.execute(A.update().where(A.c.id == aid).values(
+                submitted_at=t, opened_at=st.opened_at or t, watch_s=max(st.watch_s or 0.0, body.watch_s or 0.0)))
             return {"status": "submitted"}
 
     @app.get("/media/{aid}/{slot}")
     def video(aid: int, slot: int, ann: int = Depends(annotator)):
-        with db.read() as s:
-            a, it = own(s, aid, ann)
-            ids = [it.video_a] if it.kind == "rate" else ([it.video_b, it.video_a] if a.swap else [it.video_a, it.video_b])
-            if slot not in range(len(ids)):
-                raise HTTPException(404, "no such video")
-            v = s.get(Video, ids[slot])
-        path = (media / v.file).resolve()
+        a, it = own(aid, ann)
+        ids = [it.video_a] if it.kind == "rate" else ([it.video_b, it.video_a] if a.swap else [it.video_a, it.video_b])
+        if slot not in range(len(ids)):
+            raise HTTPException(404, "no such video")
+        path = (media / files[ids[slot]]).resolve()
         if path.parent != media or not path.is_file():
             raise HTTPException(404, "no such video")
         return FileResponse(path, media_type="video/mp4", headers={"Cache-Control": "private, max-age=3600"})

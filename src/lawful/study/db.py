@@ -145,6 +145,23 @@ class StudyDB:
         with self._lock or nullcontext(), Session(self.engine, expire_on_commit=False) as s, s.begin():
             yield s
 
+    @contextmanager
+    def core_write(self):
+        """A Core connection in one transaction, under the same write discipline as :meth:`write`."""
+        with self._lock or nullcontext(), self.engine.begin() as conn:
+            yield conn
+
+    def insert(self, table):
+        """An INSERT with ``on_conflict_do_…`` (SQLite, PostgreSQL), or None for other databases."""
+        name = self.engine.dialect.name
+        if name == "sqlite":
+            from sqlalchemy.dialects.sqlite import insert
+        elif name == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert
+        else:
+            return None
+        return insert(table)
+
     def meta(self, key: str, default=None):
         with self.read() as s:
             m = s.get(Meta, key)
@@ -166,7 +183,7 @@ class StudyDB:
 def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives the app dying; see docs
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
 

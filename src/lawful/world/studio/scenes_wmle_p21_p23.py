@@ -157,8 +157,9 @@ def floating_ice(index: int, seed: int) -> StyledCase:
     a = float(rng.uniform(0.04, 0.05))                  # the ice column's side (square section)
     h_i = float(rng.uniform(0.14, 0.16))
     xi = float(rng.uniform(-0.012, 0.012))              # the column's axis, off the glass's centre
-    z_f = 0.02                                          # the glass's thick floor
-    depth = DRAFT * h_i + float(rng.uniform(0.035, 0.05))   # settled water depth
+    z_s = float(rng.uniform(0.22, 0.27))                # the jar stands on a block: the floor's far edge
+    z_f = z_s + 0.02                                    # (seen through the water) stays below the jar's floor
+    depth = DRAFT * h_i + float(rng.uniform(0.06, 0.075))   # settled water depth
     z_eq = z_f + depth                                  # settled waterline (m)
     z_top = z_eq + float(rng.uniform(0.06, 0.08))       # the jar's rim
     f0 = float(rng.uniform(0.72, 0.8))
@@ -171,20 +172,22 @@ def floating_ice(index: int, seed: int) -> StyledCase:
     st.floor()
     st.backdrop(y=float(rng.uniform(0.3, 0.55)))
     gmat = K.glass(st, tuple(rng.uniform(205, 240, 3)), float(rng.uniform(0.1, 0.16)))
-    st.static.append(f'<geom name="glass" type="cylinder" size="{R + 0.004:.5g} {0.5 * z_top:.5g}" '
-                     f'pos="0 0 {0.5 * z_top:.5g}" material="{gmat}" contype="0" conaffinity="0"/>')
-    wmat = K.glass(st, water, float(rng.uniform(0.45, 0.6)), specular=0.6)
+    st.static.append(f'<geom name="glass" type="cylinder" size="{R + 0.004:.5g} {0.5 * (z_top - z_s):.5g}" '
+                     f'pos="0 0 {0.5 * (z_top + z_s):.5g}" material="{gmat}" contype="0" conaffinity="0"/>')
+    wmat = K.glass(st, water, float(rng.uniform(0.35, 0.45)), specular=0.6)
     span = 0.5
     wb = K.slide_body(st, "water", (0.0, 0.0, 0.0))
     wb.parts.append(f'<geom name="water_g" type="cylinder" size="{R:.5g} {0.5 * span:.5g}" pos="0 0 {-0.5 * span:.5g}" '
                     f'material="{wmat}" contype="0" conaffinity="0"/>')
     ice = tuple(int(v) for v in rng.uniform([215, 225, 232], [235, 242, 250]))
     ib = K.slide_body(st, "ice", (xi, 0.0, 0.0))
-    ib.geom(E.box(0.5 * a, 0.5 * a, 0.5 * h_i), rgb=ice, specular=0.7, pos=(0, 0, -0.5 * h_i), **E.NO_CONTACT)
+    ib.geom(E.box(0.5 * a, 0.5 * a, 0.5 * h_i), material=K.glass(st, ice, 1.0, specular=0.7, emission=0.35),
+            pos=(0, 0, -0.5 * h_i), **E.NO_CONTACT)  # cloudy ice scatters light: a little self-lit
     # bottom-clipping: the water below the glass floor is hidden by the floor itself (an opaque glass base)
-    st.fixed(E.cylinder(R + 0.004, 0.5 * z_f), (0, 0, 0.5 * z_f), tuple(rng.uniform(150, 185, 3)), 0.8,
+    st.fixed(E.box(R + 0.05, R + 0.006, 0.5 * z_s), (0, 0, 0.5 * z_s), WOOD, 0.25)  # no deeper than the jar
+    st.fixed(E.cylinder(R + 0.004, 0.01), (0, 0, z_s + 0.01), tuple(rng.uniform(150, 185, 3)), 0.8,
              **E.NO_CONTACT)
-    half = max(z_top + 0.03 - z_eq, z_eq + 0.02)
+    half = max(z_top + 0.03 - z_eq, z_eq - z_s + 0.03)
     cam = C.frame_camera(st, rng, variant, (-R - 0.06, z_eq - half), (R + 0.06, z_eq + half), max_tilt_deg=0.0)
     pos, right, up, fov = st.cam
     st.cam = (np.array([pos[0], pos[1], z_eq]), right, up, fov)  # level with the settled waterline
@@ -213,15 +216,15 @@ def floating_ice(index: int, seed: int) -> StyledCase:
     zw_end, top_end = (float(v[0]) for v in heights(duration, "true"))
     zs_hi = z_eq + r_area * h_i * (DRAFT - min(f0, f_anti)) + 0.0
     zs_lo = z_eq - r_area * h_i * (DRAFT - min(f0, f_anti)) * 0.3
-    y_hi, y_lo = px(0, zs_hi)[1] - 2, px(0, zs_lo)[1] + 2   # the waterline's rows stay within these
-    y_rim, y_floor = px(0, z_top, -R)[1] + 4, px(0, z_f, -R)[1] - 4
+    y_hi, y_lo = px(0, zs_hi)[1] - 1, px(0, zs_lo)[1] + 1   # the waterline's rows stay within these
+    y_rim, y_floor = px(0, z_top, -R)[1] + 4, px(0, z_f, R)[1] - 4  # the floor's far edge: it is seen from above
     xl, xr = px(-R, z_eq)[0], px(R, z_eq)[0]
     il, ir = px(xi - 0.5 * a, z_eq, -0.5 * a)[0], px(xi + 0.5 * a, z_eq, -0.5 * a)[0]
     m = 4.0
     edge = 0.12 * (xr - xl)  # open-water bands stay clear of the glass's curved sides
     bands = {"water_left": [xl + edge, y_rim, il - m, y_floor], "water_right": [ir + m, y_rim, xr - edge, y_floor],
-             "ice_top": [il + 0.25 * (ir - il), y_rim, ir - 0.25 * (ir - il), y_hi - 3],
-             "ice_bottom": [il + 0.25 * (ir - il), y_lo + 5, ir - 0.25 * (ir - il), y_floor]}
+             "ice_top": [il + 0.25 * (ir - il), y_rim, ir - 0.25 * (ir - il), y_hi - 2],
+             "ice_bottom": [il + 0.25 * (ir - il), y_lo + 4, ir - 0.25 * (ir - il), y_floor]}
     bands = {k: [round(float(v), 2) for v in b] for k, b in bands.items()}
     if any(b[2] - b[0] < 3 or b[3] - b[1] < 8 for b in bands.values()):
         raise ValueError(f"floating_ice scene {index}/{seed}: a band is too small ({bands})")

@@ -152,6 +152,12 @@ def test_rollout_seeds(tiny, tmp_path):
             for i, s in enumerate((7, 7, 8))]
     assert vids[0].shape == (5, 32, 64, 3) and (vids[0] == vids[1]).all()
     assert abs(vids[0].astype(float) - vids[2].astype(float)).mean() > 0.5
+    from lawful.generators.base import GenerationError
+
+    odd = get_generator(f"diffusers:{tiny['wan']}{WAN_OPTS}&no_such_option=1")  # same pipeline, nothing to run
+    with pytest.raises(GenerationError, match="takes no option 'no_such_option'"):
+        odd.generate(case, case.first_frame_path(cp), tmp_path / "odd.mp4", 0, seed=0)
+    assert not (tmp_path / "odd.mp4").exists()
 
 
 def test_tiny_wan_and_cogvideox_generate_and_score_principia(tiny, tmp_path):

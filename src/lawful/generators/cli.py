@@ -39,7 +39,7 @@ def models(name: Optional[str] = typer.Argument(None, help="A preset to describe
         out.print(f"  native: {p.native_text}")
         for suite, setting in p.papers.items():
             out.print(f"  {PAPERS.get(suite, suite)}: {setting}")
-        out.print(f"  here: " + ("[green]ready[/green]" if ready else f"[red]{why}[/red]"))
+        out.print("  here: " + ("[green]ready[/green]" if ready else f"[red]{why}[/red]"))
         return
     t = Table(title="Model presets (lawful run --models NAME; NAME:k=v&... adds options)")
     for col in ("preset", "paper(s)", "access", "native", "status here"):

@@ -10,7 +10,9 @@
 - :class:`Tilt` — a camera turned about its optical axis (MuJoCo's free camera cannot roll): the scene is
   rendered on a larger canvas with the same focal length, turned and cut to the frame, and only then
   degraded (noise, flicker, jitter at the output size), with points and masks mapped alike;
-- :func:`mesh` — a convex solid from its vertices (a liquid whose top is a given plane).
+- :func:`mesh` — a convex solid from its vertices (a liquid whose top is a given plane);
+- :func:`beam`, :func:`laser`, :func:`image_frame`, :func:`measured_rgb` — light beams in a plane facing the
+  camera: a thin self-lit rod, a laser pointer's body, the plane's image axes, a colour read off a frame.
 """
 
 from __future__ import annotations
@@ -53,10 +55,14 @@ def qadr(world: E.World, joint: str) -> int:
     return int(world.model.jnt_qposadr[world.model.joint(joint).id])
 
 
-def kinematic(world: E.World, duration: float, fps: float, qpos_of: Callable[[float], np.ndarray]) -> E.Recording:
+def kinematic(world: E.World, duration: float, fps: float, qpos_of: Callable[[float], np.ndarray] | None = None,
+              mocap: dict[str, tuple] | None = None) -> E.Recording:
     """States at the sub-frame times :meth:`~lawful.world.studio.engine.World.simulate` would use, with
-    ``qpos = qpos_of(t)`` (a closed form: nothing is integrated); mocap arms are driven as usual."""
+    ``qpos = qpos_of(t)`` (a closed form: nothing is integrated) and mocap bodies held where ``mocap``
+    says (by body name; others where the model put them); mocap arms are driven as usual."""
     m, d = world.model, mujoco.MjData(world.model)
+    for name, pos in (mocap or {}).items():
+        d.mocap_pos[m.body_mocapid[world.id("body", name)]] = pos
     n = max(1, int(round(duration * fps)))
     dt = duration / n
     S = world.look.subframes
@@ -68,7 +74,8 @@ def kinematic(world: E.World, duration: float, fps: float, qpos_of: Callable[[fl
     for i in range(n):
         for s in range(S):
             d.time = float(want[i, s])
-            d.qpos[:] = qpos_of(d.time)
+            if qpos_of is not None:
+                d.qpos[:] = qpos_of(d.time)
             world._drive(d)
             mujoco.mj_kinematics(m, d)
             qpos[i, s], mocap[i, s], xpos[i, s] = d.qpos, d.mocap_pos, d.xpos
@@ -138,3 +145,43 @@ class Tilt:
         for i, img in enumerate(world.render(rec, effects=False)):
             out = E.World._effects(shim, self.image(img.astype(np.float32)), rng, shift, i)
             yield np.clip(np.rint(out), 0, 255).astype(np.uint8)
+
+
+def beam(st: E.Stage, a, b, rgb, radius: float, body: E.Body | None = None, emission: float = 0.9) -> None:
+    """A visible light beam from ``a`` to ``b``: a thin self-lit capsule (static, or on ``body``), casting no shadow."""
+    mat = emissive(st, rgb, emission)
+    g = f'<geom type="capsule" size="{radius:.5g}" fromto="{E._vec(a)} {E._vec(b)}" material="{mat}" ' \
+        'contype="0" conaffinity="0" group="1"/>'
+    (body.parts if body is not None else st.static).append(g)
+
+
+def laser(st: E.Stage, tip, direction, radius: float = 0.011, length: float = 0.09) -> None:
+    """A laser pointer's dark body behind its aperture ``tip``, aimed along ``direction``."""
+    d = np.asarray(direction, float) / np.linalg.norm(direction)
+    tip = np.asarray(tip, float)
+    back = tip - d * length
+    mat = st.material((52, 54, 60), 0.6)
+    st.static.append(f'<geom type="cylinder" size="{radius:.5g}" fromto="{E._vec(back)} {E._vec(tip - 0.004 * d)}" '
+                     f'material="{mat}" contype="0" conaffinity="0"/>')
+
+
+def image_frame(world: E.World, c, u, n) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """A point ``c`` and two world directions in a plane facing the camera as image ``(c_px, u_px, n_px,
+    px per m)`` (unit image directions)."""
+    c = np.asarray(c, float)
+    cp = np.array(world.project(c))
+    ppm = world.px_per_m(c)
+
+    def unit(v):
+        w = np.array(world.project(c + 0.05 * np.asarray(v, float))) - cp
+        return w / np.linalg.norm(w)
+
+    return cp, unit(u), unit(n), ppm
+
+
+def measured_rgb(frame: np.ndarray, pts) -> tuple[int, int, int]:
+    """Median colour of ``frame`` at pixel points ``[[x, y], …]`` inside it."""
+    h, w = frame.shape[:2]
+    p = np.rint(np.asarray(pts, float)).astype(int)
+    p = p[(p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)]
+    return tuple(int(v) for v in np.median(frame[p[:, 1], p[:, 0]], axis=0))

@@ -15,8 +15,10 @@ from lawful.cli import app
 from lawful.generators.base import register_generator
 from lawful.generators.builtin import Render
 from lawful.runner.executors import ExecutorError
+from lawful.runner.jobs import Job
+from lawful.runner.ray_exec import _score
 from lawful.runner.run import RunConfig, run
-from lawful.store import Store
+from lawful.store import Store, VideoKey
 
 TASKS = ["drop", "pendulum"]  # 1 case each × reference, counterfactual, static: 6 videos
 RUN = dict(cases_per_task=1, tasks=TASKS, progress=False)
@@ -131,3 +133,27 @@ def test_executor_options_fail_in_one_line(tmp_path, monkeypatch):
     res = runner.invoke(app, ["run", "--executor", "ray", "-o", str(tmp_path), "-q"])
     assert res.exit_code == 2 and "pip install 'lawful[ray]'" in res.output
     assert not (tmp_path / "results.sqlite").exists()  # failed before any work
+
+
+class _Crashing(_GpuReference):
+    """Kills the process it runs in (a lost worker, as an out-of-memory kill would)."""
+
+    def generate(self, case, first_frame, out, rollout=0, seed=None):
+        os._exit(1)
+
+
+def test_a_job_lost_on_ray_is_counted_not_stored(ray, tmp_path, capsys):
+    register_generator("crashing")(lambda arg="": _Crashing())
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    run(RunConfig(["principia"], ["crashing"], tmp_path, executor="ray", gpus_per_generation=0,
+                  cases_per_task=1, tasks=["drop"], progress=False))
+    assert "1 job(s) failed on Ray and were not stored" in capsys.readouterr().err
+    with Store(tmp_path / "results.sqlite") as store:
+        assert store.videos() == []  # not a result: the next run tries again
+
+
+def test_a_worker_that_cannot_see_the_run_folder_says_so(tmp_path):
+    job = Job(VideoKey("principia", "drop-000", "reference", 0), str(tmp_path / "elsewhere" / "drop-000.json"),
+              "reference", str(tmp_path / "v.mp4"))
+    why = _score(job)
+    assert isinstance(why, str) and "run folder is not visible on Ray node" in why and "elsewhere" in why

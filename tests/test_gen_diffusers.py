@@ -60,6 +60,12 @@ def test_missing_weights_fail_fast_in_one_line(tmp_path, monkeypatch):
 
     with pytest.raises(KeyError, match="incomplete checkpoint.*no vae/"):
         get_generator(f"diffusers:{tmp_path / 'ckpt'}")
+    (tmp_path / "ckpt" / "vae").mkdir()
+    assert get_generator(f"diffusers:{tmp_path / 'ckpt'}?device=cpu").resources == {"CPU": 1.0}
+    for bad, what in (("steps=two", "steps must be a positive int"), ("size=64", "size must be WxH"),
+                      ("offload=disk", "offload must be none, model or sequential"), ("fps=0", "fps must be")):
+        with pytest.raises(KeyError, match=what):
+            get_generator(f"diffusers:{tmp_path / 'ckpt'}?{bad}")
     from typer.testing import CliRunner
 
     from lawful.cli import app
@@ -150,6 +156,9 @@ def test_rollout_seeds(tiny, tmp_path):
     gen = get_generator(f"diffusers:{tiny['wan']}{WAN_OPTS.replace('fps=4', 'fps=2')}")  # 5 frames
     vids = [read_frames(gen.generate(case, case.first_frame_path(cp), tmp_path / f"{i}.mp4", 0, seed=s))
             for i, s in enumerate((7, 7, 8))]
+    from lawful.generators.diffusion import Rule, _pipeline, rule_for
+
+    assert rule_for(_pipeline(gen), gen.cls) == Rule("wan", 4, 16)  # VAE 4x/8x, patch 2
     assert vids[0].shape == (5, 32, 64, 3) and (vids[0] == vids[1]).all()
     assert abs(vids[0].astype(float) - vids[2].astype(float)).mean() > 0.5
     from lawful.generators.base import GenerationError
@@ -187,3 +196,8 @@ def test_tiny_wan_and_cogvideox_generate_and_score_principia(tiny, tmp_path):
             assert (info.n_frames, info.width, info.height) == (frames, w, h)
             assert abs(info.fps - 4.0) < 1e-6
     assert "diffusers:wan" in r.output and "diffusers:cog" in r.output  # both on the leaderboard
+    from lawful.generators.base import get_generator
+    from lawful.generators.diffusion import Rule, _pipeline, rule_for
+
+    cog = get_generator(f"diffusers:{tiny['cog']}{COG_OPTS}")  # still loaded: the last model of the run
+    assert rule_for(_pipeline(cog), cog.cls) == Rule("cogvideox", 8, 16, (64, 48))

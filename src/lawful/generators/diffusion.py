@@ -164,7 +164,6 @@ def missing_packages() -> list[str]:
 class Diffusers(Generator):
     """An image-to-video diffusers pipeline, loaded once per process (see the module docstring)."""
 
-
     def __init__(self, arg: str):
         model, opts = parse_spec(arg)
         if not model:
@@ -178,8 +177,7 @@ class Diffusers(Generator):
         for k in ENV:
             if k not in opts and os.environ.get(ENV[k]):
                 opts[k] = os.environ[ENV[k]]
-        if opts.get("offload", "none") not in ("none", "model", "sequential"):
-            raise KeyError(f"diffusers:{model}: offload must be none, model or sequential, not {opts['offload']!r}")
+        _check_options(model, opts)
         self.opts = opts
         # Ray (--executor ray) keeps the pipeline loaded in an actor holding one GPU (or one CPU for device=cpu)
         self.resources = {"CPU": 1.0} if opts.get("device", "").startswith("cpu") else {"GPU": 1.0}
@@ -195,10 +193,7 @@ class Diffusers(Generator):
         if rule.fixed_size:
             return frames, *rule.fixed_size, fps
         if self.opts.get("size"):  # an explicit size wins over area
-            try:
-                w, h = (int(v) for v in self.opts["size"].lower().split("x"))
-            except ValueError:
-                raise GenerationError(f"{self.name}: size must be WxH, e.g. 832x480") from None
+            w, h = (int(v) for v in self.opts["size"].lower().split("x"))
             return frames, *snap_size(w, h, rule.spatial), fps
         area = float(self.opts["area"]) if self.opts.get("area") else None
         return frames, *snap_size(case.width, case.height, rule.spatial, area), fps
@@ -241,6 +236,27 @@ class Diffusers(Generator):
         if video.ndim != 4 or video.shape[-1] != 3:
             raise GenerationError(f"{self.name}: the pipeline returned frames of shape {video.shape}, not [F, H, W, 3]")
         return write_video(out, video, fps)
+
+
+_NUMBERS = {"steps": int, "guidance": float, "fps": float, "area": float}
+
+
+def _check_options(model: str, opts: dict[str, str]) -> None:
+    """KeyError (one line, before anything runs) for an option value lawful cannot use."""
+    if opts.get("offload", "none") not in ("none", "model", "sequential"):
+        raise KeyError(f"diffusers:{model}: offload must be none, model or sequential, not {opts['offload']!r}")
+    for k, kind in _NUMBERS.items():
+        if k in opts:
+            try:
+                ok = kind(opts[k]) > 0
+            except ValueError:
+                ok = False
+            if not ok:
+                raise KeyError(f"diffusers:{model}: {k} must be a positive {kind.__name__}, not {opts[k]!r}")
+    if "size" in opts:
+        parts = opts["size"].lower().split("x")
+        if len(parts) != 2 or not all(p.isdigit() and int(p) > 0 for p in parts):
+            raise KeyError(f"diffusers:{model}: size must be WxH, e.g. 832x480, not {opts['size']!r}")
 
 
 def _value(v: str):

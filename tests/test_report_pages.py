@@ -185,3 +185,44 @@ def test_run_page_sections(run):
     m = board["principia"]["models"]
     assert m["static"]["unmeasurable"] == 1 and m["broken"]["invalid"] == 1
     assert math.isclose(m["reference"]["tasks"]["restitution"], 1 - 0.02 / 1.5)
+
+
+CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+WIDTH = 1400
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Debian chromium at 1400 px (skipped when it or selenium is absent)."""
+    if not (Path(CHROMIUM).exists() and Path(DRIVER).exists()):
+        pytest.skip("no /usr/bin/chromium and /usr/bin/chromedriver")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              f"--window-size={WIDTH},900", "--mute-audio"):
+        opts.add_argument(a)
+    opts.binary_location = CHROMIUM
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    d = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    yield d
+    d.quit()
+
+
+def test_every_page_loads_cleanly_in_chromium_at_1400px(run, browser):
+    out = run[0]
+    pages = [out / "report.html", *sorted((out / "report").rglob("*.html"))]
+    assert len(pages) == 1 + 3 + 5  # run page, three suite indexes, five videos
+    images = 0
+    for p in pages:
+        browser.get(p.resolve().as_uri())
+        errors = [e for e in browser.get_log("browser") if e.get("level") == "SEVERE"]
+        assert not errors, (p.name, errors)
+        bad = browser.execute_script(
+            "return Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)")
+        assert not bad, (p.name, bad)
+        images += browser.execute_script("return document.images.length")
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= WIDTH, (p.name, width)
+    assert images >= 3 + 2 * 4  # the run page's charts, each tracked video's overview and key frames

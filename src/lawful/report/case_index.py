@@ -17,10 +17,26 @@ from lawful.store import Store
 
 
 def _cases(out: Path) -> dict[tuple[str, str], tuple[object, Path]]:
-    """(suite, case id) → (Case, path) for the case files of the run folder (and folders it points to)."""
-    from lawful.judges.judge import load_cases
+    """(suite, case id) → (Case, path) for the case files of the run folder and the folders its ``*.source``
+    files point to. Read without checking them against their tasks (the scoring did; that check builds every
+    suite's tasks per file, seconds for a run)."""
+    from lawful.case import Case
+    from lawful.judges.judge import CASES_POINTER
 
-    return {(c.suite, cid): (c, p) for cid, (c, p) in load_cases(Path(out) / "cases").items()}
+    root = Path(out) / "cases"
+    if not root.is_dir():
+        return {}
+    folders = [root] + [Path(f.read_text().strip()) for f in sorted(root.glob(f"*{CASES_POINTER}"))]
+    found: dict = {}
+    for d in folders:
+        for p in sorted(d.rglob("*.json")) if d.is_dir() else []:
+            try:
+                c = Case.model_validate_json(p.read_text())
+            except (OSError, ValueError):
+                continue
+            c._dir = p.parent
+            found.setdefault((c.suite, c.id), (c, p))
+    return found
 
 
 def _phyground_video(out: Path, model: str, case_id: str, rollout: int) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from lawful.report.formulas import score_lines
+from lawful.report.formulas import is_formula, score_lines
 from lawful.report.html import badge, esc, num, page, rel, table
 
 THUMB_W = 320  # key frames
@@ -69,7 +69,7 @@ def key_frame_images(item: Item, img_dir: Path) -> list[tuple[Path, str]]:
     ev = item.evidence or {}
     if not ev.get("tracks") or not item.path or not Path(item.path).exists():
         return []
-    ov = Overlay.from_evidence(ev, task_probes(item.case) if item.case is not None else None)
+    ov = Overlay.from_evidence(ev)
     keys = ov.key_frames()
     stem = f"{item.case_id}__{item.rollout}-{_key(item)}"
     paths = [img_dir / f"{stem}-overview.jpg"] + [img_dir / f"{stem}-f{f}.jpg" for f, _ in keys]
@@ -80,6 +80,8 @@ def key_frame_images(item: Item, img_dir: Path) -> list[tuple[Path, str]]:
         for old in img_dir.glob(f"{item.case_id}__{item.rollout}-*.jpg"):
             old.unlink()
         want = {f for f, _ in keys}
+        if item.case is not None:
+            ov.probes = task_probes(item.case)
         try:
             for i, frame in video_frames(item.path, item.case, want | {int(ov.frames[0]) if len(ov.frames) else 0}):
                 s = scale_for(frame, item.case)
@@ -135,12 +137,20 @@ def _median(v) -> float | None:
 
 
 def _scores(item: Item) -> str:
+    """Each score with its formula and numbers, or its metrics as a table; a column that is one metric of
+    another stored score (Apple-π's ``<subtrack>/<check>``) is shown in that score's table only."""
     out = []
     for col, row in item.scores.items():
+        if "/" in col and any(c.startswith(col.split("/")[0]) and "/" not in c for c in item.scores):
+            continue
         sc = row.get("score") or {}
         head = f"<h3>{esc(col)}: {num(row.get('value'))} {badge(row.get('status', ''))}</h3>"
         lines = score_lines(sc)
-        body = "".join(f"<div class='formula'>{esc(line)}</div>" for line in lines)
+        if lines and not is_formula(sc):
+            body = table(["metric", "value"], [[f"<td class='l'>{esc(k)}</td>", num(v)]
+                                               for k, v in (sc.get("metrics") or {}).items()])
+        else:
+            body = "".join(f"<div class='formula'>{esc(line)}</div>" for line in lines)
         if row.get("reason"):
             body += f"<p class='reason {esc(row.get('status', ''))}'>{esc(row['reason'])}</p>"
         out.append(head + body)
@@ -187,6 +197,8 @@ def _outputs(item: Item, here: Path) -> str:
         pth = Path(p)
         link = f"<a href='{esc(rel(pth, here))}'>{esc(pth.name)}</a>" if pth.exists() else esc(p) + " (missing)"
         img = ""
+        if pth.suffix.lower() in (".mp4", ".webm") and pth.exists():
+            img = f"<br><video controls muted preload='none' width='{THUMB_W}' src='{esc(rel(pth, here))}'></video>"
         if pth.suffix.lower() in (".png", ".jpg", ".jpeg") and pth.exists():
             thumb = here / "img" / f"{item.case_id}__{item.rollout}-{sub}.jpg"
             if not thumb.exists() or thumb.stat().st_mtime < pth.stat().st_mtime:
@@ -196,7 +208,7 @@ def _outputs(item: Item, here: Path) -> str:
             if thumb.exists():
                 img = f"<br><img src='{esc(rel(thumb, here))}' alt='{esc(sub)} output' width='{THUMB_W}'>"
         parts.append(f"<li>{esc(sub)}: {link}{img}</li>")
-    return "<h2>outputs</h2><ul>" + "".join(parts) + "</ul>"
+    return "<h2>outputs</h2><ul class='frames'>" + "".join(parts) + "</ul>"
 
 
 def write_case_page(item: Item, index_href: str, run_href: str, embed: bool = False) -> Path:

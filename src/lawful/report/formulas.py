@@ -83,6 +83,12 @@ def principia_lines(score: dict) -> list[str]:
     return lines
 
 
+def is_formula(score: dict) -> bool:
+    """Whether the score has a known formula (WMLE's or Principia's shape), not only metrics."""
+    m = score.get("metrics") or {}
+    return ("C" in m and ("S" in (score.get("extra") or {}) or "P" in m)) or "F1" in (score.get("sides") or {})
+
+
 def score_lines(score: dict) -> list[str]:
     """The formula lines for one stored score (empty when there are no numbers to show)."""
     m, extra = score.get("metrics") or {}, score.get("extra") or {}

@@ -23,14 +23,14 @@ img{max-width:100%;height:auto}
 .ok{color:#176417}.unmeasurable{color:#9a6400}.invalid{color:#b00020}.muted{color:#777}
 .badge{display:inline-block;padding:1px 7px;border-radius:9px;font-size:.85em;color:#fff;background:#777}
 .badge.scored{background:#2e7d32}.badge.unmeasurable{background:#c77700}.badge.invalid{background:#b00020}
-.frames{display:flex;flex-wrap:wrap;gap:8px}.frames figure{margin:0;width:320px}
+figure{margin:0 0 8px 0}.frames{display:flex;flex-wrap:wrap;gap:8px;padding:0}.frames li{list-style:none}.frames figure{margin:0;width:320px}
 .frames figcaption{font-size:.8em;color:#555}
 .formula{font-family:ui-monospace,monospace;background:#f6f6f6;padding:4px 8px;margin:3px 0;
  white-space:pre-wrap;overflow-wrap:anywhere}
 .reason{background:#fff4e5;border-left:4px solid #c77700;padding:6px 10px;overflow-wrap:anywhere}
 .reason.invalid{background:#fdecee;border-left-color:#b00020}
 :target{background:#fffbd6}
-nav a{margin-right:1em}
+nav a{margin-right:1em}p,li,h1,h3,figcaption,summary{overflow-wrap:anywhere}
 video{max-width:100%;background:#000}
 td a{text-decoration:none}td.unmeasurable{background:#fff4e5}td.invalid{background:#fdecee}
 """

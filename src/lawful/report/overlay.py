@@ -9,6 +9,7 @@ read in) comes from the task's own probes for the case. Frames are RGB ``uint8``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -197,12 +198,17 @@ def _draw_region(img, name: str, r: dict, i: int, box, scale, labels: bool) -> N
         _label(img, text, _pt(at[0], at[1] - 3, scale), col)
 
 
+@lru_cache(maxsize=64)
+def _task(suite: str, name: str):
+    from lawful.suites.base import get_suite
+
+    return get_suite(suite).task(name)
+
+
 def task_probes(case) -> dict[str, tuple[float, float, float, float]]:
     """Boxes of the probes the case's task reads (empty when the task reads none or cannot say)."""
     try:
-        from lawful.runner.evaluate import task_for
-
-        return {p.name: p.box() for p in task_for(case).probes(case)}
+        return {p.name: p.box() for p in _task(case.suite, case.task).probes(case)}
     except Exception:  # an unknown task or a case the task rejects: draw the readings without their boxes
         return {}
 

@@ -75,6 +75,10 @@ def small_multiples(panels: dict[str, dict[str, tuple]], scale: tuple[float, flo
             for p_, x in zip(pos, v):
                 if x is None:
                     ax.text(scale[0], p_, " –", va="center", fontsize=7, color="#999")
+                elif k == 1:  # one series: its value beside the bar (a zero is a bar of no length)
+                    inside = x > scale[0] + 0.8 * (scale[1] - scale[0])
+                    ax.text(x, p_, (f"{x:.3g} " if inside else f" {x:.3g}"), va="center", fontsize=6,
+                            ha="right" if inside else "left", color="white" if inside else "#333")
         if ref is not None:
             ax.axvline(ref, color="#b00020", ls="--", lw=0.9)
         ax.set_title(model, fontsize=9)
@@ -83,8 +87,9 @@ def small_multiples(panels: dict[str, dict[str, tuple]], scale: tuple[float, flo
         ax.tick_params(labelsize=7)
     axes.flat[0].set_yticks(y, [lab if len(lab) <= 28 else lab[:26] + "…" for lab in labels])
     axes.flat[0].invert_yaxis()
-    if k > 1:
-        axes.flat[0].legend(fontsize=7, loc="lower right")
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
+    if k > 1:  # one legend for the figure, above the panels
+        handles, names = axes.flat[0].get_legend_handles_labels()
+        fig.legend(handles, names, fontsize=7, loc="upper right", ncols=k, frameon=False)
     return _img(fig, title)

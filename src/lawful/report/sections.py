@@ -57,13 +57,14 @@ def generic(suite: str, section: dict) -> str:
     return "\n".join(out)
 
 
-def _family_of(label: str) -> str:
+def _families() -> dict[str, str]:
+    """WMLE task label → family ({} when the tasks cannot be listed)."""
     try:
         from lawful.suites.wmle import task_info
 
-        return task_info().get(label, {}).get("family") or "other"
+        return {lab: i.get("family") or "other" for lab, i in task_info().items()}
     except Exception:
-        return "other"
+        return {}
 
 
 def wmle(suite: str, section: dict) -> str:
@@ -81,7 +82,8 @@ def wmle(suite: str, section: dict) -> str:
            table(["model", "C", "P", "S", "S easy", "S medium", "S hard", *COUNT_HEAD], summary)]
     labels = sorted({lab for m in models.values() for lab in m.get("tasks", {})},
                     key=lambda s: (int("".join(ch for ch in s if ch.isdigit()) or 10**6), s))
-    fam = {lab: _family_of(lab) for lab in labels}
+    known = _families()
+    fam = {lab: known.get(lab, 'other') for lab in labels}
     head = ["task", "phenomenon", "level"] + [f"{esc(n)} {k}" for n in models for k in ("C", "P", "S")]
     rows = []
     for lab in labels:
@@ -136,14 +138,16 @@ def applepi(suite: str, section: dict) -> str:
         sd = m.get("subtracks_std", {})
         rows.append([f"<th>{esc(n)}</th>", f"<b>{fmt(m.get('overall'))}</b>",
                      *[_a(cases_link(suite, s), score_cell(m["subtracks"].get(s), sd.get(s))) for s in subs],
-                     *[fmt(m.get("pillars", {}).get(p)) for p in pillars], *_counts(m)])
+                     *_counts(m)])
     out = [f"<p>Scoring: {esc(first.get('scoring', ''))}. Scale 0–1.</p>",
-           table(["model", "overall", *[esc(s.replace("_objective", "")) for s in subs],
-                  *[f"pillar {esc(p)}" for p in pillars], *COUNT_HEAD], rows)]
+           table(["model", "overall", *[esc(s.replace("_objective", "").replace("_", " ")) for s in subs],
+                  *COUNT_HEAD], rows)]
     tasks = list(dict.fromkeys(t for m in models.values() for t in m.get("tasks", {})))
-    out.append(table(["task", *map(esc, models)], [[f"<th>{esc(t)}</th>", *[fmt(m.get("tasks", {}).get(t))
-                                                                           for m in models.values()]]
-                                                   for t in tasks]))
+    out.append("<div class='frames'>" + table(["task", *map(esc, models)], [
+        [f"<th>{esc(t)}</th>", *[fmt(m.get("tasks", {}).get(t)) for m in models.values()]] for t in tasks])
+        + table(["pillar", *map(esc, models)], [
+            [f"<th>{esc(p)}</th>", *[fmt(m.get("pillars", {}).get(p)) for m in models.values()]] for p in pillars])
+        + "</div>")
     panels = {n: {s.replace("_objective", ""): (m["subtracks"].get(s), m.get("subtracks_std", {}).get(s))
                   for s in subs} for n, m in models.items()}
     out.append(small_multiples(panels, (0, 1), f"{suite}: per subtrack (error bars: std over cases)"))

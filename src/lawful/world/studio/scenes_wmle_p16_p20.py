@@ -1,5 +1,10 @@
 """Studio scenes of the WMLE optics tasks, drawn in 3-D by MuJoCo.
 
+- P17 ``refraction``: a glass tank of tinted water in front of a frosted panel; a laser above shines down
+  onto the surface and the beam continues, bent, to the bottom or a side wall. The beams lie in the tank's
+  mid-plane, which faces the camera; the camera is level with the surface (seen edge-on, as one films
+  it), so the surface's row is the contact's. Static: the law's closed form (Snell, n = 1.333). Twin: the
+  beam bends as for ``anti_n`` (1.0 or 2.0).
 - P18 ``mirror_reflection``: a laser pointer above a mirror strip (a thin glass box with a reflective face,
   on a stand) shines a beam down at it; the beams are thin self-lit rods in the plane facing the camera
   (visible through a little haze). Nothing moves: the law is drawn from its closed form (equal angles
@@ -130,3 +135,122 @@ def mirror_reflection(index: int, seed: int) -> StyledCase:
         return world.render(recs[law])
 
     return StyledCase(case, first, render)
+
+
+# ----------------------------------------------------------------------------- P17
+
+N_WATER = 1.333
+TINTS = {"blue": (60, 130, 205), "teal": (35, 160, 155), "amber": (205, 150, 55)}
+
+
+@scene("wmle", "refraction")
+def refraction(index: int, seed: int) -> StyledCase:
+    label = 17
+    rng = C.scene_rng(seed, label, index)
+    variant = C.variant_of(index)
+    W, H = variant.size
+    st = E.Stage(C.stage_seed(seed, label, index), W, H)
+    w_t, d_t = float(rng.uniform(0.46, 0.54)), float(rng.uniform(0.12, 0.16))
+    z_b = float(rng.uniform(0.0, 0.03)) + 0.012          # the tank's inner floor (on a thin glass base)
+    depth = float(rng.uniform(0.17, 0.2))
+    z_s = z_b + depth                                    # the water surface
+    z_top = z_s + float(rng.uniform(0.1, 0.13))
+    side = float(rng.choice([-1.0, 1.0]))                # +1: the laser is on the left, the beam travels right
+    th_i = float(rng.uniform(35.0, 58.0))
+    x_c = side * float(rng.uniform(0.01, 0.07))
+    h_src = float(rng.uniform(0.2, 0.25))                 # the aperture above the surface
+    tint_name = ("blue", "teal", "amber")[int(rng.integers(3))]
+    name, rgb = _beam_rgb(seed, avoid=("violet",) if tint_name == "blue" else ())
+    anti_n = float(rng.choice([1.0, 2.0]))
+    xL, xR = -0.5 * w_t, 0.5 * w_t
+    c = np.array([x_c, 0.0, z_s])
+    src = c + np.array([-side * h_src * math.tan(math.radians(th_i)), 0.0, h_src])
+
+    st.floor()
+    st.backdrop(y=float(rng.uniform(0.35, 0.6)))
+    _panel(st, rng, xL - 0.04, xR + 0.04, z_b - 0.012, z_top + 0.03, y=0.5 * d_t + 0.03)
+    gmat = K.glass(st, tuple(rng.uniform(205, 240, 3)), float(rng.uniform(0.08, 0.14)))
+    st.static.append(f'<geom name="tank" type="box" size="{0.5 * w_t + 0.005:.5g} {0.5 * d_t + 0.005:.5g} '
+                     f'{0.5 * (z_top - z_b + 0.012):.5g}" pos="0 0 {0.5 * (z_top + z_b - 0.012):.5g}" '
+                     f'material="{gmat}" contype="0" conaffinity="0"/>')
+    tint = tuple(int(v) for v in np.clip(np.asarray(TINTS[tint_name]) + rng.uniform(-12, 12, 3), 0, 255))
+    wmat = K.glass(st, tint, float(rng.uniform(0.3, 0.4)), specular=0.4)
+    st.static.append(f'<geom name="water" type="box" size="{0.5 * w_t:.5g} {0.5 * d_t:.5g} {0.5 * depth:.5g}" '
+                     f'pos="0 0 {0.5 * (z_b + z_s):.5g}" material="{wmat}" contype="0" conaffinity="0"/>')
+    r_b = 0.0016
+    K.beam(st, src, c, rgb, r_b)
+    K.laser(st, src, c - src)
+    ends = {}
+    for law, n_idx in (("true", N_WATER), ("anti", anti_n)):
+        th_r = math.asin(math.sin(math.radians(th_i)) / n_idx)
+        d = np.array([side * math.sin(th_r), 0.0, -math.cos(th_r)])
+        wall = xR if side > 0 else xL
+        s_end = min(depth / -d[2], (wall - c[0]) / d[0] if abs(d[0]) > 1e-9 else 1e9) - 0.004
+        ends[law] = (c + s_end * d, math.degrees(th_r))
+        C.mocap(st, f"ray_{law}", (0, 0, 0), [])
+        K.beam(st, c, ends[law][0], rgb, r_b, body=st.bodies[-1])
+    half = max(z_top + 0.04 - z_s, src[2] + 0.05 - z_s, z_s - z_b + 0.04)
+    cam = C.frame_camera(st, rng, variant, (xL - 0.05, z_s - half), (xR + 0.05, z_s + half), max_tilt_deg=0.0)
+    pos, right, upv, fov = st.cam
+    st.cam = (np.array([pos[0], pos[1], z_s]), right, upv, fov)  # level with the surface
+    cam["pos"][2] = round(z_s, 4)
+    world = st.build()
+    hide = {"true": {"ray_anti": HIDE}, "anti": {"ray_true": HIDE}}
+    duration = 2.0
+    recs = {"true": K.kinematic(world, duration, FPS, mocap=hide["true"])}
+    first = next(iter(world.render(recs["true"])))
+    cp, _, _, ppm = K.image_frame(world, c, (1, 0, 0), (0, 0, 1))
+    up, along = np.array([0.0, -1.0]), np.array([-side, 0.0])  # towards the light; towards the laser (image)
+    gap = max(4.0, 0.012 * ppm)
+    xl_px, xr_px = world.project((xL, 0, z_s))[0], world.project((xR, 0, z_s))[0]
+    to_wall = (xr_px - cp[0]) if side > 0 else (cp[0] - xl_px)
+    floor_px = world.project((x_c, 0, z_b))[1] - cp[1]
+    src_px = np.array(world.project(src))
+    band_x = (xL + 0.025, xL + 0.09) if side > 0 else (xR - 0.09, xR - 0.025)
+    bx0, bx1 = sorted(world.project((x, -0.5 * d_t, z_s))[0] for x in band_x)
+    ytop, ybot = world.project((0, -0.5 * d_t, z_s + 0.06))[1], world.project((0, -0.5 * d_t, z_s - 0.06))[1]
+    beam_rgb = K.measured_rgb(first, [cp + s * (src_px - cp) for s in np.linspace(0.2, 0.8, 25)])
+    known = {
+        "tank": [round(xl_px, 2), round(world.project((0, 0, z_top))[1], 2), round(xr_px, 2),
+                 round(world.project((0, 0, z_b))[1], 2)],
+        "surface_y": round(float(cp[1]), 3), "contact": [round(float(v), 3) for v in cp],
+        "source": [round(float(v), 3) for v in src_px], "laser_side": side, "theta_i_deg": round(th_i, 4),
+        "tint_name": tint_name, "tint": list(tint), "beam_name": name, "beam_color": list(beam_rgb),
+        "anti_n": anti_n, "container_width_px": round(xr_px - xl_px, 3),
+        "surface_region": [round(bx0, 2), round(ytop, 2), round(bx1, 2), round(ybot, 2)],
+        "incident_region": _quad(cp, along, up, 2.0, 0.9 * float(np.hypot(*(src_px - cp))), gap,
+                                 0.9 * float(cp[1] - src_px[1]), (W, H)),
+        "refracted_region": _quad(cp, -along, up, -0.04 * ppm, min(0.4 * ppm, to_wall - 5), -(floor_px - 5), -gap,
+                                  (W, H)),
+        "studio": {"variant": variant.name, "camera": cam, "motion": "static: the law's closed form"},
+        "anti_note": "twin: the beam bends as for refractive index anti_n (1.0 or 2.0)"}
+    case = E.studio_case(
+        "wmle", "refraction", index, seed, duration=duration, fps=FPS, width=W, height=H, objects=[], known=known,
+        variant=f"studio-{variant.name}",
+        prompt=(f"A glass tank, half full of still {tint_name}-tinted water, stands in front of a pale frosted panel. "
+                f"A laser pointer clamped above the tank on the {'left' if side > 0 else 'right'} shines a thin "
+                f"{name} beam down onto the water surface, about {th_i:.0f} degrees from the vertical; the beam is "
+                "visible in the air and inside the water, where it continues down towards the bottom. Nothing moves; "
+                "the camera is fixed and level with the water surface."),
+        assumptions=["clear water of refractive index 1.333 under air", "a flat, still surface",
+                     "a fixed laser and camera; the beam lies in a plane facing the camera"],
+        criteria=["P17: M1/M2 of WMLE appendix B.4"],
+        quantities={"theta_i_deg": th_i, "theta_r_deg": ends["true"][1], "e1": 0.0, "e2": 0.0,
+                    "anti_e1": anti_n - N_WATER})
+
+    def render(law: str):
+        if law not in recs:
+            recs[law] = K.kinematic(world, duration, FPS, mocap=hide[law])
+        return world.render(recs[law])
+
+    return StyledCase(case, first, render)
+
+
+def _panel(st: E.Stage, rng, x0: float, x1: float, z0: float, z1: float, y: float) -> None:
+    """A pale frosted panel lit from behind (a light box) standing behind an apparatus: the beam shows against
+    it, and the apparatus's shadows on it are faint."""
+    tone = rng.uniform(200, 238) + rng.uniform(-8, 8, 3)
+    mat = K.glass(st, tuple(np.clip(tone, 0, 255)), 1.0, specular=0.05, emission=float(rng.uniform(0.45, 0.6)))
+    st.static.append(f'<geom name="panel" type="box" size="{0.5 * (x1 - x0):.5g} 0.005 {0.5 * (z1 - z0):.5g}" '
+                     f'pos="{0.5 * (x0 + x1):.5g} {y:.5g} {0.5 * (z0 + z1):.5g}" material="{mat}" '
+                     'contype="0" conaffinity="0"/>')

@@ -11,6 +11,7 @@ import typer
 study_app = typer.Typer(no_args_is_help=True, help="Human annotation study: create, serve, qc, report.")
 
 STUDY_OPT = typer.Option(Path("study"), "--study", "-s", help="Study folder (media, links, SQLite database).")
+MAX_LISTED = 20
 DB_OPT = typer.Option(None, "--db", help="SQLAlchemy URL (default: SQLite in the study folder).")
 
 
@@ -84,9 +85,15 @@ def qc(study: Path = STUDY_OPT, db: str = DB_OPT,
         return
     print(f"{res['submissions']} submissions from {res['annotators']} annotators: kept {res['kept']}, "
           f"removed {len(res['removed'])} (round 1: {len(res['removed_round_1'])}, round 2: {len(res['removed_round_2'])})")
-    for a in res["removed"]:
+    for a in res["removed"][:MAX_LISTED]:
         q = res["details"][a]
         print(f"  {a}: {'; '.join(q['reasons'])}  [flags: {', '.join(q['flags'])}]")
+    if len(res["removed"]) > MAX_LISTED:
+        print(f"  … and {len(res['removed']) - MAX_LISTED} more (--json lists all)")
+    low = sum("low_volume" in res["details"][a]["flags"] for a in res["removed"])
+    if res["annotators"] and low * 2 > res["annotators"]:
+        print(f"warning: {low} of {res['annotators']} annotators have fewer than --min-videos {min_videos} submissions; "
+              "lower it if the study gives each annotator only a few items")
 
 
 def _f(v, nd=3) -> str:
@@ -153,18 +160,26 @@ def report(study: Path = STUDY_OPT, db: str = DB_OPT, splits: int = typer.Option
 @study_app.command("simulate", hidden=True)
 def simulate(study: Path = STUDY_OPT, db: str = DB_OPT, sigma: float = typer.Option(0.5),
              p: float = typer.Option(0.8, help="Chance a good annotator prefers the law-correct clip."),
-             bad: str = typer.Option("", help="Profiles for the last annotators, e.g. constant,copy,rusher.")):
+             bad: str = typer.Option("", help="Profiles for the last annotators, e.g. constant,copy,rusher."),
+             judge: list[str] = typer.Option([], help="NAME:BIAS — also store a simulated judge (truth + BIAS) "
+                                             "in the run (demo only).")):
     """Answer every assignment with simulated annotators of known truth (a demo of qc and report)."""
     from sqlalchemy import select
 
     from lawful.study.db import Annotator
-    from lawful.study.simulate import simulate_study
+    from lawful.study.simulate import simulate_judge, simulate_study
 
     d = _db(study, db)
     with d.read() as s:
         names = sorted(a.name for a in s.scalars(select(Annotator)))
     profiles = dict(zip(reversed(names), [b for b in bad.split(",") if b]))
     n = simulate_study(d, profiles, sigma=sigma, p=p)
+    for spec in judge:
+        name, _, bias = spec.rpartition(":")
+        if not name:
+            _fail(f"--judge {spec!r}: use NAME:BIAS, e.g. sim-judge:0.5")
+        m = simulate_judge(d, (d.meta("settings") or {})["run"], name, float(bias))
+        print(f"simulated judge {name} (truth {float(bias):+g}): {m} answers stored in the run")
     d.close()
     print(f"{n} simulated submissions; non-good annotators: {profiles or 'none'}")
 

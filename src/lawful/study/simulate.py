@@ -135,3 +135,26 @@ def demo_run(out: str | Path, models: tuple[str, ...] = ("reference", "counterfa
                 clip.append(f)
             write_video(out / "videos" / model / f"{p.stem}__0.mp4", clip, fps)
     return out
+
+
+def simulate_judge(db: StudyDB, run_dir: str | Path, name: str, bias: float = 0.0,
+                   truth: Callable[[str, str, str], float] = default_truth) -> int:
+    """Store a simulated judge's answers (truth + ``bias``, clipped to 1-5) in the run's results store,
+    for every clip and question of the study; returns the answers written."""
+    from lawful.judges.judge import STORE_FILE
+    from lawful.store import Store, VideoKey
+    from lawful.study.assign import GENERAL_RUBRIC, LAW_RUBRIC, rating_questions
+
+    with db.read() as s:
+        videos = list(s.scalars(select(Video)))
+        laws = {it.case_id: it.laws for it in s.scalars(select(Item))}
+    n = 0
+    with Store(Path(run_dir) / STORE_FILE) as st:
+        for v in videos:
+            for q in rating_questions(laws.get(v.case_id, [])):
+                rubric = GENERAL_RUBRIC if q["domain"] == "general" else LAW_RUBRIC
+                value = float(min(5.0, max(1.0, truth(v.model, v.case_id, q["key"]) + bias)))
+                st.put_judgement(VideoKey("phyground", v.case_id, v.model, v.rollout), rubric, q["key"], value,
+                                 "scored", meta={"simulated": True}, judge=name)
+                n += 1
+    return n

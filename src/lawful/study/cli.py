@@ -116,7 +116,8 @@ def print_report(r: dict) -> None:
     for view, rel in r["reliability"].items():
         sp, iv = rel["spearman"], rel["spearman"]["interval"] or [None, None]
         print(f"  {view:8s} Spearman {_f(sp['mean'])} [{_f(iv[0])}, {_f(iv[1])}]  Kendall τ-b "
-              f"{_f(rel['kendall_tau_b']['mean'])}  Pearson {_f(rel['pearson']['mean'])}  ({rel['splits']} splits)")
+              f"{_f(rel['kendall_tau_b']['mean'])}  Pearson {_f(rel['pearson']['mean'])}  ({rel['splits']} splits)"
+              + (f"  — {rel['reason']}" if rel.get("reason") else ""))
     a = r["agreement"]
     print(f"\ninter-annotator agreement: Krippendorff α (interval) all {_f(a['alpha_all'])}, general "
           f"{_f(a['alpha_general'])}, physics {_f(a['alpha_physics'])} over {a['units']} units; pairwise "

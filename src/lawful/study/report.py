@@ -114,6 +114,8 @@ def reliability(rows: list[dict], n_splits: int = 100, seed: int = 0) -> dict:
         def agg(half, view=view):
             return {m: row[view] for m, row in model_rows(video_means(half)).items() if math.isfinite(row[view])}
         out[view] = split_half_reliability(rows, model_of, n_splits=n_splits, seed=seed, aggregate=agg)
+        if not out[view]["splits"]:
+            out[view]["reason"] = "needs at least 2 annotators and 3 models scored in both halves"
     return out
 
 
@@ -188,9 +190,9 @@ def build_report(db, n_splits: int = 100, seed: int = 0, include_removed: bool =
     per_law: dict[str, list[float]] = defaultdict(list)
     for (_, _, _, d), v in cells.items():
         per_law[d].append(v)
-    run = Path(settings.get("run", ""))
+    run = Path(settings["run"]) if settings.get("run") else None
     judges = {j: judge_vs_human(jc, cells, votes, video_key)
-              for j, jc in judge_cells(run, settings.get("suite", "phyground")).items()} if run.is_dir() else {}
+              for j, jc in judge_cells(run, settings.get("suite", "phyground")).items()} if run and run.is_dir() else {}
     return {"qc_applied": db.meta("qc") is not None, "removed_annotators": sorted(removed),
             "annotators": len({x["annotator"] for x in subs}), "submissions": len(subs), "labels": len(rows),
             "human": {"models": humans, "per_question": {d: {"mean": sum(v) / len(v), "videos": len(v)}

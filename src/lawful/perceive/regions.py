@@ -18,9 +18,11 @@ Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
                  (``learn="each"``: a medium that changes colour — water freezing, ice melting — or
                  light that drifts; the level must then stay clear of the region's top and bottom rows).
 - ``brightness`` ``luma`` (0–255), ``r``, ``g``, ``b``: means over the region; ``sigma``: standard error of luma.
-- ``line``       selected pixels fitted by a straight line: ``x``, ``y`` (centroid), ``angle`` (direction in
+- ``line``       selected pixels fitted by a straight line, refitted without stray pixels (farther from the
+                 line than :data:`K_TRIM` robust sds of the pixels' distances, the sd at least
+                 :data:`TRIM_FLOOR`: another beam's fringe, compression's smear): ``x``, ``y`` (centroid), ``angle`` (direction in
                  image coordinates, radians in (−π/2, π/2]), ``rms`` (perpendicular px), ``length`` (extent
-                 along the line), ``n`` (pixels). ``sigma``: rms / √n.
+                 along the line), ``n`` (pixels kept). ``sigma``: rms / √n.
 - ``blobs``      the ``count`` largest connected components of the selected pixels, ordered left to right,
                  ``[T, count]`` (NaN where fewer): ``x``, ``y``, ``area``, ``x0``, ``y0``, ``x1``, ``y1`` and a
                  circle fitted to each outline, ``cx``, ``cy``, ``r``, ``roundness`` (1 − radial rms / r).
@@ -49,6 +51,9 @@ Kind = Literal["level", "brightness", "line", "blobs", "profile"]
 KINDS = ("level", "brightness", "line", "blobs", "profile")
 K_SELECT = 4.0  # robust background sds a darker/brighter pixel must depart by
 MIN_PIXELS = 6  # a line or blob needs at least this many selected pixels
+K_TRIM = 3.29  # a line's pixel farther than this many robust sds from the fitted line is stray (two-sided 1e-3)
+TRIM_PASSES = 4
+TRIM_FLOOR = 1.0  # px: the least robust sd trimmed at (a 4:2:0 chroma sample spans 2 px)
 MARGIN = 0.12  # share of the frame kept around the regions so a compensated camera can move that far
 
 
@@ -332,14 +337,21 @@ def _line(p: Probe, img, mask, state):
     if len(xs) < MIN_PIXELS:
         return None
     pts = np.stack([xs, ys], 1).astype(np.float32)
-    vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+    for _ in range(TRIM_PASSES):  # refit without stray pixels (another beam's fringe, compression's smear)
+        vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        perp = (pts[:, 0] - x0) * vy - (pts[:, 1] - y0) * vx
+        sd = max(1.4826 * float(np.median(np.abs(perp - np.median(perp)))), TRIM_FLOOR)
+        keep = np.abs(perp) <= K_TRIM * sd
+        if keep.all() or keep.sum() < MIN_PIXELS:
+            break
+        pts = pts[keep]
     if vx < 0 or (vx == 0 and vy < 0):
         vx, vy = -vx, -vy
     perp = (pts[:, 0] - x0) * vy - (pts[:, 1] - y0) * vx
     along = (pts[:, 0] - x0) * vx + (pts[:, 1] - y0) * vy
     rms = float(np.sqrt(np.mean(perp**2)))
     return {"x": float(x0), "y": float(y0), "angle": float(np.arctan2(vy, vx)), "rms": rms,
-            "length": float(along.max() - along.min() + 1), "n": float(len(xs))}, rms / np.sqrt(len(xs))
+            "length": float(along.max() - along.min() + 1), "n": float(len(pts))}, rms / np.sqrt(len(pts))
 
 
 def _circle(pts: np.ndarray) -> tuple[float, float, float, float]:

@@ -10,6 +10,8 @@
 - :class:`Tilt` — a camera turned about its optical axis (MuJoCo's free camera cannot roll): the scene is
   rendered on a larger canvas with the same focal length, turned and cut to the frame, and only then
   degraded (noise, flicker, jitter at the output size), with points and masks mapped alike;
+- :func:`build_lit` — a stage lit by the lights given instead of the engine's key and fill lights (a
+  single lamp whose shadows are the measurement);
 - :func:`mesh` — a convex solid from its vertices (a liquid whose top is a given plane);
 - :func:`beam`, :func:`laser`, :func:`image_frame`, :func:`measured_rgb` — light beams in a plane facing the
   camera: a thin self-lit rod, a laser pointer's body, the plane's image axes, a colour read off a frame.
@@ -18,6 +20,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterator
 from types import SimpleNamespace
 
@@ -185,3 +188,15 @@ def measured_rgb(frame: np.ndarray, pts) -> tuple[int, int, int]:
     p = np.rint(np.asarray(pts, float)).astype(int)
     p = p[(p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)]
     return tuple(int(v) for v in np.median(frame[p[:, 1], p[:, 0]], axis=0))
+
+
+def build_lit(st: E.Stage, lights: str, headlight: float = 0.08, shadowsize: int = 2048) -> E.World:
+    """Compile ``st`` with ``lights`` (MJCF ``<light …/>`` elements) in place of the engine's key and fill
+    lights, a headlight of diffuse ``headlight`` (ambient as the look says) and ``shadowsize`` shadow maps."""
+    xml = re.sub(r'<light name="(key|fill)"[^>]*/>', "", st.xml(), count=2)
+    xml = xml.replace("<worldbody>", "<worldbody>" + lights, 1)
+    xml = re.sub(r'(<headlight [^>]*diffuse=")[^"]*"', rf'\g<1>{headlight:.3g} {headlight:.3g} {headlight:.3g}"', xml)
+    xml = re.sub(r'shadowsize="\d+"', f'shadowsize="{int(shadowsize)}"', xml)
+    if st.cam is None:
+        raise ValueError("Stage.camera() was not called")
+    return E.World(st, mujoco.MjModel.from_xml_string(xml, st.assets))

@@ -5,6 +5,11 @@
   mid-plane, which faces the camera; the camera is level with the surface (seen edge-on, as one films
   it), so the surface's row is the contact's. Static: the law's closed form (Snell, n = 1.333). Twin: the
   beam bends as for ``anti_n`` (1.0 or 2.0).
+- P19 ``concurrent_shadows``: seen from high above (the camera's plumb line through the lamp's foot, so
+  the rods' own images point away from it too), a small bulb hangs over a plain floor and is the only
+  light; four thin vertical rods around it cast shadows by MuJoCo's own shadow mapping of that point
+  light. Static. Twin: the rods cast no shadows of their own and dark shadow-shaped patches lie on the
+  floor turned about each rod by ``anti_turn_deg`` (no single lamp could cast them).
 - P18 ``mirror_reflection``: a laser pointer above a mirror strip (a thin glass box with a reflective face,
   on a stand) shines a beam down at it; the beams are thin self-lit rods in the plane facing the camera
   (visible through a little haze). Nothing moves: the law is drawn from its closed form (equal angles
@@ -254,3 +259,118 @@ def _panel(st: E.Stage, rng, x0: float, x1: float, z0: float, z1: float, y: floa
     st.static.append(f'<geom name="panel" type="box" size="{0.5 * (x1 - x0):.5g} 0.005 {0.5 * (z1 - z0):.5g}" '
                      f'pos="{0.5 * (x0 + x1):.5g} {y:.5g} {0.5 * (z0 + z1):.5g}" material="{mat}" '
                      'contype="0" conaffinity="0"/>')
+
+
+# ----------------------------------------------------------------------------- P19
+
+N_RODS = 4
+
+
+@scene("wmle", "concurrent_shadows")
+def concurrent_shadows(index: int, seed: int) -> StyledCase:
+    label = 19
+    rng = C.scene_rng(seed, label, index)
+    variant = C.variant_of(index)
+    W, H = variant.size
+    st = E.Stage(C.stage_seed(seed, label, index), W, H)
+    st.look.floor = "flat"  # a plain floor: a shadow is the only dark thing on it
+    h_L = float(rng.uniform(0.6, 0.75))
+    kappa = float(rng.uniform(0.6, 0.85))
+    h_r = h_L * kappa / (1 + kappa)                        # rod height: kappa = h_r / (h_L - h_r)
+    rho = float(rng.uniform(0.007, 0.01))
+    fov = float(rng.uniform(26.0, 34.0))
+    half_y = 0.5 * float(rng.uniform(0.85, 1.0))           # the floor's half-extent seen along the short side
+    aspect = W / H
+    hx, hy = (half_y * aspect, half_y) if aspect >= 1 else (half_y, half_y / aspect)
+    Hc = hy / math.tan(math.radians(fov) / 2)
+    lamp = np.array([float(rng.uniform(-0.1, 0.1)) * hx, float(rng.uniform(-0.08, 0.08)) * hy])
+    a0 = float(rng.uniform(0.0, 72.0))
+    alphas = [a0 + 72.0 * k + float(rng.uniform(-4.0, 4.0)) for k in range(N_RODS)]
+    turns = np.array([float(rng.uniform(14.0, 22.0)) for _ in range(N_RODS)])
+    signs = np.array([1.0, -1.0, 1.0, -1.0]) * float(rng.choice([-1.0, 1.0]))
+    st.floor()
+    metal = tuple(int(v) for v in rng.uniform(175, 215, 3))
+    rods = []
+    for a in alphas:
+        e = np.array([math.cos(math.radians(a)), math.sin(math.radians(a))])
+        room = min((hx - abs(lamp[0])) / max(abs(e[0]), 1e-6), (hy - abs(lamp[1])) / max(abs(e[1]), 1e-6)) - 0.06
+        d = min(0.3, room / (1.0 + kappa))
+        rods.append({"xy": lamp + d * e, "e": e, "d": d, "alpha": a})
+        st.fixed(E.cylinder(rho, 0.5 * h_r), (*(lamp + d * e), 0.5 * h_r), metal, 0.7, **E.NO_CONTACT)
+    bulb = K.glass(st, (255, 246, 214), 1.0, specular=0.0, emission=1.0)
+    st.static.append(f'<geom type="sphere" size="0.014" pos="{lamp[0]:.5g} {lamp[1]:.5g} {h_L:.5g}" material="{bulb}" '
+                     'contype="0" conaffinity="0"/>')
+    cord = E.capsule(0.002, (lamp[0], lamp[1], h_L + 0.012), (lamp[0], lamp[1], Hc - 0.05))
+    st.static.append(f'<geom {E._attrs(cord)} material="{st.material((40, 40, 40), 0.2)}" contype="0" conaffinity="0"/>')
+    # the twin's patches: shadow-shaped, dark, turned about each rod
+    patch = K.glass(st, (22, 22, 26), 0.45, specular=0.0)
+    geoms = []
+    for j, r in enumerate(rods):
+        a = math.radians(r["alpha"] + signs[j] * turns[j])
+        e = np.array([math.cos(a), math.sin(a)])
+        L = r["d"] * kappa
+        mid = r["xy"] + 0.5 * L * e
+        w = rho * (1.0 + 0.5 * kappa)  # a point source widens a shadow with distance
+        geoms.append(f'<geom type="box" size="{0.5 * L:.5g} {w:.5g} 0.0004" pos="{mid[0]:.5g} {mid[1]:.5g} 0.0005" '
+                     f'euler="0 0 {math.degrees(a):.6g}" material="{patch}" contype="0" conaffinity="0"/>')
+    C.mocap(st, "patches", HIDE, geoms)
+    tilt = math.radians(1.0)  # a hair off straight down (MuJoCo's free camera needs a horizon)
+    st.camera(pos=(lamp[0], lamp[1], Hc), lookat=(lamp[0], lamp[1] + Hc * math.tan(tilt), 0.0), fovy=fov)
+    light = (f'<light name="lamp" pos="{lamp[0]:.5g} {lamp[1]:.5g} {h_L:.5g}" dir="0 0 -1" directional="false" '
+             f'castshadow="true" cutoff="70" exponent="1" attenuation="1 0 0" diffuse="0.9 0.88 0.8" '
+             f'specular="0.3 0.3 0.3"/>')
+    world = K.build_lit(st, light)
+    duration = 2.0
+    where = {"true": {"patches": HIDE}, "anti": {"patches": (0.0, 0.0, 0.0)}}
+    lid = world.model.light("lamp").id
+    recs = {"true": K.kinematic(world, duration, FPS, mocap=where["true"])}
+    first = next(iter(world.render(recs["true"])))
+    foot = np.array(world.project((*lamp, 0.0)))
+    regions, rods_px = [], []
+    for r in rods:
+        e3 = np.array([*r["e"], 0.0])
+        n3 = np.array([-r["e"][1], r["e"][0], 0.0])
+        base = np.array([*r["xy"], 0.0])
+        top = np.array(world.project(base + np.array([0, 0, h_r])))
+        b_px = np.array(world.project(base))
+        start = max(rho + 0.012, float(np.hypot(*(top - b_px))) / world.px_per_m(base) + 0.012)
+        L = r["d"] * kappa
+        far = L + 0.03
+        tw = math.tan(math.radians(30.0))
+        quad = [base + start * e3 + (rho + 0.014) * n3, base + far * e3 + (far * tw + 0.016) * n3,
+                base + far * e3 - (far * tw + 0.016) * n3, base + start * e3 - (rho + 0.014) * n3]
+        poly = _beams.optics.clip_polygon([world.project(p) for p in quad], W, H)
+        regions.append([[round(float(x), 2), round(float(y), 2)] for x, y in poly])
+        rods_px.append({"x": round(float(b_px[0]), 3), "y": round(float(b_px[1]), 3), "alpha_deg": round(r["alpha"], 4),
+                        "d_m": round(r["d"], 5)})
+    known = {"lamp": [round(float(v), 3) for v in foot], "rods": rods_px, "height_ratio": round(kappa, 5),
+             "rod_radius_px": round(rho * world.px_per_m((*lamp, 0.0)), 3), "shadow_regions": regions,
+             "anti_turn_deg": [round(float(v), 4) for v in signs * turns],
+             "studio": {"variant": variant.name, "camera": {"pos": [round(float(lamp[0]), 4), round(float(lamp[1]), 4),
+                                                                    round(Hc, 4)], "fovy_deg": round(fov, 3)},
+                        "motion": "static: MuJoCo's own shadows of a point light"},
+             "anti_note": "twin: the rods cast no shadow; dark patches turned by anti_turn_deg lie where shadows would"}
+    case = E.studio_case(
+        "wmle", "concurrent_shadows", index, seed, duration=duration, fps=FPS, width=W, height=H, objects=[],
+        known=known, variant=f"studio-{variant.name}",
+        prompt=("Looking straight down at a plain floor from high above. A single small, bright bulb hangs low over "
+                "the floor on a cord and is the only light. Four identical thin vertical metal rods stand upright "
+                "around it at different distances and directions, each casting a sharp dark shadow on the floor. "
+                "Nothing moves; the camera is fixed."),
+        assumptions=["one small (point-like) light source", "vertical rods on a flat floor", "a fixed camera looking down"],
+        criteria=["P19: M1/M2 of WMLE appendix B.4"],
+        quantities={"common_x": float(foot[0]), "common_y": float(foot[1]), "e1": 0.0, "e2": 0.0})
+
+    def render(law: str):
+        if law not in recs:
+            recs[law] = K.kinematic(world, duration, FPS, mocap=where[law])
+
+        def frames():
+            world.model.light_castshadow[lid] = law == "true"
+            try:
+                yield from world.render(recs[law])
+            finally:
+                world.model.light_castshadow[lid] = True
+        return frames()
+
+    return StyledCase(case, first, render)

@@ -193,7 +193,7 @@ class RayExecutor(Executor):
         finally:
             for ref, (_, actor) in pending.items():
                 if actor is None:
-                    ray.cancel(ref, force=True)
+                    ray.cancel(ref)  # a driver that exits takes its tasks with it
             for actors in idle.values():
                 for a in actors:
                     ray.kill(a)

@@ -224,10 +224,10 @@ class Diffusers(Generator):
             kwargs["guidance_scale"] = float(self.opts["guidance"])
         accepted = _call_keywords(pipe)
         extra = {k: _value(v) for k, v in self.opts.items() if k not in OWN_OPTIONS}
-        for k in extra:
-            if k not in accepted:
-                raise GenerationError(f"{self.name}: {type(pipe).__name__} takes no option {k!r}")
         kwargs.update(extra)
+        for k in ("num_inference_steps", "guidance_scale", *extra):  # asked for explicitly: never dropped
+            if k in kwargs and k not in accepted:
+                raise GenerationError(f"{self.name}: {type(pipe).__name__} takes no option {k!r}")
         with torch.inference_mode():
             result = pipe(**{k: v for k, v in kwargs.items() if k in accepted})
         video = np.asarray(result.frames[0])

@@ -32,7 +32,7 @@ from lawful.generators.base import GenerationError, Generator, register_generato
 
 ENV = {"device": "LAWFUL_DIFFUSERS_DEVICE", "dtype": "LAWFUL_DIFFUSERS_DTYPE", "offload": "LAWFUL_DIFFUSERS_OFFLOAD"}
 OWN_OPTIONS = ("device", "dtype", "offload", "steps", "guidance", "fps", "size", "area", "vae_tiling", "revision")
-_RUNTIME = ("device", "offload", "vae_tiling")  # options that do not change the video (not in the model's name)
+RUNTIME = ("device", "offload", "vae_tiling")  # options that do not change the video (not in the model's name)
 
 
 @dataclass(frozen=True)
@@ -181,7 +181,7 @@ class Diffusers(Generator):
         self.opts = opts
         # Ray (--executor ray) keeps the pipeline loaded in an actor holding one GPU (or one CPU for device=cpu)
         self.resources = {"CPU": 1.0} if opts.get("device", "").startswith("cpu") else {"GPU": 1.0}
-        affecting = sorted((k, v) for k, v in opts.items() if k not in _RUNTIME)
+        affecting = sorted((k, v) for k, v in opts.items() if k not in RUNTIME)
         tag = "+" + hashlib.sha256(repr(affecting).encode()).hexdigest()[:8] if affecting else ""
         self.name = f"diffusers:{Path(model.rstrip('/')).name}{tag}"
 

@@ -16,9 +16,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from lawful.generators.base import Generator, register_generator
+from lawful.generators.diffusion import RUNTIME
+from lawful.generators.hosted.base import CONTROL
 
 PAPERS = {"principia": "Principia", "wmle": "WMLE", "applepi": "Apple-π", "phyground": "PhyGround"}
-_RUNTIME = {"device", "offload", "vae_tiling", "concurrency", "poll_s", "timeout_s", "budget_usd"}
+# Options that change how a video is made or paid for, not what it shows: not part of the model's name.
+_RUNTIME = set(RUNTIME) | set(CONTROL)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,9 @@ status, linking to the video's page.
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from lawful.report.case_page import Item, write_case_page
@@ -154,8 +156,13 @@ def write_suite_pages(store: Store, out: Path, suite: str, section: dict | None,
     if not items:
         return items
     index = write_index(suite, items, section, out)
-    for it in items:
+
+    def one(it: Item) -> None:
         write_case_page(it, rel(index, it.page.parent), rel(Path(out) / "report.html", it.page.parent), embed)
         if progress is not None:
             progress()
+
+    # decoding and JPEG encoding release the GIL: threads use the cores without a process pool's start-up
+    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
+        list(pool.map(one, items))
     return items

@@ -20,8 +20,8 @@ from lawful.report.formulas import is_formula, score_lines
 from lawful.report.html import badge, esc, num, page, rel, table
 
 THUMB_W = 320  # key frames
-OVERVIEW_W = 640  # the first frame with every track and event
-JPEG_QUALITY = 80
+OVERVIEW_W = 560  # the first frame with every track and event
+JPEG_QUALITY = 72
 
 
 @dataclass
@@ -198,7 +198,7 @@ def _outputs(item: Item, here: Path) -> str:
         link = f"<a href='{esc(rel(pth, here))}'>{esc(pth.name)}</a>" if pth.exists() else esc(p) + " (missing)"
         img = ""
         if pth.suffix.lower() in (".mp4", ".webm") and pth.exists():
-            img = f"<br><video controls muted preload='none' width='{THUMB_W}' src='{esc(rel(pth, here))}'></video>"
+            img = f"<br><video controls muted preload='metadata' width='{THUMB_W}' src='{esc(rel(pth, here))}'></video>"
         if pth.suffix.lower() in (".png", ".jpg", ".jpeg") and pth.exists():
             thumb = here / "img" / f"{item.case_id}__{item.rollout}-{sub}.jpg"
             if not thumb.exists() or thumb.stat().st_mtime < pth.stat().st_mtime:

@@ -17,7 +17,7 @@ Security model
 from __future__ import annotations
 
 import hmac
-from functools import lru_cache
+from functools import lru_cache, wraps
 from pathlib import Path
 
 from fastapi import Depends, FastAPI, HTTPException, Request
@@ -90,6 +90,18 @@ def create_app(study_dir: str | Path, url: str | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
 
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+    def inline(f):
+        """With SQLite, run a short handler on the event loop (no thread hop: each DB call is
+        sub-millisecond and writes are serial anyway); with a server database, in the thread pool."""
+        if not db.sqlite:
+            return f
+
+        @wraps(f)
+        async def run(*args, **kwargs):
+            return f(*args, **kwargs)
+        return run
+
     tokens: dict[str, int] = {}
 
     A, ANS, EV = Assignment.__table__, Answer.__table__, Event.__table__
@@ -98,6 +110,7 @@ def create_app(study_dir: str | Path, url: str | None = None) -> FastAPI:
         owner = {r.id: r for r in s.execute(select(A.c.id, A.c.annotator_id, A.c.item_id, A.c.swap, A.c.attention))}
         files = dict(s.execute(select(Video.id, Video.file)).all())
 
+    @inline
     def annotator(request: Request) -> int:
         auth = request.headers.get("authorization", "")
         token = auth[7:] if auth.lower().startswith("bearer ") else request.cookies.get(COOKIE)
@@ -194,23 +207,26 @@ def create_app(study_dir: str | Path, url: str | None = None) -> FastAPI:
         return HTMLResponse(pages["admin"])
 
     @app.get("/a/{token}")
-    def sign_in(token: str):
+    def sign_in(token: str, request: Request):
         if db.annotator_by_token(token) is None:
             raise HTTPException(404, "unknown study link")
         r = RedirectResponse("/", status_code=303)
-        r.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=90 * 86400)
+        r.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=90 * 86400,
+                     secure=request.url.scheme == "https")
         return r
 
     @app.get("/admin/login/{token}")
-    def admin_sign_in(token: str):
+    def admin_sign_in(token: str, request: Request):
         if not hmac.compare_digest(hash_token(token), admin_hash):
             raise HTTPException(401, "admin token required")
         r = RedirectResponse("/admin", status_code=303)
-        r.set_cookie(ADMIN_COOKIE, token, httponly=True, samesite="strict", max_age=7 * 86400)
+        r.set_cookie(ADMIN_COOKIE, token, httponly=True, samesite="strict", max_age=7 * 86400,
+                     secure=request.url.scheme == "https")
         return r
 
     # --- annotator API -------------------------------------------------------------------------
     @app.get("/api/task")
+    @inline
     def next_task(ann: int = Depends(annotator)):
         """Progress and the first unsubmitted assignment (marked opened on first view)."""
         with db.engine.connect() as conn:
@@ -228,12 +244,14 @@ def create_app(study_dir: str | Path, url: str | None = None) -> FastAPI:
             return {**head, "assignment": payload(conn, pending.id, state(conn, pending.id))}
 
     @app.get("/api/assignments/{aid}")
+    @inline
     def get_assignment(aid: int, ann: int = Depends(annotator)):
         own(aid, ann)
         with db.engine.connect() as conn:
             return payload(conn, aid, state(conn, aid))
 
     @app.put("/api/assignments/{aid}/answers")
+    @inline
     def save_answers(aid: int, body: AnswersIn, ann: int = Depends(annotator)):
         """Save a draft (some or all answers); repeating it changes nothing."""
         check(body.answers, allowed(*own(aid, ann)))
@@ -249,6 +267,7 @@ def create_app(study_dir: str | Path, url: str | None = None) -> FastAPI:
             return {"saved": len(body.answers), "submitted": False}
 
     @app.post("/api/assignments/{aid}/events")
+    @inline
     def log_events(aid: int, body: EventsIn, ann: int = Depends(annotator)):
         """Append behaviour events; an event whose sequence number is already stored is ignored."""
         own(aid, ann)
@@ -273,6 +292,7 @@ def create_app(study_dir: str | Path, url: str | None = None) -> FastAPI:
             return {"added": len(new)}
 
     @app.post("/api/assignments/{aid}/submit")
+    @inline
     def submit(aid: int, body: AnswersIn, ann: int = Depends(annotator)):
         """Final answers: every question must be answered. Resubmitting the same answers is a no-op."""
         allow = allowed(*own(aid, ann))
@@ -293,6 +313,7 @@ def create_app(study_dir: str | Path, url: str | None = None) -> FastAPI:
             return {"status": "submitted"}
 
     @app.get("/media/{aid}/{slot}")
+    @inline
     def video(aid: int, slot: int, ann: int = Depends(annotator)):
         a, it = own(aid, ann)
         ids = [it.video_a] if it.kind == "rate" else ([it.video_b, it.video_a] if a.swap else [it.video_a, it.video_b])

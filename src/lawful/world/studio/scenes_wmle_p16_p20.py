@@ -1,5 +1,9 @@
 """Studio scenes of the WMLE optics tasks, drawn in 3-D by MuJoCo.
 
+- P16 ``cross_ratio``: a wooden pole with four coloured balls leans on a wall and slides down it (top on the
+  wall, foot out along the floor), filmed by a camera turned 15–25° from square-on, so the image spacings
+  change while the cross-ratio does not. Motion: **kinematic**, the task's closed form (the pole's angle
+  eases from φ0 to φ1). Twin: the third ball creeps along the pole (``anti_drift`` of its length).
 - P17 ``refraction``: a glass tank of tinted water in front of a frosted panel; a laser above shines down
   onto the surface and the beam continues, bent, to the bottom or a side wall. The beams lie in the tank's
   mid-plane, which faces the camera; the camera is level with the surface (seen edge-on, as one films
@@ -372,5 +376,100 @@ def concurrent_shadows(index: int, seed: int) -> StyledCase:
             finally:
                 world.model.light_castshadow[lid] = True
         return frames()
+
+    return StyledCase(case, first, render)
+
+
+# ----------------------------------------------------------------------------- P16
+
+
+@scene("wmle", "cross_ratio")
+def cross_ratio(index: int, seed: int) -> StyledCase:
+    from lawful.suites.wmle.p16_cross_ratio import IDS, _drift_for
+
+    label = 16
+    rng = C.scene_rng(seed, label, index)
+    variant = C.variant_of(index)
+    W, H = variant.size
+    st = E.Stage(C.stage_seed(seed, label, index), W, H)
+    L = float(rng.uniform(0.95, 1.1))
+    phi0, phi1 = float(rng.uniform(64.0, 72.0)), float(rng.uniform(22.0, 30.0))
+    s_m = [float(rng.uniform(0.06, 0.12)), float(rng.uniform(0.30, 0.40)), float(rng.uniform(0.56, 0.66)),
+           float(rng.uniform(0.88, 0.94))]
+    drift = _drift_for(s_m, 1.0 + float(rng.uniform(0.22, 0.30)))
+    hold, slide = float(rng.uniform(0.25, 0.4)), float(rng.uniform(2.6, 3.0))
+    duration = round(hold + slide + 0.3, 3)
+    yaw = float(rng.uniform(15.0, 25.0)) * float(rng.choice([-1.0, 1.0]))
+    r, r_rod = float(rng.uniform(0.032, 0.038)), 0.012
+    colors = C.object_rgbs(rng, 4, min_sep=0.12, avoid=C.scene_hues(st.look))
+    st.floor()
+    st.backdrop(y=float(rng.uniform(0.5, 0.8)))
+    wall_rgb = tuple(int(v) for v in rng.uniform(150, 215, 3))
+    st.fixed(E.box(0.03, 0.35, 0.75), (-0.03 - r_rod, 0.0, 0.75), wall_rgb, 0.1, **E.NO_CONTACT)
+    wood = tuple(int(v) for v in rng.uniform([120, 80, 45], [160, 115, 75]))
+    pole = st.body("pole", pos=(0, 0, 0), joint="free")
+    pole.geom(E.capsule(r_rod, (0, 0, 0), (L, 0, 0)), rgb=wood, specular=0.2, **E.NO_CONTACT)
+    for j, (oid, col) in enumerate(zip(IDS, colors)):
+        if j == 2:
+            b = pole.body("creep", pos=(s_m[j] * L, 0, 0), joint=E.Joint("slide", axis=(1, 0, 0), name="creep_j"))
+            b.geom(E.sphere(r), rgb=col, obj=oid, specular=0.6, **E.NO_CONTACT)
+        else:
+            pole.geom(E.sphere(r), rgb=col, obj=oid, pos=(s_m[j] * L, 0, 0), specular=0.6, **E.NO_CONTACT)
+    x_end = L * math.cos(math.radians(phi1))
+    if variant.distractor:
+        st.distractor(E.sphere(r), pos=(x_end + 0.12, 0.15, r), near=colors[int(rng.integers(4))])
+    cam = C.frame_camera(st, rng, variant, (-0.12, -0.02), (x_end + 0.2, L * math.sin(math.radians(phi0)) + 0.12))
+    pos, target = np.asarray(cam["pos"], float), np.asarray(cam["lookat"], float)
+    c, sn = math.cos(math.radians(yaw)), math.sin(math.radians(yaw))
+    v = pos - target
+    pos = target + np.array([c * v[0] - sn * v[1], sn * v[0] + c * v[1], v[2]])  # turned about the vertical
+    st.camera(pos=tuple(pos), lookat=tuple(target), fovy=cam["fovy_deg"])
+    cam.update(pos=[round(float(x), 4) for x in pos], yaw_deg=round(yaw, 3))
+    world = st.build()
+    qc = K.qadr(world, "creep_j")
+
+    def pose(t, law):
+        u = float(np.clip((t - hold) / slide, 0, 1))
+        u = u * u * (3 - 2 * u)
+        phi = math.radians(phi0 + (phi1 - phi0) * u)
+        q = np.zeros(world.model.nq)
+        q[:7] = [0.0, 0.0, L * math.sin(phi), math.cos(phi / 2), 0.0, math.sin(phi / 2), 0.0]
+        q[qc] = drift * L * u if law == "anti" else 0.0
+        return q, phi
+
+    recs = {"true": K.kinematic(world, duration, FPS, lambda t: pose(t, "true")[0])}
+    first = next(iter(world.render(recs["true"])))
+    masks = world.masks(recs["true"])
+    objects = [world.object_spec(oid, "sphere", first, masks) for oid in IDS]
+    t = recs["true"].times[:, recs["true"].times.shape[1] // 2]
+    tracks = {oid: [] for oid in IDS}
+    for ti in t:
+        _, phi = pose(ti, "true")
+        top = np.array([0.0, 0.0, L * math.sin(phi)])
+        d = np.array([math.cos(phi), 0.0, -math.sin(phi)])
+        for oid, sj in zip(IDS, s_m):
+            tracks[oid].append((round(float(ti), 5), *(round(v, 3) for v in world.project(top + sj * L * d))))
+    known = {"rod_m": round(L, 4), "phi0_deg": round(phi0, 3), "phi1_deg": round(phi1, 3), "hold_s": round(hold, 4),
+             "slide_s": round(slide, 4), "marker_s": [round(x, 5) for x in s_m], "anti_marker": 3,
+             "anti_drift": round(drift, 6), "colors": [list(o.color) for o in objects],
+             "studio": {"variant": variant.name, "camera": cam, "motion": "kinematic: eased slide"},
+             "anti_note": "twin: one inner marker creeps along the pole by anti_drift of its length"}
+    case = E.studio_case(
+        "wmle", "cross_ratio", index, seed, duration=duration, fps=FPS, width=W, height=H, objects=objects,
+        known=known, variant=f"studio-{variant.name}",
+        prompt=("A straight wooden pole leans against a vertical wall, its foot on a flat floor, seen by a camera "
+                "that looks at it from an angle. Four small coloured balls are fixed along the pole. After a moment "
+                "the foot slips: the top slides down the wall while the foot slides out along the floor, the pole "
+                "staying straight, until it lies much flatter. The camera does not move; everything stays in view."),
+        assumptions=["the pole and the markers' spacing are rigid", "the markers lie on the pole's axis",
+                     "a fixed camera (a projective view)"],
+        criteria=["P16: M1/M2 of WMLE appendix B.4"],
+        quantities={"chi_world": _beams.optics.cross_ratio(s_m), "e1": 0.0, "e2": 0.0})
+    case.truth.tracks = tracks
+
+    def render(law: str):
+        if law not in recs:
+            recs[law] = K.kinematic(world, duration, FPS, lambda tt: pose(tt, law)[0])
+        return world.render(recs[law])
 
     return StyledCase(case, first, render)

@@ -83,6 +83,8 @@ def run(tmp_path_factory):
         for rubric, crit, v in ((GENERAL_RUBRIC, "semantic_alignment", 4.0), (LAW_RUBRIC, "gravity", 2.0)):
             st.put_judgement(VideoKey("phyground", pg, "reference", 0), rubric, crit, v, "scored",
                              raw=json.dumps({"score": v}), judge="judge-vl@local")
+        st.put_judgement(VideoKey("principia", "drop-000", "reference", 0), "principia-detect", "restitution", 1.0,
+                         "scored", raw='{"verdict": "PASS"}', judge="judge-vl@local")
         board = write_reports(st, out, ["principia", "wmle"], {"phyground": phyground_section(st)})
     return out, board, pg
 
@@ -182,6 +184,9 @@ def test_run_page_sections(run):
     html = _html(out / "report.html")
     assert "S = 0.15·C + 0.85·P̃" in html and "per family" in html  # WMLE's C, P, S and the gate
     assert "dimension / law" in html  # PhyGround per law
+    side = html.split("measurement and judge side by side")[1].split("</table>")[0]
+    assert re.search(r"reference</th><td class='l'>principia-detect</td><td class='l'>restitution</td>"
+                     rf"<td>{1 - 0.02 / 1.5:.3f}</td><td>1.000</td><td>1</td><td>0</td>", side)
     m = board["principia"]["models"]
     assert m["static"]["unmeasurable"] == 1 and m["broken"]["invalid"] == 1
     assert math.isclose(m["reference"]["tasks"]["restitution"], 1 - 0.02 / 1.5)

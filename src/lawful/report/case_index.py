@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lawful.report.case_page import Item, write_case_page
 from lawful.report.html import esc, fmt, page, rel, slug, table
-from lawful.store import Store
+from lawful.store import Store, VideoKey
 
 
 def _cases(out: Path) -> dict[tuple[str, str], tuple[object, Path]]:
@@ -66,8 +66,6 @@ def collect(store: Store, out: Path, suite: str, cases: dict) -> list[Item]:
             items[k] = Item(suite, j["case_id"], j["model"], int(j["rollout"]), "judged", "",
                             _phyground_video(out, j["model"], j["case_id"], j["rollout"]))
         items[k].judgements.append(j)
-    from lawful.store import VideoKey
-
     for (cid, model, k), it in items.items():
         case = cases.get((suite, cid))
         if case is not None:
@@ -136,8 +134,11 @@ def write_index(suite: str, items: list[Item], section: dict | None, out: Path) 
                     continue
                 v, st = _value(it, col)
                 why = it.scores.get(col, {}).get("reason") or it.reason
+                judged = [j["value"] for j in it.judgements if j["criterion"] == col and j["status"] == "scored"]
+                judge = (f" <small class='muted' title='the judge'>J {fmt(sum(judged) / len(judged))}</small>"
+                         if judged and col in it.scores else "")
                 cells.append(f"<td class='{esc(st)}' title='{esc(st + (': ' + why if why else ''))}'>"
-                             f"<a href='{esc(rel(it.page, root))}'>{fmt(v)}</a>"
+                             f"<a href='{esc(rel(it.page, root))}'>{fmt(v)}</a>" + judge
                              + ("" if st == "scored" else f" <small>{esc(st)}</small>") + "</td>")
             rows.append([f"<th>{esc(cid)}" + (f" #{k}" if k else "") + "</th>", *cells])
         name = next((m.get("names", {}).get(col) for m in (section or {}).get("models", {}).values()

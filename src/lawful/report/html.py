@@ -40,7 +40,7 @@ def esc(x) -> str:
     return html.escape(str(x), quote=True)
 
 
-def page(title: str, body: str, css_href: str | None = None) -> str:
+def page(title: str, body: str) -> str:
     """A complete HTML document."""
     style = f"<style>{CSS}</style>"
     return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"

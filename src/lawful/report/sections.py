@@ -213,7 +213,7 @@ def judge_vs_measurement(section: dict, judgements: list[dict]) -> str:
 def view(suite: str, section: dict) -> str:
     """The suite's view, chosen by the shape of its section."""
     models = section.get("models", {})
-    if suite == "phyground" or "columns" in section and any("laws" in m for m in models.values()):
+    if suite == "phyground" or ("columns" in section and any("laws" in m for m in models.values())):
         return phyground(suite, section)
     if any("subtracks" in m for m in models.values()):
         return applepi(suite, section)

@@ -206,14 +206,22 @@ def spec_known(spec: CaseSpec) -> dict:
 
 
 def build_case(spec: CaseSpec) -> tuple[Case, np.ndarray | None]:
-    """The :class:`Case` of a spec and its first frame (None for text-only cases)."""
+    """The :class:`Case` of a spec and its first frame: rendered for a drawn scene, read from ``spec.image`` for a
+    loaded prompt (the case takes the image's size), None for text-only prompts."""
     known = spec_known(spec)
-    objects = []
+    objects, frame, (w, h) = [], None, (W, H)
     if spec.scene:
         known["scene"] = spec.scene
         objects = _objects(SCENES[spec.scene].items(0.0, "true"))
+    elif spec.image:  # a loaded prompt's own first frame
+        from PIL import Image
+
+        with Image.open(spec.image) as im:
+            frame = np.asarray(im.convert("RGB"))
+        h, w = frame.shape[:2]
     prompt = f"{spec.prompt} {spec.expected_outcome}".strip()
-    case = Case(id=spec.id, suite="phyground", task="scene", prompt=prompt, width=W, height=H, fps=FPS,
+    case = Case(id=spec.id, suite="phyground", task="scene", prompt=prompt, width=w, height=h, fps=FPS,
                 duration=DURATION, objects=objects, known=known, criteria=list(spec.laws))
-    frame = next(render_scene(case, "true")) if spec.scene else None
+    if spec.scene:
+        frame = next(render_scene(case, "true"))
     return case, frame

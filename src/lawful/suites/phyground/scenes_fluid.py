@@ -261,7 +261,7 @@ def _paint_stream_block(img, t, law, scene=None):
         paint_stream(f, pts, wid)
         if st["film"] > 0:
             fill_box(f, (x - st["film"], top - SB_FILM, x + st["film"], top), WATER)
-        if t > st["t_edge"]:  # sheets down both sides, their fronts falling from the edges
+        if law == "true" and t > st["t_edge"]:  # sheets down both sides, their fronts falling from the edges
             low = min(GROUND, top + 0.5 * G_PX * (t - st["t_edge"]) ** 2)
             for a in (x0 - 2.0, x1):
                 fill_box(f, (a, top - SB_FILM, a + 2.0, low), WATER)

@@ -50,7 +50,7 @@ def _frame_lines(img, region, sides) -> None:
 
 
 # --- a ball rolling towards an upright mirror: reflection, inertia --------------------------------------
-MR_X, MR_REGION, MR_R, MR_X0, MR_V, MR_DECEL = 430.0, (430, 130, 620, H), 18.0, 200.0, 90.0, 16.0
+MR_X, MR_REGION, MR_R, MR_X0, MR_V, MR_DECEL = 430.0, (430, 130, 620, H), 18.0, 290.0, 45.0, 6.0
 
 
 def mirror_roll_state(t: float, law: str) -> dict:
@@ -74,7 +74,7 @@ def _mr_paint(img, t, law, scene):
 
 
 # --- a ball dropped above a mirror floor: reflection, gravity, collision --------------------------------
-MD_FLOOR, MD_REGION, MD_X, MD_Y0, MD_R, MD_E = 240.0, (140, 240, 500, H), 320.0, 70.0, 20.0, 0.6
+MD_FLOOR, MD_REGION, MD_X, MD_Y0, MD_R, MD_E = 200.0, (140, 200, 500, H), 320.0, 110.0, 20.0, 0.6
 
 
 def mirror_drop_state(t: float, law: str) -> dict:

@@ -16,7 +16,7 @@ from lawful.generators.base import register_generator
 from lawful.generators.builtin import Render
 from lawful.runner.executors import ExecutorError
 from lawful.runner.jobs import Job
-from lawful.runner.ray_exec import _score
+from lawful.runner.ray_exec import RayExecutor, _score
 from lawful.runner.run import RunConfig, run
 from lawful.store import Store, VideoKey
 
@@ -133,6 +133,16 @@ def test_executor_options_fail_in_one_line(tmp_path, monkeypatch):
     res = runner.invoke(app, ["run", "--executor", "ray", "-o", str(tmp_path), "-q"])
     assert res.exit_code == 2 and "pip install 'lawful[ray]'" in res.output
     assert not (tmp_path / "results.sqlite").exists()  # failed before any work
+
+
+def test_an_unreachable_cluster_fails_at_once():
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(ExecutorError, match=f"cannot reach the Ray cluster at 127.0.0.1:{port}: Connection refused"):
+        RayExecutor(f"127.0.0.1:{port}").connect()
 
 
 class _Crashing(_GpuReference):

@@ -71,6 +71,20 @@ def _one_line(e: BaseException) -> str:
     return (str(e).strip().splitlines() or [type(e).__name__])[-1][:200]
 
 
+def _check_reachable(address: str | None) -> None:
+    """A ``HOST:PORT`` that refuses connections fails at once (Ray itself retries for minutes)."""
+    import socket
+
+    host, _, port = (address or "").removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return  # None, "auto", "local": Ray finds (or starts) the instance itself
+    try:
+        socket.create_connection((host, int(port)), timeout=10).close()
+    except OSError as e:
+        raise ExecutorError(f"cannot reach the Ray cluster at {address}: {e.strerror or e} "
+                            "(is `ray start --head` running there?)") from None
+
+
 class RayExecutor(Executor):
     """Runs jobs on the Ray cluster at ``address`` (None: a local instance with ``workers`` CPUs)."""
 
@@ -84,6 +98,7 @@ class RayExecutor(Executor):
 
     def connect(self):
         """The ray module, connected (a local instance is started on first use, stopped by close())."""
+        _check_reachable(self.address)
         import ray
 
         if ray.is_initialized():

@@ -64,11 +64,13 @@ def test_without_a_judge_says_so_and_invents_nothing(tmp_path):
 
 
 def test_text_only_cases_get_no_builtin_video(tmp_path):
+    from lawful.suites.phyground.cases import CASES
     from lawful.suites.phyground.run import make_videos, write_cases
 
-    paths = write_cases(tmp_path / "cases", 7)
-    assert [p.with_suffix(".png").exists() for p in paths] == [True] * 6 + [False]  # case 7 is text-only
-    items = make_videos([paths[0], paths[6]], ("static", "reference"), tmp_path)
+    k = next(i for i, c in enumerate(CASES) if c.scene is None)  # the first text-only case
+    paths = write_cases(tmp_path / "cases", k + 1)
+    assert [p.with_suffix(".png").exists() for p in paths] == [True] * k + [False]
+    items = make_videos([paths[0], paths[k]], ("static", "reference"), tmp_path)
     assert [(i.key.model, i.key.case_id) for i in items] == [("static", "pg-ball-drop"), ("reference", "pg-ball-drop")]
 
 
@@ -140,3 +142,129 @@ def test_evaluate_a_folder_calls_the_judge_and_survives_text_only_cases(judged, 
     sec = json.loads(r.stdout[r.stdout.index("{"):])["phyground"]
     (model,) = sec["models"]
     assert model == "folder:vids" and sec["models"][model]["overall"] is not None
+
+
+# ----------------------------------------------------------------------------- all 13 laws, built in
+def law_score(key: str) -> int:
+    from lawful.suites.phyground.taxonomy import LAWS
+
+    return 1 + [law.key for law in LAWS].index(key) % 5  # a different, known answer per law
+
+
+def script_by_law(req, i):
+    from lawful.suites.phyground.taxonomy import LAW_DOMAIN
+
+    key = re.search(r'Reply with a single JSON object and nothing else: \{"(\w+)"', user_text(req)).group(1)
+    return Reply(json.dumps({key: law_score(key) if key in LAW_DOMAIN else 4}))
+
+
+def test_builtin_run_fills_all_13_law_columns(tmp_path):
+    from rich.console import Console
+
+    from lawful.suites.phyground.cases import CASES
+    from lawful.suites.phyground.run import law_table
+    from lawful.suites.phyground.taxonomy import DOMAINS, LAW_DOMAIN
+
+    with ChatServer(script_by_law) as srv:
+        sec = run_phyground(tmp_path / "run", models=("reference",), judge_config=cfg(srv.url), progress=False)
+        n = len(srv.requests)
+    drawn = [c for c in CASES if c.scene]
+    assert n == sum(3 + len(c.laws) for c in drawn)  # 3 general + one call per law, drawn cases only
+    m = sec["models"]["reference"]
+    assert m["laws"] == {k: law_score(k) for k in LAW_DOMAIN}  # every column, each with its own answer
+    assert min(m["instances"]["laws"].values()) >= 2 and set(m["domains"]) == set(DOMAINS)
+    assert m["general"] == 4.0 and sec["prompt_set"] == "built-in" and sec["videos"] == {"reference": len(drawn)}
+    con = Console(width=250, record=True)
+    con.print(law_table(sec))
+    assert "–" not in con.export_text()  # no empty law cell
+
+
+# ----------------------------------------------------------------------------- published prompt sets
+def _png(path, w=64, h=48):
+    import numpy as np
+    from PIL import Image
+
+    Image.fromarray(np.full((h, w, 3), 120, np.uint8)).save(path)
+    return path
+
+
+def test_prompt_files_load_in_three_formats(tmp_path):
+    from lawful.suites.phyground.prompts import load_prompts
+
+    _png(tmp_path / "frame.png")
+    (tmp_path / "p.jsonl").write_text(
+        json.dumps({"prompt_id": "fl-1", "prompt": "Milk is poured into coffee.", "image": "frame.png",
+                    "laws": ["Flow dynamics", "Boundary (liquid-solid) interaction", "continuity"],
+                    "source_category": "video-physics"}) + "\n\n"
+        + json.dumps({"prompt": "A lamp lights a cube.", "laws": "shadow | reflection"}) + "\n")
+    a = load_prompts(tmp_path / "p.jsonl")
+    assert [s.id for s in a] == ["fl-1", "p-0002"]
+    assert a[0].laws == ("flow_dynamics", "boundary_interaction", "continuity") and a[0].source == "video-physics"
+    assert a[0].image == str((tmp_path / "frame.png").resolve()) and a[1].image is None
+    (tmp_path / "p.csv").write_text("id,prompt,laws,category\nc1,A ball hits a wall.,\"gravity; Collision\",mine\n")
+    (c,) = load_prompts(tmp_path / "p.csv")
+    assert c.laws == ("gravity", "collision") and c.source == "mine"
+    (tmp_path / "p.json").write_text(json.dumps({"prompts": [{"id": "j1", "text": "Ice floats.",
+                                                              "outcome": "It bobs.", "laws": ["buoyancy"]}]}))
+    (j,) = load_prompts(tmp_path / "p.json")
+    assert j.expected_outcome == "It bobs." and j.laws == ("buoyancy",)
+
+
+@pytest.mark.parametrize("row,message", [
+    ({"prompt": "x", "laws": ["bouyancy", "gravity"]}, "row 1 (p-0001): unknown law 'bouyancy'; did you mean 'buoyancy'"),
+    ({"prompt": "x", "laws": ["shadow", "telepathy"]}, "unknown law 'telepathy' (laws: gravity,"),
+    ({"prompt": "x", "laws": []}, "no laws given"),
+    ({"laws": ["shadow"]}, "no prompt"),
+    ({"prompt": "x", "laws": ["shadow"], "image": "https://example.org/a.png"}, "is a URL"),
+    ({"prompt": "x", "laws": ["shadow"], "image": "missing.png"}, "image 'missing.png' not found"),
+    ({"id": "a/b", "prompt": "x", "laws": ["shadow"]}, "file-name safe"),
+])
+def test_prompt_file_errors_name_the_row(tmp_path, row, message):
+    from lawful.suites.phyground.prompts import PromptSetError, load_prompts
+
+    (tmp_path / "p.jsonl").write_text(json.dumps(row) + "\n")
+    with pytest.raises(PromptSetError) as e:
+        load_prompts(tmp_path / "p.jsonl")
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_prompt_file_level_errors(tmp_path):
+    from lawful.suites.phyground.prompts import PromptSetError, load_prompts
+
+    (tmp_path / "d.jsonl").write_text('{"id": "a", "prompt": "x", "laws": "shadow,gravity"}\n' * 2)
+    with pytest.raises(PromptSetError, match="id repeats row 1"):
+        load_prompts(tmp_path / "d.jsonl")
+    (tmp_path / "p.txt").write_text("x")
+    with pytest.raises(PromptSetError, match="use .json, .jsonl or .csv"):
+        load_prompts(tmp_path / "p.txt")
+    with pytest.raises(PromptSetError, match="not found"):
+        load_prompts(tmp_path / "none.json")
+
+
+def test_cli_run_takes_a_prompt_set_from_the_environment(tmp_path):
+    from lawful.case import load_case
+    from lawful.cli import app
+
+    _png(tmp_path / "f.png", 80, 60)
+    good = tmp_path / "set.csv"
+    good.write_text("id,prompt,image,laws,source\n"
+                    "s1,A cup of water tips over on a table.,f.png,flow_dynamics;boundary_interaction,mine\n"
+                    "s2,A mirror faces a candle.,,reflection,mine\n")  # one law: kept, with a warning
+    out = tmp_path / "run"
+    r = CliRunner().invoke(app, ["run", "--suite", "phyground", "-m", "static", "-o", str(out), "-q"],
+                           env={"LAWFUL_PHYGROUND_PROMPTS": str(good)})
+    assert r.exit_code == 0, r.output
+    assert "1 prompt(s) not tagged with 2-4 laws" in r.output and "s2" in r.output
+    case = load_case(out / "cases" / "phyground" / "s1.json")
+    assert (case.width, case.height) == (80, 60) and case.criteria == ["flow_dynamics", "boundary_interaction"]
+    assert case.known["source"] == "mine" and (out / "cases" / "phyground" / "s1.png").exists()
+    assert sorted(p.name for p in (out / "cases" / "phyground").glob("*.json")) == ["s1.json", "s2.json"]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"prompt": "x", "laws": ["bouyancy", "gravity"]}\n')
+    r = CliRunner().invoke(app, ["run", "--suite", "phyground", "-m", "static", "-o", str(tmp_path / "r2"), "-q"],
+                           env={"LAWFUL_PHYGROUND_PROMPTS": str(bad)})
+    # a bad file stops the run before any work, naming the row and the closest law (cli.py does not yet turn
+    # PromptSetError into its one-line 'error:' exit, so the message may come as the exception)
+    assert r.exit_code != 0 and "row 1 (bad-0001): unknown law 'bouyancy'; did you mean 'buoyancy'" in (
+        r.output + str(r.exception))
+    assert not (tmp_path / "r2" / "cases" / "phyground").exists()

@@ -26,8 +26,6 @@ import os
 import re
 from pathlib import Path
 
-import click
-
 from lawful.suites.phyground.cases import MAX_LAWS, MIN_LAWS, CaseSpec
 from lawful.suites.phyground.taxonomy import LAWS
 
@@ -37,10 +35,8 @@ ALIASES = {"id": ("id", "prompt_id", "case_id"), "prompt": ("prompt", "text", "c
            "laws": ("laws", "physical_laws", "criteria"), "source": ("source", "source_category", "category")}
 
 
-class PromptSetError(click.ClickException, ValueError):
-    """A prompt file that cannot be used, with the row and the reason (the CLI prints it as one line)."""
-
-    exit_code = 2
+class PromptSetError(ValueError):
+    """A prompt file that cannot be used, with the row and the reason, in one line."""
 
 
 def _norm(name: str) -> str:

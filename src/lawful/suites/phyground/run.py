@@ -113,6 +113,23 @@ def _model_videos(model: str, case_paths: list[Path], out_dir: Path, bar, task) 
     return items
 
 
+def law_table(section: dict):
+    """Per-law means (1-5) of every model as a rich table: the 13 columns of the taxonomy, grouped by domain,
+    with each law's count of scored (case, law) instances; '–' where a law has no scored instance."""
+    from rich.table import Table
+
+    from lawful.suites.phyground.taxonomy import LAWS
+
+    t = Table(title="phyground per law (1-5; n = scored case-law instances)")
+    t.add_column("model", style="bold")
+    for law in LAWS:
+        t.add_column(f"{law.name.split(' (')[0]}\n[dim]{law.domain}[/dim]", justify="right")
+    for model, m in section.get("models", {}).items():
+        laws, n = m.get("laws", {}), m.get("instances", {}).get("laws", {})
+        t.add_row(model, *[f"{laws[k.key]:.2f} ({n[k.key]})" if k.key in laws else "–" for k in LAWS])
+    return t
+
+
 def phyground_section(store: Store) -> dict:
     """The leaderboard section from the store's PhyGround judgements."""
     return aggregate_judgements(store.judgements(suite=SUITE))

@@ -167,3 +167,15 @@ def test_a_worker_that_cannot_see_the_run_folder_says_so(tmp_path):
               "reference", str(tmp_path / "v.mp4"))
     why = _score(job)
     assert isinstance(why, str) and "run folder is not visible on Ray node" in why and "elsewhere" in why
+
+
+def test_local_pool_makes_gpu_videos_in_one_process(tmp_path):
+    """With the local pool, a GPU-declaring generator's videos are made in this process (one loaded model),
+    not by each pool worker; their scoring is unchanged."""
+    register_generator("gpuref")(lambda arg="": _GpuReference())
+    board = run(RunConfig(["principia"], ["gpuref", "static"], tmp_path, cases_per_task=1, tasks=["drop"], rollouts=3,
+                          workers=2, progress=False))
+    who = [(tmp_path / "videos" / "gpuref" / f"drop-000__{k}.mp4.who").read_text().split() for k in range(3)]
+    assert {int(pid) for pid, _ in who} == {os.getpid()}
+    ref = board["principia"]["models"]["gpuref"]
+    assert ref["videos"] == 3 and ref["scored"] == 3 and ref["tasks"]["restitution"] >= 0.95

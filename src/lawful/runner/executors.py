@@ -50,7 +50,10 @@ class LocalExecutor(Executor):
         self.workers = workers
 
     def run(self, jobs: list[Job], record: Record) -> None:
-        if self.workers <= 1 or len(jobs) == 1:
+        gpu, jobs = _split_gpu(jobs)
+        for job in gpu:  # one process holds the GPU model: pool workers would each load their own copy
+            record(*run_job(job))
+        if self.workers <= 1 or len(jobs) <= 1:
             for job in jobs:
                 record(*run_job(job))
             return
@@ -68,6 +71,24 @@ class LocalExecutor(Executor):
                     nxt = next(it, None)
                     if nxt is not None:
                         pending.add(pool.submit(run_job, nxt))
+
+
+def _split_gpu(jobs: list[Job]) -> tuple[list[Job], list[Job]]:
+    """``(jobs whose video a GPU-declaring generator must still make, the others)``."""
+    from pathlib import Path
+
+    from lawful.generators.base import get_generator
+
+    needs: dict[str, bool] = {}
+    gpu, rest = [], []
+    for job in jobs:
+        if job.model not in needs:
+            try:
+                needs[job.model] = "GPU" in get_generator(job.model).resources
+            except Exception:  # an unknown model fails in its own job, with its reason
+                needs[job.model] = False
+        (gpu if needs[job.model] and not Path(job.video).exists() else rest).append(job)
+    return gpu, rest
 
 
 RAY_MISSING = "--executor ray needs Ray: pip install 'lawful[ray]'"

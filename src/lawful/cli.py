@@ -57,7 +57,9 @@ def run(
     suite: str = typer.Option("principia", "--suite", "-s", help="Comma-separated suites."),
     models: str = typer.Option("reference,counterfactual,static", "--models", "-m",
                                help="Comma-separated models: reference, counterfactual, static, folder:DIR, "
-                                    "command:'TEMPLATE'; NAME=SPEC names one (e.g. mine=command:'gen {out}')."),
+                                    "command:'TEMPLATE', diffusers:ID[?opts], veo:/replicate:/fal:/api: (hosted), or "
+                                    "a preset (lawful models); NAME=SPEC names one (e.g. mine=command:'gen {out}'). "
+                                    "docs/models.md, docs/hosted-apis.md."),
     out_dir: Path = typer.Option(Path("runs/default"), "--out", "-o", help="Run folder."),
     cases_per_task: Optional[int] = typer.Option(None, "--cases-per-task", "-n", min=1,
                                                  help="Cases per task (default: the suite's)."),

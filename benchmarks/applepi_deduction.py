@@ -143,6 +143,7 @@ def main() -> None:
         os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[: args.cores]))
     cv2.setNumThreads(args.cores)
     from lawful.suites.applepi import checks
+    from lawful.suites.applepi import build as B
     from lawful.suites.applepi import dataset as D
     from lawful.suites.applepi import models as M
     from lawful.suites.applepi import motion
@@ -152,9 +153,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmpd:
         tmp = Path(tmpd)
         root = tmp / "ds"
-        entries = [D.write_case(root, t, 1, seed=i, width=args.width, height=args.height, duration=args.duration)
+        entries = [B.write_case(root, t, 1, seed=i, width=args.width, height=args.height, duration=args.duration)
                    for i, t in enumerate(tasks)]
-        D.write_dataset_index(root, entries)
+        B.write_dataset_index(root, entries)
         pairs = []  # (entry, model, video)
         for e in entries:
             case = D.GTCase(root, e)

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from lawful.suites.applepi import build as B
 from lawful.suites.applepi import dataset as D
 from lawful.suites.applepi import models as M
 from lawful.suites.applepi import predictions as P
@@ -88,8 +89,8 @@ def _real_world_case(root: Path) -> dict:
 def tiny(tmp_path_factory):
     root = tmp_path_factory.mktemp("orchard")
     entries = [_real_world_case(root),
-               D.write_case(root, "FreeFall", 1, seed=3, width=W, height=H, duration=1.0, dense_maps=True)]
-    D.write_dataset_index(root, entries)
+               B.write_case(root, "FreeFall", 1, seed=3, width=W, height=H, duration=1.0, dense_maps=True)]
+    B.write_dataset_index(root, entries)
     return root
 
 
@@ -199,7 +200,7 @@ def test_judge_values_switch_to_the_papers_fusion(tiny, tmp_path):
 def test_physics_iq_motion_masks_option(tmp_path):
     # motion masks work at a quarter of the GT resolution with 5x5 morphology: use a larger frame
     root = tmp_path / "ds"
-    D.write_dataset_index(root, [D.write_case(root, "ProjectileMotion", 1, seed=1, width=384, height=224,
+    B.write_dataset_index(root, [B.write_case(root, "ProjectileMotion", 1, seed=1, width=384, height=224,
                                               duration=1.5, dense_maps=False)])
     ds = D.Dataset(root)
     res = {}

@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from lawful.suites.applepi import checks
+from lawful.suites.applepi import build as B
 from lawful.suites.applepi import dataset as D
 from lawful.suites.applepi import motion
 from lawful.suites.applepi.predictions import Output
@@ -214,7 +215,7 @@ def test_ground_truth_computed_once_per_case_and_files(tmp_path, monkeypatch):
 
 def test_masks_kept_with_a_lawful_case_are_the_frames_masks_until_a_frame_changes(tmp_path):
     root = tmp_path / "ds"
-    entry = D.write_case(root, "FreeFall", 1, seed=2, width=160, height=96, duration=0.75)
+    entry = B.write_case(root, "FreeFall", 1, seed=2, width=160, height=96, duration=0.75)
     case = D.GTCase(root, entry)
     assert (case.dir / motion.STORE).exists()
     kept = motion.gt_motion_masks(case)

@@ -260,7 +260,8 @@ def read_first_frame(path: str | Path) -> np.ndarray:
 
 
 def write_video(path: str | Path, frames: Iterable[np.ndarray], fps: float, crf: int = 18) -> Path:
-    """Encode RGB frames to H.264 MP4 (yuv420p; odd sizes are padded by one pixel)."""
+    """Encode RGB frames to H.264 MP4 (yuv420p; odd sizes are padded by one pixel). A frame that is the
+    same object as the one before (a still, e.g. ``itertools.repeat``) is converted to YUV once."""
     import av
     from fractions import Fraction
 
@@ -269,18 +270,23 @@ def write_video(path: str | Path, frames: Iterable[np.ndarray], fps: float, crf:
     tmp = path.with_suffix(".part.mp4")
     container = av.open(str(tmp), "w")
     stream = None
+    prev, vf = None, None
     try:
         for frame in frames:
-            frame = np.ascontiguousarray(frame, dtype=np.uint8)
-            h, w = frame.shape[:2]
-            if stream is None:
-                stream = container.add_stream("libx264", rate=Fraction(fps).limit_denominator(1001))
-                stream.width, stream.height = w + (w % 2), h + (h % 2)
-                stream.pix_fmt = "yuv420p"
-                stream.options = {"crf": str(crf), "preset": "veryfast"}
-            if (w % 2) or (h % 2):
-                frame = np.pad(frame, ((0, h % 2), (0, w % 2), (0, 0)), mode="edge")
-            for packet in stream.encode(av.VideoFrame.from_ndarray(frame, format="rgb24")):
+            if frame is not prev or vf is None:
+                prev = frame
+                frame = np.ascontiguousarray(frame, dtype=np.uint8)
+                h, w = frame.shape[:2]
+                if stream is None:
+                    stream = container.add_stream("libx264", rate=Fraction(fps).limit_denominator(1001))
+                    stream.width, stream.height = w + (w % 2), h + (h % 2)
+                    stream.pix_fmt = "yuv420p"
+                    stream.options = {"crf": str(crf), "preset": "veryfast"}
+                if (w % 2) or (h % 2):
+                    frame = np.pad(frame, ((0, h % 2), (0, w % 2), (0, 0)), mode="edge")
+                vf = av.VideoFrame.from_ndarray(frame, format="rgb24").reformat(format="yuv420p")
+            vf.pts = None
+            for packet in stream.encode(vf):
                 container.mux(packet)
         if stream is None:
             raise VideoError(f"{path}: no frames to write")

@@ -32,7 +32,8 @@ class Render(Generator):
 
 
 class Static(Generator):
-    """Repeats the first frame for the requested number of frames."""
+    """Repeats the first frame for the requested number of frames (one array object repeated: the writer
+    converts it to YUV once, and H.264 codes each repeat as a skipped frame)."""
 
     name = "static"
     deterministic = True

@@ -158,13 +158,23 @@ def write_predictions(model: str, case: GTCase, pred_root: str | Path, num_rollo
     if not todo:
         return
     ans = answers(model, case) if any(s != "deduction" for s in todo) else {}
+    encoded: dict[tuple, tuple[Path, list]] = {}  # clips made of the same frame objects are encoded once
+
+    def video(path: Path, frames: list[np.ndarray]) -> Path:
+        key = tuple(id(f) for f in frames)
+        if key in encoded:
+            _link(encoded[key][0], path)
+            return path
+        encoded[key] = (write_video(path, frames, fps, crf=CRF), frames)  # the frames keep their ids unique
+        return path
+
     for s in todo:
         d = case_dir(pred_root, s, case)
         d.mkdir(parents=True, exist_ok=True)
         if s == "deduction":
             frames = deduction_frames(model, case)
             if protocol == "video":
-                first = write_video(d / "rollout_00.mp4", frames, fps, crf=CRF)
+                first = video(d / "rollout_00.mp4", frames)
                 for r in range(1, num_rollouts):
                     _link(first, d / f"rollout_{r:02d}.mp4")
             else:
@@ -179,7 +189,7 @@ def write_predictions(model: str, case: GTCase, pred_root: str | Path, num_rollo
             continue
         img = ans[s]
         if protocol == "video":
-            first = write_video(d / "rollout_00.mp4", _fade(case.image("input_image"), img, CLIP_FRAMES), fps, crf=CRF)
+            first = video(d / "rollout_00.mp4", _fade(case.image("input_image"), img, CLIP_FRAMES))
             for r in range(1, num_rollouts):
                 _link(first, d / f"rollout_{r:02d}.mp4")
         else:

@@ -99,10 +99,11 @@ def _digest(files) -> str:
     return h.hexdigest()
 
 
-def store_gt_masks(case_dir: Path, masks: np.ndarray, frame_files) -> None:
-    """Keep a case's GT motion masks (frames 1… within :data:`MAX_SECONDS`) with a digest of those frames."""
+def store_gt_masks(case_dir: Path, masks: np.ndarray, frame_files=(), digest: str | None = None) -> None:
+    """Keep a case's GT motion masks (frames 1… within :data:`MAX_SECONDS`) with a digest of those frames'
+    files (``digest``: the MD5 of their bytes in order, when the writer has it; else read from ``frame_files``)."""
     np.savez_compressed(Path(case_dir) / STORE, masks=np.packbits(masks, axis=-1), shape=np.array(masks.shape),
-                        digest=_digest(frame_files), version=STORE_VERSION, max_seconds=MAX_SECONDS)
+                        digest=digest or _digest(frame_files), version=STORE_VERSION, max_seconds=MAX_SECONDS)
 
 
 def _stored(case, ks: list[int], max_seconds: float) -> np.ndarray | None:

@@ -26,7 +26,8 @@ from lawful.store import Store, VideoKey
 from lawful.suites.applepi import models as M
 from lawful.suites.applepi import ocr as ocr_mod
 from lawful.suites.applepi import scenes
-from lawful.suites.applepi.dataset import Dataset, GTCase, case_relpath, write_case, write_dataset_index
+from lawful.suites.applepi.build import case_relpath, write_case, write_dataset_index
+from lawful.suites.applepi.dataset import Dataset, GTCase
 from lawful.suites.applepi.evaluate import Options, Result, evaluate_case
 from lawful.suites.applepi.fusion import SUBTRACKS, OutputScore, aggregate, judge_criteria, rubric_name
 from lawful.suites.applepi.predictions import read_submission, validate

@@ -398,3 +398,28 @@ def test_intensity_registration_states_an_infinite_error_for_an_unpinned_directi
     shifted = cv2.warpAffine(with_floor, np.float32([[1, 0, 2.3], [0, 1, -0.6]]), (W, H), borderMode=cv2.BORDER_REPLICATE)
     A, sd, info = dense.register(shifted, dense.Template(with_floor, keep), camera.IDENTITY, keep)
     assert np.isfinite(sd) and np.allclose(A[:, 2], [-2.3, 0.6], atol=3 * np.hypot(sd, dense.INTERP_PX))
+
+
+def test_two_groups_moving_apart_are_not_taken_for_a_zoom():
+    """Corners on a glossy floor: a group under a reflection that slides 3 px with an object, a still group
+    beside it (studio P10 seed 1003: 'camera motion' of 8.5 px on a fixed camera). A similarity fits both
+    exactly as a 1 % zoom; left out in turn, neither group is where the other puts it. A real 1 % zoom,
+    shake or shift of the same points holds; so does a rotation seen by the corners of two quadrants."""
+    from lawful.perceive.camera_fit import held_out
+
+    rng = np.random.default_rng(4)
+    w, h = 320, 185
+    left = np.stack([rng.uniform(20, 150, 10), rng.uniform(118, 175, 10)], 1)
+    right = np.stack([rng.uniform(215, 310, 12), rng.uniform(118, 175, 12)], 1)
+    src = np.concatenate([left, right])
+    noise = rng.normal(0, 0.25, src.shape)
+    slid = np.concatenate([left - [3.0, 0.0], right]) + noise  # frame-0 positions: the left group moved 3 px right
+    assert not held_out(src, slid, w, h, 3.0, 1.0)
+    everywhere = np.stack([rng.uniform(10, 310, 40), rng.uniform(10, 175, 40)], 1)
+    c = np.array([w / 2, h / 2])
+    for pts in (src, everywhere):
+        e = rng.normal(0, 0.25, pts.shape)
+        assert held_out(pts, c + 1.01 * (pts - c) + e, w, h, 3.0, 1.0)  # zoom
+        assert held_out(pts, pts + [2.5, -1.0] + e, w, h, 3.0, 1.0)  # shift
+        rot = np.array([[np.cos(0.01), -np.sin(0.01)], [np.sin(0.01), np.cos(0.01)]])
+        assert held_out(pts, (pts - c) @ rot.T + c + e, w, h, 3.0, 1.0)  # 0.6 degree rotation

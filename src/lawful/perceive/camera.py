@@ -429,6 +429,8 @@ class CameraMotion:
         c = fit.cells(nxt[inl], gw, gh)
         if n < max(6, 0.3 * len(inl)) or c < MIN_CELLS:
             return None
+        if not fit.held_out(nxt[inl], ref[inl], gw, gh, self.Z, _RANSAC_PX):
+            return None  # groups of points moving apart, not one camera motion
         f = fit.fit_similarity(nxt[inl], ref[inl])
         if f is None:
             return None

@@ -66,6 +66,33 @@ def fit_shift(src: np.ndarray, dst: np.ndarray) -> Fit:
     return Fit(A, float(np.sqrt(rss / max(1, 2 * n - 2))), src.mean(0), np.inf, n, float(np.sqrt(rss / (2 * n))))
 
 
+def held_out(src: np.ndarray, dst: np.ndarray, width: float, height: float, z: float, floor: float) -> bool:
+    """Whether each quadrant's points lie where a fit to the other quadrants puts them.
+
+    A similarity has four parameters, so two groups of points that each move on their own (a
+    reflection sliding with an object on a glossy floor, next to a still part of it) are fitted
+    exactly, as a zoom. Each quadrant with 3 points or more is left out in turn; the others give the
+    prediction: their similarity where its rotation and scale move the left-out centroid by more than
+    ``z`` of its standard errors there, else their shift (a rotation or zoom the others cannot show
+    is not assumed). The left-out points' mean misfit must be within ``z`` standard errors (the
+    prediction's, with their own scatter ``sigma / sqrt(n)``) or ``floor`` px."""
+    src, dst = np.asarray(src, float), np.asarray(dst, float)
+    q = (src[:, 0] >= width / 2).astype(int) + 2 * (src[:, 1] >= height / 2)
+    for k in range(4):
+        out = q == k
+        if out.sum() < 3 or (~out).sum() < 3:
+            continue
+        c = src[out].mean(0)[None]
+        f, t = fit_similarity(src[~out], dst[~out]), fit_shift(src[~out], dst[~out])
+        if f is not None and np.abs(apply(f.A, c) - apply(t.A, c)).max() > z * f.sd_at(c)[0]:
+            t = f
+        miss = np.abs((apply(t.A, src[out]) - dst[out]).mean(0)).max()
+        sd = float(np.hypot(t.sd_at(c)[0], t.sigma / np.sqrt(out.sum())))
+        if miss > max(z * sd, floor):
+            return False
+    return True
+
+
 def corner_sd(f: Fit, width: float, height: float) -> float:
     """Largest standard error (px) of where the fit puts a frame corner or the centre."""
     pts = np.array([[0, 0], [width - 1, 0], [0, height - 1], [width - 1, height - 1],

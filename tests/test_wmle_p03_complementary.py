@@ -37,6 +37,25 @@ def test_projectile_arc_recovers_range_apex_and_speed():
     assert arc.rms == pytest.approx(0.0, abs=1e-6)
 
 
+def test_a_ball_rolling_on_after_landing_is_not_still_flying():
+    """Studio P3 seed 1001 (1080p): after touching down the 30-degree ball rolls on with its blurred centroid
+    4 px above its resting height, over the airborne margin; those samples had joined the flight (range
+    898 px instead of 720, fit RMS 16 px). The fall stops speeding up at the landing, which ends the flight."""
+    t = np.arange(50) / 24.0
+    s = np.clip(t - 0.25, 0, None)
+    vx, vy, g = 400.0, 240.0, 900.0
+    t_land = 2 * vy / g
+    x = 50 + vx * s
+    y = 900 - (vy * s - 0.5 * g * s * s)
+    rolling = s > t_land
+    y[rolling] = 896.0  # rolling on, read 4 px high
+    y += np.random.default_rng(2).normal(0, 0.3, len(t))
+    arc = projectile_arc(t, x, y, np.ones(len(t), bool), radius=14.0)
+    assert arc.range == pytest.approx(vx * t_land, rel=0.01)
+    assert arc.rms < 1.0
+    assert arc.t_land == pytest.approx(0.25 + t_land, abs=0.01)
+
+
 def test_extraction_on_analytic_throws():
     task = ComplementaryAngleThrows()
     case, _ = task.make_case(0, 5)

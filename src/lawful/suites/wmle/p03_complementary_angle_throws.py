@@ -91,6 +91,7 @@ def projectile_arc(t: np.ndarray, x: np.ndarray, y: np.ndarray, visible: np.ndar
     stop = start
     while stop + 1 < len(t) and (air[stop + 1] or (not vis[stop + 1] and stop + 2 < len(t) and air[stop + 2])):
         stop += 1
+    stop, hit = _landing(y, vis, air, start, stop)
     sel = np.zeros(len(t), bool)
     sel[start:stop + 1] = True
     sel &= air
@@ -115,13 +116,29 @@ def projectile_arc(t: np.ndarray, x: np.ndarray, y: np.ndarray, visible: np.ndar
     x_launch, x_far = (roots[0], roots[1]) if direction > 0 else (roots[1], roots[0])
     t_launch, t_far = troots
     later = np.flatnonzero(vis[stop + 1:])
-    landed = bool(len(later) and not air[stop + 1 + later[0]])  # next sighting is back at launch level
+    landed = hit or bool(len(later) and not air[stop + 1 + later[0]])  # next sighting is back at launch level
     apex_seen = bool(xs.min() < apex_x < xs.max())
     vy0 = float(np.polyval(np.polyder(yt), t_launch))
     speed = float(math.hypot(xt[0], vy0))
     return Arc(launch_y=y0, t=ts, x=xs, y=ys, yx=yx, yt=yt, xt=xt, x_launch=x_launch,
                x_land=x_far if landed else None, t_launch=t_launch, t_land=t_far if landed else None,
                apex=apex, apex_seen=apex_seen, rms=rms, speed=speed, notes={"x0": x0, "samples": int(sel.sum())})
+
+
+def _landing(y: np.ndarray, vis: np.ndarray, air: np.ndarray, start: int, stop: int) -> tuple[int, bool]:
+    """``(last flight sample, landed)`` of the airborne run ``start..stop``: after the apex, the first
+    sample whose fall slows by more than noise explains (second difference of ``y`` below minus
+    :func:`lawful.perceive.noise.curvature_threshold` of the track's own scatter; a free fall only ever
+    speeds up) ends the flight before it. A ball rolling on after touching down, its blurred centroid a
+    few px above its resting one, is not still flying."""
+    run = np.arange(start, stop + 1)
+    run = run[air[run]]
+    apex = int(run[np.argmin(y[run])])
+    thr = noise.curvature_threshold(noise.sigma(np.where(vis, y, np.nan)), floor=LIFT_PX)
+    for k in range(apex + 2, stop + 1):
+        if vis[k] and vis[k - 1] and vis[k - 2] and y[k] - 2 * y[k - 1] + y[k - 2] < -thr:
+            return k - 1, True
+    return stop, False
 
 
 def excess_rms(arc: Arc, sigma_x: float, sigma_y: float) -> float:

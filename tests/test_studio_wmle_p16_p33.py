@@ -23,20 +23,24 @@ SEED = 1000
 @pytest.fixture
 def small(monkeypatch, one_subframe):  # noqa: F811
     """Every scene at 320×180 (the scenes pick their frame from ``C.VARIANTS`` by index) and 6 frames a second."""
-    from lawful.world.studio import scenes_wmle_p21_p23
+    from lawful.world.studio import scenes_wmle_p16_p20, scenes_wmle_p21_p23
 
     monkeypatch.setattr(C, "VARIANTS", (C.Variant("small", (320, 180), 0.84),))
-    monkeypatch.setattr(scenes_wmle_p21_p23, "FPS", 6.0)
+    for mod in (scenes_wmle_p16_p20, scenes_wmle_p21_p23):
+        monkeypatch.setattr(mod, "FPS", 6.0)
 
 
 def _make(task: str, index: int = 0):
     return StudioStyle().make("wmle", task, index, SEED)
 
 
-def _read(sc, law: str, last: int | None = None):
-    """The task's probes read over the clip (or its last ``last`` frames): ``{probe: RegionSeries}``."""
+def _read(sc, law: str, last: int | None = None, first_only: bool = False):
+    """The task's probes read over the clip (or its last ``last`` frames, or only its first frame for a still
+    scene): ``{probe: RegionSeries}``."""
     probes = get_suite("wmle").task(sc.case.task).probes(sc.case)
-    frames = list(sc.render(law))
+    gen = sc.render(law)
+    frames = [next(gen)] if first_only else list(gen)
+    gen.close()
     rd = Reader(probes, (sc.case.width, sc.case.height), 1.0, 1.0, margin=False)
     rd.add(frames[0])  # first frame: what the media look like
     for f in frames[-(last or len(frames) - 1):]:
@@ -105,3 +109,69 @@ def test_surface_gravity_surface_is_level_in_the_world(small, tmp_path):
     x, y = np.array(case.truth.tracks["ball"][0][1:])
     bx0, by0, bx1, by1 = case.objects[0].box
     assert bx0 <= x <= bx1 and by0 <= y <= by1
+
+
+def _line(series):
+    from lawful.suites.wmle._beams import line_at
+    from lawful.tracks import Tracks  # noqa: F401
+
+    assert series.ok[0], f"{series.name} not read"
+    a = float(series["angle"][0])
+    return np.array([series["x"][0], series["y"][0]]), np.array([np.cos(a), np.sin(a)])
+
+
+def test_mirror_reflection_angles_equal_and_twin_turned(small):
+    from lawful.suites.wmle.p18_mirror_reflection import reflection_frame
+
+    sc = _make("mirror_reflection")
+    k = sc.case.known
+    for law, want in (("true", 0.0), ("anti", abs(k["anti_delta_deg"]))):
+        r = _read(sc, law, first_only=True)
+        th_i, th_r, err = reflection_frame(_line(r["incident"]), _line(r["reflected"]), _line(r["mirror"]),
+                                           float(r["mirror"]["rms"][0]))
+        assert th_i == pytest.approx(k["theta_i_deg"], abs=2.0)
+        assert abs(th_r - th_i) == pytest.approx(want, abs=2.0)
+        assert err < 3.0  # the reflected ray leaves from the contact (px)
+
+
+def test_refraction_follows_snell_and_twin_uses_its_index(small):
+    from lawful.suites.wmle.p17_refraction import N_WATER
+
+    sc = _make("refraction")
+    k = sc.case.known
+    for law, n_idx in (("true", N_WATER), ("anti", k["anti_n"])):
+        r = _read(sc, law, first_only=True)
+        row, sig = float(r["surface"]["row"][0]), float(r["surface"].sigma[0])
+        assert row == pytest.approx(k["surface_y"], abs=1.0 + 3 * sig)  # seen edge-on: the contact's row
+        (_, di), (_, dr) = _line(r["incident"]), _line(r["refracted"])
+        sin_i, sin_r = abs(di[0]), abs(dr[0])  # angles from the vertical normal
+        assert sin_i / max(sin_r, 1e-9) == pytest.approx(n_idx, abs=0.06)
+
+
+def test_concurrent_shadows_meet_at_the_lamp_foot(small):
+    from lawful.suites.wmle.p19_concurrent_shadows import NAMES, shadows_frame
+
+    sc = _make("concurrent_shadows")
+    for law in ("true", "anti"):
+        r = _read(sc, law, first_only=True)
+        rms, spread, x = shadows_frame([_line(r[nm]) for nm in NAMES])
+        if law == "true":
+            assert rms < 2.5 and np.hypot(*(x - sc.case.known["lamp"])) < 5.0, (rms, x)
+        else:
+            assert rms > 6.0
+
+
+def test_cross_ratio_scene_is_projective_and_rigid(small, tmp_path):
+    from lawful.world import optics
+
+    sc = _make("cross_ratio")
+    check_case(sc, tmp_path, colour_at_centre=lambda o: True)
+    tr = np.array([sc.case.truth.tracks[o.id] for o in sc.case.objects], float)  # [4, T, 3]
+    chi = [optics.cross_ratio(optics.collinear_positions(tr[:, i, 1:])[0]) for i in range(tr.shape[1])]
+    assert np.ptp(chi) < 1e-3 * np.mean(chi)  # the projected markers keep their cross-ratio
+    gaps = np.diff(tr[:, :, 1:], axis=0)
+    ratio = np.hypot(*gaps[0].T) / np.hypot(*gaps[2].T)
+    assert np.ptp(ratio) > 0.03  # yet their image spacings change (perspective)
+    for o, t in zip(sc.case.objects, tr):
+        x0, y0, x1, y1 = o.box
+        assert x0 <= t[0, 1] <= x1 and y0 <= t[0, 2] <= y1

@@ -47,6 +47,12 @@ def _beam_rgb(seed: int, avoid=()):
     return name, rgb
 
 
+def _beam_radius(cam: dict, height: int, px: float = 1.3) -> float:
+    """A beam's radius (m): 1.6 mm, or ``px`` pixels where the framing makes that thicker (hazy beams glow)."""
+    ppm = 0.5 * height / math.tan(math.radians(cam["fovy_deg"]) / 2) / cam["distance_m"]
+    return max(0.0016, px / ppm)
+
+
 def _quad(c, u, n, a0, a1, b0, b1, size):
     return [[round(float(x), 2), round(float(y), 2)] for x, y in _beams.surface_quad(c, u, n, a0, a1, b0, b1, *size)]
 
@@ -88,7 +94,10 @@ def mirror_reflection(index: int, seed: int) -> StyledCase:
     stand = tuple(int(v) for v in rng.uniform([150, 110, 70], [200, 160, 120]))
     z_foot = body[2] - 0.5 * thick
     st.fixed(E.box(0.025, 0.025, 0.5 * z_foot), (body[0], 0.02, 0.5 * z_foot), stand, 0.3, **E.NO_CONTACT)
-    r_b = 0.0016
+    lo = (min(c[0] - half, src[0]) - 0.04, c[2] - 0.12)
+    hi = (max(c[0] + half, src[0]) + 0.04, max(src[2], c[2] + 0.25) + 0.06)
+    cam = C.frame_camera(st, rng, variant, lo, hi)
+    r_b = _beam_radius(cam, H)
     K.beam(st, src, c, rgb, r_b)
     K.laser(st, src, -src_dir)
     glow = K.glass(st, rgb, 0.55, specular=0.0, emission=1.0)
@@ -100,9 +109,6 @@ def mirror_reflection(index: int, seed: int) -> StyledCase:
         outs[law] = d
         b = C.mocap(st, f"ray_{law}", (0, 0, 0), []) or st.bodies[-1]
         K.beam(st, c, c + 1.5 * d, rgb, r_b, body=b)
-    lo = (min(c[0] - half, src[0]) - 0.04, c[2] - 0.12)
-    hi = (max(c[0] + half, src[0]) + 0.04, max(src[2], c[2] + 0.25) + 0.06)
-    cam = C.frame_camera(st, rng, variant, lo, hi)
     world = st.build()
     hide = {"true": {"ray_anti": HIDE}, "anti": {"ray_true": HIDE}}
     duration = 2.0
@@ -183,10 +189,12 @@ def refraction(index: int, seed: int) -> StyledCase:
                      f'{0.5 * (z_top - z_b + 0.012):.5g}" pos="0 0 {0.5 * (z_top + z_b - 0.012):.5g}" '
                      f'material="{gmat}" contype="0" conaffinity="0"/>')
     tint = tuple(int(v) for v in np.clip(np.asarray(TINTS[tint_name]) + rng.uniform(-12, 12, 3), 0, 255))
-    wmat = K.glass(st, tint, float(rng.uniform(0.3, 0.4)), specular=0.4)
+    wmat = K.glass(st, tint, float(rng.uniform(0.18, 0.25)), specular=0.4)  # a laser scatters brightly in water
     st.static.append(f'<geom name="water" type="box" size="{0.5 * w_t:.5g} {0.5 * d_t:.5g} {0.5 * depth:.5g}" '
                      f'pos="0 0 {0.5 * (z_b + z_s):.5g}" material="{wmat}" contype="0" conaffinity="0"/>')
-    r_b = 0.0016
+    half = max(z_top + 0.04 - z_s, src[2] + 0.05 - z_s, z_s - z_b + 0.04)
+    cam = C.frame_camera(st, rng, variant, (xL - 0.05, z_s - half), (xR + 0.05, z_s + half), max_tilt_deg=0.0)
+    r_b = _beam_radius(cam, H)
     K.beam(st, src, c, rgb, r_b)
     K.laser(st, src, c - src)
     ends = {}
@@ -197,9 +205,7 @@ def refraction(index: int, seed: int) -> StyledCase:
         s_end = min(depth / -d[2], (wall - c[0]) / d[0] if abs(d[0]) > 1e-9 else 1e9) - 0.004
         ends[law] = (c + s_end * d, math.degrees(th_r))
         C.mocap(st, f"ray_{law}", (0, 0, 0), [])
-        K.beam(st, c, ends[law][0], rgb, r_b, body=st.bodies[-1])
-    half = max(z_top + 0.04 - z_s, src[2] + 0.05 - z_s, z_s - z_b + 0.04)
-    cam = C.frame_camera(st, rng, variant, (xL - 0.05, z_s - half), (xR + 0.05, z_s + half), max_tilt_deg=0.0)
+        K.beam(st, c, ends[law][0], rgb, 1.3 * r_b, body=st.bodies[-1])
     pos, right, upv, fov = st.cam
     st.cam = (np.array([pos[0], pos[1], z_s]), right, upv, fov)  # level with the surface
     cam["pos"][2] = round(z_s, 4)

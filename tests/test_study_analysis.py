@@ -149,7 +149,7 @@ def test_agreement_and_scores_recover_the_noise(run, tmp_path, sigma):
     t = truth_table(MODELS, cases)
     db, _ = make(run, tmp_path, f"noise{sigma}", annotators=24, per_video=8, attention_every=0)
     simulate_study(db, {}, sigma=sigma, truth=lambda m, c, q: t[(m, c)], seed=7)
-    r = build_report(db, n_splits=40)
+    r = build_report(db, n_splits=10)
     # expectation by direct simulation of the same generative process (no app code involved)
     rng = np.random.default_rng(0)
     tv = np.array(list(t.values()))
@@ -164,7 +164,7 @@ def test_agreement_and_scores_recover_the_noise(run, tmp_path, sigma):
         true_mean = np.mean([t[(m, c)] for c in cases])
         assert abs(r["human"]["models"][m]["overall"] - true_mean) < 4 * math.sqrt(within / (8 * len(cases) * 3)) + 0.05
     rel = r["reliability"]
-    assert set(rel) == {"general", "physics", "overall"} and all(v["splits"] == 40 for v in rel.values())
+    assert set(rel) == {"general", "physics", "overall"} and all(v["splits"] == 10 for v in rel.values())
     db.close()
 
 
@@ -176,7 +176,7 @@ def test_split_half_reliability_follows_noise(run, tmp_path):
         q = {m: 2.0 + gap * i for i, m in enumerate(MODELS)}
         db, _ = make(run, tmp_path, name, annotators=24, per_video=8, attention_every=0)
         simulate_study(db, {}, sigma=sigma, truth=lambda m, c, k, q=q: q[m], seed=11)
-        out[name] = build_report(db, n_splits=60)["reliability"]
+        out[name] = build_report(db, n_splits=30)["reliability"]
         db.close()
     for view in ("general", "physics", "overall"):
         assert out["clear"][view]["spearman"]["mean"] == pytest.approx(1.0)

@@ -21,7 +21,16 @@ def _fail(msg: str) -> None:
     fail(msg)
 
 
+def _need(*modules: str) -> None:
+    import importlib.util
+
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        _fail(f"the study app needs {', '.join(missing)}: pip install 'lawful[study]'")
+
+
 def _db(study: Path, url: str | None):
+    _need("sqlalchemy")
     from lawful.study.db import DB_FILE, StudyDB
 
     if url is None and not (study / DB_FILE).exists():
@@ -43,6 +52,7 @@ def create(run: Path = typer.Option(..., "--run", help="Run folder with cases/ a
            base_url: str = typer.Option("http://127.0.0.1:8000", help="Where the app will be served (for links)."),
            db: str = DB_OPT, seed: int = typer.Option(0, help="Seed of the random assignment.")):
     """Create a study from a run folder: copy its videos, assign them, write sign-in links."""
+    _need("sqlalchemy")
     from lawful.study.assign import StudyError, create_study
 
     try:
@@ -60,12 +70,16 @@ def create(run: Path = typer.Option(..., "--run", help="Run folder with cases/ a
 def serve(study: Path = STUDY_OPT, db: str = DB_OPT, host: str = typer.Option("127.0.0.1"),
           port: int = typer.Option(8000)):
     """Serve the study (annotators open their link; the admin page is /admin/login/<admin token>)."""
+    _need("fastapi", "uvicorn", "sqlalchemy")
     import uvicorn
 
     from lawful.study.app import create_app
 
     _db(study, db).close()
-    uvicorn.run(create_app(study, db), host=host, port=port, log_level="warning")
+    app = create_app(study, db)
+    print(f"serving {study} at http://{host}:{port}/ — annotators: their link in {study / 'links.csv'}; "
+          f"admin: http://{host}:{port}/admin/login/<token in {study / 'admin_token'}>", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
 @study_app.command("qc")

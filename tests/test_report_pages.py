@@ -152,8 +152,12 @@ def test_key_frames_are_small_jpegs_and_the_video_stays_in_place(run):
 def test_writing_again_reuses_key_frames_and_embed_copies_videos(run):
     out = run[0]
     before = {p: p.stat().st_mtime_ns for p in (out / "report").rglob("*.jpg")}
-    with Store(out / "results.sqlite") as st:
-        write_reports(st, out, ["principia"], embed=True)
+    from typer.testing import CliRunner
+
+    from lawful.cli import app
+
+    r = CliRunner().invoke(app, ["report", "--run", str(out), "--embed"])
+    assert r.exit_code == 0, r.output
     assert {p: p.stat().st_mtime_ns for p in (out / "report").rglob("*.jpg")} == before
     here = out / "report" / "principia" / "reference"
     src = re.search(r"<video[^>]* src='([^']+)'", _html(here / "drop-000__0.html")).group(1)

@@ -467,8 +467,10 @@ def validate(
 
 
 @app.command()
-def report(run_dir: Path = typer.Option(..., "--run", help="Run folder.")) -> None:
-    """Recompute leaderboard.json and report.html of a run from its store (no video work)."""
+def report(run_dir: Path = typer.Option(..., "--run", help="Run folder."),
+           embed: bool = typer.Option(False, "--embed", help="Copy the videos beside the pages (a folder to share) "
+                                                             "instead of linking them in place.")) -> None:
+    """Recompute leaderboard.json, report.html and the case pages of a run from its store (no video work)."""
     from lawful.report.leaderboard import write_reports
     from lawful.store import Store
 
@@ -483,7 +485,7 @@ def report(run_dir: Path = typer.Option(..., "--run", help="Run folder.")) -> No
 
             suites.remove("phyground")
             extra["phyground"] = phyground_section(store)
-        board = write_reports(store, run_dir, suites, extra)
+        board = write_reports(store, run_dir, suites, extra, embed=embed)
         suites += list(extra)
     _print_board(board, suites, run_dir)
 

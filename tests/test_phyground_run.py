@@ -211,7 +211,8 @@ def test_prompt_files_load_in_three_formats(tmp_path):
 
 
 @pytest.mark.parametrize("row,message", [
-    ({"prompt": "x", "laws": ["bouyancy", "gravity"]}, "row 1 (p-0001): unknown law 'bouyancy'; did you mean 'buoyancy'"),
+    ({"prompt": "x", "laws": ["bouyancy", "gravity"]},
+     "row 1 (p-0001): unknown law 'bouyancy'; did you mean 'buoyancy'"),
     ({"prompt": "x", "laws": ["shadow", "telepathy"]}, "unknown law 'telepathy' (laws: gravity,"),
     ({"prompt": "x", "laws": []}, "no laws given"),
     ({"laws": ["shadow"]}, "no prompt"),

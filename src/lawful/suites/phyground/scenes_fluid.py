@@ -52,7 +52,7 @@ def _stream_path(x0, y0, vx, vy, w0, y_end, gravity=True, n=24, t_max=math.inf):
 
 # --- pouring into a glass: flow dynamics, continuity, boundary interaction -----------------------------
 POUR_GLASS, POUR_LEVEL0 = (380.0, 190.0, 500.0, 307.0), 296.0
-SPOUT, SPOUT_V, SPOUT_W = (360.0, 134.0), (150.0, 180.0), 10.0
+SPOUT, SPOUT_V, SPOUT_W = (356.0, 131.0), (150.0, 180.0), 10.0  # spout on the jug's lip
 POUR_TANK = _tank(POUR_GLASS)
 
 

@@ -173,12 +173,21 @@ def _ld_paint(img, t, law, scene=None):
 
 
 
+def _md_items(t, law):
+    return [Unlit(MD_X, mirror_drop_state(t, law)["y"], MD_R, BLUE)]
+
+
+def _lr_items(t, law):
+    return [Unlit(lamp_roll_state(t, law)["x"], GROUND - LR_R, LR_R, RED)]
+
+
+def _ld_items(t, law):
+    return [Unlit(LD_X, lamp_drop_state(t, law)["y"], LD_R, BLUE)]
+
+
 SCENES: dict[str, Drawn] = {
     "mirror_roll": Drawn(lambda s: s.ground(GROUND), _mr_items, _mr_paint, mirror_roll_state),
-    "mirror_drop": Drawn(lambda s: s.ground(MD_FLOOR), lambda t, law: [Unlit(MD_X, mirror_drop_state(t, law)["y"], MD_R, BLUE)],
-                         _md_paint, mirror_drop_state),
-    "lamp_roll": Drawn(_lamp_setup(LR_LAMP), lambda t, law: [Unlit(lamp_roll_state(t, law)["x"], GROUND - LR_R,
-                                                                   LR_R, RED)], _lr_paint, lamp_roll_state),
-    "lamp_drop": Drawn(_lamp_setup(LD_LAMP), lambda t, law: [Unlit(LD_X, lamp_drop_state(t, law)["y"], LD_R, BLUE)],
-                       _ld_paint, lamp_drop_state),
+    "mirror_drop": Drawn(lambda s: s.ground(MD_FLOOR), _md_items, _md_paint, mirror_drop_state),
+    "lamp_roll": Drawn(_lamp_setup(LR_LAMP), _lr_items, _lr_paint, lamp_roll_state),
+    "lamp_drop": Drawn(_lamp_setup(LD_LAMP), _ld_items, _ld_paint, lamp_drop_state),
 }

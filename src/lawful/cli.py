@@ -8,35 +8,13 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
+
+from lawful.cli_common import SPECIAL_FLOWS, err, fail, out  # noqa: F401  (fail/out/err: used by command modules)
+from lawful.cli_common import check_suites as _check_suites
+from lawful.cli_common import split_list as _split
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Test whether video generators obey physical laws (Principia, WMLE, Apple-pi, PhyGround).")
-suite_app = typer.Typer(no_args_is_help=True, help="List suites and export their cases.")
-app.add_typer(suite_app, name="suite")
-out = Console(width=None if sys.stdout.isatty() else 200)  # full tables when piped to a file
-err = Console(stderr=True, soft_wrap=True)
-
-# Suites with their own flow (not per-video tasks): name -> module with run/evaluate/export functions.
-SPECIAL_FLOWS = {"applepi": "lawful.suites.applepi.run", "phyground": "lawful.suites.phyground.run"}
-
-
-def fail(msg: str, code: int = 2) -> None:
-    err.print(f"[red]error:[/red] {msg}")
-    raise typer.Exit(code)
-
-
-def _split(s: str) -> list[str]:
-    return [x.strip() for x in s.split(",") if x.strip()]
-
-
-def _check_suites(names: list[str]) -> None:
-    from lawful.suites.base import suite_names, unknown
-
-    known = suite_names()
-    for n in names:
-        if n not in known:
-            fail(unknown(n, known, "suite"))
 
 
 def _print_board(board: dict, suites: list[str], run_dir: Path) -> None:
@@ -383,89 +361,6 @@ def _evaluate_one(case_path: Path, video_path: Path, as_json: bool, judge_cfg=No
         raise typer.Exit(1)
 
 
-@suite_app.command("list")
-def suite_list() -> None:
-    """List suites and their tasks."""
-    from lawful.suites.base import get_suite, suite_names
-
-    for name in suite_names():
-        s = get_suite(name)
-        names = s.task_names()
-        flow = ", own flow" if name in SPECIAL_FLOWS else ""
-        out.print(f"[bold]{name}[/bold] ({len(names)} task{'s' if len(names) != 1 else ''}{flow}): {', '.join(names)}")
-
-
-@suite_app.command("export")
-def suite_export(
-    suite: str = typer.Option("principia", "--suite", "-s"),
-    out_dir: Path = typer.Option(..., "--out", "-o", help="Folder to write cases into."),
-    cases_per_task: Optional[int] = typer.Option(None, "--cases-per-task", "-n", min=1),
-    seed: int = typer.Option(0),
-    quiet: bool = typer.Option(False, "--quiet", "-q"),
-) -> None:
-    """Write each case's first frame (PNG), prompt (TXT) and case file (JSON) for generation elsewhere."""
-    from lawful.case import load_case
-    from lawful.runner.run import build_cases
-    from lawful.suites.base import get_suite
-
-    _check_suites([suite])
-    if suite in SPECIAL_FLOWS:
-        mod = __import__(SPECIAL_FLOWS[suite], fromlist=["x"])
-        res = mod.export_prompts(out_dir, cases_per_task=cases_per_task, seed=seed)
-        n = res["cases"] if isinstance(res, dict) else res
-        files = f" ({len(res['files'])} prompt files)" if isinstance(res, dict) and "files" in res else ""
-        out.print(f"wrote {n} {suite} cases to {out_dir}{files}")
-        return
-    paths = build_cases(get_suite(suite), out_dir, cases_per_task, seed, progress=not quiet)
-    for p in paths:
-        p.with_suffix(".txt").write_text(load_case(p).prompt + "\n")
-    out.print(f"wrote {len(paths)} {suite} cases to {out_dir} (<case_id>.png, .txt, .json); "
-              f"name videos <case_id>.mp4 or <case_id>__<k>.mp4")
-
-
-@app.command()
-def validate(
-    suite: str = typer.Option("wmle", "--suite", "-s", help="principia, wmle or recordings."),
-    style: str = typer.Option("flat", "--style", help="Render style: flat (lawful's own 2-D renderer) or studio "
-                              "(MuJoCo 3-D scenes; needs the studio extra)."),
-    variants: int = typer.Option(12, help="Scenes per task (seeds 1000, 1001, ...).", min=1),
-    tasks: Optional[str] = typer.Option(None, help="Comma-separated subset of tasks (names or labels such as P3)."),
-    perturb: Optional[str] = typer.Option(None, help="Comma-separated perturbations of the law-correct clips: "
-                                          "pan10, pan5, zoom10, noise, crf35, blur (defocus), hue10, ghost3."),
-    robustness: bool = typer.Option(False, help="Apply pan10, zoom10, noise, crf35 and blur."),
-    workers: int = typer.Option(0),
-    cache: Optional[Path] = typer.Option(None, help="Keep rendered clips here and reuse them while the drawing "
-                                         "code is unchanged (re-scoring after a perception change then skips rendering)."),
-    as_json: bool = typer.Option(False, "--json"),
-) -> None:
-    """Render law-correct clips and their anti-physics twins, score them, print law/anti means, AUC, unmeasurable share."""
-    from lawful.runner.validate import PERTURBATIONS, ROBUSTNESS, validation_table
-    from lawful.runner.validate import validate as run_validation
-    from lawful.suites.base import unknown
-    from lawful.world.styles import STYLES
-
-    _check_suites([suite])
-    if suite not in ("principia", "wmle", "recordings"):
-        fail("validate is defined for --suite principia, wmle and recordings")
-    if style not in STYLES:
-        fail(unknown(style, STYLES, "render style"))
-    kinds = list(ROBUSTNESS) if robustness else []
-    for k in _split(perturb or ""):
-        if k not in PERTURBATIONS:
-            fail(unknown(k, PERTURBATIONS, "perturbation"))
-        if k not in kinds:
-            kinds.append(k)
-    try:
-        result = run_validation(suite, style, n_variants=variants, tasks=_split(tasks) if tasks else None,
-                                perturbations=kinds, workers=workers or None, cache=cache)
-    except (KeyError, RuntimeError) as e:
-        fail(str(e.args[0]) if e.args else str(e))
-    if as_json:
-        sys.stdout.write(json.dumps(result, indent=2) + "\n")
-    else:
-        out.print(validation_table(result))
-
-
 @app.command()
 def report(run_dir: Path = typer.Option(..., "--run", help="Run folder."),
            embed: bool = typer.Option(False, "--embed", help="Copy the videos beside the pages (a folder to share) "
@@ -490,23 +385,6 @@ def report(run_dir: Path = typer.Option(..., "--run", help="Run folder."),
     _print_board(board, suites, run_dir)
 
 
-@app.command()
-def schema(suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Instead: what each task of this "
-                                               "suite needs in a case (object ids, known keys, events), as JSON.")) -> None:
-    """Print the JSON Schema of case files (or, with --suite, each task's required objects and parameters)."""
-    from lawful.case import case_schema
-
-    if suite is not None:
-        from lawful.suites.requirements import task_requirements
-
-        _check_suites([suite])
-        if suite in SPECIAL_FLOWS:
-            fail(f"suite '{suite}' runs its own flow; its cases are described in docs/case-format.md")
-        sys.stdout.write(json.dumps(task_requirements(suite), indent=2) + "\n")
-        return
-    sys.stdout.write(json.dumps(case_schema(), indent=2) + "\n")
-
-
 def _mount_judges() -> None:
     try:
         from lawful.judges.cli import judge_agreement, judge_app
@@ -519,7 +397,7 @@ def _mount_judges() -> None:
 _mount_judges()
 
 # Command groups that live beside the code they drive: each module defines ``register(app)``.
-_COMMAND_MODULES = ("lawful.generators.cli", "lawful.study.cli", "lawful.report.cli")
+_COMMAND_MODULES = ("lawful.suites.cli", "lawful.generators.cli", "lawful.study.cli", "lawful.report.cli")
 
 
 def _mount_commands() -> None:

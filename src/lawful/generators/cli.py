@@ -14,7 +14,7 @@ def models(name: Optional[str] = typer.Argument(None, help="A preset to describe
 
     from rich.table import Table
 
-    from lawful.cli import fail, out
+    from lawful.cli_common import fail, out
     from lawful.generators.presets import PAPERS, presets, status
 
     table = presets()

@@ -1,0 +1,35 @@
+"""What every ``lawful`` command module shares: the consoles, the one-line failure, list and suite checks."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from rich.console import Console
+
+out = Console(width=None if sys.stdout.isatty() else 200)  # full tables when piped to a file
+err = Console(stderr=True, soft_wrap=True)
+
+# Suites with their own flow (not per-video tasks): name -> module with run/evaluate/export functions.
+SPECIAL_FLOWS = {"applepi": "lawful.suites.applepi.run", "phyground": "lawful.suites.phyground.run"}
+
+
+def fail(msg: str, code: int = 2) -> None:
+    """Print ``error: msg`` on stderr and exit with ``code``."""
+    err.print(f"[red]error:[/red] {msg}")
+    raise typer.Exit(code)
+
+
+def split_list(s: str) -> list[str]:
+    """A comma-separated option as a list (blanks dropped)."""
+    return [x.strip() for x in s.split(",") if x.strip()]
+
+
+def check_suites(names: list[str]) -> None:
+    """Fail with a did-you-mean for any name that is not a suite."""
+    from lawful.suites.base import suite_names, unknown
+
+    known = suite_names()
+    for n in names:
+        if n not in known:
+            fail(unknown(n, known, "suite"))

@@ -1,0 +1,121 @@
+"""Commands about suites themselves: ``lawful suite list|export``, ``lawful validate`` and ``lawful schema``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from lawful.cli_common import SPECIAL_FLOWS, fail, out
+from lawful.cli_common import check_suites as _check_suites
+from lawful.cli_common import split_list as _split
+
+suite_app = typer.Typer(no_args_is_help=True, help="List suites and export their cases.")
+
+
+@suite_app.command("list")
+def suite_list() -> None:
+    """List suites and their tasks."""
+    from lawful.suites.base import get_suite, suite_names
+
+    for name in suite_names():
+        s = get_suite(name)
+        names = s.task_names()
+        flow = ", own flow" if name in SPECIAL_FLOWS else ""
+        out.print(f"[bold]{name}[/bold] ({len(names)} task{'s' if len(names) != 1 else ''}{flow}): {', '.join(names)}")
+
+
+@suite_app.command("export")
+def suite_export(
+    suite: str = typer.Option("principia", "--suite", "-s"),
+    out_dir: Path = typer.Option(..., "--out", "-o", help="Folder to write cases into."),
+    cases_per_task: Optional[int] = typer.Option(None, "--cases-per-task", "-n", min=1),
+    seed: int = typer.Option(0),
+    quiet: bool = typer.Option(False, "--quiet", "-q"),
+) -> None:
+    """Write each case's first frame (PNG), prompt (TXT) and case file (JSON) for generation elsewhere."""
+    from lawful.case import load_case
+    from lawful.runner.run import build_cases
+    from lawful.suites.base import get_suite
+
+    _check_suites([suite])
+    if suite in SPECIAL_FLOWS:
+        mod = __import__(SPECIAL_FLOWS[suite], fromlist=["x"])
+        res = mod.export_prompts(out_dir, cases_per_task=cases_per_task, seed=seed)
+        n = res["cases"] if isinstance(res, dict) else res
+        files = f" ({len(res['files'])} prompt files)" if isinstance(res, dict) and "files" in res else ""
+        out.print(f"wrote {n} {suite} cases to {out_dir}{files}")
+        return
+    paths = build_cases(get_suite(suite), out_dir, cases_per_task, seed, progress=not quiet)
+    for p in paths:
+        p.with_suffix(".txt").write_text(load_case(p).prompt + "\n")
+    out.print(f"wrote {len(paths)} {suite} cases to {out_dir} (<case_id>.png, .txt, .json); "
+              f"name videos <case_id>.mp4 or <case_id>__<k>.mp4")
+
+
+def validate(
+    suite: str = typer.Option("wmle", "--suite", "-s", help="principia, wmle or recordings."),
+    style: str = typer.Option("flat", "--style", help="Render style: flat (lawful's own 2-D renderer) or studio "
+                              "(MuJoCo 3-D scenes; needs the studio extra)."),
+    variants: int = typer.Option(12, help="Scenes per task (seeds 1000, 1001, ...).", min=1),
+    tasks: Optional[str] = typer.Option(None, help="Comma-separated subset of tasks (names or labels such as P3)."),
+    perturb: Optional[str] = typer.Option(None, help="Comma-separated perturbations of the law-correct clips: "
+                                          "pan10, pan5, zoom10, noise, crf35, blur (defocus), hue10, ghost3."),
+    robustness: bool = typer.Option(False, help="Apply pan10, zoom10, noise, crf35 and blur."),
+    workers: int = typer.Option(0),
+    cache: Optional[Path] = typer.Option(None, help="Keep rendered clips here and reuse them while the drawing "
+                                         "code is unchanged (re-scoring after a perception change then skips rendering)."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Render law-correct clips and their anti-physics twins, score them, print law/anti means, AUC, unmeasurable share."""
+    from lawful.runner.validate import PERTURBATIONS, ROBUSTNESS, validation_table
+    from lawful.runner.validate import validate as run_validation
+    from lawful.suites.base import unknown
+    from lawful.world.styles import STYLES
+
+    _check_suites([suite])
+    if suite not in ("principia", "wmle", "recordings"):
+        fail("validate is defined for --suite principia, wmle and recordings")
+    if style not in STYLES:
+        fail(unknown(style, STYLES, "render style"))
+    kinds = list(ROBUSTNESS) if robustness else []
+    for k in _split(perturb or ""):
+        if k not in PERTURBATIONS:
+            fail(unknown(k, PERTURBATIONS, "perturbation"))
+        if k not in kinds:
+            kinds.append(k)
+    try:
+        result = run_validation(suite, style, n_variants=variants, tasks=_split(tasks) if tasks else None,
+                                perturbations=kinds, workers=workers or None, cache=cache)
+    except (KeyError, RuntimeError) as e:
+        fail(str(e.args[0]) if e.args else str(e))
+    if as_json:
+        sys.stdout.write(json.dumps(result, indent=2) + "\n")
+    else:
+        out.print(validation_table(result))
+
+
+def schema(suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Instead: what each task of this "
+                                               "suite needs in a case (object ids, known keys, events), as JSON.")) -> None:
+    """Print the JSON Schema of case files (or, with --suite, each task's required objects and parameters)."""
+    from lawful.case import case_schema
+
+    if suite is not None:
+        from lawful.suites.requirements import task_requirements
+
+        _check_suites([suite])
+        if suite in SPECIAL_FLOWS:
+            fail(f"suite '{suite}' runs its own flow; its cases are described in docs/case-format.md")
+        sys.stdout.write(json.dumps(task_requirements(suite), indent=2) + "\n")
+        return
+    sys.stdout.write(json.dumps(case_schema(), indent=2) + "\n")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``suite`` (list, export), ``validate`` and ``schema`` to ``app``."""
+    app.add_typer(suite_app, name="suite")
+    app.command()(validate)
+    app.command()(schema)

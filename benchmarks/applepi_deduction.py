@@ -18,7 +18,9 @@ Builds ``--tasks`` simulated cases (832x480, GT 24 fps) and each built-in model'
 - ``decode only``: decoding each prediction video to BGR frames, the floor of any method that reads it.
 
 Prints the best of ``--repeat`` wall and CPU times per pair, the speed ratios, and the largest IoU
-difference of each method from the in-memory Physics-IQ order. Run: ``python benchmarks/applepi_deduction.py``.
+difference of each method from the in-memory Physics-IQ order. ``--crf N`` writes the predictions as
+yuv420p H.264 at CRF N instead (as video models deliver them: cheaper to decode than the built-ins' RGB
+CRF 8). Run: ``python benchmarks/applepi_deduction.py``.
 """
 
 from __future__ import annotations
@@ -111,8 +113,10 @@ def piq_pair(gt_dir: Path, meta: dict, video: Path, files: bool, tmp: Path) -> d
     return piq_ious(piq_shrink(mp, size), piq_shrink(mg, size))
 
 
-# --- lawful before this change: shrink first -------------------------------------------------------
-def shrink_first_pair(case, video: Path) -> dict:
+# --- lawful before Physics-IQ's order: shrink first ---------------------------------------------------
+def shrink_first_pair(case, video: Path) -> tuple[dict, int]:
+    """The old order: prediction frames resized to the GT size (Lanczos), every frame shrunk to a quarter
+    (INTER_AREA) before the same mask steps; ground truth re-read for every model."""
     from lawful.score import applepi as F
     from lawful.suites.applepi.predictions import read_video_frames, video_frame_count
 
@@ -121,12 +125,15 @@ def shrink_first_pair(case, video: Path) -> dict:
     pidx = [F.pred_physics_index(k / case.gt_fps, n_phys, case.physics_duration) + 1 for k in ks]
     frames, _ = read_video_frames(video, set(pidx), case.shape)
     gt = case.gt_frames(ks)
-    gen_m = F.motion_masks([F.quarter(frames[i]) for i in pidx])
-    gt_m = F.motion_masks([F.quarter(gt[k]) for k in ks])
-    return ({"spatial_iou_motion": F.spatial_iou(gen_m, gt_m, empty=1.0),
-             "spatiotemporal_iou_motion": F.spatiotemporal_iou(gen_m, gt_m, empty=1.0),
-             "weighted_spatial_iou_motion": F.weighted_spatial_iou(gen_m, gt_m, empty=1.0)},
-            int((~gt_m.any((1, 2))).sum()))
+    h, w = case.shape
+    q = (w // 4, h // 4)
+
+    def small(rgb):
+        return cv2.cvtColor(cv2.resize(rgb, q, interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2BGR)
+
+    gen_m = np.stack(piq_masks_full([small(frames[i]) for i in pidx])) > 127
+    gt_m = np.stack(piq_masks_full([small(gt[k]) for k in ks])) > 127
+    return piq_ious(gen_m, gt_m), int((~gt_m.any((1, 2))).sum())
 
 
 def main() -> None:
@@ -138,6 +145,8 @@ def main() -> None:
     ap.add_argument("--duration", type=float, default=2.0)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--cores", type=int, default=1)
+    ap.add_argument("--crf", type=int, default=None, help="write the predictions as yuv420p H.264 at this CRF, as "
+                    "video models deliver them (default: the built-in models' own RGB CRF-8 files)")
     args = ap.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[: args.cores]))
@@ -148,6 +157,7 @@ def main() -> None:
     from lawful.suites.applepi import models as M
     from lawful.suites.applepi import motion
     from lawful.suites.applepi.predictions import Output
+    from lawful.video import write_video
 
     tasks, models = args.tasks.split(","), args.models.split(",")
     with tempfile.TemporaryDirectory() as tmpd:
@@ -161,7 +171,10 @@ def main() -> None:
             case = D.GTCase(root, e)
             for m in models:
                 p = tmp / "pred" / f"{e['case_id']}_{m}.mp4"
-                M.write_video(p, M.deduction_frames(m, case), case.gt_fps)
+                if args.crf is None:
+                    M.write_video(p, M.deduction_frames(m, case), case.gt_fps)
+                else:
+                    write_video(p, M.deduction_frames(m, case), case.gt_fps, crf=args.crf)
                 pairs.append((e, m, p))
         D._SHARED.clear()
 
@@ -208,7 +221,9 @@ def main() -> None:
                 wall[name], cpu[name] = min(wall.get(name, w), w), min(cpu.get(name, c), c)
         n = len(pairs)
         print(f"Deduction motion-mask IoUs, {len(tasks)} cases x {len(models)} models = {n} pairs, "
-              f"{args.width}x{args.height}, {args.duration:g} s at 24 fps, {args.cores} core(s), best of {args.repeat} "
+              f"{args.width}x{args.height}, {args.duration:g} s at 24 fps, "
+              f"{'built-in RGB CRF 8' if args.crf is None else f'yuv420p CRF {args.crf}'} predictions, "
+              f"{args.cores} core(s), best of {args.repeat} "
               f"(load average {os.getloadavg()[0]:.1f})")
         ref = res["Physics-IQ order, in memory"]
         for name in runs:

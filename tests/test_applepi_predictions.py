@@ -67,3 +67,27 @@ def test_last_frame_is_the_answer(tmp_path):
     bad.write_bytes(b"not a video at all")
     with pytest.raises(P.PredictionError):
         P.last_frame(bad)
+
+
+def test_dataset_files_are_lossless_and_identical_clips_are_encoded_once(tmp_path):
+    from lawful.suites.applepi import build as B
+    from lawful.suites.applepi import dataset as D
+    from lawful.suites.applepi import models as M
+
+    rng = np.random.default_rng(0)
+    img = rng.integers(0, 256, (24, 40, 3), dtype=np.uint8)
+    data = D.imwrite(tmp_path / "a.png", img)
+    assert data == (tmp_path / "a.png").read_bytes() and np.array_equal(D.imread(tmp_path / "a.png"), img)
+    maps = rng.integers(0, 5, (3, 24, 40), dtype=np.uint8)
+    B.save_maps(tmp_path / "m/maps.npz", maps)
+    assert np.array_equal(D._load_maps(tmp_path / "m/maps.npz"), maps)
+
+    root = tmp_path / "ds"
+    case = D.GTCase(root, B.write_case(root, "FreeFall", 1, seed=1, width=96, height=64, duration=0.25))
+    M.write_predictions("static", case, tmp_path / "static", num_rollouts=2)
+    clips = [M.case_dir(tmp_path / "static", s, case) / f"rollout_{r:02d}.mp4" for s in P.SUBTRACKS if s != "deduction"
+             for r in range(2)]
+    assert len({c.stat().st_ino for c in clips}) == 1  # four subtracks, same fade of the input: one encode
+    last = P.last_frame(clips[0])
+    err = np.abs(last.astype(int) - case.image("input_image"))
+    assert err.mean() < 1 and err.max() <= 8  # the answer is the input, through CRF 8

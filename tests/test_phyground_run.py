@@ -262,10 +262,13 @@ def test_cli_run_takes_a_prompt_set_from_the_environment(tmp_path):
     assert sorted(p.name for p in (out / "cases" / "phyground").glob("*.json")) == ["s1.json", "s2.json"]
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"prompt": "x", "laws": ["bouyancy", "gravity"]}\n')
-    r = CliRunner().invoke(app, ["run", "--suite", "phyground", "-m", "static", "-o", str(tmp_path / "r2"), "-q"],
-                           env={"LAWFUL_PHYGROUND_PROMPTS": str(bad)})
-    # a bad file stops the run before any work, naming the row and the closest law (cli.py does not yet turn
-    # PromptSetError into its one-line 'error:' exit, so the message may come as the exception)
-    assert r.exit_code != 0 and "row 1 (bad-0001): unknown law 'bouyancy'; did you mean 'buoyancy'" in (
-        r.output + str(r.exception))
+    # a bad file (here from --prompts, which wins over the variable) stops the run before any work with one
+    # line naming the row and the closest law
+    r = CliRunner().invoke(app, ["run", "--suite", "phyground", "-m", "static", "-o", str(tmp_path / "r2"), "-q",
+                                 "--prompts", str(bad)], env={"LAWFUL_PHYGROUND_PROMPTS": str(good)})
+    assert r.exit_code == 2 and "error: bad.jsonl row 1 (bad-0001): unknown law 'bouyancy'; did you mean " \
+        "'buoyancy'" in " ".join(r.output.split())
     assert not (tmp_path / "r2" / "cases" / "phyground").exists()
+    r = CliRunner().invoke(app, ["suite", "export", "--suite", "phyground", "-o", str(tmp_path / "exp"),
+                                 "--prompts", str(good)])
+    assert r.exit_code == 0 and sorted(p.name for p in (tmp_path / "exp").glob("*.json")) == ["s1.json", "s2.json"]

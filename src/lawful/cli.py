@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from lawful.cli_common import SPECIAL_FLOWS, err, fail, out  # noqa: F401  (fail/out/err: used by command modules)
+from lawful.cli_common import PROMPTS_HELP, SPECIAL_FLOWS, err, fail, out, phyground_call  # noqa: F401  (err)
 from lawful.cli_common import check_suites as _check_suites
 from lawful.cli_common import split_list as _split
 
@@ -27,6 +27,10 @@ def _print_board(board: dict, suites: list[str], run_dir: Path) -> None:
                 from lawful.suites.applepi.run import task_table
 
                 out.print(task_table(board[s]))
+            if s == "phyground" and any(m.get("laws") for m in board[s]["models"].values()):  # judged: per law
+                from lawful.suites.phyground.run import law_table
+
+                out.print(law_table(board[s]))
     out.print(f"run folder: {run_dir}  (leaderboard.json, report.html, results.sqlite)")
 
 
@@ -70,6 +74,7 @@ def run(
     gpus_per_generation: Optional[float] = typer.Option(None, "--gpus-per-generation", min=0,
                                                         help="Ray: GPUs per generation for models that need a GPU "
                                                              "(default: what the model declares; 0: on CPU)."),
+    prompts: Optional[Path] = typer.Option(None, "--prompts", help=PROMPTS_HELP),
 ) -> None:
     """Build the suite(s), generate videos with the models, score them and print the leaderboard."""
     from lawful.generators.base import get_generator
@@ -125,12 +130,11 @@ def run(
     for s in suites:
         if s in SPECIAL_FLOWS:
             mod = __import__(SPECIAL_FLOWS[s], fromlist=["x"])
-            kw = {"judge_config": judge_cfg} if s == "phyground" else {"ocr": ocr, "judge_config": judge_cfg,
-                                                                      "tasks": per_suite.get(s),
-                                                                      "motion_masks": motion_masks}
-            extra[s] = getattr(mod, f"run_{s}")(out_dir, models=tuple(model_list),
-                                               cases_per_task=settings[s]["cases_per_task"], seed=seed,
-                                               workers=workers, progress=not quiet, **kw)
+            kw = {"judge_config": judge_cfg, "prompts": prompts} if s == "phyground" else {
+                "ocr": ocr, "judge_config": judge_cfg, "tasks": per_suite.get(s), "motion_masks": motion_masks}
+            extra[s] = phyground_call(getattr(mod, f"run_{s}"), out_dir, models=tuple(model_list),
+                                      cases_per_task=settings[s]["cases_per_task"], seed=seed, workers=workers,
+                                      progress=not quiet, **kw)
     if extra or judge_cfg is not None:
         with Store(out_dir / "results.sqlite") as store:
             board = write_reports(store, out_dir, video_suites, extra)
@@ -237,6 +241,7 @@ def evaluate(
                                       help="Judge retries per call on HTTP 429/5xx, timeouts and resets."),
     strict: bool = typer.Option(False, "--strict", help="Exit non-zero when any judge call failed or was unusable "
                                                         "(it always does when every call did)."),
+    prompts: Optional[Path] = typer.Option(None, "--prompts", help=PROMPTS_HELP),
 ) -> None:
     """Score videos made elsewhere: a folder against a suite, or one video against one case file."""
     if case is not None or video is not None:
@@ -274,7 +279,8 @@ def evaluate(
         from lawful.judges.outcome import julian_now
 
         judge_t0 = julian_now()
-        section = run_phyground(out_dir, models=(f"folder:{videos}",), judge_config=judge_cfg, progress=not quiet)
+        section = phyground_call(run_phyground, out_dir, models=(f"folder:{videos}",), judge_config=judge_cfg,
+                                 progress=not quiet, prompts=prompts)
         from lawful.report.leaderboard import write_reports
         from lawful.store import Store
 

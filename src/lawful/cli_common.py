@@ -33,3 +33,17 @@ def check_suites(names: list[str]) -> None:
     for n in names:
         if n not in known:
             fail(unknown(n, known, "suite"))
+
+
+PROMPTS_HELP = ("PhyGround: a published prompt set (JSON, JSONL or CSV; docs/phyground.md) instead of the built-in "
+                "cases (default: the file named by $LAWFUL_PHYGROUND_PROMPTS, else the built-in cases).")
+
+
+def phyground_call(fn, *args, **kwargs):
+    """Call a PhyGround flow function; a bad prompt set is a one-line error, not a traceback."""
+    from lawful.suites.phyground.prompts import PromptSetError
+
+    try:
+        return fn(*args, **kwargs)
+    except PromptSetError as e:
+        fail(str(e))

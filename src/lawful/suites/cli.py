@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from lawful.cli_common import SPECIAL_FLOWS, fail, out
+from lawful.cli_common import PROMPTS_HELP, SPECIAL_FLOWS, fail, out, phyground_call
 from lawful.cli_common import check_suites as _check_suites
 from lawful.cli_common import split_list as _split
 
@@ -35,6 +35,7 @@ def suite_export(
     cases_per_task: Optional[int] = typer.Option(None, "--cases-per-task", "-n", min=1),
     seed: int = typer.Option(0),
     quiet: bool = typer.Option(False, "--quiet", "-q"),
+    prompts: Optional[Path] = typer.Option(None, "--prompts", help=PROMPTS_HELP),
 ) -> None:
     """Write each case's first frame (PNG), prompt (TXT) and case file (JSON) for generation elsewhere."""
     from lawful.case import load_case
@@ -44,7 +45,8 @@ def suite_export(
     _check_suites([suite])
     if suite in SPECIAL_FLOWS:
         mod = __import__(SPECIAL_FLOWS[suite], fromlist=["x"])
-        res = mod.export_prompts(out_dir, cases_per_task=cases_per_task, seed=seed)
+        kw = {"prompts": prompts} if suite == "phyground" else {}
+        res = phyground_call(mod.export_prompts, out_dir, cases_per_task=cases_per_task, seed=seed, **kw)
         n = res["cases"] if isinstance(res, dict) else res
         files = f" ({len(res['files'])} prompt files)" if isinstance(res, dict) and "files" in res else ""
         out.print(f"wrote {n} {suite} cases to {out_dir}{files}")

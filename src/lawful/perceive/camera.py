@@ -21,7 +21,8 @@ come from the previous key frame). Independently moving things are kept out thre
    grown a little) form a moving mask: corners there are not used and none are born there.
 
 The remaining corners give a RANSAC similarity; it is accepted only with inliers spread over at
-least ``MIN_CELLS`` cells of a 4 x 4 grid. Its uncertainty is the standard error of the fitted
+least ``MIN_CELLS`` cells of a 4 x 4 grid, each quadrant of them where the others' fit puts them
+(:func:`lawful.perceive.camera_fit.held_out`: two groups moving apart are not a zoom). Its uncertainty is the standard error of the fitted
 transform at the frame corners (:mod:`lawful.perceive.camera_fit`); where few or clustered points
 leave rotation and scale loose, a pure shift is used instead if the similarity does not differ
 from it significantly. Where corners fail (stripes, bare walls, a backdrop with edges but no corners),

@@ -9,7 +9,8 @@ on its acceleration, and derives from them
   never anywhere in the frame; a same-coloured blob outside the reach is not the object;
 - the **expected area** under motion blur: a disc of diameter ``D`` moving ``s`` px during the
   exposure shows ``ref_area + D · s`` pixels; the blur length ``s`` is measured on the streak
-  itself (:func:`streak_length`) and the exposure share (``s / speed``) is kept per object.
+  itself (:func:`streak_length`, against the object's own unblurred shape, so an elongated object's
+  length along its motion is not taken for blur) and the exposure share (``s / speed``) is kept per object.
   Area checks (association cost, border cut, growth bound) compare against this range, not the
   first frame's area.
 """

@@ -126,3 +126,34 @@ def test_answers_are_idempotent_and_survive_refresh_and_restart(study):
     assert stored == full and n == len(keys)
     nxt = first_task(c2)
     assert nxt is None or nxt["id"] != aid
+
+
+def test_pair_items_serve_two_clips_and_undo_the_left_right_swap(tmp_path):
+    from lawful.study.db import Assignment, Item, Video
+    from lawful.study.qc import pair_votes, submissions
+
+    run = demo_run(tmp_path / "run", models=("reference", "counterfactual"), n_cases=1, frames=4)
+    info = create_study(run, tmp_path / "pairs", annotators=6, per_video=6, mode="pair", seed=3)
+    db = StudyDB(default_url(tmp_path / "pairs"))
+    with db.read() as s:
+        swaps = {a.id: a.swap for a in s.scalars(select(Assignment))}
+        it = s.scalars(select(Item)).one()
+        model = {v.id: v.model for v in s.scalars(select(Video))}
+        files = {v.id: v.file for v in s.scalars(select(Video))}
+    assert set(swaps.values()) == {True, False}  # both orders occur
+    left_model = {}
+    for name, tok in info["tokens"].items():
+        c = TestClient(create_app(tmp_path / "pairs"))
+        c.headers["Authorization"] = f"Bearer {tok}"
+        t = first_task(c)
+        assert t["kind"] == "pair" and len(t["videos"]) == 2 and "questions" not in t
+        clips = [c.get(u).content for u in t["videos"]]
+        assert clips[0] != clips[1]
+        left = it.video_b if swaps[t["id"]] else it.video_a
+        left_model[name] = model[left]
+        assert clips[0] == (tmp_path / "pairs" / "media" / files[left]).read_bytes()  # slot 0 is the left clip
+        assert c.put(f"/api/assignments/{t['id']}/answers", json={"answers": {"preference": "5"}}).status_code == 422
+        assert c.post(f"/api/assignments/{t['id']}/submit", json={"answers": {"preference": "A"}}).status_code == 200
+    votes = {v["annotator"]: v["preferred"] for v in pair_votes(submissions(db))}
+    assert votes == left_model  # "A" always means the clip shown on the left, whichever model it was
+    db.close()

@@ -142,8 +142,8 @@ def test_pair_items_serve_two_clips_and_undo_the_left_right_swap(tmp_path):
         files = {v.id: v.file for v in s.scalars(select(Video))}
     assert set(swaps.values()) == {True, False}  # both orders occur
     left_model = {}
+    c = TestClient(create_app(tmp_path / "pairs"))
     for name, tok in info["tokens"].items():
-        c = TestClient(create_app(tmp_path / "pairs"))
         c.headers["Authorization"] = f"Bearer {tok}"
         t = first_task(c)
         assert t["kind"] == "pair" and len(t["videos"]) == 2 and "questions" not in t

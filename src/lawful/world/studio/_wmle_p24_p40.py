@@ -3,9 +3,8 @@
 - :func:`fluid_drag` — a hook adding buoyancy and linear (Stokes) drag to free bodies settling in a liquid
   (MuJoCo integrates ``m a = (m − ρ_f V) g − c v``; its own fluid model adds a quadratic term);
 - :func:`cone_fill` — vertices of the fill of an upright cone (apex at the bottom) up to a height;
-- :class:`Frames` — one mesh per frame on slide bodies, the one of the frame shown and the others parked out
-  of sight: a shape that changes (a cone's fill, a growing pile) given in closed form per frame, recorded
-  with :func:`~lawful.world.studio._wmle_p16_p33.kinematic`;
+- :class:`Scaled` — a world whose mesh solids are scaled about anchors frame by frame (a cone's fill, a growing
+  pile), the scale carried in the recording by a parameter joint (:func:`parameter`);
 - :func:`hold_free` — a hook keeping free bodies at rest until a release time.
 """
 
@@ -19,7 +18,7 @@ import numpy as np
 from lawful.world.studio import _wmle_p16_p33 as K
 from lawful.world.studio import engine as E
 
-PARK = -20.0  # metres below the floor: where the meshes of other frames wait (outside every view)
+PARK = -20.0  # metres below the floor: where parameter bodies sit (outside every view)
 
 
 def fluid_drag(world: E.World, bodies: dict[str, tuple[float, float]], rho_f: float) -> E.Hook:
@@ -77,33 +76,49 @@ def cone_shell(apex, tan_a: float, h0: float, h1: float, n: int = 40) -> np.ndar
     return np.vstack(rings)
 
 
-class Frames:
-    """Per-frame meshes of one changing solid: ``verts_of(i) -> [N, 3]`` for frames ``0..n-1``, with material
-    ``mat``; :meth:`qpos` shows frame ``i`` (its body's slide at 0) and parks the others ``PARK`` metres down."""
+class Scaled(E.World):
+    """A world whose named mesh geoms are scaled uniformly about fixed anchor points, frame by frame: a cone's fill
+    drained from its apex, a pile grown about its base centre. Each morph reads its scale from a parameter slide
+    joint (a body with no geoms, :func:`parameter`) ``qpos / ref``, so recordings (:func:`~._wmle_p16_p33.kinematic`)
+    carry it with the rest of the state and blur, masks and effects are the engine's own. Build with
+    :meth:`of` instead of ``Stage.build``; ``morphs``: ``[(geom, anchor_xyz, joint, ref)]``."""
 
-    def __init__(self, st: E.Stage, name: str, n: int, verts_of: Callable[[int], np.ndarray], mat: str,
-                 obj: str | None = None):
-        self.name, self.n = name, int(n)
-        for i in range(self.n):
-            K.mesh(st, f"{name}_m{i}", verts_of(i))
-            b = K.slide_body(st, f"{name}_{i}", (0.0, 0.0, 0.0))
-            g = f"{name}_{i}_g"
-            b.parts.append(f'<geom name="{g}" type="mesh" mesh="{name}_m{i}" material="{mat}" '
-                           f'contype="0" conaffinity="0"/>')
-            if obj is not None and i == 0:
-                st.objects.setdefault(obj, []).append(g)
+    @classmethod
+    def of(cls, st: E.Stage, morphs: list[tuple[str, tuple, str, float]]) -> "Scaled":
+        import mujoco
 
-    def bind(self, world: E.World) -> None:
-        self.adr = np.array([K.qadr(world, f"{self.name}_{i}_j") for i in range(self.n)])
+        w = cls(st, mujoco.MjModel.from_xml_string(st.xml(), st.assets))
+        m = w.model
+        w._morphs = []
+        for geom, anchor, joint, ref in morphs:
+            g = w.id("geom", geom)
+            mid = int(m.geom_dataid[g])
+            R = np.zeros(9)
+            mujoco.mju_quat2Mat(R, m.geom_quat[g])
+            a = R.reshape(3, 3).T @ (np.asarray(anchor, float) - m.geom_pos[g])  # the anchor in the mesh's frame
+            v0, n = int(m.mesh_vertadr[mid]), int(m.mesh_vertnum[mid])
+            w._morphs.append((mid, slice(v0, v0 + n), m.mesh_vert[v0:v0 + n].copy(), a, K.qadr(w, joint), float(ref)))
+        w._scale_now = {}
+        return w
 
-    def set(self, q: np.ndarray, i: int) -> None:
-        q[self.adr] = PARK
-        q[self.adr[min(max(int(i), 0), self.n - 1)]] = 0.0
+    def _set(self, d, rec, i, s) -> None:
+        import mujoco
+
+        super()._set(d, rec, i, s)
+        for mid, sl, v, a, adr, ref in self._morphs:
+            k = max(float(d.qpos[adr]) / ref, 1e-4)
+            if self._scale_now.get(mid) == k:
+                continue
+            self.model.mesh_vert[sl] = a + k * (v - a)
+            self._scale_now[mid] = k
+            if self._renderer is not None and self._renderer._mjr_context is not None:
+                mujoco.mjr_uploadMesh(self.model, self._renderer._mjr_context, mid)
 
 
-def frame_index(t: float, duration: float, n: int) -> int:
-    """The frame whose exposure holds time ``t`` (frame ``i`` is centred on ``i · duration / n``)."""
-    return int(min(max(round(t * n / duration), 0), n - 1))
+def parameter(st: E.Stage, name: str) -> None:
+    """A geom-less body on a slide joint ``<name>_j`` whose position is a scene parameter (see :class:`Scaled`)."""
+    K.slide_body(st, name, (0.0, 0.0, PARK))
+    st.bodies[-1].parts.append('<inertial pos="0 0 0" mass="1e-3" diaginertia="1e-9 1e-9 1e-9"/>')
 
 
 def masks_through(world: E.World, rec: E.Recording, see_through: list[str]) -> dict[str, np.ndarray]:

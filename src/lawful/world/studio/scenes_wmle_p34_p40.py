@@ -163,8 +163,8 @@ def funnel_discharge(index: int, seed: int) -> StyledCase:
     """P36: two identical glass cone funnels in a stand over a tray, one of dyed water and one of dry sand.
 
     Motion: **kinematic**, the task's closed forms (:func:`lawful.world.flows.drain_head`: a cone drained at
-    ``Q ∝ h^β`` from ``h0``; water β = ½, Torricelli; sand β = 0, Beverloo): each frame shows the fill as a solid
-    cone from the outlet up to that frame's surface (one mesh per frame, :class:`~._wmle_p24_p40.Frames`), with a
+    ``Q ∝ h^β`` from ``h0``; water β = ½, Torricelli; sand β = 0, Beverloo): at every sub-frame the fill is a solid
+    cone from the outlet up to that time's surface (a cone mesh scaled about the apex, :class:`~._wmle_p24_p40.Scaled`), with a
     thin stream from each outlet to the tray. The camera is level with the middle of the fills. Twin: the water
     drains at a constant volume rate like the sand (β_water = 0), ending at the same height.
     """
@@ -192,19 +192,15 @@ def funnel_discharge(index: int, seed: int) -> StyledCase:
     tint = tuple(int(v) for v in np.clip(np.asarray(lq.LIQUID_TINTS[int(rng.integers(len(lq.LIQUID_TINTS)))])
                                          + rng.uniform(-12, 12, 3), 0, 255))
     sand = tuple(int(v) for v in np.clip(np.asarray(flows.SAND) + rng.uniform(-15, 15, 3), 0, 255))
-    n = int(round(duration * FPS))
-    t_frames = np.arange(n) * duration / n
 
     st.floor()
     st.backdrop(y=float(rng.uniform(0.35, 0.55)))
     _board(st, rng, -sep - R - 0.06, sep + R + 0.06, z_tray, z_a + Hc + 0.05, y=R + 0.04)
     st.fixed(E.box(sep + R + 0.04, 0.07, 0.5 * z_tray), (0, 0, 0.5 * z_tray), tuple(rng.uniform(60, 95, 3)), 0.3)
     metal = tuple(int(v) for v in rng.uniform(120, 160, 3))
-    st.fixed(E.box(sep + R + 0.05, 0.006, 0.008), (0, R + 0.02, z_a + 0.55 * Hc), metal, 0.8, **E.NO_CONTACT)
+    st.fixed(E.box(sep + R + 0.05, 0.006, 0.008), (0, 0.02, z_a - 0.5 * stem), metal, 0.8, **E.NO_CONTACT)  # stand bar
     gmat = K.glass(st, tuple(rng.uniform(205, 240, 3)), float(rng.uniform(0.1, 0.16)))
     mats = {"water": K.glass(st, tint, 1.0, specular=0.6), "sand": st.material(sand, 0.05)}
-    heads = {}
-    frames = {}
     for m in MATERIALS:
         x = xs[m]
         apex = (x, 0.0, z_a)
@@ -216,16 +212,17 @@ def funnel_discharge(index: int, seed: int) -> StyledCase:
         stream = E.capsule(0.0022 if m == "water" else 0.0028, (x, 0, z_a - stem), (x, 0, z_tray))
         st.static.append(f'<geom name="stream_{m}" {E._attrs(stream)} material="{mats[m]}" contype="0" '
                          'conaffinity="0"/>')
-        for law in ("true", "anti"):
-            beta, T = BETA_LAW[m], t_empty[m]
-            if law == "anti" and m == "water":
-                beta, T = 0.0, anti_t_empty
-            heads[(m, law)] = flows.drain_head(t_frames, h0, T, beta)
-        frames[(m, "true")] = P.Frames(st, f"fill_{m}", n, lambda i, a=apex, m=m: P.cone_fill(a, tan_a, heads[(m, "true")][i]),
-                                       mats[m])
-    frames[("water", "anti")] = P.Frames(st, "fill_water_anti", n,
-                                         lambda i, a=(xs["water"], 0.0, z_a): P.cone_fill(a, tan_a, heads[("water", "anti")][i]),
-                                         mats["water"])
+        K.mesh(st, f"fill_{m}", P.cone_fill(apex, 0.96 * tan_a, Hc))  # scaled about the apex to each time's height
+        st.static.append(f'<geom name="fill_{m}" type="mesh" mesh="fill_{m}" material="{mats[m]}" '
+                         'contype="0" conaffinity="0"/>')
+        P.parameter(st, f"h_{m}")
+
+    def head(m: str, law: str, t):
+        beta, T = BETA_LAW[m], t_empty[m]
+        if law == "anti" and m == "water":
+            beta, T = 0.0, anti_t_empty
+        return float(flows.drain_head(t, h0, T, beta))
+
     z_mid = z_a + 0.5 * (h0 + ends["water"] * h0)
     lo = [-sep - R - 0.05, min(z_tray - 0.01, 2 * z_mid - (z_a + Hc + 0.04))]
     hi = [sep + R + 0.05, max(z_a + Hc + 0.04, 2 * z_mid - lo[1])]
@@ -234,21 +231,14 @@ def funnel_discharge(index: int, seed: int) -> StyledCase:
     pos, right, up, fov = st.cam
     st.cam = (np.array([pos[0], pos[1], z_mid]), right, up, fov)  # level with the middle of the fills
     cam["pos"][2] = round(z_mid, 4)
-    world = st.build()
-    for f in frames.values():
-        f.bind(world)
+    world = P.Scaled.of(st, [(f"fill_{m}", (xs[m], 0.0, z_a), f"h_{m}_j", Hc) for m in MATERIALS])
+    adr = {m: K.qadr(world, f"h_{m}_j") for m in MATERIALS}
 
     def qpos_of(law: str):
         def g(t):
             q = np.zeros(world.model.nq)
-            i = P.frame_index(t, duration, n)
-            frames[("sand", "true")].set(q, i)
-            frames[("water", "true")].set(q, i if law == "true" else -n)  # parked: every slide at PARK
-            frames[("water", "anti")].set(q, i if law == "anti" else -n)
-            if law == "true":
-                q[frames[("water", "anti")].adr] = P.PARK
-            else:
-                q[frames[("water", "true")].adr] = P.PARK
+            for m in MATERIALS:
+                q[adr[m]] = head(m, law, t)
             return q
         return g
 
@@ -270,7 +260,7 @@ def funnel_discharge(index: int, seed: int) -> StyledCase:
     known = {"funnels": funnels, "ground_y": round(world.project((0, 0, z_tray))[1], 2), "h0_px": round(h0 * ppm, 3),
              "liquid": list(tint), "sand": list(sand), "anti_t_empty_s": anti_t_empty,
              "studio": {"variant": variant.name, "camera": cam,
-                        "motion": "kinematic: cone drain law h0 (1 - t/T)^(1/(3-beta)), one fill mesh per frame"},
+                        "motion": "kinematic: cone drain law h0 (1 - t/T)^(1/(3-beta)), the fill cone scaled about its apex"},
              "anti_note": "twin: the water drains at a constant volume rate like the sand (β_water = 0)"}
     case = E.studio_case(
         "wmle", "funnel_discharge", index, seed, duration=duration, fps=FPS, width=W, height=H, objects=[],

@@ -23,10 +23,10 @@ SEED = 1000
 @pytest.fixture
 def small(monkeypatch, one_subframe):  # noqa: F811
     """Every scene at 320×180 (the scenes pick their frame from ``C.VARIANTS`` by index) and 6 frames a second."""
-    from lawful.world.studio import scenes_wmle_p16_p20, scenes_wmle_p21_p23
+    from lawful.world.studio import scenes_wmle_p16_p20, scenes_wmle_p21_p23, scenes_wmle_p29_p33
 
     monkeypatch.setattr(C, "VARIANTS", (C.Variant("small", (320, 180), 0.84),))
-    for mod in (scenes_wmle_p16_p20, scenes_wmle_p21_p23):
+    for mod in (scenes_wmle_p16_p20, scenes_wmle_p21_p23, scenes_wmle_p29_p33):
         monkeypatch.setattr(mod, "FPS", 6.0)
 
 
@@ -175,3 +175,21 @@ def test_cross_ratio_scene_is_projective_and_rigid(small, tmp_path):
     for o, t in zip(sc.case.objects, tr):
         x0, y0, x1, y1 = o.box
         assert x0 <= t[0, 1] <= x1 and y0 <= t[0, 2] <= y1
+
+
+def test_eddy_braking_magnet_lags_and_twin_leads(small, tmp_path):
+    """P29 end to end at 320×180, 6 fps: the evaluator's indicators are 1 on the law clip, 0 on the twin."""
+    from lawful.runner.evaluate import evaluate_video, task_for
+    from lawful.video import write_video
+
+    sc = _make("eddy_braking")
+    check_case(sc, tmp_path)
+    tr = {o: np.array(sc.case.truth.tracks[o], float) for o in ("magnet", "block")}
+    for o in tr:  # the projected truth starts inside the object's box
+        x0, y0, x1, y1 = next(b.box for b in sc.case.objects if b.id == o)
+        assert x0 <= tr[o][0, 1] <= x1 and y0 <= tr[o][0, 2] <= y1
+    for law, want in (("true", 1.0), ("anti", 0.0)):
+        video = write_video(tmp_path / f"{law}.mp4", list(sc.render(law)), fps=sc.case.fps)
+        score = evaluate_video(sc.case, video, task_for(sc.case)).scores["P29"]
+        assert score.status == "scored", score.reason
+        assert score.metrics["M1"] == want and score.metrics["M2"] == want, score.metrics

@@ -419,6 +419,6 @@ def _surface_bands(to_px, size, inner, z_lo: float, z_hi: float, n: int = 9, hal
         keep = np.ones(len(vs), bool)
         for du in (-half - 0.5, half + 0.5):
             keep &= np.array([cv2.pointPolygonTest(quad, (u + du, v), True) > margin for v in vs])
-        if keep.any() and 0 <= u - half and u + half < W:
+        if keep.sum() >= 16 and 0 <= u - half and u + half < W:  # at least 8 rows
             out.append([u - half, float(np.ceil(vs[keep].min())), u + half, float(np.floor(vs[keep].max()))])
     return out

@@ -169,6 +169,30 @@ def test_line_refit_leaves_out_stray_pixels():
     assert abs(angles[1] - a) > math.radians(1.0)
 
 
+def test_colour_selection_same_on_every_path(frames):
+    """The frame-wide Lab sliced per region, a box and a slanted polygon (its pixels only) select exactly the
+    pixels that converting the region alone and thresholding it selects."""
+    from lawful.perceive import regions
+
+    frame = frames[7].astype(np.float32)
+    x0, y0, x1, y1 = 300, 120, 501, 281
+    img = frame[y0:y1, x0:x1]
+    box = np.ones(img.shape[:2], bool)
+    poly = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillPoly(poly, [np.array([[0, 0], [200, 60], [200, 160], [0, 90]], np.int32)], 1)
+    poly = poly > 0
+    probe = Probe("beam", "line", (x0, y0, x1 - 1, y1 - 1), color=BEAM)
+    for mask in (box, poly):
+        state = regions._learn(probe, img, mask)
+        lab = cv2.cvtColor(img / 255.0, cv2.COLOR_RGB2Lab)
+        half = 0.5 * np.linalg.norm(state["target"] - state["background_lab"])
+        want = mask & (np.sum((lab - state["target"]) ** 2, 2) < half * half)
+        assert 50 < want.sum() < mask.sum()
+        shared = {**state, "lab": regions._lab(frame)[y0:y1, x0:x1]}
+        for st in (state, shared):
+            assert np.array_equal(regions._selected(probe, img, mask, st), want)
+
+
 def test_series_from_values_and_probe_checks():
     s = RegionSeries.from_values("lvl", "level", sigma=0.3, row=[1.0, np.nan, 2.0])
     assert s.ok.tolist() == [True, False, True] and s.readable == pytest.approx(2 / 3)

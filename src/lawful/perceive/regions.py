@@ -166,17 +166,39 @@ class Reader:
         self.crops.append(frame[y0:y1, x0:x1].copy())
 
     def read(self, transforms: list[np.ndarray] | None) -> dict[str, RegionSeries]:
-        """Every probe's readings; ``transforms``: frame → frame-0 ``[2, 3]`` (tracking px) per crop, or None."""
-        out = {}
+        """Every probe's readings; ``transforms``: frame → frame-0 ``[2, 3]`` (tracking px) per crop, or None.
+
+        Frame by frame: where a frame needs no warp, its crop is converted to Lab once for every
+        colour-selecting probe (each probe's region is a slice of it, the same values as converting the
+        region alone), and no pixel can fall outside the frame (no finiteness test)."""
+        geo = []
         for p in self.probes:
             bx = self._track_box(p)
             X0, Y0 = int(np.floor(bx[0])), int(np.floor(bx[1]))
             W, H = int(np.ceil(bx[2])) - X0 + 1, int(np.ceil(bx[3])) - Y0 + 1
-            mask = self._mask(p, X0, Y0, W, H)
-            imgs = [self._aligned(c, None if transforms is None else transforms[i], X0, Y0, W, H)
-                    for i, c in enumerate(self.crops)]
-            out[p.name] = _read_series(p, imgs, mask, (X0, Y0), self.sx, self.sy)
-        return out
+            geo.append((X0, Y0, W, H, self._mask(p, X0, Y0, W, H)))
+        colour = [p.kind in ("line", "blobs", "profile") and p.select == "color" for p in self.probes]
+        crop_px = (self.end[0] - self.origin[0]) * (self.end[1] - self.origin[1])
+        share = sum(int(g[4].sum()) for g, c in zip(geo, colour) if c) > crop_px  # one crop-wide Lab costs less
+        rows: list[list] = [[] for _ in self.probes]
+        states: list[dict] = [{} for _ in self.probes]
+        for i, c in enumerate(self.crops):
+            A = None if transforms is None else transforms[i]
+            ident = A is None or np.allclose(A, [[1, 0, 0], [0, 1, 0]])
+            lab = _lab(c) if ident and share else None
+            c = c if ident else c.astype(np.float32)  # warped once per probe: converted once per frame
+            for j, p in enumerate(self.probes):
+                X0, Y0, W, H, mask = geo[j]
+                img = self._aligned(c, A, X0, Y0, W, H)
+                m = mask if ident else mask & np.isfinite(img).all(2)
+                if i == 0:
+                    states[j] = _learn(p, img, mask)
+                state = _learn(p, img, m) if p.kind == "level" and p.learn == "each" else states[j]
+                if colour[j]:
+                    state = {**state, "lab": None if lab is None else self._view(lab, X0, Y0, W, H)}
+                rows[j].append(_READ[p.kind](p, img, m, state))
+        return {p.name: _series(p, rows[j], states[j], geo[j][4], geo[j][:2], self.sx, self.sy)
+                for j, p in enumerate(self.probes)}
 
     def _mask(self, p: Probe, X0: int, Y0: int, W: int, H: int) -> np.ndarray:
         if len(p.region) == 4 and np.ndim(p.region[0]) == 0:
@@ -186,6 +208,13 @@ class Reader:
         m = np.zeros((H, W), np.uint8)
         cv2.fillPoly(m, [np.round(pts * 16).astype(np.int32)], 1, shift=4)
         return m > 0
+
+    def _view(self, crop: np.ndarray, X0: int, Y0: int, W: int, H: int) -> np.ndarray:
+        """The region of an unwarped crop: a view when it lies inside the crop, else a zero-padded copy."""
+        ys, xs = Y0 - self.origin[1], X0 - self.origin[0]
+        if ys >= 0 and xs >= 0 and ys + H <= crop.shape[0] and xs + W <= crop.shape[1]:
+            return crop[ys:ys + H, xs:xs + W]
+        return self._aligned(crop, None, X0, Y0, W, H)
 
     def _aligned(self, crop: np.ndarray, A: np.ndarray | None, X0: int, Y0: int, W: int, H: int) -> np.ndarray:
         """The region ``[X0, X0+W) x [Y0, Y0+H)`` of frame 0's pixels as this frame shows it (float32 RGB)."""
@@ -201,17 +230,13 @@ class Reader:
         # dst pixel u (region-local) ↦ crop pixel inv(u + (X0, Y0)) − origin
         G = inv.copy()
         G[:, 2] = inv[:, :2] @ np.array([X0, Y0], float) + inv[:, 2] - np.array([ox, oy], float)
-        return cv2.warpAffine(crop.astype(np.float32), G, (W, H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        return cv2.warpAffine(np.asarray(crop, np.float32), G, (W, H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_CONSTANT, borderValue=(np.nan,) * 3)
 
 
-def _read_series(p: Probe, imgs: list[np.ndarray], mask: np.ndarray, origin, sx: float, sy: float) -> RegionSeries:
-    T = len(imgs)
-    read = {"level": _level, "brightness": _brightness, "line": _line, "blobs": _blobs, "profile": _profile}[p.kind]
-    state = _learn(p, imgs[0], mask) if T else {}
-    each = p.kind == "level" and p.learn == "each"
-    rows = [read(p, img, m, _learn(p, img, m) if each else state)
-            for img in imgs for m in (mask & np.isfinite(img).all(2),)]
+def _series(p: Probe, rows: list, state: dict, mask: np.ndarray, origin, sx: float, sy: float) -> RegionSeries:
+    """One probe's per-frame readings ``rows`` (``(values, sigma)`` or None) as a :class:`RegionSeries`."""
+    T = len(rows)
     ok = np.array([r is not None for r in rows], bool)
     keys = next((list(r[0]) for r in rows if r is not None), [])
     shape = {"blobs": (p.count,), "profile": (mask.shape[1],)}.get(p.kind, ())
@@ -260,7 +285,8 @@ def _learn(p: Probe, img: np.ndarray, mask: np.ndarray) -> dict:
         top, bot = rows[:k], rows[-k:]
         above = np.asarray(p.above, float) if p.above is not None else np.median(img[top][m[top]], 0)
         below = np.asarray(p.color, float) if p.color is not None else np.median(img[bot][m[bot]], 0)
-        return {"above": above, "below": below}
+        contrast = float(np.linalg.norm(_lab(np.asarray(below, np.float32)) - _lab(np.asarray(above, np.float32))))
+        return {"above": above, "below": below, "contrast": contrast}
     if p.kind in ("brightness",):
         return {}
     px = img[m]
@@ -278,10 +304,15 @@ def _learn(p: Probe, img: np.ndarray, mask: np.ndarray) -> dict:
 
 
 def _selected(p: Probe, img: np.ndarray, mask: np.ndarray, state: dict) -> np.ndarray:
-    if p.select == "color":
-        diff = _lab(img) - state["target"]  # NaN outside the frame: never selected (and masked out)
-        half = 0.5 * float(np.linalg.norm(state["target"] - state["background_lab"]))
-        return mask & (np.einsum("ijk,ijk->ij", diff, diff) < half * half)
+    if p.select == "color":  # Lab of the region's pixels only (or a slice of the frame's, when shared)
+        lab, half = state.get("lab"), 0.5 * float(np.linalg.norm(state["target"] - state["background_lab"]))
+        if lab is not None or 2 * np.count_nonzero(mask) > mask.size:  # most of the box: no gather
+            diff = (_lab(img) if lab is None else lab) - state["target"]  # NaN off the frame: never selected
+            return mask & (np.einsum("ijk,ijk->ij", diff, diff) < half * half)
+        diff = _lab(img[mask]) - state["target"]  # a slanted polygon: its pixels only
+        out = np.zeros(mask.shape, bool)
+        out[mask] = np.einsum("ij,ij->i", diff, diff) < half * half
+        return out
     lum = _luma(img)
     dev = (lum - state["bg_luma"]) * (1 if p.select == "brighter" else -1)
     return mask & (dev > K_SELECT * state["bg_sd"])
@@ -297,7 +328,8 @@ def _level(p: Probe, img, mask, state):
     rows = np.flatnonzero(cnt > 0)
     if len(rows) < 4:
         return None
-    prof = np.where(mask[..., None], img, 0).sum(1, dtype=np.float64)[rows] / cnt[rows, None]  # row means
+    whole = img if cnt.min() == mask.shape[1] else np.where(mask[..., None], img, 0)  # a box: no masked copy
+    prof = whole.sum(1, dtype=np.float64)[rows] / cnt[rows, None]  # row means
     f = (prof - above) @ d / dd  # 0 above, 1 below
     n = len(f)
     # best single step: rows < k above-like, rows ≥ k below-like
@@ -318,8 +350,7 @@ def _level(p: Probe, img, mask, state):
     lo, hi = max(0, k - 3), min(n, k + 3)
     row = rows[lo] - 0.5 + float(np.sum(1 - np.clip(f[lo:hi], 0, 1)))
     sigma = float(np.hypot(1 / np.sqrt(12), noise * np.sqrt(hi - lo)))  # an aliased edge; the summed rows' noise
-    return {"row": float(row), "contrast": float(np.linalg.norm(_lab(below.astype(np.float32)) -
-                                                                 _lab(above.astype(np.float32))))}, sigma
+    return {"row": float(row), "contrast": state["contrast"]}, sigma
 
 
 def _brightness(p: Probe, img, mask, state):
@@ -427,3 +458,6 @@ def _profile(p: Probe, img, mask, state):
         return None
     top = np.where(has, np.argmax(sel, 0), np.nan).astype(float)
     return {"top": top}, float("nan")
+
+
+_READ = {"level": _level, "brightness": _brightness, "line": _line, "blobs": _blobs, "profile": _profile}

@@ -35,11 +35,12 @@ def case_relpath(task: str, number: int) -> str:
 
 def write_case(root: str | Path, task: str, number: int, seed: int, width: int = 832, height: int = 480,
                gt_fps: float = 24.0, duration: float = 2.0, style_seed: int | None = None,
-               dense_maps: bool = False) -> dict:
+               dense_maps: bool = False, frames: dict | None = None) -> dict:
     """Simulate, render and write one case; returns its ``dataset.json`` entry.
 
     ``dense_maps=True`` also writes the large optional ``velocity/`` and ``depth/`` arrays (the
-    per-object truth in ``lawful.json`` carries the same velocities).
+    per-object truth in ``lawful.json`` carries the same velocities). ``frames``: a dict that receives
+    the GT frames by index (what reading ``rgb/`` back would give), to use them without reading the PNGs.
     """
     from lawful.world.appearance import style_variant
 
@@ -60,6 +61,8 @@ def write_case(root: str | Path, task: str, number: int, seed: int, width: int =
     for k in range(T):
         rgb, inst[k] = r.frame(pos[k], ang[k])
         png = imwrite(d / "rgb" / f"{k:04d}.png", rgb)
+        if frames is not None:
+            frames[k] = rgb
         if k == 0:
             clean = rgb
         elif k <= n_motion:  # Physics-IQ motion masks while the frame is in memory (kept with the case)

@@ -259,6 +259,10 @@ class GTCase:
             out[i] = self._cache[("gt", i)]
         return out
 
+    def remember_frames(self, frames: dict[int, np.ndarray]) -> None:
+        """Share GT frames already in memory (by full index; e.g. just written) with every reading of the case."""
+        self._cache.update({("gt", int(i)): f for i, f in frames.items()})
+
     def iter_gt_frames(self, indices):
         """GT frames in increasing index order, one at a time (not kept unless already cached)."""
         want = sorted({int(i) for i in indices})

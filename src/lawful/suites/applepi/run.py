@@ -35,6 +35,7 @@ from lawful.suites.applepi.prompts import PROMPT_VERSION, expected_outputs, prom
 
 SUITE = "applepi"
 DEFAULT_CASES_PER_TASK = 2
+NUM_ROLLOUTS = 3  # what write_dataset_index records for a generated dataset
 
 
 def _workers(workers: int | None) -> int:
@@ -61,8 +62,12 @@ def _progress(progress: bool, msg: str) -> None:
 # --- dataset ----------------------------------------------------------------------------------
 def build_dataset(root: str | Path, cases_per_task: int = DEFAULT_CASES_PER_TASK, seed: int = 0,
                   width: int = 832, height: int = 480, tasks: Iterable[str] | None = None, workers: int | None = None,
-                  duration: float = 2.0, gt_fps: float = 24.0, dense_maps: bool = False, progress: bool = False) -> Dataset:
-    """Write (or complete) a simulated dataset; cases already on disk are kept."""
+                  duration: float = 2.0, gt_fps: float = 24.0, dense_maps: bool = False, progress: bool = False,
+                  predictions: tuple = ()) -> Dataset:
+    """Write (or complete) a simulated dataset; cases already on disk are kept.
+
+    ``predictions=(models, folder, num_rollouts, protocol)``: each new case's built-in outputs are written in
+    the same job, from the frames just rendered (the GT PNGs are not read back)."""
     root = Path(root)
     tasks = list(tasks or scenes.TASKS)
     jobs, entries = [], []
@@ -72,12 +77,25 @@ def build_dataset(root: str | Path, cases_per_task: int = DEFAULT_CASES_PER_TASK
             case_seed = seed * 1000 + i
             entries.append({"case_id": f"{t}_{number:06d}", "path": case_relpath(t, number), "split": "test"})
             if not (root / entries[-1]["path"] / "lawful.json").exists():
-                jobs.append((root, t, number, case_seed, width, height, gt_fps, duration, case_seed, dense_maps))
+                jobs.append((root, t, number, case_seed, width, height, gt_fps, duration, case_seed, dense_maps,
+                             predictions))
     if jobs:
         _progress(progress, f"building {len(jobs)} cases at {width}x{height}")
-        _pmap(write_case, jobs, _workers(workers))
-    write_dataset_index(root, entries, prompt_version=PROMPT_VERSION)
+        _pmap(_build_job, jobs, _workers(workers))
+    write_dataset_index(root, entries, prompt_version=PROMPT_VERSION, num_rollouts=NUM_ROLLOUTS)
     return Dataset(root)
+
+
+def _build_job(root, task, number, seed, width, height, gt_fps, duration, style_seed, dense_maps, predictions) -> dict:
+    frames: dict | None = {} if predictions else None
+    entry = write_case(root, task, number, seed, width, height, gt_fps, duration, style_seed, dense_maps, frames)
+    if predictions:
+        models, preds, n, protocol = predictions
+        case = GTCase(root, entry)
+        case.remember_frames(frames)
+        for m in models:
+            M.write_predictions(m, case, Path(preds) / m, n, protocol)
+    return entry
 
 
 # --- scoring ------------------------------------------------------------------------------------
@@ -296,9 +314,12 @@ def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per
                           "export the prompts (lawful suite export --suite applepi) and score a predictions folder "
                           "(folder:DIR, or lawful evaluate --suite applepi --predictions DIR)")
             _progress(progress, f"[yellow]skipping {m}[/yellow]: {skipped[m]}")
-    if dataset is None:
+    if dataset is None:  # new cases get the built-in outputs while their frames are in memory
+        for m in builtin:
+            M.write_submission(base / "predictions" / m, m, protocol, NUM_ROLLOUTS, PROMPT_VERSION)
         ds = build_dataset(base / "dataset", cases_per_task, seed, width, height, tasks, workers, duration, gt_fps,
-                           dense_maps, progress=progress)
+                           dense_maps, progress=progress,
+                           predictions=(tuple(builtin), str(base / "predictions"), NUM_ROLLOUTS, protocol) if builtin else ())
     else:
         ds = Dataset(dataset)
     opts = Options(use_ocr=bool(ocr and ocr_mod.available()), motion_masks=motion_masks)

@@ -96,9 +96,9 @@ def viscous_settling(index: int, seed: int) -> StyledCase:
 
     def simulate(law: str) -> E.Recording:
         d = dict(drags)
-        if law == "anti":  # small bead's terminal speed v_l·r_s/r_l: drag × (v_s / v_anti) = × 1/ratio
+        if law == "anti":  # small bead's terminal speed v_l·r_s/r_l = ratio × its own: drag ÷ ratio
             c, vol = d["small"]
-            d["small"] = (c * ratio, vol)
+            d["small"] = (c / ratio, vol)
         hook = E.chain(P.hold_free(world, ["large", "small"], hold), P.fluid_drag(world, d, rho_f))
         return world.simulate(duration, FPS, hook)
 
@@ -275,6 +275,128 @@ def funnel_discharge(index: int, seed: int) -> StyledCase:
                      "fixed side view, uniform time"],
         criteria=["P36: M1 of WMLE appendix B.8"],
         quantities={"beta_water": 0.5, "beta_sand": 0.0, "e1": 0.0, "anti_beta_water": 0.0, "anti_e1": 0.5})
+
+    def render(law: str):
+        if law not in recs:
+            recs[law] = K.kinematic(world, duration, FPS, qpos_of(law))
+        return world.render(recs[law])
+
+    return StyledCase(case, first, render)
+
+
+# ----------------------------------------------------------------------------- P35
+
+
+@scene("wmle", "sand_pile_angles")
+def sand_pile_angles(index: int, seed: int) -> StyledCase:
+    """P35: a small and a large conical pile of one dry sand on a dark floor board, each fed by a thin stream.
+
+    Motion: **kinematic**, the task's growth law (fed at a constant rate a cone's volume ∝ h³ grows linearly:
+    ``h = h_end ((t + t0) / (T + t0))^{1/3}``): each pile is a cone mesh at its angle of repose scaled about its
+    base centre (:class:`~._wmle_p24_p40.Scaled`), so its angle never changes. The camera is level with the middle
+    of the piles, so their flanks are seen at their true angle. Twin: the small pile stands 9–14° steeper.
+    """
+    from lawful.suites.wmle.p35_sand_pile_angles import IDS, SAND
+
+    label = 35
+    rng = C.scene_rng(seed, label, index)
+    variant = C.variant_of(index)
+    W, H = variant.size
+    st = E.Stage(C.stage_seed(seed, label, index), W, H)
+    alpha = float(rng.uniform(30.0, 36.0))
+    steeper = float(rng.uniform(9.0, 14.0))
+    ta = math.tan(math.radians(alpha))
+    h_l = float(rng.uniform(0.12, 0.15))
+    h_s = h_l * float(rng.uniform(0.55, 0.65))
+    small_left = bool(rng.integers(2))
+    R_l, R_s = h_l / ta, h_s / ta
+    gap = float(rng.uniform(0.06, 0.09))
+    x_s = -0.5 * (gap + R_l + R_s) - 0.5 * (R_s - R_l) if small_left else 0.5 * (gap + R_l + R_s) - 0.5 * (R_s - R_l)
+    x_l = x_s + (R_s + gap + R_l) * (1 if small_left else -1)
+    piles = {"small": (x_s, h_s), "large": (x_l, h_l)}
+    duration = float(rng.uniform(3.5, 4.5))
+    t0 = float(rng.uniform(0.6, 1.0)) * duration
+    z_top = 1.7 * h_l                                   # the streams come out of spouts this high
+    sand = tuple(int(v) for v in np.clip(np.asarray(SAND) + rng.uniform(-12, 12, 3), 0, 255))
+
+    st.floor()
+    st.backdrop(y=float(rng.uniform(0.4, 0.6)))
+    x0, x1 = min(x_s - R_s, x_l - R_l) - 0.06, max(x_s + R_s, x_l + R_l) + 0.06
+    dark = tuple(int(v) for v in rng.uniform(45, 80, 3))
+    _board(st, rng, x0, x1, 0.0, z_top + 0.03, y=R_l + 0.05)
+    st.fixed(E.box(0.5 * (x1 - x0), R_l + 0.06, 0.004), (0.5 * (x0 + x1), 0, 0.004), dark, 0.1)  # the floor board
+    smat = st.material(sand, 0.05)
+    metal = tuple(int(v) for v in rng.uniform(120, 160, 3))
+    for oid, (x, h) in piles.items():
+        for law in ("true", "anti"):
+            if law == "anti" and oid == "large":
+                continue
+            a = alpha + (steeper if law == "anti" else 0.0)
+            r = h / math.tan(math.radians(a))
+            ang = np.linspace(0, 2 * math.pi, 48, endpoint=False)
+            ring = np.stack([x + r * np.cos(ang), r * np.sin(ang), np.full(48, 0.008)], 1)
+            K.mesh(st, f"pile_{oid}_{law}", np.vstack([[x, 0.0, 0.008 + h], ring]))
+            st.static.append(f'<geom name="pile_{oid}_{law}" type="mesh" mesh="pile_{oid}_{law}" material="{smat}" '
+                             'contype="0" conaffinity="0"/>')
+            P.parameter(st, f"h_{oid}_{law}")
+        st.static.append(f'<geom name="stream_{oid}" {E._attrs(E.capsule(0.0016, (x, 0, 0.01), (x, 0, z_top)))} '
+                         f'material="{smat}" contype="0" conaffinity="0"/>')
+        st.fixed(E.cylinder(0.007, 0.02), (x, 0, z_top + 0.02), metal, 0.8, **E.NO_CONTACT)  # the spout
+    z_mid = 0.5 * h_l
+    lo, hi = [x0, -0.02], [x1, z_top + 0.05]
+    lo[1] = min(lo[1], 2 * z_mid - hi[1])
+    cam = C.frame_camera(st, rng, variant, lo, hi, max_tilt_deg=0.0)
+    pos, right, up, fov = st.cam
+    st.cam = (np.array([pos[0], pos[1], z_mid]), right, up, fov)  # level with the middle of the piles
+    cam["pos"][2] = round(z_mid, 4)
+    morphs = [(f"pile_{o}_{law}", (piles[o][0], 0.0, 0.008), f"h_{o}_{law}_j", piles[o][1])
+              for o in IDS for law in ("true", "anti") if not (law == "anti" and o == "large")]
+    world = P.Scaled.of(st, morphs)
+    adr = {(o, law): K.qadr(world, f"h_{o}_{law}_j") for o, _, _, _ in [(m[0].split("_")[1], 0, 0, 0) for m in morphs]
+           for law in ("true", "anti") if not (law == "anti" and o == "large")}
+
+    def height(oid: str, t: float) -> float:
+        return piles[oid][1] * ((t + t0) / (duration + t0)) ** (1.0 / 3.0)
+
+    def qpos_of(law: str):
+        def g(t):
+            q = np.zeros(world.model.nq)
+            q[adr[("large", "true")]] = height("large", t)
+            q[adr[("small", law)]] = height("small", t)   # the other small pile stays at scale ~0 (unseen)
+            return q
+        return g
+
+    recs = {"true": K.kinematic(world, duration, FPS, qpos_of("true"))}
+    first = next(iter(world.render(recs["true"])))
+    px = world.project
+    floor_y = px((0, 0, 0.008))[1]
+    known_piles = {}
+    for oid, (x, h) in piles.items():
+        room = h / ta if oid == "large" else h / ta  # the law pile is the wider one
+        xa, ya = px((x - room - 0.012, 0, h))
+        xb, _ = px((x + room + 0.012, 0, h))
+        _, y_top = px((x, 0, h * 1.25))
+        known_piles[oid] = {"x": round(px((x, 0, 0))[0], 3), "h_end": round(floor_y - px((x, 0, 0.008 + h))[1], 3),
+                            "alpha_deg": alpha, "anti_alpha_deg": alpha + (steeper if oid == "small" else 0.0),
+                            "region": [round(max(1.0, xa), 2), round(max(2.0, y_top), 2), round(min(W - 2.0, xb), 2),
+                                       round(floor_y - 1.5, 2)]}
+    pts = [px((piles["large"][0] + dx, -0.3 * piles["large"][1] / ta, 0.3 * piles["large"][1])) for dx in (-0.004, 0, 0.004)]
+    known = {"floor_y": round(floor_y, 3), "piles": known_piles, "grow_t0_s": round(t0, 4),
+             "sand_color": list(K.measured_rgb(first, pts)),
+             "studio": {"variant": variant.name, "camera": cam,
+                        "motion": "kinematic: cones at the repose angle scaled about their base centres, h ∝ (t + t0)^(1/3)"},
+             "anti_note": "twin: the small pile's flanks are steeper by the difference of anti_alpha_deg"}
+    case = E.studio_case(
+        "wmle", "sand_pile_angles", index, seed, duration=round(duration, 3), fps=FPS, width=W, height=H, objects=[],
+        known=known, variant=f"studio-{variant.name}",
+        prompt=("A fixed camera, level with them, looks at two piles of the same dry sand on a dark board, a small one "
+                "and a large one. A thin stream of sand falls steadily from a spout onto the top of each pile, so both "
+                "grow slowly; sand slides down their sides, which stay straight. The camera does not move and time "
+                "runs at a steady rate."),
+        assumptions=["the same dry, non-cohesive sand in both piles", "piles fed gently at their apexes",
+                     "fixed side view, the floor level"],
+        criteria=["P35: M1/M2 of WMLE appendix B.8"],
+        quantities={"alpha_deg": alpha, "e1": 0.0, "e2": 0.0, "anti_e1": steeper / alpha})
 
     def render(law: str):
         if law not in recs:

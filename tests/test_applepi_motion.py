@@ -231,3 +231,23 @@ def test_masks_kept_with_a_lawful_case_are_the_frames_masks_until_a_frame_change
     D._SHARED.clear()
     assert not np.array_equal(now, kept)
     assert np.array_equal(now, motion.gt_motion_masks(D.GTCase(root, entry), stored=False))
+
+
+@pytest.mark.parametrize("seed", [0, 10])  # seeds where a crop without margin goes wrong
+def test_masks_of_scattered_specks_and_edge_blobs_equal_reference(seed):
+    """Specks that opening removes, gaps that closing fills, blobs at the frame's edges and far apart: the
+    morphology (done on a crop around the moving pixels) must equal the whole-frame definition."""
+    rng = np.random.default_rng(seed)
+    h, w = 60, 88
+    frames = [np.full((h, w, 3), PALETTE[0], np.uint8)]
+    for k in range(4):
+        f = frames[0].copy()
+        for _ in range(6):
+            y, x = int(rng.integers(0, h)), int(rng.integers(0, w))
+            f[y:y + int(rng.integers(1, 9)), x:x + int(rng.integers(1, 9))] = PALETTE[3]
+        f[:3, w - 5 - k:] = PALETTE[1]  # touching two edges
+        f[h - 7:h - 2, :4 + k] = PALETTE[2]
+        frames.append(f)
+    ref = ref_masks(frames, w // 4, h // 4)
+    assert ref[1:].any()
+    assert np.array_equal(motion.motion_masks(frames, motion.eval_size((h, w))), ref)

@@ -29,6 +29,7 @@ THRESHOLD = 10  # of 255, on the blurred grayscale difference to the background
 ALPHA = 0.3  # running-background weight of the new frame
 KERNEL = np.ones((5, 5), np.uint8)
 BLUR = (5, 5)
+PAD = 8  # crop margin for the morphology (5 px suffice for a 5x5 open then close)
 MAX_SECONDS = 5.0  # Physics-IQ scores the first 5 s
 NA = -1.0
 KEYS = ("spatial_iou_motion", "spatiotemporal_iou_motion", "weighted_spatial_iou_motion")
@@ -66,10 +67,15 @@ class MotionMasker:
         cv2.accumulateWeighted(gray, self._bg, ALPHA)
         diff = cv2.absdiff(gray, cv2.convertScaleAbs(self._bg))
         _, m = cv2.threshold(diff, THRESHOLD, 255, cv2.THRESH_BINARY)
-        if not m.any():
+        x, y, w, h = cv2.boundingRect(m)
+        if w == 0:
             return m  # open and close keep an empty mask empty
-        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, KERNEL)
-        return cv2.morphologyEx(m, cv2.MORPH_CLOSE, KERNEL)
+        # Opening never grows the set and closing grows it by 2 px, so open-then-close of a crop reaching PAD px
+        # past the set's box equals the whole frame's (the crop's edge is never within a 5x5 window of a set pixel).
+        y0, y1, x0, x1 = max(0, y - PAD), min(m.shape[0], y + h + PAD), max(0, x - PAD), min(m.shape[1], x + w + PAD)
+        sub = cv2.morphologyEx(m[y0:y1, x0:x1], cv2.MORPH_OPEN, KERNEL)
+        m[y0:y1, x0:x1] = cv2.morphologyEx(sub, cv2.MORPH_CLOSE, KERNEL)
+        return m
 
     def push(self, frame: np.ndarray) -> np.ndarray:
         m = self.full(frame)

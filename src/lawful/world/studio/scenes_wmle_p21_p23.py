@@ -192,7 +192,7 @@ def floating_ice(index: int, seed: int) -> StyledCase:
     pos, right, up, fov = st.cam
     st.cam = (np.array([pos[0], pos[1], z_eq]), right, up, fov)  # level with the settled waterline
     cam["pos"][2] = round(z_eq, 4)
-    world = st.build()
+    world = K.build_msaa(st)  # the share is read to 0.3 %: edges must be area-sampled
     qw, qi = K.qadr(world, "water_j"), K.qadr(world, "ice_j")
 
     def heights(t, law: str):
@@ -217,12 +217,16 @@ def floating_ice(index: int, seed: int) -> StyledCase:
     zs_hi = z_eq + r_area * h_i * (DRAFT - min(f0, f_anti)) + 0.0
     zs_lo = z_eq - r_area * h_i * (DRAFT - min(f0, f_anti)) * 0.3
     y_hi, y_lo = px(0, zs_hi)[1] - 1, px(0, zs_lo)[1] + 1   # the waterline's rows stay within these
-    y_rim, y_floor = px(0, z_top, -R)[1] + 4, px(0, z_f, R)[1] - 4  # the floor's far edge: it is seen from above
+    y_rim = max(px(0, z_top, -R)[1], px(0, z_top, R)[1]) + 4  # below both rims (seen from below the rim)
+    y_floor = px(0, z_f, R)[1] - 4  # the floor's far edge: it is seen from above
     xl, xr = px(-R, z_eq)[0], px(R, z_eq)[0]
-    il, ir = px(xi - 0.5 * a, z_eq, -0.5 * a)[0], px(xi + 0.5 * a, z_eq, -0.5 * a)[0]
+    il, ir = px(xi - 0.5 * a, z_eq, -0.5 * a)[0], px(xi + 0.5 * a, z_eq, -0.5 * a)[0]  # the ice's front face
+    ol = min(px(xi - 0.5 * a, z, y)[0] for z in (z_eq - h_i, z_eq + h_i) for y in (-0.5 * a, 0.5 * a))
+    orr = max(px(xi + 0.5 * a, z, y)[0] for z in (z_eq - h_i, z_eq + h_i) for y in (-0.5 * a, 0.5 * a))
     m = 4.0
     edge = 0.12 * (xr - xl)  # open-water bands stay clear of the glass's curved sides
-    bands = {"water_left": [xl + edge, y_rim, il - m, y_floor], "water_right": [ir + m, y_rim, xr - edge, y_floor],
+    y_mid = px(0, z_f + 0.35 * (z_eq - z_f), R)[1]  # open-water bands stop short of the shadows low in the jar
+    bands = {"water_left": [xl + edge, y_rim, ol - m, y_mid], "water_right": [orr + m, y_rim, xr - edge, y_mid],
              "ice_top": [il + 0.25 * (ir - il), y_rim, ir - 0.25 * (ir - il), y_hi - 2],
              "ice_bottom": [il + 0.25 * (ir - il), y_lo + 4, ir - 0.25 * (ir - il), y_floor]}
     bands = {k: [round(float(v), 2) for v in b] for k, b in bands.items()}

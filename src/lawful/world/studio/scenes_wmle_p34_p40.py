@@ -404,3 +404,140 @@ def sand_pile_angles(index: int, seed: int) -> StyledCase:
         return world.render(recs[law])
 
     return StyledCase(case, first, render)
+
+
+# ----------------------------------------------------------------------------- P34
+
+
+@scene("wmle", "plate_damping")
+def plate_damping(index: int, seed: int) -> StyledCase:
+    """P34: a solid and a comb-slotted plate of equal mass and inertia on rigid rods from one bar, each swinging
+    through the gap of a magnet (two pole pieces, one in front of and one behind the plate's lowest position).
+
+    Motion: **simulated** — MuJoCo integrates each plate as a rigid body on a hinge released from rest at the
+    same angle; the eddy drag is the hinge's viscous damping ``c = 2 ζ I ω₀`` (``I`` and ``ω₀`` of the stated
+    inertia: ζ 0.22–0.32 solid, 0.01–0.025 slotted). Twin: the slotted plate is damped as much as the solid one.
+    """
+    from lawful.suites.wmle.p34_plate_damping import IDS, N_SLOTS
+
+    label = 34
+    rng = C.scene_rng(seed, label, index)
+    variant = C.variant_of(index)
+    W, H = variant.size
+    st = E.Stage(C.stage_seed(seed, label, index), W, H)
+    L = float(rng.uniform(0.3, 0.4))                         # pivot to plate centre
+    amp = float(rng.uniform(22.0, 30.0))
+    side = int(rng.choice([-1, 1]))
+    solid_left = bool(rng.integers(2))
+    zeta = {"solid": float(rng.uniform(0.22, 0.32)), "slotted": float(rng.uniform(0.01, 0.025))}
+    pw, ph, thick = float(rng.uniform(0.085, 0.1)), float(rng.uniform(0.065, 0.075)), 0.004
+    mass = 0.25
+    spacing = 2 * (L * math.sin(math.radians(amp)) + 0.5 * pw) + float(rng.uniform(0.06, 0.1))
+    bar_z = L + 0.5 * ph + float(rng.uniform(0.12, 0.2))
+    xs = {"solid": -0.5 * spacing if solid_left else 0.5 * spacing}
+    xs["slotted"] = -xs["solid"]
+    colors = dict(zip(IDS, C.object_rgbs(rng, 2, avoid=C.scene_hues(st.look))))
+    duration = 5.0
+    I = mass * L * L + mass * (pw * pw + ph * ph) / 12.0
+    w0 = math.sqrt(mass * E.G * L / I)
+
+    st.floor()
+    st.backdrop(y=float(rng.uniform(0.25, 0.45)))
+    metal = tuple(int(v) for v in rng.uniform(140, 175, 3))
+    reach = L * math.sin(math.radians(amp)) + 0.5 * pw + 0.03
+    x0, x1 = -0.5 * spacing - reach - 0.04, 0.5 * spacing + reach + 0.04  # posts clear of the swings
+    st.fixed(E.box(0.5 * (x1 - x0), 0.014, 0.014), (0.5 * (x0 + x1), 0, bar_z + 0.014), metal, 0.9)
+    for x in (x0, x1):
+        st.fixed(E.cylinder(0.012, 0.5 * (bar_z + 0.028)), (x, 0, 0.5 * (bar_z + 0.028)), metal, 0.9)
+    magnet = tuple(int(v) for v in rng.uniform(40, 70, 3))
+    z_low = bar_z - L
+    for oid in IDS:
+        x = xs[oid]
+        b = st.body(oid, pos=(x, 0, bar_z), joint=E.Joint("hinge", axis=(0, 1, 0), name=f"{oid}_hinge"))
+        b.parts.append(f'<inertial pos="0 0 {-L:.6g}" mass="{mass}" diaginertia="{mass * (pw**2 + thick**2) / 12:.6g} '
+                       f'{mass * (pw**2 + ph**2) / 12:.6g} {mass * (ph**2 + thick**2) / 12:.6g}"/>')
+        b.geom(E.capsule(0.003, (0, 0, 0), (0, 0, -(L - 0.5 * ph))), rgb=metal, specular=0.8, **E.NO_CONTACT)
+        if oid == "solid":
+            b.geom(E.box(0.5 * pw, 0.5 * thick, 0.5 * ph), rgb=colors[oid], obj=oid, pos=(0, 0, -L), specular=0.6,
+                   **E.NO_CONTACT)
+        else:  # a band along the top and N_SLOTS + 1 teeth below it (slots cut up from the lower edge)
+            band = 0.35 * ph
+            b.geom(E.box(0.5 * pw, 0.5 * thick, 0.5 * band), rgb=colors[oid], obj=oid,
+                   pos=(0, 0, -L + 0.5 * ph - 0.5 * band), specular=0.6, **E.NO_CONTACT)
+            n_teeth = N_SLOTS + 1
+            slot = 0.25 * pw / N_SLOTS
+            tooth = (pw - N_SLOTS * slot) / n_teeth
+            for j in range(n_teeth):
+                cx = -0.5 * pw + 0.5 * tooth + j * (tooth + slot)
+                b.geom(E.box(0.5 * tooth, 0.5 * thick, 0.5 * (ph - band)), rgb=colors[oid], obj=oid,
+                       pos=(cx, 0, -L - 0.5 * band), specular=0.6, **E.NO_CONTACT)
+        for yy in (-1, 1):  # pole pieces either side of the plate's lowest position, a yoke below
+            st.fixed(E.cylinder(0.28 * ph, 0.012), (x, yy * (0.5 * thick + 0.018), z_low - 0.3 * ph), magnet, 0.5,
+                     euler=(90, 0, 0), **E.NO_CONTACT)
+        st.fixed(E.box(0.3 * ph, 0.03 + 0.5 * thick, 0.01), (x, 0, z_low - 0.58 * ph - 0.01), magnet, 0.5,
+                 **E.NO_CONTACT)
+    lo = [x0 - 0.03, z_low - 0.6 * ph - 0.05]
+    hi = [x1 + 0.03, bar_z + 0.05]
+    if variant.distractor:
+        dx = max(xs.values()) + reach + 0.05
+        st.distractor(E.box(0.02, 0.01, 0.015), pos=(dx, 0.05, 0.015), near=colors["solid"])
+        hi[0] = dx + 0.05
+    cam = C.frame_camera(st, rng, variant, lo, hi)
+    world = st.build()
+    dof = {oid: int(world.model.jnt_dofadr[world.model.joint(f"{oid}_hinge").id]) for oid in IDS}
+    qa = {oid: K.qadr(world, f"{oid}_hinge") for oid in IDS}
+
+    def simulate(law: str) -> E.Recording:
+        z = dict(zeta) if law == "true" else {o: zeta["solid"] for o in IDS}
+        for o in IDS:
+            world.model.dof_damping[dof[o]] = 2 * z[o] * I * w0
+
+        def init(d):
+            for o in IDS:
+                d.qpos[qa[o]] = -side * math.radians(amp)  # about +y: positive moves the plate to -x
+
+        return world.simulate(duration, FPS, None, init)
+
+    recs = {"true": simulate("true")}
+    first = next(iter(world.render(recs["true"])))
+    masks = world.masks(recs["true"])
+    rec = recs["true"]
+    t = rec.times[:, rec.times.shape[1] // 2]
+    objects, tracks, pends = [], {}, []
+    for o in IDS:
+        q = rec.qpos[:, rec.qpos.shape[1] // 2, qa[o]]
+        xyz = np.stack([xs[o] - L * np.sin(q), np.zeros_like(q), bar_z - L * np.cos(q)], -1)
+        tracks[o] = [(round(float(a), 5), *(round(v, 3) for v in world.project(p))) for a, p in zip(t, xyz)]
+        pxv, pyv = world.project((xs[o], 0, bar_z))
+        L_px = L * world.px_per_m((xs[o], 0, bar_z - L))
+        objects.append(world.object_spec(o, "other", first, masks, length_px=round(L_px, 3), amplitude_deg=amp,
+                                         zeta=zeta[o]))
+        pends.append({"id": o, "pivot_x": round(pxv, 3), "pivot_y": round(pyv, 3), "length_px": round(L_px, 3),
+                      "amplitude_deg": amp, "side": side, "zeta": zeta[o], "anti_zeta": zeta["solid"],
+                      "slots": N_SLOTS if o == "slotted" else 0})
+    objects.sort(key=lambda ob: ob.box[0])
+    known = {"g": E.G, "support_y": round(world.project((0, 0, bar_z))[1], 3), "pendulums": pends, "hold_s": 0.0,
+             "studio": {"variant": variant.name, "camera": cam,
+                        "motion": "simulated: hinged plates with viscous hinge damping 2ζIω0"},
+             "anti_note": "twin: the slotted plate is damped as much as the solid one (anti_zeta)"}
+    case = E.studio_case(
+        "wmle", "plate_damping", index, seed, duration=duration, fps=FPS, width=W, height=H, objects=objects,
+        known=known, variant=f"studio-{variant.name}",
+        prompt=("A fixed camera looks at two flat metal plates hanging as pendulums on rigid rods from one bar. The "
+                f"{'left' if solid_left else 'right'} plate is solid; the other has the same mass and outline but a "
+                "row of narrow slots cut up from its lower edge, like a comb. At the bottom of each swing the plate "
+                "passes between the poles of a strong magnet. Both plates are pulled aside to the same angle of "
+                f"about {amp:.0f} degrees and let go together; they swing for a few seconds. The camera does not "
+                "move and time runs at a steady rate."),
+        assumptions=["matched mass, inertia and pivot distance", "same release angle, released together from rest",
+                     "equivalent magnetic fields at the bottom of both swings", "fixed side view, uniform time"],
+        criteria=["P34: M1 of WMLE appendix B.7"],
+        quantities={"zeta_solid": zeta["solid"], "zeta_slotted": zeta["slotted"], "s1": 1.0})
+    case.truth.tracks = tracks
+
+    def render(law: str):
+        if law not in recs:
+            recs[law] = simulate(law)
+        return world.render(recs[law])
+
+    return StyledCase(case, first, render)

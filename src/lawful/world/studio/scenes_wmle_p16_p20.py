@@ -205,11 +205,11 @@ def refraction(index: int, seed: int) -> StyledCase:
         s_end = min(depth / -d[2], (wall - c[0]) / d[0] if abs(d[0]) > 1e-9 else 1e9) - 0.004
         ends[law] = (c + s_end * d, math.degrees(th_r))
         C.mocap(st, f"ray_{law}", (0, 0, 0), [])
-        K.beam(st, c, ends[law][0], rgb, 1.3 * r_b, body=st.bodies[-1])
+        K.beam(st, c, ends[law][0], rgb, 2.5 * r_b, body=st.bodies[-1])  # it scatters more in water: broader
     pos, right, upv, fov = st.cam
     st.cam = (np.array([pos[0], pos[1], z_s]), right, upv, fov)  # level with the surface
     cam["pos"][2] = round(z_s, 4)
-    world = st.build()
+    world = K.build_msaa(st)  # area-sampled beams: a thin line survives video compression
     hide = {"true": {"ray_anti": HIDE}, "anti": {"ray_true": HIDE}}
     duration = 2.0
     recs = {"true": K.kinematic(world, duration, FPS, mocap=hide["true"])}

@@ -185,6 +185,7 @@ class Reader:
         for i, c in enumerate(self.crops):
             A = None if transforms is None else transforms[i]
             ident = A is None or np.allclose(A, [[1, 0, 0], [0, 1, 0]])
+            A = None if ident else A
             lab = _lab(c) if ident and share else None
             c = c if ident else c.astype(np.float32)  # warped once per probe: converted once per frame
             for j, p in enumerate(self.probes):
@@ -217,9 +218,10 @@ class Reader:
         return self._aligned(crop, None, X0, Y0, W, H)
 
     def _aligned(self, crop: np.ndarray, A: np.ndarray | None, X0: int, Y0: int, W: int, H: int) -> np.ndarray:
-        """The region ``[X0, X0+W) x [Y0, Y0+H)`` of frame 0's pixels as this frame shows it (float32 RGB)."""
+        """The region ``[X0, X0+W) x [Y0, Y0+H)`` of frame 0's pixels as this frame shows it (float32 RGB);
+        ``A`` None: the frame needs no warp."""
         ox, oy = self.origin
-        if A is None or np.allclose(A, [[1, 0, 0], [0, 1, 0]]):
+        if A is None:
             out = np.zeros((H, W, 3), np.float32)
             ys, xs = Y0 - oy, X0 - ox
             src = crop[max(0, ys):max(0, ys + H), max(0, xs):max(0, xs + W)]

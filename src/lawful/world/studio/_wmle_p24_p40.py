@@ -77,18 +77,23 @@ def cone_shell(apex, tan_a: float, h0: float, h1: float, n: int = 40) -> np.ndar
 
 
 class Scaled(E.World):
-    """A world whose named mesh geoms are scaled uniformly about fixed anchor points, frame by frame: a cone's fill
-    drained from its apex, a pile grown about its base centre. Each morph reads its scale from a parameter slide
+    """A world whose named mesh geoms are scaled uniformly about fixed anchor points, frame by frame (a cone's fill
+    drained from its apex, a pile grown about its base centre), and whose named materials change colour. Each morph reads its scale from a parameter slide
     joint (a body with no geoms, :func:`parameter`) ``qpos / ref``, so recordings (:func:`~._wmle_p16_p33.kinematic`)
     carry it with the rest of the state and blur, masks and effects are the engine's own. Build with
     :meth:`of` instead of ``Stage.build``; ``morphs``: ``[(geom, anchor_xyz, joint, ref)]``."""
 
     @classmethod
-    def of(cls, st: E.Stage, morphs: list[tuple[str, tuple, str, float]]) -> "Scaled":
+    def of(cls, st: E.Stage, morphs: list[tuple[str, tuple, str, float]] = (),
+           tints: list[tuple[str, str, tuple, tuple]] = ()) -> "Scaled":
+        """``tints``: ``[(material, joint, rgba0, rgba1)]`` — the material's colour mixed from ``rgba0`` (parameter 0)
+        to ``rgba1`` (1), channels 0–1 (water turning to ice)."""
         import mujoco
 
         w = cls(st, mujoco.MjModel.from_xml_string(st.xml(), st.assets))
         m = w.model
+        w._tints = [(mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_MATERIAL, mat), K.qadr(w, joint), np.asarray(c0, float),
+                     np.asarray(c1, float)) for mat, joint, c0, c1 in tints]
         w._morphs = []
         for geom, anchor, joint, ref in morphs:
             g = w.id("geom", geom)
@@ -105,6 +110,9 @@ class Scaled(E.World):
         import mujoco
 
         super()._set(d, rec, i, s)
+        for mat, adr, c0, c1 in self._tints:
+            f = min(max(float(d.qpos[adr]), 0.0), 1.0)
+            self.model.mat_rgba[mat] = (1 - f) * c0 + f * c1
         for mid, sl, v, a, adr, ref in self._morphs:
             k = max(float(d.qpos[adr]) / ref, 1e-4)
             if self._scale_now.get(mid) == k:

@@ -77,3 +77,23 @@ def test_funnel_fill_surface_follows_the_drain_law(monkeypatch, one_subframe, tm
         (x, ya), region = f["apex"], np.array(f["region"])
         assert region[:, 1].max() < ya and region[:, 1].min() > f["rim_y"]
         assert np.all(np.abs(region[:, 0] - x) < (ya - region[:, 1]) * f["tan_half_angle"])  # inside the cone
+
+
+def test_frozen_column_grows_by_the_density_ratio_and_turns_white(monkeypatch, one_subframe, tmp_path):
+    """P24: the sample's top rises by 1000/917 of the water column as it freezes (twin: not at all), its
+    material turns from the water's colour to the ice's, and the stated rows are the projected heights."""
+    from lawful.suites.wmle.p24_freezing_expansion import EXPANSION
+
+    recs, sc = _recordings(monkeypatch, "freezing_expansion", tmp_path=tmp_path)
+    q = sc.case.truth.quantities
+    assert q["H_ice_px"] / q["H_water_px"] == pytest.approx(EXPANSION, rel=3e-3)  # the camera is level
+    tops, starts = {}, {}
+    for law, (w, rec) in recs.items():
+        d = __import__("mujoco").MjData(w.model)
+        top = rec.qpos[:, 0, w.model.joint("sample_j").qposadr[0]]
+        tops[law], starts[law] = top[-1] - 0.03, top[0]  # above the inner bottom (z = 0.03 m)
+        w._set(d, rec, rec.qpos.shape[0] - 1, 0)
+        mat = w.model.geom_matid[w.id("geom", "sample_g")]
+        assert w.model.mat_rgba[mat][:3] * 255 == pytest.approx((232, 240, 247), abs=1.0)  # frozen: ice white
+    assert starts["true"] == starts["anti"]  # the same water column before it freezes
+    assert tops["true"] / tops["anti"] == pytest.approx(EXPANSION, rel=1e-6)

@@ -5,7 +5,8 @@
 - :func:`cone_fill` — vertices of the fill of an upright cone (apex at the bottom) up to a height;
 - :class:`Scaled` — a world whose mesh solids are scaled about anchors frame by frame (a cone's fill, a growing
   pile), the scale carried in the recording by a parameter joint (:func:`parameter`);
-- :func:`hold_free` — a hook keeping free bodies at rest until a release time.
+- :func:`hold_free` — a hook keeping free bodies at rest until a release time;
+- :func:`board` — a plain pale board behind an apparatus; :func:`masks_through` — masks seen through glass.
 """
 
 from __future__ import annotations
@@ -140,3 +141,11 @@ def masks_through(world: E.World, rec: E.Recording, see_through: list[str]) -> d
         return world.masks(rec)
     finally:
         m.geom_group[ids] = saved
+
+
+def board(st: E.Stage, rng: np.random.Generator, x0: float, x1: float, z0: float, z1: float, y: float,
+          grey: tuple[float, float] = (190, 235)) -> None:
+    """A plain board (pale unless ``grey`` says) behind the apparatus, ``x0..x1`` × ``z0..z1`` at depth ``y``."""
+    tone = np.clip(rng.uniform(*grey) + rng.uniform(-10, 10, 3), 0, 255)
+    st.fixed(E.box(0.5 * (x1 - x0), 0.006, 0.5 * (z1 - z0)), (0.5 * (x0 + x1), y, 0.5 * (z0 + z1)),
+             tuple(tone), 0.1, **E.NO_CONTACT)

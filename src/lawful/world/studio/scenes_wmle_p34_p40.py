@@ -29,13 +29,6 @@ WOOD = (150, 108, 66)
 GLYCERIN = (196, 140, 52)
 
 
-def _board(st: E.Stage, rng, x0: float, x1: float, z0: float, z1: float, y: float) -> None:
-    """A plain pale board behind the apparatus (a demonstration stand), ``x0..x1`` × ``z0..z1`` at depth ``y``."""
-    tone = np.clip(rng.uniform(190, 235) + rng.uniform(-10, 10, 3), 0, 255)
-    st.fixed(E.box(0.5 * (x1 - x0), 0.006, 0.5 * (z1 - z0)), (0.5 * (x0 + x1), y, 0.5 * (z0 + z1)),
-             tuple(tone), 0.1, **E.NO_CONTACT)
-
-
 # ----------------------------------------------------------------------------- P38
 
 
@@ -69,7 +62,7 @@ def viscous_settling(index: int, seed: int) -> StyledCase:
 
     st.floor()
     st.backdrop(y=float(rng.uniform(0.3, 0.5)))
-    _board(st, rng, -half_w - 0.05, half_w + 0.05, 0.0, z_liq + 0.08, y=half_d + 0.03)
+    P.board(st, rng, -half_w - 0.05, half_w + 0.05, 0.0, z_liq + 0.08, y=half_d + 0.03)
     st.fixed(E.box(half_w + wall, half_d + wall, 0.5 * z_f), (0, 0, 0.5 * z_f), tuple(rng.uniform(60, 90, 3)), 0.4)
     gmat = K.glass(st, tuple(rng.uniform(205, 240, 3)), float(rng.uniform(0.08, 0.14)))
     st.static.append(f'<geom name="tank" type="box" size="{half_w + wall:.5g} {half_d + wall:.5g} '
@@ -195,7 +188,7 @@ def funnel_discharge(index: int, seed: int) -> StyledCase:
 
     st.floor()
     st.backdrop(y=float(rng.uniform(0.35, 0.55)))
-    _board(st, rng, -sep - R - 0.06, sep + R + 0.06, z_tray, z_a + Hc + 0.05, y=R + 0.04)
+    P.board(st, rng, -sep - R - 0.06, sep + R + 0.06, z_tray, z_a + Hc + 0.05, y=R + 0.04)
     st.fixed(E.box(sep + R + 0.04, 0.07, 0.5 * z_tray), (0, 0, 0.5 * z_tray), tuple(rng.uniform(60, 95, 3)), 0.3)
     metal = tuple(int(v) for v in rng.uniform(120, 160, 3))
     st.fixed(E.box(sep + R + 0.05, 0.006, 0.008), (0, 0.02, z_a - 0.5 * stem), metal, 0.8, **E.NO_CONTACT)  # stand bar
@@ -323,7 +316,7 @@ def sand_pile_angles(index: int, seed: int) -> StyledCase:
     st.backdrop(y=float(rng.uniform(0.4, 0.6)))
     x0, x1 = min(x_s - R_s, x_l - R_l) - 0.06, max(x_s + R_s, x_l + R_l) + 0.06
     dark = tuple(int(v) for v in rng.uniform(45, 80, 3))
-    _board(st, rng, x0, x1, 0.0, z_top + 0.03, y=R_l + 0.05)
+    P.board(st, rng, x0, x1, 0.0, z_top + 0.03, y=R_l + 0.05)
     st.fixed(E.box(0.5 * (x1 - x0), R_l + 0.06, 0.004), (0.5 * (x0 + x1), 0, 0.004), dark, 0.1)  # the floor board
     smat = st.material(sand, 0.05)
     metal = tuple(int(v) for v in rng.uniform(120, 160, 3))

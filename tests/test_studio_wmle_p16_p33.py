@@ -112,9 +112,7 @@ def test_surface_gravity_surface_is_level_in_the_world(small, tmp_path):
 
 
 def _line(series):
-    from lawful.suites.wmle._beams import line_at
-    from lawful.tracks import Tracks  # noqa: F401
-
+    """The line read in a still scene's first frame: ``(point, unit direction)``."""
     assert series.ok[0], f"{series.name} not read"
     a = float(series["angle"][0])
     return np.array([series["x"][0], series["y"][0]]), np.array([np.cos(a), np.sin(a)])

@@ -140,7 +140,8 @@ def mirror_reflection(index: int, seed: int) -> StyledCase:
                 f"thin {name} beam down at the mirror, about {th_i:.0f} degrees from the mirror's perpendicular. "
                 "A little haze makes the beam visible both on its way down and after it bounces off the mirror; "
                 "the spot where it meets the mirror is in view. Nothing moves and the camera is fixed."),
-        assumptions=["a flat specular mirror", "a fixed laser and camera", "the beams lie in a plane facing the camera"],
+        assumptions=["a flat specular mirror", "a fixed laser and camera",
+                     "the beams lie in a plane facing the camera"],
         criteria=["P18: M1/M2 of WMLE appendix B.4"],
         quantities={"theta_i_deg": th_i, "theta_r_deg": th_i, "e1": 0.0, "e2": 0.0, "anti_e1": abs(delta)})
 
@@ -311,7 +312,8 @@ def concurrent_shadows(index: int, seed: int) -> StyledCase:
     st.static.append(f'<geom type="sphere" size="0.014" pos="{lamp[0]:.5g} {lamp[1]:.5g} {h_L:.5g}" material="{bulb}" '
                      'contype="0" conaffinity="0"/>')
     cord = E.capsule(0.002, (lamp[0], lamp[1], h_L + 0.012), (lamp[0], lamp[1], Hc - 0.05))
-    st.static.append(f'<geom {E._attrs(cord)} material="{st.material((40, 40, 40), 0.2)}" contype="0" conaffinity="0"/>')
+    st.static.append(f'<geom {E._attrs(cord)} material="{st.material((40, 40, 40), 0.2)}" '
+                     'contype="0" conaffinity="0"/>')
     # the twin's patches: shadow-shaped, dark, turned about each rod
     patch = K.glass(st, (22, 22, 26), 0.45, specular=0.0)
     geoms = []
@@ -367,7 +369,8 @@ def concurrent_shadows(index: int, seed: int) -> StyledCase:
                 "the floor on a cord and is the only light. Four identical thin vertical metal rods stand upright "
                 "around it at different distances and directions, each casting a sharp dark shadow on the floor. "
                 "Nothing moves; the camera is fixed."),
-        assumptions=["one small (point-like) light source", "vertical rods on a flat floor", "a fixed camera looking down"],
+        assumptions=["one small (point-like) light source", "vertical rods on a flat floor",
+                     "a fixed camera looking down"],
         criteria=["P19: M1/M2 of WMLE appendix B.4"],
         quantities={"common_x": float(foot[0]), "common_y": float(foot[1]), "e1": 0.0, "e2": 0.0})
 

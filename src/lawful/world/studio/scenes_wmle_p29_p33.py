@@ -115,6 +115,10 @@ def eddy_braking(index: int, seed: int) -> StyledCase:
     first = next(iter(world.render(recs["true"])))
     masks = world.masks(recs["true"])
     objects = [world.object_spec(oid, "block", first, masks) for oid in ("magnet", "block")]
+    for o in objects:  # a pixel of margin, as the task's own cases give (the painted half meets the white one)
+        o.box = (o.box[0] - 1, o.box[1] - 1, o.box[2] + 1, o.box[3] + 1)
+        # the colour a user would pick: the lit face's (the median), not a mean with the shaded end face
+        o.color = tuple(int(v) for v in np.median(first[masks[o.id]], axis=0))
     t = recs["true"].times[:, recs["true"].times.shape[1] // 2]
     tracks = {}
     for oid in ("magnet", "block"):

@@ -52,15 +52,13 @@ change is not motion); the pixel checks use the plain grey copy with a fitted of
 
 from __future__ import annotations
 
-from collections import Counter
-
 import cv2
 import numpy as np
 
 from lawful.perceive import camera_dense as dense
 from lawful.perceive import camera_fit as fit
 from lawful.perceive import camera_path as path
-from lawful.perceive.camera_fit import (  # noqa: F401 (rotation_of, scale_of: re-exported for the tracker)
+from lawful.perceive.camera_fit import (  # noqa: F401 (corner_shift, rotation_of, scale_of: re-exported)
     _corners, apply, compose, corner_shift, invert, rotation_of, scale_of,
 )
 
@@ -150,45 +148,13 @@ class CameraMotion:
         return list(full.reshape(-1, 2, 3))
 
     def decision(self) -> dict:
-        """Whether the estimate is used, with the evidence: ``used``, ``static``, ``reliable``, ``reason``."""
+        """Whether the estimate is used, with the evidence: ``used``, ``static``, ``reliable``, ``reason``
+        (:func:`lawful.perceive.camera_path.decide`)."""
         if self._held:
             self._flush()
-        est = [k for k in self._keys[1:] if k[2] != "hold"]
-        held = [k[0] for k in self._keys if k[2] == "hold"]
-        holds = sum(not self._bridged(i) for i in held)
         gw, gh = self._corners_w[3] + 1 if len(self._corners_w) else (1, 1)
-        shift = np.array([corner_shift(k[1], gw, gh) / self._s for k in est])
-        unc = np.array([self.Z * k[3]["u"] / self._s for k in est])
-        bar = np.maximum(unc, self.min_shift)
-        worst = float(unc.max()) if len(unc) else 0.0
-        reliable = holds == 0 and worst <= self.max_uncertainty
-        bridged = (f"; {len(held)} key frames without an estimate bridged (the path on both sides agrees within"
-                   f" {self.max_uncertainty:g} px)" if held and not holds else "")
-        if reliable and len(est) and (shift > bar).any():
-            j = int(np.argmax(shift - bar))
-            return {"used": True, "static": False, "reliable": reliable,
-                    "reason": f"motion {shift[j]:.2f} px above its uncertainty {unc[j]:.2f} px"
-                              f" (key frame {est[j][0]}, {self.Z:g} sd; floor {self.min_shift:g} px){bridged}"}
-        j = int(np.argmax(shift)) if len(est) else None
-        if not reliable:  # a path with gaps or loose estimates is not used: the camera may have moved unseen
-            why = (f"{holds} of {len(self._keys) - 1} key frames without an estimate within {self.max_uncertainty:g} px, not bridged"
-                   f" ({self._why_held()})" if holds else f"uncertainty {worst:.2f} px above {self.max_uncertainty:g} px")
-            seen = f"; estimated motion up to {shift.max():.2f} px" if len(shift) else ""
-            return {"used": False, "static": False, "reliable": False,
-                    "reason": f"unreliable: {why}{seen}; not compensated"}
-        if j is None:
-            return {"used": False, "static": True, "reliable": True, "reason": "one frame"}
-        return {"used": False, "static": True, "reliable": True,
-                "reason": f"motion {shift[j]:.2f} px below its uncertainty {bar[j]:.2f} px"
-                          f" ({self.Z:g} sd, floor {self.min_shift:g} px){bridged}"}
-
-    def _bridged(self, i: int) -> bool:
-        """Whether held frame ``i`` lies on the path (:func:`lawful.perceive.camera_path.bridged`)."""
-        return path.bridged(self._keys, i, self._corners_w, self.max_uncertainty * self._s)
-
-    def _why_held(self) -> str:
-        """Why key frames were held (:func:`lawful.perceive.camera_path.why_held`)."""
-        return path.why_held(self._keys, self.Z, self._s)
+        return path.decide(self._keys, self._corners_w, (gw, gh), self._s, self.Z, self.max_uncertainty,
+                           self.min_shift)
 
     def keys(self) -> list[tuple[int, np.ndarray, str, float]]:
         """The estimated key frames: ``(frame index, frame -> frame-0 transform in frame px, method, standard
@@ -205,35 +171,12 @@ class CameraMotion:
         return out
 
     def summary(self) -> dict:
-        """Camera-motion evidence for ``Tracks.meta``: largest estimated shift, scale and rotation, frame
-        counts per method (``first``, ``lk``, ``dense``, ``phase``, ``hold``, ``interpolated``), key-frame fit quality
-        (inliers min/median, grid cells reached of 16, rms residual and largest standard error at a corner,
-        frame px) and the decision (``used``, ``static``, ``reliable``, ``reason``)."""
+        """Camera-motion evidence for ``Tracks.meta`` (:func:`lawful.perceive.camera_path.summarise`) and the
+        decision (``used``, ``static``, ``reliable``, ``reason``)."""
         T = np.array(self.estimated())
         if not len(T):
             return {"frames": 0}
-        pts = _corners(*self._size)
-        shift = np.abs(pts @ T[:, :, :2].transpose(0, 2, 1) + T[:, None, :, 2] - pts).max()
-        scale = np.sqrt(np.abs(np.linalg.det(T[:, :, :2])))
-        rot = np.arctan2(T[:, 1, 0], T[:, 0, 0])
-        methods = dict(Counter(k[2] for k in self._keys))
-        if len(T) > len(self._keys):
-            methods["interpolated"] = len(T) - len(self._keys)
-        info = [k[3] for k in self._keys[1:] if k[2] != "hold"]
-        inl = [d["n"] for d in info if "n" in d]
-        out = {
-            "frames": len(T),
-            "max_shift_px": round(float(shift), 3),
-            "max_scale_change": round(float(np.abs(scale - 1).max()), 5),
-            "max_rotation_deg": round(float(np.degrees(np.abs(rot).max())), 4),
-            "methods": methods,
-            "key_frames": len(self._keys),
-            "inliers": {"min": int(min(inl)), "median": float(np.median(inl))} if inl else None,
-            "spread_cells": int(min(d["cells"] for d in info)) if info else None,
-            "residual_px": round(float(np.nanmedian([d["resid"] for d in info])) / self._s, 3) if inl else None,
-            "uncertainty_px": round(float(max(d["u"] for d in info)) / self._s, 3) if info else None,
-        }
-        return {**out, **self.decision()}
+        return {**path.summarise(T, self._keys, _corners(*self._size), self._s), **self.decision()}
 
     # --- estimation --------------------------------------------------------------------
     def _flush(self) -> None:

@@ -1,4 +1,5 @@
-"""The camera path's key frames as evidence: whether a held key frame lies on the path, why frames were held.
+"""The camera path's key frames as evidence: whether a held key frame lies on the path, why frames were held,
+whether the estimate is used (:func:`decide`) and its summary for the tracks' metadata (:func:`summarise`).
 
 A key frame is ``(index, work-pixel transform [2, 3], method, info)`` as :class:`lawful.perceive.camera.
 CameraMotion` keeps them; ``method == "hold"`` means no estimate within its uncertainty bound (``info``
@@ -11,6 +12,8 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+
+from lawful.perceive.camera_fit import corner_shift
 
 _NAMES = ("scale", "rotation", "x", "y")  # the similarity's parameters (a, b, tx, ty)
 
@@ -50,3 +53,67 @@ def why_held(keys: list[tuple], Z: float, scale: float) -> str:
         else:
             why["too few background points"] += 1
     return "; ".join(f"{n}: {w}" for w, n in why.most_common(2))
+
+
+def decide(keys: list[tuple], corners: np.ndarray, size_w: tuple[int, int], s: float, Z: float,
+           max_uncertainty: float, min_shift: float) -> dict:
+    """Whether the key frames' estimate is used: ``used``, ``static``, ``reliable`` and ``reason``.
+
+    Used when every key frame was estimated or lies on the path (:func:`bridged`), none is looser than
+    ``max_uncertainty`` px, and some moves the frame corners by more than ``Z`` standard errors and
+    ``min_shift`` px. ``corners``/``size_w``: the work frame's corners and size; ``s``: work px per frame px.
+    """
+    est = [k for k in keys[1:] if k[2] != "hold"]
+    held = [k[0] for k in keys if k[2] == "hold"]
+    holds = sum(not bridged(keys, i, corners, max_uncertainty * s) for i in held)
+    gw, gh = size_w
+    shift = np.array([corner_shift(k[1], gw, gh) / s for k in est])
+    unc = np.array([Z * k[3]["u"] / s for k in est])
+    bar = np.maximum(unc, min_shift)
+    worst = float(unc.max()) if len(unc) else 0.0
+    reliable = holds == 0 and worst <= max_uncertainty
+    bridges = (f"; {len(held)} key frames without an estimate bridged (the path on both sides agrees within"
+               f" {max_uncertainty:g} px)" if held and not holds else "")
+    if reliable and len(est) and (shift > bar).any():
+        j = int(np.argmax(shift - bar))
+        return {"used": True, "static": False, "reliable": reliable,
+                "reason": f"motion {shift[j]:.2f} px above its uncertainty {unc[j]:.2f} px"
+                          f" (key frame {est[j][0]}, {Z:g} sd; floor {min_shift:g} px){bridges}"}
+    j = int(np.argmax(shift)) if len(est) else None
+    if not reliable:  # a path with gaps or loose estimates is not used: the camera may have moved unseen
+        why = (f"{holds} of {len(keys) - 1} key frames without an estimate within {max_uncertainty:g} px, not bridged"
+               f" ({why_held(keys, Z, s)})" if holds else f"uncertainty {worst:.2f} px above {max_uncertainty:g} px")
+        seen = f"; estimated motion up to {shift.max():.2f} px" if len(shift) else ""
+        return {"used": False, "static": False, "reliable": False, "reason": f"unreliable: {why}{seen}; not compensated"}
+    if j is None:
+        return {"used": False, "static": True, "reliable": True, "reason": "one frame"}
+    return {"used": False, "static": True, "reliable": True,
+            "reason": f"motion {shift[j]:.2f} px below its uncertainty {bar[j]:.2f} px"
+                      f" ({Z:g} sd, floor {min_shift:g} px){bridges}"}
+
+
+def summarise(T: np.ndarray, keys: list[tuple], pts: np.ndarray, s: float) -> dict:
+    """Largest estimated shift (at the frame corners ``pts``), scale and rotation of the per-frame transforms
+    ``T``, frame counts per method (``first``, ``lk``, ``dense``, ``phase``, ``hold``, ``interpolated``) and
+    key-frame fit quality (inliers min/median, grid cells reached of 16, rms residual and largest standard
+    error at a corner, frame px; ``s``: work px per frame px)."""
+    shift = np.abs(pts @ T[:, :, :2].transpose(0, 2, 1) + T[:, None, :, 2] - pts).max()
+    scale = np.sqrt(np.abs(np.linalg.det(T[:, :, :2])))
+    rot = np.arctan2(T[:, 1, 0], T[:, 0, 0])
+    methods = dict(Counter(k[2] for k in keys))
+    if len(T) > len(keys):
+        methods["interpolated"] = len(T) - len(keys)
+    info = [k[3] for k in keys[1:] if k[2] != "hold"]
+    inl = [d["n"] for d in info if "n" in d]
+    return {
+        "frames": len(T),
+        "max_shift_px": round(float(shift), 3),
+        "max_scale_change": round(float(np.abs(scale - 1).max()), 5),
+        "max_rotation_deg": round(float(np.degrees(np.abs(rot).max())), 4),
+        "methods": methods,
+        "key_frames": len(keys),
+        "inliers": {"min": int(min(inl)), "median": float(np.median(inl))} if inl else None,
+        "spread_cells": int(min(d["cells"] for d in info)) if info else None,
+        "residual_px": round(float(np.nanmedian([d["resid"] for d in info])) / s, 3) if inl else None,
+        "uncertainty_px": round(float(max(d["u"] for d in info)) / s, 3) if info else None,
+    }

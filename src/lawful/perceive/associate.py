@@ -22,13 +22,10 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from lawful.perceive.objects import _FAR, GROWTH, THIN, Found, Regions, Tracked, minor_spread, moments2
-from lawful.perceive.segment import ColorModel, brightness, components, fill_holes, to_features
+from lawful.perceive.blob import BORDER_CUT, measure
+from lawful.perceive.segment import components, to_features
 
 _K3 = np.ones((3, 3), np.uint8)
-BORDER_CUT = 0.85  # a component touching the border with less than this share of its expected area is not visible
-MARKER_CONTRAST = 1.35  # brightness factor that sets a marker stripe apart from its body
-MARKER_PIECE = 0.3  # marker pieces smaller than this share of the largest are specks, not the marker
-STRIPE_ELONGATION = 3.0  # second-moment ratio above which the marker is a stripe with an axis
 MAX_GROW = 9.0  # widest window margin tried, relative to the first
 FRAGMENT_EXTENT = 1.15  # merged fragments must fit in this times the object's size (+2 px)
 ALPHA_MIN = 0.2  # least share of the object's colour in a pixel of a blur streak
@@ -386,124 +383,3 @@ def _streak_pieces(o: Tracked, stats: np.ndarray, cents: np.ndarray, best: int) 
     reach = 0.5 * (o.blur_range()[1] + o.diam)
     ok = (across < 0.5 * o.diam) & (along < reach) & (stats[1:, 4] >= 3)
     return [int(k) + 1 for k in np.nonzero(ok)[0] if int(k) + 1 != best]
-
-
-def measure(sub: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[int, int], o: Tracked, angles: bool,
-            frame_size: tuple[int, int]) -> Found | None:
-    """Centroid, box, area, blur length (and marker angle) of the object pixels ``sub`` (uint8
-    0/1, cropped to the blob's bounding box at ``origin``), whose features are ``feat`` and raw
-    pixels ``rgb``."""
-    if o.convex:
-        contours, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        hull = cv2.convexHull(contours[0] if len(contours) == 1 else np.concatenate(contours))
-        region = np.zeros_like(sub)
-        cv2.fillConvexPoly(region, hull, 1)
-        region |= sub
-    else:
-        region = fill_holes(sub)
-    m = cv2.moments(region, binaryImage=True)
-    if m["m00"] <= 0:
-        return None
-    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
-    angle = _marker_angle(region, sub, feat, rgb, o.model, cx, cy) if angles else float("nan")
-    w, h = frame_size
-    x0, y0 = origin
-    x1, y1 = x0 + sub.shape[1] - 1, y0 + sub.shape[0] - 1
-    touches = x0 <= 0 or y0 <= 0 or x1 >= w - 1 or y1 >= h - 1
-    cut = touches and m["m00"] < BORDER_CUT * o.expected_area()
-    return Found((cx + x0, cy + y0), (x0, y0, x1, y1), float(m["m00"]), angle, cut, touches,
-                 o.blur_of(region), moments2(region))
-
-
-def _shading_residual(v: np.ndarray, fit_at: np.ndarray, judge_at: np.ndarray, cx: float, cy: float, r: float,
-                      cut: float) -> np.ndarray:
-    """``log(V + 16)`` of the brightness ``v`` minus a smooth illumination model, at the pixels of the
-    mask ``judge_at`` (in ``np.nonzero`` order); the model is fitted on the body pixels ``fit_at``.
-
-    The model is a quadratic surface in the disc's own coordinates (shading scales brightness, so it
-    is fitted in log), robustly: pixels off the fit by more than ``cut`` (a marker, a highlight) are
-    left out and the fit repeated. A flat-shaded body gives a constant (its median, as before); a lit
-    3-D ball loses its bright-to-dark gradient, so only features much smaller than the ball stay.
-    Under ~30 body pixels: a constant level only.
-    """
-    lv = np.log(v.astype(np.float64) + 16.0)
-    fy, fx = np.nonzero(fit_at)
-    jy, jx = np.nonzero(judge_at)
-    y = lv[fy, fx]
-    level = float(np.median(y))
-    if len(y) < 30:
-        return lv[jy, jx] - level
-
-    def design(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-        u, w = (xs - cx) / r, (ys - cy) / r
-        return np.stack([np.ones_like(u), u, w, u * u, u * w, w * w], 1)
-
-    a = design(fx, fy)
-    keep = np.abs(y - level) < cut
-    coef = None
-    for _ in range(5):
-        if keep.sum() < 12:
-            break
-        coef = np.linalg.lstsq(a[keep], y[keep], rcond=None)[0]
-        new = np.abs(y - a @ coef) < cut
-        if np.array_equal(new, keep):
-            break
-        keep = new
-    if coef is None:
-        return lv[jy, jx] - level
-    return lv[jy, jx] - design(jx, jy) @ coef
-
-
-def _marker_angle(region: np.ndarray, main: np.ndarray, feat: np.ndarray, rgb: np.ndarray, model: ColorModel,
-                  cx: float, cy: float) -> float:
-    """Direction (radians, image axes: +x right, +y down) from the centroid to the marker's centroid.
-
-    Marker pixels lie inside the object, away from its rim, and are clearly off its body: a
-    brightness ``max(R, G, B)`` (unblurred, so thin stripes keep their contrast) off the body's own
-    smooth shading (:func:`_shading_residual`) by a factor of ~1.35 (a dark or bright stripe of the
-    body's hue; rim shading is kept out by a 3 px erosion; the lit and the shaded half of a 3-D ball
-    are not a marker), or another chroma (deeper inside: chroma is blurred by 4:2:0 subsampling and
-    compression). A marker centred on the centroid (a diameter stripe) gives its axis instead
-    (defined mod pi).
-    """
-    r = np.sqrt(region.sum() / np.pi)
-    e = 2 * max(3, int(round(0.15 * r))) + 1
-    inner = cv2.erode(region, np.ones((e, e), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
-    if inner.sum() < 10:
-        return float("nan")
-    body = inner & (main > 0)
-    if body.sum() < 5:
-        return float("nan")
-    cut = math.log(MARKER_CONTRAST)
-    marker = np.zeros(region.shape, bool)
-    marker[inner] = np.abs(_shading_residual(brightness(rgb), body, inner, cx, cy, r, cut)) > cut
-    e = 2 * max(2, int(round(0.2 * r))) + 1
-    deep = cv2.erode(region, np.ones((e, e), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
-    marker |= deep & (model.distance2(feat) > model.threshold)
-    n = int(marker.sum())
-    if n < max(3, 0.01 * region.sum()):
-        return float("nan")
-    # the marker is one painted feature: specks of shading the model missed (a terminator, a rim
-    # pixel) are separate and small, and would turn the stripe's axis
-    k, lab, stats, _ = cv2.connectedComponentsWithStats(marker.astype(np.uint8), connectivity=8)
-    if k > 2:
-        areas = stats[1:, cv2.CC_STAT_AREA]
-        marker = np.isin(lab, 1 + np.flatnonzero(areas >= MARKER_PIECE * areas.max()))
-    ys, xs = np.nonzero(marker)
-    dx, dy = xs.mean() - cx, ys.mean() - cy
-    xm, ym = xs - xs.mean(), ys - ys.mean()
-    cxx, cyy, cxy = (xm * xm).mean(), (ym * ym).mean(), (xm * ym).mean()
-    axis = 0.5 * math.atan2(2 * cxy, cxx - cyy)
-    if np.hypot(dx, dy) <= 0.03 * r:
-        return float(axis)
-    spread = math.hypot(cxx - cyy, 2 * cxy)  # λ1 - λ2 of the marker's second moments
-    lam1, lam2 = (cxx + cyy + spread) / 2, (cxx + cyy - spread) / 2
-    if lam1 > STRIPE_ELONGATION * max(lam2, 1e-9):
-        # a radial stripe: its own axis, pointed away from the centre. The centroid of the stripe's
-        # part inside the eroded disc sits only ~0.4 r out, so a centre off the stripe's line (a ball
-        # seen off-axis, a mask that misses a shaded rim) would turn the centroid direction by
-        # tenths of a radian; the axis does not move
-        if math.cos(axis) * dx + math.sin(axis) * dy < 0:
-            axis += math.pi
-        return float(math.atan2(math.sin(axis), math.cos(axis)))
-    return float(np.arctan2(dy, dx))

@@ -187,8 +187,9 @@ def funnel_discharge(index: int, seed: int) -> StyledCase:
     sand = tuple(int(v) for v in np.clip(np.asarray(flows.SAND) + rng.uniform(-15, 15, 3), 0, 255))
 
     st.floor()
-    st.backdrop(y=float(rng.uniform(0.35, 0.55)))
-    P.board(st, rng, -sep - R - 0.06, sep + R + 0.06, z_tray, z_a + Hc + 0.05, y=R + 0.04)
+    st.backdrop(y=float(rng.uniform(0.45, 0.6)))
+    # the board stands well back: the glass cones' shadows (MuJoCo's shadows ignore transparency) fall below the view
+    P.board(st, rng, -sep - R - 0.2, sep + R + 0.2, 0.0, z_a + Hc + 0.15, y=0.3)
     st.fixed(E.box(sep + R + 0.04, 0.07, 0.5 * z_tray), (0, 0, 0.5 * z_tray), tuple(rng.uniform(60, 95, 3)), 0.3)
     metal = tuple(int(v) for v in rng.uniform(120, 160, 3))
     st.fixed(E.box(sep + R + 0.05, 0.006, 0.008), (0, 0.02, z_a - 0.5 * stem), metal, 0.8, **E.NO_CONTACT)  # stand bar
@@ -220,7 +221,9 @@ def funnel_discharge(index: int, seed: int) -> StyledCase:
     lo = [-sep - R - 0.05, min(z_tray - 0.01, 2 * z_mid - (z_a + Hc + 0.04))]
     hi = [sep + R + 0.05, max(z_a + Hc + 0.04, 2 * z_mid - lo[1])]
     lo[1] = 2 * z_mid - hi[1]
-    cam = C.frame_camera(st, rng, variant, lo, hi, max_tilt_deg=0.0)
+    # a long lens from afar: a surface off the camera's height is seen nearly edge-on (its front edge, which the
+    # level reading finds, then lies within a fraction of a pixel of the cone's axis)
+    cam = C.frame_camera(st, rng, variant, lo, hi, max_tilt_deg=0.0, fovy=(10.0, 14.0))
     pos, right, up, fov = st.cam
     st.cam = (np.array([pos[0], pos[1], z_mid]), right, up, fov)  # level with the middle of the fills
     cam["pos"][2] = round(z_mid, 4)

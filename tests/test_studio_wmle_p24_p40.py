@@ -5,7 +5,6 @@ recording (rendering replaced by the recording itself), so the law the clip show
 and the twin breaks exactly it.
 """
 
-import math
 
 import numpy as np
 import pytest

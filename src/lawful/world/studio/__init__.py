@@ -17,6 +17,7 @@ import pkgutil
 from lawful.world.studio.registry import SCENES
 from lawful.world.styles import StyledCase
 
+
 def _load() -> None:
     """Import every ``scenes_*`` module of this package (each registers its builders)."""
     for info in pkgutil.iter_modules(__path__):

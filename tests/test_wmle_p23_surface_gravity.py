@@ -78,3 +78,21 @@ def test_reference_and_twin_end_to_end_in_a_tilted_camera(tmp_path):
     assert abs(out["true"].residuals["M1"]) < 0.3
     assert abs(out["anti"].residuals["M1"]) == pytest.approx(abs(case.known["anti_tilt_deg"]), abs=0.5)
     assert out["anti"].metrics["P"] < 80
+
+
+def test_fall_ends_at_the_first_landing_when_the_ball_comes_to_rest_lower():
+    """A bounce whose rest row lies 1.9 px below the first touchdown (a soft contact): the fall window must end
+    at the touchdown, not at the first sample near the rest row after the bounce."""
+    from lawful.suites.wmle.p23_surface_gravity import fall_fit
+
+    fps, g, e = 24.0, 900.0, 0.5  # frame rate, gravity (px/s²), restitution
+    t = np.arange(64) / fps  # the hop (0.75 s) ends inside the clip, then the ball rests
+    t_r, t_c, y0 = 0.25, 1.0, 100.0  # release, touchdown (s), start row
+    y_c = y0 + 0.5 * g * (t_c - t_r) ** 2
+    v_up = e * g * (t_c - t_r)
+    tb = t - t_c
+    y = np.where(t < t_r, y0, y0 + 0.5 * g * (t - t_r) ** 2)  # held, then falling
+    y = np.where(t > t_c, np.where(tb < 2 * v_up / g, y_c - v_up * tb + 0.5 * g * tb**2, y_c + 1.9), y)
+    x = np.full_like(t, 320.0)
+    fit = fall_fit(t, x, y, np.ones_like(t, bool))
+    assert abs(fit["a"][1] - g) < 0.02 * g and fit["u_b"] < 0.5

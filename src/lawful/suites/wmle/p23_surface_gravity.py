@@ -74,6 +74,18 @@ def band_x(box) -> float:
     return 0.5 * (math.floor(box[0]) + math.ceil(box[2]))
 
 
+def _first_turn(d: np.ndarray, vis: np.ndarray, start: int, thr: float) -> int:
+    """The sample of the largest distance ``d`` before it first falls back by more than ``thr`` (noise), after
+    ``start``; ``len(d)`` when it never does (a ball that lands and stays)."""
+    best = start
+    for i in np.flatnonzero(vis[start:]) + start:
+        if d[i] > d[best]:
+            best = int(i)
+        elif d[i] < d[best] - thr:
+            return best
+    return len(d)
+
+
 def fall_fit(t: np.ndarray, x: np.ndarray, y: np.ndarray, vis: np.ndarray) -> dict:
     """Quadratic fits of a dropped ball's ``x(t)``, ``y(t)`` over its fall, or ``{"reason": …}``."""
     idx = np.flatnonzero(vis)
@@ -89,6 +101,7 @@ def fall_fit(t: np.ndarray, x: np.ndarray, y: np.ndarray, vis: np.ndarray) -> di
     i_a = int(moving[0])
     d_max = float(np.nanmax(d))
     i_end = int(np.flatnonzero(vis & (d >= d_max - thr))[0])
+    i_end = min(i_end, _first_turn(d, vis, i_a, thr))  # a bounce: the fall ends where the distance first turns back
     fall = np.flatnonzero(vis[i_a:i_end]) + i_a
     if len(fall) < MIN_FALL:
         return {"reason": f"{len(fall)} samples in the fall (need ≥ {MIN_FALL})"}

@@ -214,3 +214,22 @@ def test_probes_beside_objects(tmp_path, frames):
     tr = track(path, case, probes=PROBES[:1])
     assert tr.visible[:, 0].all() and np.abs(tr.xy[:, 0, 0] - (250 + 2 * np.arange(N))).max() < 0.5
     assert np.abs(tr.regions["surface"]["row"] - np.array([_level_at(i) for i in range(N)])).max() < 0.3
+
+
+def test_a_region_too_small_or_never_read_gives_nan_values_and_a_reason():
+    """A level band one row high cannot hold two media: no reading, the reason in the evidence, and every
+    value of the kind present as NaN (a task reading them sees 'not readable', not a KeyError)."""
+    from lawful.perceive.regions import KEYS, Probe, Reader
+
+    frame = np.full((60, 80, 3), 200, np.uint8)
+    frame[30:, :] = (40, 80, 200)
+    probes = [Probe("thin", "level", (10, 30, 40, 30.4)), Probe("ok", "level", (10, 10, 40, 50)),
+              Probe("beam", "line", (0, 0, 79, 59), color=(255, 0, 0))]
+    reader = Reader(probes, (80, 60), 1.0, 1.0, margin=False)
+    for _ in range(3):
+        reader.add(frame)
+    out = reader.read(None)
+    assert not out["thin"].ok.any() and "needs 3" in out["thin"].meta["reason"]
+    assert set(out["thin"].values) == set(KEYS["level"]) and np.isnan(out["thin"]["row"]).all()
+    assert out["ok"].ok.all() and np.allclose(out["ok"]["row"], 29.5, atol=0.05)
+    assert not out["beam"].ok.any() and set(out["beam"].values) == set(KEYS["line"])

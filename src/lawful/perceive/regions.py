@@ -177,6 +177,7 @@ class Reader:
             X0, Y0 = int(np.floor(bx[0])), int(np.floor(bx[1]))
             W, H = int(np.ceil(bx[2])) - X0 + 1, int(np.ceil(bx[3])) - Y0 + 1
             geo.append((X0, Y0, W, H, self._mask(p, X0, Y0, W, H)))
+        small = [_too_small(p, g[3], g[4]) for p, g in zip(self.probes, geo)]
         colour = [p.kind in ("line", "blobs", "profile") and p.select == "color" for p in self.probes]
         crop_px = (self.end[0] - self.origin[0]) * (self.end[1] - self.origin[1])
         share = sum(int(g[4].sum()) for g, c in zip(geo, colour) if c) > crop_px  # one crop-wide Lab costs less
@@ -189,6 +190,9 @@ class Reader:
             lab = _lab(c) if ident and share else None
             c = c if ident else c.astype(np.float32)  # warped once per probe: converted once per frame
             for j, p in enumerate(self.probes):
+                if small[j]:
+                    rows[j].append(None)
+                    continue
                 X0, Y0, W, H, mask = geo[j]
                 img = self._aligned(c, A, X0, Y0, W, H)
                 m = mask if ident else mask & np.isfinite(img).all(2)
@@ -198,8 +202,12 @@ class Reader:
                 if colour[j]:
                     state = {**state, "lab": None if lab is None else self._view(lab, X0, Y0, W, H)}
                 rows[j].append(_READ[p.kind](p, img, m, state))
-        return {p.name: _series(p, rows[j], states[j], geo[j][4], geo[j][:2], self.sx, self.sy)
-                for j, p in enumerate(self.probes)}
+        out = {p.name: _series(p, rows[j], states[j], geo[j][4], geo[j][:2], self.sx, self.sy)
+               for j, p in enumerate(self.probes)}
+        for p, why in zip(self.probes, small):
+            if why:
+                out[p.name].meta["reason"] = why
+        return out
 
     def _mask(self, p: Probe, X0: int, Y0: int, W: int, H: int) -> np.ndarray:
         if len(p.region) == 4 and np.ndim(p.region[0]) == 0:
@@ -236,11 +244,20 @@ class Reader:
                               borderMode=cv2.BORDER_CONSTANT, borderValue=(np.nan,) * 3)
 
 
+def _too_small(p: Probe, H: int, mask: np.ndarray) -> str | None:
+    """Why a probe's region cannot be read at the tracking size (a level needs rows of both media), or None."""
+    rows = int(mask.any(1).sum())
+    need = 3 if p.kind == "level" else 1
+    if rows < need or not mask.any():
+        return f"region {p.name} spans {rows} row(s) at the working size (a {p.kind} reading needs {need})"
+    return None
+
+
 def _series(p: Probe, rows: list, state: dict, mask: np.ndarray, origin, sx: float, sy: float) -> RegionSeries:
     """One probe's per-frame readings ``rows`` (``(values, sigma)`` or None) as a :class:`RegionSeries`."""
     T = len(rows)
     ok = np.array([r is not None for r in rows], bool)
-    keys = next((list(r[0]) for r in rows if r is not None), [])
+    keys = next((list(r[0]) for r in rows if r is not None), list(KEYS[p.kind]))  # never read: all NaN
     shape = {"blobs": (p.count,), "profile": (mask.shape[1],)}.get(p.kind, ())
     values = {k: np.full((T, *shape), np.nan) for k in keys}
     sigma = np.full(T, np.nan)
@@ -463,3 +480,6 @@ def _profile(p: Probe, img, mask, state):
 
 
 _READ = {"level": _level, "brightness": _brightness, "line": _line, "blobs": _blobs, "profile": _profile}
+# The values each kind reads (present, all NaN, when a probe never reads a frame).
+KEYS = {"level": ("row", "contrast"), "brightness": ("luma", "r", "g", "b"),
+        "line": ("x", "y", "angle", "rms", "length", "n"), "blobs": BLOB_KEYS, "profile": ("top",)}

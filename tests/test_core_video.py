@@ -170,3 +170,19 @@ def test_rotation_from_the_display_matrix_on_both_decoders_or_from_the_case():
     info, it = open_frames(RECORDING, span=Span(rotation=0))  # the case says: as stored
     assert (info.width, info.height) == (1716, 172) and next(it)[1].shape == (172, 1716, 3)
     it.close()
+
+
+def test_two_writers_of_one_video_do_not_interleave(tmp_path):
+    """An interrupted run's task can still be writing a video while the resumed run makes it again: each
+    writer encodes to a file of its own and the last complete one replaces the target, never a mix."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from lawful.video import read_frames, write_video
+
+    out = tmp_path / "clip.mp4"
+    a = [np.full((64, 96, 3), 40 + 4 * k, np.uint8) for k in range(36)]
+    with ThreadPoolExecutor(2) as ex:
+        list(ex.map(lambda _: write_video(out, a, 24.0), range(4)))
+    frames = list(read_frames(out))
+    assert len(frames) == 36 and abs(float(frames[-1].mean()) - (40 + 4 * 35)) < 3
+    assert [p.name for p in tmp_path.iterdir()] == ["clip.mp4"]  # no part file left behind

@@ -14,6 +14,8 @@ its own presentation timestamps, rescaled so the clip still spans ``duration``
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -267,9 +269,11 @@ def write_video(path: str | Path, frames: Iterable[np.ndarray], fps: float, crf:
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".part.mp4")
+    # A name of this writer's own: two processes making the same video at once (an interrupted run's task
+    # still running beside its resume) must not interleave into one file; the last complete one wins.
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}-{uuid.uuid4().hex[:8]}.part.mp4")
     container = av.open(str(tmp), "w")
-    stream = None
+    stream, done = None, False
     prev, vf = None, None
     try:
         for frame in frames:
@@ -292,8 +296,11 @@ def write_video(path: str | Path, frames: Iterable[np.ndarray], fps: float, crf:
             raise VideoError(f"{path}: no frames to write")
         for packet in stream.encode():
             container.mux(packet)
+        done = True
     finally:
         container.close()
+        if not done:  # nothing half-written is left behind
+            tmp.unlink(missing_ok=True)
     tmp.replace(path)
     return path
 

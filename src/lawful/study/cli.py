@@ -16,7 +16,7 @@ DB_OPT = typer.Option(None, "--db", help="SQLAlchemy URL (default: SQLite in the
 
 
 def _fail(msg: str) -> None:
-    from lawful.cli import fail
+    from lawful.cli_common import fail
 
     fail(msg)
 

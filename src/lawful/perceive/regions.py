@@ -177,7 +177,7 @@ class Reader:
             X0, Y0 = int(np.floor(bx[0])), int(np.floor(bx[1]))
             W, H = int(np.ceil(bx[2])) - X0 + 1, int(np.ceil(bx[3])) - Y0 + 1
             geo.append((X0, Y0, W, H, self._mask(p, X0, Y0, W, H)))
-        small = [_too_small(p, g[3], g[4]) for p, g in zip(self.probes, geo)]
+        small = [_too_small(p, g[4]) for p, g in zip(self.probes, geo)]
         colour = [p.kind in ("line", "blobs", "profile") and p.select == "color" for p in self.probes]
         crop_px = (self.end[0] - self.origin[0]) * (self.end[1] - self.origin[1])
         share = sum(int(g[4].sum()) for g, c in zip(geo, colour) if c) > crop_px  # one crop-wide Lab costs less
@@ -244,7 +244,7 @@ class Reader:
                               borderMode=cv2.BORDER_CONSTANT, borderValue=(np.nan,) * 3)
 
 
-def _too_small(p: Probe, H: int, mask: np.ndarray) -> str | None:
+def _too_small(p: Probe, mask: np.ndarray) -> str | None:
     """Why a probe's region cannot be read at the tracking size (a level needs rows of both media), or None."""
     rows = int(mask.any(1).sum())
     need = 3 if p.kind == "level" else 1

@@ -89,3 +89,25 @@ def test_folder_models_are_scored_and_unknown_ones_skipped(section):
     assert res["models"][folder]["overall"] == pytest.approx(sec["models"]["reference"]["overall"])
     assert res["validation"][folder]["ok"]
     assert "command:false" in res["skipped"] and "command:false" not in res["models"]
+
+
+def test_applepi_writers_of_one_video_do_not_interleave(tmp_path):
+    """Built-in predictions are written through part files of their own: four writers of one clip at once
+    leave one complete clip and no part file; a failing writer leaves nothing behind."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numpy as np
+    import pytest
+
+    from lawful.suites.applepi.models import write_video
+    from lawful.video import read_frames
+
+    out = tmp_path / "clip.mp4"
+    a = [np.full((64, 96, 3), 40 + 4 * k, np.uint8) for k in range(24)]
+    with ThreadPoolExecutor(2) as ex:
+        list(ex.map(lambda _: write_video(out, a, 24.0), range(4)))
+    frames = list(read_frames(out))
+    assert len(frames) == 24 and abs(float(frames[-1].mean()) - (40 + 4 * 23)) < 2
+    with pytest.raises(Exception):
+        write_video(tmp_path / "bad.mp4", [a[0], np.zeros((3,), np.uint8)], 24.0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["clip.mp4"]

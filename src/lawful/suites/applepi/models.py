@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import uuid
 from pathlib import Path
 
 import cv2
@@ -35,15 +36,28 @@ def write_video(path: str | Path, frames: list[np.ndarray], fps: float, crf: int
     """H.264 MP4 coded in RGB (``libx264rgb``: no colour conversion to encode or decode, full-resolution
     colour; 4:4:4 YUV where that encoder is missing), odd sizes padded by one pixel, written atomically.
     A frame that is the same object as the one before is converted once."""
-    from fractions import Fraction
-
     import av
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".part.mp4")
+    # A part file of this writer's own (as lawful.video.write_video): concurrent writers never interleave.
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}-{uuid.uuid4().hex[:8]}.part.mp4")
     h, w = frames[0].shape[:2]
     rgb = "libx264rgb" in av.codecs_available
+    try:
+        _encode(tmp, frames, fps, crf, w, h, rgb)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    tmp.replace(path)
+    return path
+
+
+def _encode(tmp: Path, frames: list[np.ndarray], fps: float, crf: int, w: int, h: int, rgb: bool) -> None:
+    from fractions import Fraction
+
+    import av
+
     with av.open(str(tmp), "w") as c:
         s = c.add_stream("libx264rgb" if rgb else "libx264", rate=Fraction(fps).limit_denominator(1001))
         s.width, s.height = w + (w % 2), h + (h % 2)
@@ -62,8 +76,6 @@ def write_video(path: str | Path, frames: list[np.ndarray], fps: float, crf: int
                 c.mux(pkt)
         for pkt in s.encode():
             c.mux(pkt)
-    tmp.replace(path)
-    return path
 
 
 def _renderer(case: GTCase):

@@ -28,6 +28,7 @@ from scipy.optimize import least_squares
 
 from lawful.case import Case, GroundTruth, ObjectSpec
 from lawful.perceive import events
+from lawful.perceive.fit import fit_circle
 from lawful.result import Measurement
 from lawful.suites.wmle.common import event, frame_times, sphere_box, style_of
 from lawful.tracks import Tracks
@@ -203,34 +204,6 @@ def add_swing_events(m: Measurement, tracks: Tracks, oid: str, swing: dict) -> N
         m.events.append(event(oid, "centre_crossing", c, tracks))
     if swing.get("period") is not None:
         m.events.append(event(oid, f"period_{oid}", swing["crossing_index"][-1], tracks, swing["period"]))
-
-
-def fit_circle(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:
-    """Circle through points ``(x, y)`` ``[n]``: centre, radius and RMS radial residual (px).
-
-    Algebraic (Kåsa) fit refined by geometric least squares. NaNs are ignored; NaN result for
-    fewer than 5 points.
-    """
-    x, y = np.asarray(x, float), np.asarray(y, float)
-    ok = np.isfinite(x) & np.isfinite(y)
-    x, y = x[ok], y[ok]
-    if len(x) < 5:
-        return (math.nan,) * 4
-    mx, my = x.mean(), y.mean()
-    u, v = x - mx, y - my
-    A = np.column_stack([u, v, np.ones_like(u)])
-    b = u * u + v * v
-    sol, *_ = np.linalg.lstsq(A, b, rcond=None)
-    cx, cy = sol[0] / 2, sol[1] / 2
-    r0 = math.sqrt(max(sol[2] + cx * cx + cy * cy, 1e-12))
-
-    def resid(p):
-        return np.hypot(u - p[0], v - p[1]) - p[2]
-
-    fit = least_squares(resid, [cx, cy, r0], method="lm")
-    cx, cy, r = fit.x
-    rms = float(np.sqrt(np.mean(resid(fit.x) ** 2)))
-    return float(cx + mx), float(cy + my), float(abs(r)), rms
 
 
 def fit_pivots_on_one_bar(paths: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[float, float, float]]:

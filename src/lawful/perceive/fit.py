@@ -1,0 +1,91 @@
+"""Circle through points: the one circle fit of the package (pendulum pivots, rim centres, region arcs).
+
+:func:`fit_circle` starts from the algebraic (Kåsa) circle and refines it by geometric least squares
+(radial residuals). ``robust=True`` starts instead from the least-median-of-squares circle through
+point triples (breakdown 50 %) and keeps points off the circle by more than ``k`` robust standard
+deviations of the residuals (``k`` from :data:`lawful.perceive.noise.FALSE_ALARM`) out of the fit, so
+stray points (an inner edge, a highlight's border, a string) do not pull the centre; the scatter is
+measured on the points themselves, not set by a constant.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.optimize import least_squares
+
+MIN_POINTS = 5
+ROBUST_ROUNDS = 5
+TRIPLES = 300  # random point triples tried by the least-median start
+
+
+def _kasa(u: np.ndarray, v: np.ndarray) -> tuple[float, float, float]:
+    """Algebraic circle (centre, radius) of centred points ``u, v``."""
+    A = np.column_stack([u, v, np.ones_like(u)])
+    sol, *_ = np.linalg.lstsq(A, u * u + v * v, rcond=None)
+    cx, cy = sol[0] / 2, sol[1] / 2
+    return float(cx), float(cy), math.sqrt(max(float(sol[2]) + cx * cx + cy * cy, 1e-12))
+
+
+def _lmeds(u: np.ndarray, v: np.ndarray) -> tuple[tuple[float, float, float], float]:
+    """Least-median-of-squares circle of points ``u, v`` over random triples (fixed seed): circle and
+    its robust residual scale (Rousseeuw's small-sample corrected ``1.4826·median``)."""
+    n = len(u)
+    rng = np.random.default_rng(0)
+    idx = np.array([rng.choice(n, 3, replace=False) for _ in range(TRIPLES)])
+    (x1, x2, x3), (y1, y2, y3) = u[idx].T, v[idx].T
+    d = 2 * (x1 * (y2 - y3) + x2 * (y3 - y1) + x3 * (y1 - y2))
+    ok = np.abs(d) > 1e-9
+    s1, s2, s3 = x1**2 + y1**2, x2**2 + y2**2, x3**2 + y3**2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cx = (s1 * (y2 - y3) + s2 * (y3 - y1) + s3 * (y1 - y2)) / d
+        cy = (s1 * (x3 - x2) + s2 * (x1 - x3) + s3 * (x2 - x1)) / d
+    cx, cy = cx[ok], cy[ok]
+    if len(cx) == 0:
+        return _kasa(u, v), math.inf
+    r = np.hypot(x1[ok] - cx, y1[ok] - cy)
+    med = np.median(np.abs(np.hypot(u[None] - cx[:, None], v[None] - cy[:, None]) - r[:, None]), axis=1)
+    b = int(np.argmin(med))
+    return (float(cx[b]), float(cy[b]), float(r[b])), 1.4826 * (1 + 5 / max(n - 3, 1)) * float(med[b])
+
+
+def _geometric(u: np.ndarray, v: np.ndarray, start: tuple[float, float, float]) -> np.ndarray:
+    fit = least_squares(lambda p: np.hypot(u - p[0], v - p[1]) - p[2], list(start), method="lm")
+    return fit.x
+
+
+def fit_circle(x, y, robust: bool = False) -> tuple[float, float, float, float]:
+    """Circle through points ``(x, y)`` ``[n]``: ``(cx, cy, r, rms)``, rms the radial residual of the points used.
+
+    NaNs are ignored; all NaN for fewer than :data:`MIN_POINTS` points. ``robust``: points whose radial
+    residual exceeds ``k·σ`` (``σ`` = 1.4826 × the median absolute residual of the current fit) are
+    left out and the fit repeated, at most :data:`ROBUST_ROUNDS` times, never below ``MIN_POINTS``; the first
+    fit is the least-median circle (:func:`_lmeds`), so up to half the points may be strays.
+    """
+    from lawful.perceive import noise
+
+    x, y = np.asarray(x, float).ravel(), np.asarray(y, float).ravel()
+    ok = np.isfinite(x) & np.isfinite(y)
+    x, y = x[ok], y[ok]
+    if len(x) < MIN_POINTS:
+        return (math.nan,) * 4
+    mx, my = float(x.mean()), float(y.mean())
+    u, v = x - mx, y - my
+    keep = np.ones(len(u), bool)
+    if not robust:
+        p = _geometric(u, v, _kasa(u, v))
+    else:
+        k = noise.k_for()
+        p, sigma = _lmeds(u, v)
+        for _ in range(ROBUST_ROUNDS):
+            res = np.abs(np.hypot(u - p[0], v - p[1]) - abs(p[2]))
+            new = res <= max(k * sigma, 1e-9)
+            if new.sum() < MIN_POINTS or np.array_equal(new, keep):
+                break
+            keep = new
+            p = _geometric(u[keep], v[keep], (p[0], p[1], abs(p[2])))
+            res = np.abs(np.hypot(u[keep] - p[0], v[keep] - p[1]) - abs(p[2]))
+            sigma = 1.4826 * float(np.median(res))
+    res = np.hypot(u[keep] - p[0], v[keep] - p[1]) - abs(p[2])
+    return float(p[0] + mx), float(p[1] + my), float(abs(p[2])), float(np.sqrt(np.mean(res**2)))

@@ -1,0 +1,48 @@
+"""perceive.fit.fit_circle: exact circles, noisy arcs, stray points, degenerate input."""
+
+import math
+
+import numpy as np
+
+from lawful.perceive.fit import fit_circle
+
+
+def _arc(cx, cy, r, a0, a1, n, rng=None, sigma=0.0):
+    a = np.linspace(a0, a1, n)
+    x, y = cx + r * np.cos(a), cy + r * np.sin(a)
+    if rng is not None:
+        x, y = x + rng.normal(0, sigma, n), y + rng.normal(0, sigma, n)
+    return x, y
+
+
+def test_exact_circle_from_a_short_arc():
+    x, y = _arc(312.5, -40.25, 180.0, 1.2, 1.9, 30)  # a 40 deg pendulum arc
+    cx, cy, r, rms = fit_circle(x, y)
+    assert abs(cx - 312.5) < 1e-6 and abs(cy + 40.25) < 1e-6 and abs(r - 180.0) < 1e-6 and rms < 1e-6
+
+
+def test_noisy_arc_centre_within_its_standard_error():
+    rng = np.random.default_rng(3)
+    x, y = _arc(100.0, 50.0, 40.0, 0.0, 2 * math.pi, 400, rng, 0.5)
+    cx, cy, r, rms = fit_circle(x, y)
+    se = 0.5 / math.sqrt(400 / 2)  # centre standard error of a full circle: sigma / sqrt(n/2)
+    assert abs(cx - 100.0) < 4 * se and abs(cy - 50.0) < 4 * se and abs(r - 40.0) < 4 * 0.5 / math.sqrt(400)
+    assert abs(rms - 0.5) < 0.06
+
+
+def test_robust_fit_ignores_an_inner_edge_and_a_missing_arc():
+    # a ring rim seen with a third of it missing; the gap's inner edge (radius 30) joins the contour
+    x, y = _arc(200.0, 120.0, 36.0, 0.0, 4 * math.pi / 3, 160)
+    xi, yi = _arc(200.0, 120.0, 30.0, 4 * math.pi / 3, 2 * math.pi, 25)
+    x, y = np.r_[x, xi], np.r_[y, yi]
+    plain = fit_circle(x, y)
+    cx, cy, r, rms = fit_circle(x, y, robust=True)
+    assert math.hypot(plain[0] - 200.0, plain[1] - 120.0) > 0.5  # the stray edge pulls a plain fit
+    assert abs(cx - 200.0) < 1e-6 and abs(cy - 120.0) < 1e-6 and abs(r - 36.0) < 1e-6 and rms < 1e-6
+
+
+def test_too_few_or_nan_points_give_nan():
+    assert all(math.isnan(v) for v in fit_circle([0, 1, 2, np.nan], [0, 1, 0, 5]))
+    x, y = _arc(0.0, 0.0, 10.0, 0.0, 3.0, 8)
+    x[2] = np.nan
+    assert abs(fit_circle(x, y)[2] - 10.0) < 1e-9

@@ -14,7 +14,9 @@
   single lamp whose shadows are the measurement);
 - :func:`mesh` — a convex solid from its vertices (a liquid whose top is a given plane);
 - :func:`beam`, :func:`laser`, :func:`image_frame`, :func:`measured_rgb` — light beams in a plane facing the
-  camera: a thin self-lit rod, a laser pointer's body, the plane's image axes, a colour read off a frame.
+  camera: a thin self-lit rod, a laser pointer's body, the plane's image axes, a colour read off a frame;
+- :func:`jar`, :func:`level_camera` — a square glass jar with dark corner posts on a wooden base holding a liquid
+  box on a slide joint (its top the level), and a camera level with a given height (P26–P28).
 """
 
 from __future__ import annotations
@@ -209,3 +211,50 @@ def build_lit(st: E.Stage, lights: str, headlight: float = 0.08, shadowsize: int
     if st.cam is None:
         raise ValueError("Stage.camera() was not called")
     return E.World(st, mujoco.MjModel.from_xml_string(xml, st.assets))
+
+
+WOOD = (150, 108, 66)
+
+
+def jar(st: E.Stage, rng: np.random.Generator, name: str, x: float, w: float, dp: float, z_b: float, z_top: float,
+        liquid, alpha: float = 0.5) -> str:
+    """A square glass jar (inside ``w`` × ``dp`` about ``(x, 0)``, inner bottom ``z_b`` on an opaque wooden base, rim
+    ``z_top``) with dark corner posts, holding a translucent ``liquid`` box on the slide joint ``<name>_j`` (its qpos
+    is the level's height). Returns the liquid's material."""
+    post = 0.007
+    st.fixed(E.box(0.5 * w + post + 0.01, 0.5 * dp + post + 0.01, 0.5 * z_b), (x, 0, 0.5 * z_b), WOOD, 0.25)
+    gmat = glass(st, tuple(rng.uniform(205, 240, 3)), float(rng.uniform(0.06, 0.1)), specular=0.3)
+    st.static.append(f'<geom type="box" size="{0.5 * w + 0.002:.5g} {0.5 * dp + 0.002:.5g} {0.5 * (z_top - z_b):.5g}" '
+                     f'pos="{x:.5g} 0 {0.5 * (z_top + z_b):.5g}" material="{gmat}" contype="0" conaffinity="0"/>')
+    wall = tuple(int(v) for v in np.clip(np.asarray(lq.WALL) + rng.uniform(-8, 8, 3), 0, 255))
+    for sx in (-1, 1):
+        for sy in (-1, 1):
+            st.fixed(E.box(0.5 * post, 0.5 * post, 0.5 * (z_top - z_b)),
+                     (x + sx * (0.5 * w + 0.5 * post), sy * (0.5 * dp + 0.5 * post), 0.5 * (z_top + z_b)), wall, 0.4,
+                     **E.NO_CONTACT)
+    lmat = glass(st, liquid, alpha, specular=0.4)
+    span = z_top + 0.2
+    b = slide_body(st, name, (x, 0.0, 0.0))
+    b.parts.append(f'<geom name="{name}_g" type="box" size="{0.5 * w - 0.0005:.5g} {0.5 * dp - 0.0005:.5g} '
+                   f'{0.5 * span:.5g}" pos="0 0 {-0.5 * span:.5g}" material="{lmat}" contype="0" conaffinity="0"/>')
+    return lmat
+
+
+def level_camera(st: E.Stage, rng: np.random.Generator, variant, lo, hi, z: float) -> dict:
+    """Frame the x–z rectangle ``[lo, hi]`` (no tilt) with the camera's centre level with height ``z``: a liquid
+    surface at ``z`` is seen edge-on (a line, not a band)."""
+    from lawful.world.studio import _wmle_p08_p15 as C
+
+    half = max(hi[1] - z, z - lo[1])
+    cam = C.frame_camera(st, rng, variant, (lo[0], z - half), (hi[0], z + half), max_tilt_deg=0.0)
+    pos, right, up, fov = st.cam
+    st.cam = (np.array([pos[0], pos[1], z]), right, up, fov)
+    cam["pos"][2] = cam["lookat"][2] = round(z, 4)
+    return cam
+
+
+def near_clip(world: E.World, extent: float = 2.0) -> E.World:
+    """Cap the model's extent (a parked parameter body 20 m down makes it ~36 m): MuJoCo's near clip plane is
+    ``0.01 × extent`` in front of the camera, which would cut a jar filmed from 0.4 m away."""
+    world.model.stat.extent = min(float(world.model.stat.extent), extent)
+    return world

@@ -38,10 +38,29 @@ def test_metric_formulas():
     assert index_metric(noisy, []).residual < 0.001
 
 
+def test_index_metric_takes_out_the_fits_own_error():
+    """A per-beam offset that stays from frame to frame (a compression block on a still beam) is invisible to the
+    frame-to-frame noise; the lines' fit errors say how large it may be, and that much spread is taken out."""
+    offsets = (-0.006, 0.004, -0.002, 0.005)
+    fixed = {str(k): [1.333 + o] * 40 for k, o in enumerate(offsets)}
+    e = float(np.std([1.333 + o for o in offsets]) / np.mean([1.333 + o for o in offsets]))
+    assert index_metric(fixed, []).residual == pytest.approx(e, rel=1e-6)  # no fit errors: all of it counts
+    sds = {k: [0.005] * 40 for k in fixed}
+    assert index_metric(fixed, [], sds).residual == pytest.approx(0.0, abs=1e-12)  # within the fits' error
+    small = {k: [0.002] * 40 for k in fixed}
+    want = math.sqrt(float(np.var([1.333 + o for o in offsets])) - 0.002**2) / np.mean([1.333 + o for o in offsets])
+    assert index_metric(fixed, [], small).residual == pytest.approx(want, rel=1e-6)
+
+
 def test_beam_frame_on_known_lines():
     for th in (15.0, 30.0, 45.0):
         inc, out = _pair(th, 1.333)
-        assert beam_frame(inc, out) == pytest.approx(1.333, abs=1e-9)
+        assert beam_frame(inc, out)[0] == pytest.approx(1.333, abs=1e-9)
+    # propagated error: dn = n (cot θa dθa - cot θw dθw), independent errors add in quadrature
+    inc, out = _pair(30.0, 1.333)
+    ta = math.asin(1.333 * 0.5)
+    want = 1.333 * math.hypot(0.002 / math.tan(ta), 0.001 / math.tan(math.radians(30)))
+    assert beam_frame(inc, out, 0.001, 0.002)[1] == pytest.approx(want, rel=1e-9)
     assert _pair(55.0, 1.333)[1] is None  # beyond the critical angle
 
 

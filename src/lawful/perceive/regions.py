@@ -22,7 +22,8 @@ Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
                  line than :data:`K_TRIM` robust sds of the pixels' distances, the sd at least
                  :data:`TRIM_FLOOR`: another beam's fringe, compression's smear): ``x``, ``y`` (centroid), ``angle`` (direction in
                  image coordinates, radians in (−π/2, π/2]), ``rms`` (perpendicular px), ``length`` (extent
-                 along the line), ``n`` (pixels kept). ``sigma``: rms / √n.
+                 along the line), ``n`` (pixels kept), ``angle_sd`` (the direction's standard error, rad, from
+                 the scatter of the pixels' mean offsets over :data:`BIN`-px pieces). ``sigma``: rms / √n.
 - ``blobs``      the ``count`` largest connected components of the selected pixels, ordered left to right,
                  ``[T, count]`` (NaN where fewer): ``x``, ``y``, ``area``, ``x0``, ``y0``, ``x1``, ``y1`` and a
                  circle fitted to each outline, ``cx``, ``cy``, ``r``, ``roundness`` (1 − radial rms / r).
@@ -54,6 +55,7 @@ MIN_PIXELS = 6  # a line or blob needs at least this many selected pixels
 K_TRIM = 3.29  # a line's pixel farther than this many robust sds from the fitted line is stray (two-sided 1e-3)
 TRIM_PASSES = 4
 TRIM_FLOOR = 1.0  # px: the least robust sd trimmed at (a 4:2:0 chroma sample spans 2 px)
+BIN = 8.0  # px: a line's pieces for its direction's error (an H.264 transform block)
 MARGIN = 0.12  # share of the frame kept around the regions so a compensated camera can move that far
 
 
@@ -378,8 +380,7 @@ def _brightness(p: Probe, img, mask, state):
         return None
     lum = _luma(px)
     r, g, b = px.mean(0)
-    return {"luma": float(lum.mean()), "r": float(r), "g": float(g), "b": float(b)}, float(
-        lum.std() / np.sqrt(len(lum)))
+    return {"luma": float(lum.mean()), "r": float(r), "g": float(g), "b": float(b)}, float(lum.std() / len(lum)**.5)
 
 
 def _line(p: Probe, img, mask, state):
@@ -401,7 +402,21 @@ def _line(p: Probe, img, mask, state):
     along = (pts[:, 0] - x0) * vx + (pts[:, 1] - y0) * vy
     rms = float(np.sqrt(np.mean(perp**2)))
     return {"x": float(x0), "y": float(y0), "angle": float(np.arctan2(vy, vx)), "rms": rms,
-            "length": float(along.max() - along.min() + 1), "n": float(len(pts))}, rms / np.sqrt(len(pts))
+            "length": float(along.max() - along.min() + 1), "n": float(len(pts)),
+            "angle_sd": _slope_sd(along, perp)}, rms / np.sqrt(len(pts))
+
+
+def _slope_sd(along: np.ndarray, perp: np.ndarray) -> float:
+    """Standard error (rad) of a line's direction from its pixels' mean offsets over :data:`BIN`-px pieces: an
+    error shared by neighbours (a compression block, aliasing's staircase) counts once per piece. NaN if < 4."""
+    b = ((along - along.min()) // BIN).astype(int)
+    cnt = np.bincount(b)
+    if (cnt > 0).sum() < 4:
+        return float("nan")
+    s, d = (np.bincount(b, v)[cnt > 0] / cnt[cnt > 0] for v in (along, perp))
+    s, d = s - s.mean(), d - d.mean()
+    res = d - (s @ d / (s @ s)) * s
+    return float(np.sqrt(res @ res / (len(s) - 2) / (s @ s)))
 
 
 def _circle(pts: np.ndarray) -> tuple[float, float, float, float]:
@@ -482,4 +497,4 @@ def _profile(p: Probe, img, mask, state):
 _READ = {"level": _level, "brightness": _brightness, "line": _line, "blobs": _blobs, "profile": _profile}
 # The values each kind reads (present, all NaN, when a probe never reads a frame).
 KEYS = {"level": ("row", "contrast"), "brightness": ("luma", "r", "g", "b"),
-        "line": ("x", "y", "angle", "rms", "length", "n"), "blobs": BLOB_KEYS, "profile": ("top",)}
+        "line": ("x", "y", "angle", "rms", "length", "n", "angle_sd"), "blobs": BLOB_KEYS, "profile": ("top",)}

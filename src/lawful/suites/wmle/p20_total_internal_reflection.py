@@ -49,7 +49,7 @@ N_WATER = 1.333
 COLORS = ((245, 45, 35), (40, 225, 70), (150, 60, 250), (250, 190, 20))
 NAMES = ("red", "green", "violet", "amber")
 MIN_REFRACTIONS = 5
-BEAM_PX = 3.0  # beam core width: thin beams lose their colour to 4:2:0 chroma under compression
+BEAM_PX = 5.0  # beam core width: a 3-px beam loses its colour to 4:2:0 chroma at CRF 35 (n biased by 0.5 %)
 MAX_AIR_DEG = 72.0  # a refracted beam flatter than this hugs the surface: its region's edge cuts it askew
 GAP = 7.0  # px kept clear of the surface and the normal by the beam regions
 RADIUS = 150.0  # px from a laser's aperture to its entry point
@@ -57,14 +57,19 @@ TANK = (30.0, 20.0, 610.0, 345.0)
 WATER = (70, 140, 200)
 
 
-def index_metric(n_by_beam: dict[str, list], bounds: list[float]) -> MetricScore:
-    """M1 from per-beam index series (time order, NaN where no refraction) and total-reflection bounds."""
+def index_metric(n_by_beam: dict[str, list], bounds: list[float], sd_by_beam: dict[str, list] | None = None) -> MetricScore:
+    """M1 from per-beam index series (time order, NaN where no refraction), total-reflection bounds and,
+    optionally, each reading's standard error from its lines' fits (``sd_by_beam``, same shape)."""
     series = {k: np.asarray(v, float) for k, v in n_by_beam.items()}
     vals = np.concatenate([v[np.isfinite(v)] for v in series.values()]) if series else np.array([])
     if len(vals) < MIN_REFRACTIONS:
         return MetricScore.operational_zero(f"{len(vals)} refractions read (< {MIN_REFRACTIONS})")
     sig = [noise.sigma(v) for v in series.values() if np.isfinite(v).sum() >= 5]
     sig2 = float(np.mean([s * s for s in sig if math.isfinite(s)])) if any(map(math.isfinite, sig)) else 0.0
+    fit_sd = np.concatenate([np.asarray(sd_by_beam.get(k, []), float)[np.isfinite(v)] for k, v in series.items()
+                             if len(sd_by_beam.get(k, [])) == len(v)]) if sd_by_beam else np.array([])
+    if np.isfinite(fit_sd).sum() >= MIN_REFRACTIONS:  # errors a frame keeps (a compression block) count too
+        sig2 = max(sig2, float(np.nanmean(fit_sd**2)))
     mean = float(vals.mean())
     forbidden = [b for b in bounds if math.isfinite(b) and b > mean + noise.k_for() * math.sqrt(sig2)]
     allv = np.concatenate([vals, forbidden])
@@ -73,12 +78,15 @@ def index_metric(n_by_beam: dict[str, list], bounds: list[float]) -> MetricScore
                                 forbidden_reflections=float(len(forbidden)))
 
 
-def beam_frame(inc, out) -> float:
-    """``n = sin θ_air / sin θ_water`` from the water-side and air-side lines (horizontal surface)."""
+def beam_frame(inc, out, sd_in: float = math.nan, sd_out: float = math.nan) -> tuple[float, float]:
+    """``n = sin θ_air / sin θ_water`` from the water-side and air-side lines (horizontal surface), and its
+    standard error from the lines' direction errors ``sd_in``, ``sd_out`` (rad)."""
     up = np.array([0.0, 1.0])
-    sw = math.sin(_beams.angle_from_normal(inc[1], up))
-    sa = math.sin(_beams.angle_from_normal(out[1], up))
-    return sa / sw if sw > 0 else math.nan
+    tw, ta = _beams.angle_from_normal(inc[1], up), _beams.angle_from_normal(out[1], up)
+    if math.sin(tw) <= 0:
+        return math.nan, math.nan
+    n = math.sin(ta) / math.sin(tw)
+    return n, n * math.hypot(sd_out / math.tan(ta) if ta > 0 else math.nan, sd_in / math.tan(tw))
 
 
 class TotalInternalReflection(WmleTask):
@@ -183,25 +191,31 @@ class TotalInternalReflection(WmleTask):
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
-        n_by, bounds, tir = {}, [], 0
+        n_by, sd_by, bounds, tir = {}, {}, [], 0
         up = np.array([0.0, 1.0])
         for j in range(len(case.known["beams"])):
-            series = []
+            series, sds = [], []
             for i in range(len(tracks)):
                 inc = _beams.line_at(tracks, f"in_{j}", i)
                 out = _beams.line_at(tracks, f"out_{j}", i)
                 back = _beams.line_at(tracks, f"back_{j}", i)
                 if inc is not None and out is not None:
                     grazing = _beams.angle_from_normal(out[1], up) > math.radians(MAX_AIR_DEG)
-                    series.append(math.nan if grazing else beam_frame(inc, out))
+                    n, sd = (math.nan, math.nan) if grazing else beam_frame(
+                        inc, out, *(_angle_sd(tracks, f"{p}_{j}", i) for p in ("in", "out")))
+                    series.append(n)
+                    sds.append(sd)
                     continue
                 series.append(math.nan)
+                sds.append(math.nan)
                 if inc is not None and back is not None:
                     sw = math.sin(_beams.angle_from_normal(inc[1], up))
                     bounds.append(1.0 / sw if sw > 0 else math.nan)
                     tir += 1
             n_by[str(j)] = _drop_outliers(np.asarray(series, float)).tolist()
+            sd_by[str(j)] = sds
         m.notes["n"] = {k: [v if math.isfinite(v) else None for v in s] for k, s in n_by.items()}
+        m.notes["n_sd"] = {k: [v if math.isfinite(v) else None for v in s] for k, s in sd_by.items()}
         m.notes["tir_bounds"] = [b for b in bounds if math.isfinite(b)]
         m.set("total_reflections", float(tir))
         vals = [v for s in n_by.values() for v in s if math.isfinite(v)]
@@ -209,11 +223,18 @@ class TotalInternalReflection(WmleTask):
         return m
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
-        n_by = {k: [math.nan if v is None else v for v in s] for k, s in m.notes.get("n", {}).items()}
-        return {"M1": index_metric(n_by, m.notes.get("tir_bounds", []))}
+        nan = {key: {k: [math.nan if v is None else v for v in s] for k, s in m.notes.get(key, {}).items()}
+               for key in ("n", "n_sd")}
+        return {"M1": index_metric(nan["n"], m.notes.get("tir_bounds", []), nan["n_sd"])}
 
     def extra_consistency(self, case: Case, tracks: Tracks, measurement: Measurement) -> dict[str, float]:
         return self.readable(tracks, ["surface"] + [f"in_{j}" for j in range(len(case.known["beams"]))])
+
+
+def _angle_sd(tracks: Tracks, name: str, i: int) -> float:
+    """A line reading's direction error (rad); NaN where the reading has none (made elsewhere)."""
+    v = tracks.regions[name].values.get("angle_sd")
+    return math.nan if v is None else float(v[i])
 
 
 def _drop_outliers(series: np.ndarray) -> np.ndarray:

@@ -85,9 +85,12 @@ class Scaled(E.World):
 
     @classmethod
     def of(cls, st: E.Stage, morphs: list[tuple[str, tuple, str, float]] = (),
-           tints: list[tuple[str, str, tuple, tuple]] = ()) -> "Scaled":
+           tints: list[tuple[str, str, tuple, tuple]] = (), sizes: list[tuple[str, tuple[str, ...]]] = ()
+           ) -> "Scaled":
         """``tints``: ``[(material, joint, rgba0, rgba1)]`` — the material's colour mixed from ``rgba0`` (parameter 0)
-        to ``rgba1`` (1), channels 0–1 (water turning to ice)."""
+        to ``rgba1`` (1), channels 0–1 (water turning to ice). ``sizes``: ``[(geom, (joint, …))]`` — a primitive
+        geom's size components (radius, half-lengths, semi-axes) read from parameter joints (a drop growing,
+        a spheroid oscillating)."""
         import mujoco
 
         w = cls(st, mujoco.MjModel.from_xml_string(st.xml(), st.assets))
@@ -103,6 +106,7 @@ class Scaled(E.World):
             a = R.reshape(3, 3).T @ (np.asarray(anchor, float) - m.geom_pos[g])  # the anchor in the mesh's frame
             v0, n = int(m.mesh_vertadr[mid]), int(m.mesh_vertnum[mid])
             w._morphs.append((mid, slice(v0, v0 + n), m.mesh_vert[v0:v0 + n].copy(), a, K.qadr(w, joint), float(ref)))
+        w._sizes = [(w.id("geom", g), [K.qadr(w, j) for j in joints]) for g, joints in sizes]
         w._scale_now = {}
         return w
 
@@ -113,6 +117,10 @@ class Scaled(E.World):
         for mat, adr, c0, c1 in self._tints:
             f = min(max(float(d.qpos[adr]), 0.0), 1.0)
             self.model.mat_rgba[mat] = (1 - f) * c0 + f * c1
+        for g, adrs in self._sizes:
+            size = np.maximum(d.qpos[adrs], 1e-6)
+            self.model.geom_size[g, :len(adrs)] = size
+            self.model.geom_rbound[g] = float(np.linalg.norm(size)) if len(adrs) > 1 else float(size[0])
         for mid, sl, v, a, adr, ref in self._morphs:
             k = max(float(d.qpos[adr]) / ref, 1e-4)
             if self._scale_now.get(mid) == k:

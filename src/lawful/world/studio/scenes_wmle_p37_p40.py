@@ -1,0 +1,325 @@
+"""Studio scenes of the WMLE surface-tension tasks P37, P39 and P40, drawn in 3-D by MuJoCo.
+
+- P37 ``capillary_rise``: see :func:`capillary_rise`.
+- P39 ``double_bubble``: see :func:`double_bubble`.
+- P40 ``droplet_coalescence``: see :func:`droplet_coalescence`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from lawful.world import liquids as lq
+from lawful.world import melting as mt
+from lawful.world.studio import _wmle_p08_p15 as C
+from lawful.world.studio import _wmle_p16_p33 as K
+from lawful.world.studio import _wmle_p24_p40 as P
+from lawful.world.studio import engine as E
+from lawful.world.studio.registry import scene
+from lawful.world.styles import StyledCase
+
+FPS = 24.0
+
+
+def _tint(rng: np.random.Generator, base, spread: float = 12.0) -> tuple[int, int, int]:
+    return tuple(int(v) for v in np.clip(np.asarray(base, float) + rng.uniform(-spread, spread, 3), 0, 255))
+
+
+# ----------------------------------------------------------------------------- P37
+
+
+@scene("wmle", "capillary_rise")
+def capillary_rise(index: int, seed: int) -> StyledCase:
+    """P37: a narrow and a wide glass tube dipped upright, side by side, into a glass basin of dyed water.
+
+    Motion: **kinematic**, the task's closed forms: each tube's column rises from the reservoir's level toward
+    Jurin's height ``2γ cos θ / (ρ g r)`` (:func:`lawful.world.melting.jurin_height`, water on clean glass) along
+    the Lucas–Washburn curve (:func:`~lawful.world.melting.washburn_rise`, ``τ ∝ r⁻³``). The column is an opaque
+    cylinder of the dye on a slide joint inside a translucent glass tube. Heights are to scale; the bores are drawn
+    magnified ``MAG`` times (widths ∝ radii, as the flat style draws them): a 0.3-mm bore is not a readable column
+    at any framing that also shows a 5-cm rise. The camera is level with the reservoir's surface (seen edge-on).
+    Twin: the two tubes' equilibrium heights swapped (the wide tube rises higher).
+    """
+    label = 37
+    rng = C.scene_rng(seed, label, index)
+    variant = C.variant_of(index)
+    W, H = variant.size
+    st = E.Stage(C.stage_seed(seed, label, index), W, H)
+    mag = float(rng.uniform(7.0, 9.0))                    # bore drawn this many times its radius
+    r_n = float(rng.uniform(0.28, 0.36)) * 1e-3           # bore radii (m)
+    r_w = r_n * float(rng.uniform(2.3, 3.0))
+    h_eq = {"narrow": mt.jurin_height(r_n), "wide": mt.jurin_height(r_w)}
+    tau = {"narrow": float(rng.uniform(0.5, 0.8))}
+    tau["wide"] = mt.washburn_tau(tau["narrow"], r_n, r_w)
+    rd = {"narrow": mag * r_n, "wide": mag * r_w}        # drawn bore radii
+    wall = float(rng.uniform(0.0012, 0.0018))
+    narrow_left = bool(rng.integers(2))
+    gap = float(rng.uniform(0.025, 0.04))
+    order = ("narrow", "wide") if narrow_left else ("wide", "narrow")
+    span = rd["narrow"] + rd["wide"] + 2 * wall + gap
+    x0 = -0.5 * span + rd[order[0]] + wall
+    xs = {order[0]: x0, order[1]: x0 + rd[order[0]] + rd[order[1]] + 2 * wall + gap}
+    z_res = float(rng.uniform(0.05, 0.06))                # the reservoir's surface
+    z_top = z_res + h_eq["narrow"] + float(rng.uniform(0.018, 0.026))  # the tubes' upper ends
+    z_bot = z_res - 0.035                                 # the tubes' lower ends, in the liquid
+    half_d = 0.03                                         # basin half depth (y)
+    res_side = 1 if narrow_left else -1                   # the reservoir band lies beyond the wide tube
+    bx0 = min(xs.values()) - max(rd.values()) - 0.03
+    bx1 = max(xs.values()) + max(rd.values()) + 0.03
+    if res_side > 0:
+        bx1 += 0.035
+    else:
+        bx0 -= 0.035
+    liquid = _tint(rng, lq.LIQUID_TINTS[int(rng.integers(len(lq.LIQUID_TINTS)))], 15)
+    duration = 5.0
+
+    st.floor()
+    st.backdrop(y=float(rng.uniform(0.3, 0.5)))
+    P.board(st, rng, bx0 - 0.04, bx1 + 0.04, 0.0, z_top + 0.04, y=half_d + 0.03)
+    z_f = 0.008                                           # the basin's floor (inside)
+    st.fixed(E.box(0.5 * (bx1 - bx0) + 0.003, half_d + 0.003, 0.5 * z_f), (0.5 * (bx0 + bx1), 0, 0.5 * z_f),
+             tuple(rng.uniform(60, 95, 3)), 0.3)
+    gmat = K.glass(st, tuple(rng.uniform(205, 240, 3)), float(rng.uniform(0.1, 0.16)))
+    lmat = K.glass(st, liquid, 1.0, specular=0.4)
+    wall_h = z_res + 0.02 - z_f
+    st.static.append(f'<geom name="basin" type="box" size="{0.5 * (bx1 - bx0) + 0.003:.5g} {half_d + 0.003:.5g} '
+                     f'{0.5 * wall_h:.5g}" pos="{0.5 * (bx0 + bx1):.5g} 0 {z_f + 0.5 * wall_h:.5g}" '
+                     f'material="{gmat}" contype="0" conaffinity="0"/>')
+    st.static.append(f'<geom name="reservoir" type="box" size="{0.5 * (bx1 - bx0):.5g} {half_d:.5g} '
+                     f'{0.5 * (z_res - z_f):.5g}" pos="{0.5 * (bx0 + bx1):.5g} 0 {0.5 * (z_res + z_f):.5g}" '
+                     f'material="{lmat}" contype="0" conaffinity="0"/>')
+    metal = tuple(int(v) for v in rng.uniform(110, 160, 3))
+    clamp_y = max(rd.values()) + wall + 0.004            # behind the tubes, across their upper ends
+    st.fixed(E.box(0.5 * span + 0.012, 0.003, 0.003), (0.0, clamp_y, z_top - 0.004), metal, 0.8, **E.NO_CONTACT)
+    col_len = z_top - z_bot
+    for a in ("narrow", "wide"):
+        x, r = xs[a], rd[a]
+        st.static.append(f'<geom name="tube_{a}" type="cylinder" size="{r + wall:.5g} {0.5 * (z_top - z_bot):.5g}" '
+                         f'pos="{x:.5g} 0 {0.5 * (z_top + z_bot):.5g}" material="{gmat}" contype="0" conaffinity="0"/>')
+        body = K.slide_body(st, f"col_{a}", (x, 0.0, z_res))  # qpos: the column's rise above the reservoir
+        body.parts.append(f'<geom name="col_{a}_g" type="cylinder" size="{0.96 * r:.5g} {0.5 * col_len:.5g}" '
+                          f'pos="0 0 {-0.5 * col_len:.5g}" material="{lmat}" contype="0" conaffinity="0"/>')
+    lo, hi = [bx0 - 0.01, z_bot - 0.01], [bx1 + 0.01, z_top + 0.012]
+    cam = C.frame_camera(st, rng, variant, lo, hi, max_tilt_deg=0.0, fovy=(18.0, 26.0))
+    pos, right, up, fov = st.cam
+    st.cam = (np.array([pos[0], pos[1], z_res]), right, up, fov)  # level with the reservoir's surface
+    cam["pos"][2] = round(z_res, 4)
+    world = st.build()  # M1 is an order (tens of pixels apart): aliased edges are fine
+    adr = {a: K.qadr(world, f"col_{a}_j") for a in ("narrow", "wide")}
+
+    def heights(law: str) -> dict[str, float]:
+        return dict(h_eq) if law == "true" else {"narrow": h_eq["wide"], "wide": h_eq["narrow"]}
+
+    def qpos_of(law: str):
+        h = heights(law)
+
+        def f(t):
+            q = np.zeros(world.model.nq)
+            for a in ("narrow", "wide"):
+                q[adr[a]] = float(mt.washburn_rise(t, h[a], tau[a]))
+            return q
+        return f
+
+    recs = {"true": K.kinematic(world, duration, FPS, qpos_of("true"))}
+    first = next(iter(world.render(recs["true"])))
+    px = world.project
+    y_res = px((0.0, -half_d, z_res))[1]
+    tubes = {}
+    for a in ("narrow", "wide"):
+        # from just below the tube's top to well below the surface: the band's lowest 15 % of rows (where the
+        # level probe learns the liquid's colour) lie in the reservoir
+        tubes[a] = K.band_of(world, (xs[a], 0.0), rd[a], z_res - 0.25 * (z_top - z_res), z_top - 0.01, share=0.5,
+                             pad_px=0.0)
+    xr = bx1 - 0.022 if res_side > 0 else bx0 + 0.022
+    xa, _ = px((xr - 0.008, -half_d, z_res))
+    xb, _ = px((xr + 0.008, -half_d, z_res))
+    ya, yb = px((xr, -half_d, z_res + 0.012))[1], px((xr, -half_d, z_res - 0.012))[1]
+    h_px = {a: px((xs[a], -rd[a], z_res))[1] - px((xs[a], -rd[a], z_res + h_eq[a]))[1] for a in h_eq}
+    known = {"reservoir_band": [round(xa, 2), round(ya, 2), round(xb, 2), round(yb, 2)], "tubes": tubes,
+             "y_reservoir": round(y_res, 3), "radius_mm": {a: r * 1e3 for a, r in (("narrow", r_n), ("wide", r_w))},
+             "h_m": h_eq, "h_px": h_px, "tau_s": tau, "bore_magnification": round(mag, 4), "liquid": list(liquid),
+             "studio": {"variant": variant.name, "camera": cam,
+                        "motion": "kinematic: Jurin heights reached along the Lucas–Washburn rise"},
+             "anti_note": "twin: the tubes' heights swapped (the wide tube rises higher)"}
+    case = E.studio_case(
+        "wmle", "capillary_rise", index, seed, duration=duration, fps=FPS, width=W, height=H, objects=[],
+        known=known, variant=f"studio-{variant.name}",
+        prompt=("A fixed camera, level with the water's surface, looks at a clear glass basin of dyed water in front "
+                "of a pale board. Two clean, dry, open glass tubes held upright in a clamp have just been dipped "
+                f"into it side by side, the {'left' if narrow_left else 'right'} one very thin inside and the other "
+                f"about {r_w / r_n:.1f} times wider. The water creeps up inside each tube and comes to rest; nothing "
+                "else moves and the camera stays still."),
+        assumptions=["one liquid, wetting clean glass alike in both tubes", "tubes open at both ends, upright",
+                     "fixed side view, uniform time", "bores drawn magnified (widths ∝ radii), heights to scale"],
+        criteria=["P37: M1 of WMLE appendix B.9"],
+        quantities={"d_px": h_px["narrow"] - h_px["wide"], "anti_d_px": h_px["wide"] - h_px["narrow"],
+                    "h_narrow_px": h_px["narrow"], "h_wide_px": h_px["wide"]})
+
+    def render(law: str):
+        if law not in recs:
+            recs[law] = K.kinematic(world, duration, FPS, qpos_of(law))
+        return world.render(recs[law])
+
+    return StyledCase(case, first, render)
+
+
+# ----------------------------------------------------------------------------- P40
+
+
+def _drops(t: float, k: dict, law: str) -> dict[str, float]:
+    """The drops' state at ``t`` (m): centres ``x_big``/``x_small``, the big drop's spheroid semi-axes ``a``
+    (along the merge axis) and ``b``, the small drop's radius ``r_small``, the neck's radius and half-length.
+
+    Before contact the two round drops drift together, their centre of mass at rest. Merging (a smoothstep
+    ``s`` over ``t_merge``) the small drop sinks into the big one while its volume flows over:
+    ``r_small³ = rs³ (1 − s)``, ``r_big³ = rb³ + s (W − rb³)`` with ``W = r_f³`` (``(r1² + r2²)^{3/2}`` in the twin),
+    the pair's centre of mass kept; the big one stretches along the axis to the ``ε0`` spheroid. Then the
+    volume-preserving spheroid ``a = r_f (1 + ε)``, ``b = r_f / √(1 + ε)``, ``ε = ε0 e^{−u/τ} cos ω u``
+    (the drop's l = 2 mode: Rayleigh's frequency, Lamb's viscous decay)."""
+    from lawful.world import physics_more as pm
+
+    rb, rs, xc, sgn = k["rb"], k["rs"], k["xc"], k["sgn"]
+    rf = k["rf"] if law == "true" else k["rf_anti"]
+    tc, tm = k["t_contact"], k["t_merge"]
+    hide = 1e-6
+    if t < tc:
+        d = rb + rs + k["gap"] * (1.0 - t / tc)
+        xb = xc - sgn * d * rs**3 / (rb**3 + rs**3)
+        return {"x_big": xb, "a": rb, "b": rb, "x_small": xb + sgn * d, "r_small": rs, "x_neck": xb,
+                "neck_r": hide, "neck_l": hide}
+    if t < tc + tm:
+        s = (t - tc) / tm
+        s = s * s * (3 - 2 * s)
+        r2 = rs * (1.0 - s) ** (1.0 / 3.0)
+        r1 = (rb**3 + s * (rf**3 - rb**3)) ** (1.0 / 3.0)
+        d = (1.0 - s) * (rb + rs)
+        xb = xc - sgn * d * r2**3 / (r1**3 + r2**3)
+        a, b = pm.spheroid_axes(r1, k["eps0"] * s)
+        return {"x_big": xb, "a": a, "b": b, "x_small": xb + sgn * d, "r_small": max(r2, hide),
+                "x_neck": xb + 0.5 * sgn * d, "neck_r": max(r2 * (0.45 + 0.45 * s), hide), "neck_l": max(0.5 * d, hide)}
+    u = t - tc - tm
+    eps = k["eps0"] * math.exp(-u / k["tau"]) * math.cos(k["omega"] * u)
+    a, b = pm.spheroid_axes(rf, eps)
+    return {"x_big": xc, "a": a, "b": b, "x_small": xc, "r_small": hide, "x_neck": xc, "neck_r": hide,
+            "neck_l": hide}
+
+
+@scene("wmle", "droplet_coalescence")
+def droplet_coalescence(index: int, seed: int) -> StyledCase:
+    """P40: two unequal drops of a dyed water–glycerol mix floating weightless (as aboard an orbiting station) in
+    front of a backdrop drift together, touch, merge and settle into one round drop.
+
+    Motion: **kinematic**, the law's closed forms (:func:`_drops`): the merged drop's volume is the sum of the two
+    (``r_f = (r1³ + r2³)^{1/3}``), its shape oscillation the l = 2 mode of a free drop of that size and liquid
+    (:func:`lawful.world.physics_more.rayleigh_frequency`, :func:`~lawful.world.physics_more.shape_mode_decay`),
+    in real time. Drops are glossy spheres and a spheroid whose sizes are set per sub-frame
+    (:class:`~._wmle_p24_p40.Scaled` ``sizes``). The camera is level with the drops, a long lens from afar (a
+    sphere's outline is then its true size to 0.1 %). Twin: the merged drop keeps the projected area,
+    ``r_f = √(r1² + r2²)``.
+    """
+    from lawful.world import physics_more as pm
+
+    label = 40
+    rng = C.scene_rng(seed, label, index)
+    variant = C.variant_of(index)
+    W, H = variant.size
+    st = E.Stage(C.stage_seed(seed, label, index), W, H)
+    rb = float(rng.uniform(0.011, 0.014))
+    rs = rb * float(rng.uniform(0.55, 0.8))
+    big_left = bool(rng.integers(2))
+    sgn = 1.0 if big_left else -1.0                    # from the big drop towards the small one
+    gap = float(rng.uniform(0.008, 0.013))
+    speed = float(rng.uniform(0.008, 0.012))           # closing speed (m/s)
+    zc = float(rng.uniform(0.2, 0.26))
+    rf, rf_anti = pm.merged_radius(rb, rs), math.hypot(rb, rs)
+    sigma, rho = 0.065, 1190.0
+    nu = float(rng.uniform(8e-5, 1.1e-4))              # m²/s, a glycerol-rich mix
+    k = {"rb": rb, "rs": rs, "xc": 0.0, "sgn": sgn, "gap": gap, "rf": rf, "rf_anti": rf_anti,
+         "t_contact": gap / speed, "t_merge": float(rng.uniform(0.35, 0.5)),
+         "omega": pm.rayleigh_frequency(rf, sigma, rho), "tau": pm.shape_mode_decay(rf, nu),
+         "eps0": float(rng.uniform(0.1, 0.16))}
+    duration = round(k["t_contact"] + k["t_merge"] + 6 * k["tau"] + 0.6, 3)
+    color = C.object_rgbs(rng, 1, avoid=C.scene_hues(st.look), value=(0.7, 0.85))[0]
+    d0 = _drops(0.0, k, "true")
+
+    st.backdrop(y=float(rng.uniform(0.25, 0.4)))
+    mat = K.glass(st, color, 1.0, specular=float(rng.uniform(0.15, 0.3)), emission=float(rng.uniform(0.25, 0.35)))
+    bodies = (("big", "ellipsoid", d0["x_big"], ("a", "b", "b")), ("small", "sphere", d0["x_small"], ("r",)),
+              ("neck", "capsule", d0["x_neck"], ("r", "l")))
+    for name, kind, x, _ in bodies:
+        b = K.slide_body(st, name, (x, 0.0, zc), axis=(1, 0, 0))
+        shape = {"ellipsoid": 'type="ellipsoid" size="0.01 0.01 0.01"', "sphere": 'type="sphere" size="0.01"',
+                 "capsule": 'type="capsule" size="0.001 0.001" euler="0 90 0"'}[kind]
+        b.parts.append(f'<geom name="{name}_g" {shape} material="{mat}" contype="0" conaffinity="0"/>')
+        st.objects.setdefault(name, []).append(f"{name}_g")
+    sizes = []
+    for name, _, _, comps in bodies:
+        for c in dict.fromkeys(comps):
+            P.parameter(st, f"{name}_{c}")
+        sizes.append((f"{name}_g", tuple(f"{name}_{c}_j" for c in comps)))
+    x_lo = min(d0["x_big"] - rb, d0["x_small"] - rs)
+    x_hi = max(d0["x_big"] + rb, d0["x_small"] + rs)
+    lo, hi = [x_lo - 0.012, zc - 1.5 * rf], [x_hi + 0.012, zc + 1.5 * rf]
+    if variant.distractor:  # a bead of a like colour on a stand, off to one side
+        st.distractor(E.sphere(0.5 * rs), pos=(x_hi + 0.03, 0.0, zc - rf), near=color)
+        hi[0] = x_hi + 0.03 + 0.5 * rs + 0.005
+    # a long lens from afar: beyond MuJoCo's near plane (1 % of the model's extent, which the parked parameter
+    # bodies stretch to ~20 m) and a sphere's outline its true size to 0.1 %
+    cam = C.frame_camera(st, rng, variant, lo, hi, max_tilt_deg=0.0, fovy=(4.0, 5.5))
+    pos, right, up, fov = st.cam
+    st.cam = (np.array([pos[0], pos[1], zc]), right, up, fov)  # level with the drops
+    cam["pos"][2] = round(zc, 4)
+    world = P.Scaled.of(st, sizes=sizes)
+    adr = {j: K.qadr(world, j) for _, joints in sizes for j in joints}
+    adr.update({f"x_{n}": K.qadr(world, f"{n}_j") for n in ("big", "small", "neck")})
+    x0 = {"big": d0["x_big"], "small": d0["x_small"], "neck": d0["x_neck"]}
+
+    def qpos_of(law: str):
+        def f(t):
+            s = _drops(t, k, law)
+            q = np.zeros(world.model.nq)
+            for n in ("big", "small", "neck"):
+                q[adr[f"x_{n}"]] = s[f"x_{n}"] - x0[n]
+            q[adr["big_a_j"]], q[adr["big_b_j"]] = s["a"], s["b"]
+            q[adr["small_r_j"]] = s["r_small"]
+            q[adr["neck_r_j"]], q[adr["neck_l_j"]] = s["neck_r"], s["neck_l"]
+            return q
+        return f
+
+    recs = {"true": K.kinematic(world, duration, FPS, qpos_of("true"))}
+    first = next(iter(world.render(recs["true"])))
+    masks = world.masks(recs["true"])
+    seen = world.object_spec("big", "sphere", first, masks)
+    px = world.project
+    ppm = world.px_per_m((0.0, 0.0, zc))
+    xa, xb = sorted((px((x_lo - 0.006, 0, zc))[0], px((x_hi + 0.006, 0, zc))[0]))
+    ya, yb = px((0, 0, zc + 1.45 * rf + 0.004))[1], px((0, 0, zc - 1.45 * rf - 0.004))[1]
+    stage = [round(max(2.0, xa), 2), round(max(2.0, ya), 2), round(min(W - 3.0, xb), 2), round(min(H - 3.0, yb), 2)]
+    r_px = {"big": rb * ppm, "small": rs * ppm, "final": rf * ppm, "anti_final": rf_anti * ppm}
+    known = {"stage": stage, "color": list(seen.color), "r_px": r_px, "px_per_m": round(ppm, 3),
+             "t_contact": k["t_contact"], "t_merge": k["t_merge"], "omega": k["omega"], "tau": k["tau"],
+             "eps0": k["eps0"], "kinematic_viscosity": nu,
+             "studio": {"variant": variant.name, "camera": cam,
+                        "motion": "kinematic: drift, volume-conserving merge, damped l = 2 shape mode"},
+             "anti_note": "twin: the merged drop keeps the projected area (r_f = √(r1² + r2²)), not the volume"}
+    case = E.studio_case(
+        "wmle", "droplet_coalescence", index, seed, duration=duration, fps=FPS, width=W, height=H, objects=[],
+        known=known, variant=f"studio-{variant.name}",
+        prompt=("A fixed camera, level with them, films two drops of a dyed water–glycerol mix floating weightless "
+                "side by side in the air of an orbiting station, a large one and a smaller one about "
+                f"{rs / rb:.1f} times its width. They drift slowly towards each other, touch, join through a "
+                "widening neck and wobble before settling into one round drop. The camera does not move."),
+        assumptions=["incompressible liquid, no evaporation or splashing", "free drops (weightless, no support)",
+                     "fixed camera, one image scale"],
+        criteria=["P40: M1/M2 of WMLE appendix B.9"],
+        quantities={"r1": r_px["big"], "r2": r_px["small"], "r_final": r_px["final"], "e1": 0.0, "e2": 0.0,
+                    "anti_e1": rf_anti**3 / (rb**3 + rs**3) - 1.0})
+
+    def render(law: str):
+        if law not in recs:
+            recs[law] = K.kinematic(world, duration, FPS, qpos_of(law))
+        return world.render(recs[law])
+
+    return StyledCase(case, first, render)

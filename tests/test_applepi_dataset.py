@@ -163,7 +163,8 @@ def test_broken_predictions_are_listed_not_fatal(tiny, tmp_path):
 def test_judge_values_switch_to_the_papers_fusion(tiny, tmp_path):
     from lawful.store import Store
     from lawful.suites.applepi import fusion as Fu
-    from lawful.suites.applepi.run import SUBTRACKS, aggregate_rows, apply_judge
+    from lawful.suites.applepi.fused import apply_judge
+    from lawful.suites.applepi.run import SUBTRACKS, aggregate_rows
 
     ds = D.Dataset(tiny)
     pred = tmp_path / "pred"

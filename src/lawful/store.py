@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -26,6 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from lawful.result import Score
+
+def model_dir_name(model: str) -> str:
+    """The folder name of a model's videos in a run folder (``videos/<name>/``): safe characters, ≤ 60."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", model)[:60]
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS videos (

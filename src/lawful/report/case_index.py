@@ -42,7 +42,7 @@ def _cases(out: Path) -> dict[tuple[str, str], tuple[object, Path]]:
 
 
 def _phyground_video(out: Path, model: str, case_id: str, rollout: int) -> str:
-    from lawful.runner.run import model_dir_name
+    from lawful.store import model_dir_name
 
     p = Path(out) / "videos" / model_dir_name(model) / f"{case_id}__{rollout}.mp4"
     return str(p) if p.exists() else ""

@@ -10,7 +10,14 @@ import math
 import os
 from pathlib import Path
 
-from lawful.report.leaderboard import fmt
+
+
+def fmt(v) -> str:
+    """A score for a table: 3 decimals on a 0–1 scale, 2 above; '–' for anything not a finite number."""
+    if not isinstance(v, (int, float)) or not math.isfinite(v):
+        return "–"
+    return f"{v:.3f}" if abs(v) <= 1.0 else f"{v:.2f}"
+
 
 CSS = """
 body{font-family:system-ui,sans-serif;margin:1.2em 2em;max-width:1320px;color:#222;line-height:1.35}

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 from rich.table import Table
 
+from lawful.report.html import fmt
 from lawful.store import Store
 from lawful.suites.base import get_suite
 
@@ -148,9 +149,3 @@ def _pm(m: dict, col: str) -> str:
 def _marker(n: dict | None) -> str:
     return "*" if n and (n.get("unmeasurable", 0) or n.get("invalid", 0)) else ""
 
-
-def fmt(v) -> str:
-    """A score for a table: 3 decimals on a 0–1 scale, 2 above; '–' for anything not a finite number."""
-    if not isinstance(v, (int, float)) or not math.isfinite(v):
-        return "–"
-    return f"{v:.3f}" if abs(v) <= 1.0 else f"{v:.2f}"

@@ -8,37 +8,12 @@ the work. It is a context manager: what it starts (a Ray instance, actors) it st
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 
-from lawful.runner.evaluate import Evaluation
-from lawful.runner.jobs import Job, run_job
+from lawful.runner.jobs import Executor, ExecutorError, Job, Record, run_job  # noqa: F401  (Executor*: API)
 from lawful.runner.pool import process_pool
 
-Record = Callable[[Job, str, Evaluation], None]
 EXECUTORS = ("local", "ray")
-
-
-class ExecutorError(RuntimeError):
-    """An executor cannot run (missing package, unreachable cluster, ...): one line for the user."""
-
-
-class Executor:
-    """Runs jobs, calling ``record`` in this process for each finished one."""
-
-    name = ""
-
-    def run(self, jobs: list[Job], record: Record) -> None:
-        raise NotImplementedError
-
-    def close(self) -> None:
-        pass
-
-    def __enter__(self) -> "Executor":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
 
 class LocalExecutor(Executor):

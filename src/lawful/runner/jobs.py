@@ -1,6 +1,7 @@
 """One job: generate (if its video is missing) and evaluate one (suite, case, model, rollout).
 
-Executors (:mod:`lawful.runner.executors`) run these functions wherever they run work: inline, in a
+Executors (:class:`Executor` here; the local pool and Ray in :mod:`lawful.runner.executors` and
+:mod:`lawful.runner.ray_exec`) run these functions wherever they run work: inline, in a
 local process pool, or on a Ray cluster. None of them raises: every failure becomes an ``invalid``
 outcome with a one-line reason.
 """
@@ -8,6 +9,7 @@ outcome with a one-line reason.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,3 +90,28 @@ def run_job(job: Job, gen: Generator | None = None) -> Outcome:
             return made
         video = made
     return job, task.name, evaluate_video(case, video, task)
+
+
+Record = Callable[[Job, str, Evaluation], None]
+
+
+class ExecutorError(RuntimeError):
+    """An executor cannot run (missing package, unreachable cluster, ...): one line for the user."""
+
+
+class Executor:
+    """Runs jobs, calling ``record`` in this process for each finished one."""
+
+    name = ""
+
+    def run(self, jobs: list[Job], record: Record) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> "Executor":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

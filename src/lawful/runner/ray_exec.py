@@ -25,8 +25,7 @@ from pathlib import Path
 
 from lawful.generators.base import Generator, get_generator
 from lawful.progress import console
-from lawful.runner.executors import Executor, ExecutorError, Record
-from lawful.runner.jobs import Job, Outcome, generate_job, run_job
+from lawful.runner.jobs import Executor, ExecutorError, Job, Outcome, Record, generate_job, run_job
 
 _worker_ready = False
 

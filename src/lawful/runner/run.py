@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +33,7 @@ from lawful.progress import console, progress_bar
 from lawful.runner.evaluate import Evaluation
 from lawful.runner.executors import Executor, LocalExecutor, make_executor
 from lawful.runner.jobs import Job, run_job as _run_job  # noqa: F401  (Job, _run_job: this module's API before)
-from lawful.store import Store, VideoKey, fingerprint, same_file
+from lawful.store import Store, VideoKey, fingerprint, model_dir_name, same_file
 from lawful.suites.base import Suite, get_suite
 
 
@@ -63,10 +62,6 @@ def case_seed(seed: int, suite: str, task: str, index: int) -> int:
     """A stable per-case seed (independent of Python's hash randomisation)."""
     h = hashlib.sha256(f"{seed}/{suite}/{task}/{index}".encode()).digest()
     return int.from_bytes(h[:4], "little")
-
-
-def model_dir_name(model: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", model)[:60]
 
 
 def build_cases(suite: Suite, out: Path, n: int | None = None, seed: int = 0,

@@ -13,7 +13,8 @@ from lawful.generators.base import register_generator
 
 
 def _make(prefix: str, provider_cls, arg: str, defaults=None):
-    from lawful.generators.hosted.base import HostedGenerator, Settings, parse_spec, require_key
+    from lawful.generators.hosted.base import Settings, parse_spec, require_key
+    from lawful.generators.hosted.jobs import HostedGenerator
 
     defaults = defaults or Settings()
     if not defaults.base_url:
@@ -51,7 +52,8 @@ def fal(arg: str = ""):
 @register_generator("api")
 def api(arg: str = ""):
     """Any submit / poll / download API described by a YAML file."""
-    from lawful.generators.hosted.base import HostedGenerator, parse_spec, require_key
+    from lawful.generators.hosted.base import parse_spec, require_key
+    from lawful.generators.hosted.jobs import HostedGenerator
     from lawful.generators.hosted.generic import GenericAPI, load_config, settings_from
 
     path = arg.partition("?")[0]

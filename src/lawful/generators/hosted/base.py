@@ -1,5 +1,5 @@
 """What every hosted video API shares: the model spec and its options, the case's fields, JSON
-templates and paths, and the :class:`HostedGenerator` the registry hands out.
+templates and paths. (The :class:`~lawful.generators.hosted.jobs.HostedGenerator` lives with its jobs.)
 
 A spec is ``PREFIX:MODEL[?option=value&...]``. The options in :data:`CONTROL` tune the client (and
 stay out of the model's name); any other option is an input field sent to the model, its value a
@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from lawful.case import Case
-from lawful.generators.base import GenerationError, Generator
+from lawful.generators.base import GenerationError
 
 CONTROL = {"base_url": str, "concurrency": int, "poll_s": float, "timeout_s": float, "http_timeout_s": float,
            "retries": int, "usd_per_video": float, "usd_per_s": float, "key_env": str, "budget_usd": float}
@@ -197,28 +197,3 @@ class Provider:
 
     async def cancel(self, http, job_id: str) -> None:
         """Ask the API to stop a job (best effort; default: the API has no cancel)."""
-
-
-class HostedGenerator(Generator):
-    """A model behind an HTTP API; ``generate`` submits (or resumes), polls and downloads one video."""
-
-    deterministic = False
-
-    def __init__(self, name: str, provider: Provider):
-        self.name, self.provider, self.settings = name, provider, provider.settings
-
-    @property
-    def key_env(self) -> str:
-        return self.settings.key_env or self.provider.key_env
-
-    def key(self) -> str:
-        key = os.environ.get(self.key_env, "")
-        if not key:
-            raise GenerationError(f"{self.name}: environment variable {self.key_env} is not set")
-        return key
-
-    def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0,
-                 seed: int | None = None) -> Path:
-        from lawful.generators.hosted.jobs import generate_one
-
-        return generate_one(self, case, first_frame, Path(out), rollout if seed is None else seed)

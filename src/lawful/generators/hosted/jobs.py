@@ -24,8 +24,31 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lawful.case import Case, load_case
-from lawful.generators.base import GenerationError
-from lawful.generators.hosted.base import HostedGenerator, case_fields
+from lawful.generators.base import GenerationError, Generator
+from lawful.generators.hosted.base import Provider, case_fields
+
+class HostedGenerator(Generator):
+    """A model behind an HTTP API; ``generate`` submits (or resumes), polls and downloads one video."""
+
+    deterministic = False
+
+    def __init__(self, name: str, provider: Provider):
+        self.name, self.provider, self.settings = name, provider, provider.settings
+
+    @property
+    def key_env(self) -> str:
+        return self.settings.key_env or self.provider.key_env
+
+    def key(self) -> str:
+        key = os.environ.get(self.key_env, "")
+        if not key:
+            raise GenerationError(f"{self.name}: environment variable {self.key_env} is not set")
+        return key
+
+    def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0,
+                 seed: int | None = None) -> Path:
+        return generate_one(self, case, first_frame, Path(out), rollout if seed is None else seed)
+
 
 DB_NAME = "hosted_jobs.sqlite"
 PASS_KEY = "last_pass"  # meta key: the latest pre-pass; failures it recorded carry its id

@@ -59,8 +59,12 @@ def make_suite() -> Suite:
 
 def __getattr__(name: str):
     if name in ("run_applepi", "evaluate_predictions", "export_prompts", "table", "task_table", "build_dataset",
-                "aggregate_rows", "apply_judge"):
+                "aggregate_rows"):
         from lawful.suites.applepi import run
 
         return getattr(run, name)
+    if name == "apply_judge":
+        from lawful.suites.applepi.fused import apply_judge
+
+        return apply_judge
     raise AttributeError(name)

@@ -16,7 +16,7 @@ builds a :class:`lawful.case.Case` per output from the case folder of the releas
   :func:`~lawful.suites.applepi.fusion.keyframe_judge_values`.
 
 Every criterion's outcome is stored as a judgement under the subtrack's rubric with the reply text:
-scored values go through :func:`~lawful.suites.applepi.run.apply_judge` (which also fuses them);
+scored values go through :func:`~lawful.suites.applepi.fused.apply_judge` (which also fuses them);
 ``invalid`` / ``unmeasurable`` / ``error`` answers are stored with no value, so nothing is fused for
 that output. Outputs whose judgements (same judge model) are all stored are skipped unless ``redo``;
 ``error`` judgements (the endpoint never answered) are retried. Outputs whose objective score is not
@@ -38,6 +38,7 @@ from lawful.judges.judge import DONE, Outcome, judge_values
 from lawful.judges.rubric import load_rubric
 from lawful.store import Store, VideoKey
 from lawful.suites.applepi.dataset import Dataset, DatasetError, GTCase, imwrite
+from lawful.suites.applepi.fused import apply_judge
 from lawful.suites.applepi.fusion import SUBTRACKS, judge_criteria, keyframe_judge_values, rubric_name
 from lawful.suites.applepi.predictions import KEYFRAME_RE
 
@@ -176,8 +177,6 @@ def judge_applepi(run_dir: str | Path, client: JudgeClient, models: Iterable[str
     into the ``<subtrack>`` columns. Returns counts: ``outputs`` (stored outputs considered), ``judged``,
     ``skipped`` (already judged), ``not_judged`` (objective status not scored), ``statuses`` (per
     criterion), ``fused`` (outputs with a fused score in the store), ``usage``."""
-    from lawful.suites.applepi.run import apply_judge
-
     run_dir = Path(run_dir)
     refs_dir = run_dir / SUITE / "judge_refs"
     wanted = set(models) if models is not None else None

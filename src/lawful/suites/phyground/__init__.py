@@ -43,7 +43,7 @@ def phyground_table(section: dict):
     """The leaderboard as a rich table (or a one-line note when no judge was configured)."""
     from rich.table import Table
 
-    from lawful.report.leaderboard import fmt
+    from lawful.report.html import fmt
 
     if section.get("status") == "judge required":
         t = Table(title=f"phyground: {section.get('reason', JUDGE_REQUIRED)}")

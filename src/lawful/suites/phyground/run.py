@@ -91,7 +91,7 @@ def _model_videos(model: str, case_paths: list[Path], out_dir: Path, bar, task) 
     from lawful.case import load_case
     from lawful.generators.base import GenerationError, get_generator
     from lawful.generators.external import Folder
-    from lawful.runner.run import model_dir_name
+    from lawful.store import model_dir_name
 
     items = []
     gen = get_generator(model)

@@ -65,7 +65,7 @@ def get_generator(spec: str) -> Generator:
 
     ``'NAME=SPEC'`` gives the model the name ``NAME`` in the store and the leaderboards.
     """
-    from lawful.suites.base import unknown
+    from lawful.choices import unknown
 
     _load()
     label = _LABEL.match(spec)

@@ -19,7 +19,7 @@ def models(name: Optional[str] = typer.Argument(None, help="A preset to describe
 
     table = presets()
     if name is not None and name not in table:
-        from lawful.suites.base import unknown
+        from lawful.choices import unknown
 
         fail(unknown(name, table, "preset"))
     chosen = [table[name]] if name else list(table.values())

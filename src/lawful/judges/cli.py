@@ -373,7 +373,7 @@ def judge_agreement(
     from lawful.judges import agreement as ag
 
     if stat not in STATS:
-        from lawful.suites.base import unknown
+        from lawful.choices import unknown
 
         _fail(unknown(stat, STATS, "statistic"))
     try:

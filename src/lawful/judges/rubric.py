@@ -28,7 +28,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from lawful.case import Case
-from lawful.suites.base import unknown
+from lawful.choices import unknown
 
 
 class RubricError(ValueError):

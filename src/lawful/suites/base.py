@@ -8,7 +8,6 @@ It never decodes video itself: the runner perceives tracks and hands them over.
 
 from __future__ import annotations
 
-import difflib
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
@@ -18,6 +17,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 
 from lawful.case import Case
+from lawful.choices import unknown  # noqa: F401  (suites.base.unknown: API before)
 from lawful.result import Measurement, Score
 from lawful.tracks import Tracks
 
@@ -155,13 +155,6 @@ def register_suite(name: str):
         return factory
 
     return deco
-
-
-def unknown(name: str, choices, what: str) -> str:
-    """One-line 'unknown X' message with a did-you-mean."""
-    close = difflib.get_close_matches(name, list(choices), n=1)
-    hint = f"; did you mean '{close[0]}'?" if close else ""
-    return f"unknown {what} '{name}'{hint} (choices: {', '.join(sorted(choices))})"
 
 
 def get_suite(name: str) -> Suite:

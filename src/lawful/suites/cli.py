@@ -75,7 +75,7 @@ def validate(
     """Render law-correct clips and their anti-physics twins, score them, print law/anti means, AUC, unmeasurable share."""
     from lawful.runner.validate import PERTURBATIONS, ROBUSTNESS, validation_table
     from lawful.runner.validate import validate as run_validation
-    from lawful.suites.base import unknown
+    from lawful.choices import unknown
     from lawful.world.styles import STYLES
 
     _check_suites([suite])

@@ -80,6 +80,6 @@ def get_style(name: str) -> Style:
                 raise RuntimeError("the studio style needs MuJoCo: pip install 'lawful[studio]'") from None
             raise
         return StudioStyle()
-    from lawful.suites.base import unknown
+    from lawful.choices import unknown
 
     raise KeyError(unknown(name, STYLES, "render style"))

@@ -247,7 +247,7 @@ def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per
         elif m.startswith("folder:"):
             folders[m] = Path(m.split(":", 1)[1])
         else:
-            from lawful.suites.base import unknown
+            from lawful.choices import unknown
 
             skipped[m] = (unknown(m, M.MODELS, "built-in Apple-π model") + "; Apple-π needs five outputs per case: "
                           "export the prompts (lawful suite export --suite applepi) and score a predictions folder "

@@ -424,7 +424,7 @@ BUILDERS: dict[str, Callable[[np.random.Generator, float], Scenario]] = {
 def build(task: str, seed: int, duration: float = 2.0) -> Scenario:
     """The scenario of ``task`` drawn from ``seed`` (deterministic)."""
     if task not in BUILDERS:
-        from lawful.suites.base import unknown
+        from lawful.choices import unknown
 
         raise KeyError(unknown(task, BUILDERS, "Apple-π task"))
     rng = np.random.default_rng([int(seed) & 0xFFFFFFFF, TASKS.index(task)])

@@ -16,7 +16,8 @@
 - :func:`beam`, :func:`laser`, :func:`image_frame`, :func:`measured_rgb` — light beams in a plane facing the
   camera: a thin self-lit rod, a laser pointer's body, the plane's image axes, a colour read off a frame;
 - :func:`jar`, :func:`level_camera` — a square glass jar with dark corner posts on a wooden base holding a liquid
-  box on a slide joint (its top the level), and a camera level with a given height (P26–P28).
+  box on a slide joint (its top the level), and a camera level with a given height (P26–P28);
+- :func:`coil` — a solenoid: a copper drum wound with raised turns, along x or z (P30, P33).
 """
 
 from __future__ import annotations
@@ -258,3 +259,17 @@ def near_clip(world: E.World, extent: float = 2.0) -> E.World:
     ``0.01 × extent`` in front of the camera, which would cut a jar filmed from 0.4 m away."""
     world.model.stat.extent = min(float(world.model.stat.extent), extent)
     return world
+
+
+def coil(st: E.Stage, centre, axis: str, length: float, radius: float, turns: int, rgb, obj: str | None = None) -> None:
+    """A solenoid about ``centre`` along ``axis`` (``"x"`` or ``"z"``): an opaque copper drum of ``radius`` with
+    ``turns`` raised windings a shade lighter (geoms tagged ``obj`` when given)."""
+    c = np.asarray(centre, float)
+    u = np.array([1.0, 0, 0]) if axis == "x" else np.array([0, 0, 1.0])
+    euler = (0, 90, 0) if axis == "x" else None
+    dark = tuple(int(0.8 * v) for v in rgb)
+    st.fixed(E.cylinder(radius, 0.5 * length), tuple(c), dark, 0.6, euler=euler, obj=obj, **E.NO_CONTACT)
+    pitch = length / turns
+    for i in range(turns):
+        p = c + u * (-0.5 * length + (i + 0.5) * pitch)
+        st.fixed(E.cylinder(radius * 1.06, 0.3 * pitch), tuple(p), rgb, 0.7, euler=euler, obj=obj, **E.NO_CONTACT)

@@ -14,6 +14,13 @@
   (:func:`lawful.world.liquids.melt_side`), the level rises by ``m (1/ρ_f − 1/ρ_s) / A`` in step with the melted
   mass; the ice is scaled about its waterline and rides on the level. Twin: the level falls by as much, or stays
   (``anti_mode``), the ice melting alike.
+- P28 ``crushed_vs_intact_ice``: two identical square jars side by side with the same shallow layer of dyed water,
+  each with a perforated shelf high above it: on one shelf a heap of 27 small cubes of ice (16, 9 and 2 in three
+  layers), on the other one block of the same mass. Motion: **kinematic**, the task's closed form: every edge
+  recedes at one speed (melting goes with the surface, :func:`lawful.world.melting.melted_fraction`), pieces shrink
+  about their bottoms and the layers above settle onto them; the meltwater drips through the shelf, so each level
+  is the layer plus the melted mass over the cross-section exactly (no ice in the water, nothing displaced). The
+  camera is level with the middle of the levels' range. Twin: the block melts as fast as the heap.
 """
 
 from __future__ import annotations
@@ -260,6 +267,134 @@ def ice_in_salt_water(index: int, seed: int) -> StyledCase:
                      "straight-sided vessel", "fixed side view"],
         criteria=["P27: M1/M2 of WMLE appendix B.6"],
         quantities={"rise_px": rise * ppm, "e1": rise * ppm / (y_b - y_s), "s2": 1.0})
+
+    def render(law: str):
+        if law not in recs:
+            recs[law] = K.kinematic(world, duration, FPS, qpos_of(law))
+        return world.render(recs[law])
+
+    return StyledCase(case, first, render)
+
+
+# ----------------------------------------------------------------------------- P28
+
+HEAP = ((4, 4), (3, 3), (2, 1))  # pieces per layer (x, y), bottom up: 16 + 9 + 2 = 27 = 3³
+
+
+@scene("wmle", "crushed_vs_intact_ice")
+def crushed_vs_intact_ice(index: int, seed: int) -> StyledCase:
+    from lawful.suites.wmle.p28_crushed_vs_intact_ice import SIDES
+
+    label = 28
+    rng = C.scene_rng(seed, label, index)
+    variant = C.variant_of(index)
+    W, H = variant.size
+    st = E.Stage(C.stage_seed(seed, label, index), W, H)
+    w, dp, z_b = float(rng.uniform(0.095, 0.11)), float(rng.uniform(0.07, 0.078)), 0.018
+    gap = float(rng.uniform(0.05, 0.08))
+    crushed_left = bool(rng.integers(2))
+    xs = dict(zip(SIDES if crushed_left else SIDES[::-1], (-0.5 * (w + gap), 0.5 * (w + gap))))
+    s_b = float(rng.uniform(0.044, 0.05))
+    n = sum(a * b for a, b in HEAP)
+    s_p = s_b / n ** (1 / 3)
+    speed = s_p / float(rng.uniform(2.6, 3.2))
+    t0 = float(rng.uniform(0.3, 0.5))
+    A = w * dp
+    h0 = float(rng.uniform(0.014, 0.02))
+    rise = lq.RHO_ICE * s_b**3 / (lq.RHO_WATER * A)
+    z_shelf = z_b + h0 + rise + float(rng.uniform(0.012, 0.018))
+    z_top = z_shelf + 0.004 + s_b + float(rng.uniform(0.015, 0.025))
+    duration = 6.0
+    water = _tint(rng)
+    ice = tuple(int(v) for v in rng.uniform([222, 230, 238], [238, 245, 252]))
+    shelf = tuple(int(v) for v in rng.uniform(70, 110, 3))
+
+    st.floor()
+    st.backdrop(y=float(rng.uniform(0.35, 0.55)))
+    x_lo, x_hi = min(xs.values()) - 0.5 * w, max(xs.values()) + 0.5 * w
+    P.board(st, rng, x_lo - 0.06, x_hi + 0.06, 0.0, z_top + 0.05, y=0.5 * dp + 0.04, grey=(120, 150))
+    imat = K.glass(st, ice, 0.92, specular=0.7, emission=0.25)
+    morphs, z_on = [], z_shelf + 0.004
+    for sd, x in xs.items():
+        K.jar(st, rng, f"water_{sd}", x, w, dp, z_b, z_top, water, 0.5)
+        st.fixed(E.box(0.5 * w - 0.001, 0.5 * dp - 0.001, 0.002), (x, 0, z_shelf + 0.002), shelf, 0.3, **E.NO_CONTACT)
+        if sd == "intact":
+            _box_mesh(st, "block", (x, 0, z_on + 0.5 * s_b), (0.5 * s_b,) * 3)
+            b = K.slide_body(st, "block_b", (0.0, 0.0, 0.0))
+            b.parts.append(f'<geom name="block_g" type="mesh" mesh="block" material="{imat}" contype="0" '
+                           'conaffinity="0"/>')
+            morphs.append(("block_g", (x, 0.0, z_on), "edge_intact_j", s_b))
+            continue
+        for L, (nx, ny) in enumerate(HEAP):
+            b = K.slide_body(st, f"layer{L}", (0.0, 0.0, 0.0))
+            for i in range(nx):
+                for j in range(ny):
+                    c = (x + (i - 0.5 * (nx - 1)) * 1.04 * s_p, (j - 0.5 * (ny - 1)) * 1.04 * s_p, z_on + L * s_p)
+                    name = f"piece{L}_{i}_{j}"
+                    _box_mesh(st, name, (c[0], c[1], c[2] + 0.5 * s_p), (0.5 * s_p,) * 3)
+                    b.parts.append(f'<geom name="{name}_g" type="mesh" mesh="{name}" material="{imat}" '
+                                   'contype="0" conaffinity="0"/>')
+                    morphs.append((f"{name}_g", c, "edge_crushed_j", s_p))
+    for sd in SIDES:
+        P.parameter(st, f"edge_{sd}")
+    z_mid = z_b + h0 + 0.5 * rise
+    cam = K.level_camera(st, rng, variant, (x_lo - 0.04, 0.0), (x_hi + 0.04, z_top + 0.02), z_mid)
+    world = K.near_clip(P.Scaled.of(st, morphs=morphs))
+    qa = {j: K.qadr(world, j) for j in ("water_crushed_j", "water_intact_j", "edge_crushed_j", "edge_intact_j",
+                                         *(f"layer{L}_j" for L in range(len(HEAP))))}
+
+    def qpos_of(law: str):
+        def g(t):
+            q = np.zeros(world.model.nq)
+            e_c = float(mt.cube_sizes(t - t0, [s_p], speed)[0, 0])
+            f_c = 1 - (e_c / s_p) ** 3
+            f_b = f_c if law == "anti" else 1 - (float(mt.cube_sizes(t - t0, [s_b], speed)[0, 0]) / s_b) ** 3
+            q[qa["water_crushed_j"]] = z_b + h0 + rise * f_c
+            q[qa["water_intact_j"]] = z_b + h0 + rise * f_b
+            q[qa["edge_crushed_j"]] = e_c if e_c > 0.02 * s_p else 1e-6
+            q[qa["edge_intact_j"]] = s_b * (1 - f_b) ** (1 / 3) if f_b < 0.999 else 1e-6
+            for L in range(len(HEAP)):
+                q[qa[f"layer{L}_j"]] = L * (e_c - s_p)  # each layer settles on the shrunken one below
+            return q
+        return g
+
+    recs = {"true": K.kinematic(world, duration, FPS, qpos_of("true"))}
+    first = next(iter(world.render(recs["true"])))
+    r2 = lambda v: [round(float(x), 2) for x in v]  # noqa: E731
+    vessels, bands = {}, {}
+    for sd, x in xs.items():
+        px = lambda xx, z: world.project((xx, -0.5 * dp, z))  # noqa: E731,B023  (the jar's front face)
+        xl, xr = px(x - 0.5 * w, z_mid)[0], px(x + 0.5 * w, z_mid)[0]
+        y_rim, y_b, y_sh = px(x, z_top)[1], px(x, z_b)[1], px(x, z_shelf)[1]
+        bl, br = _clear_of_posts(world, w, dp, z_mid, x)
+        m = 0.06 * (xr - xl)
+        xc = 0.5 * (xl + xr)
+        vessels[sd] = r2([xl, y_rim, xr, y_b])
+        bands[sd] = {"left": r2([bl, y_sh + 4, xc - m, y_b - 3]), "right": r2([xc + m, y_sh + 4, br, y_b - 3])}
+    ppm = world.px_per_m((0, -0.5 * dp, z_mid))
+    t = recs["true"].times[:, recs["true"].times.shape[1] // 2]
+    f_c = mt.melted_fraction(t - t0, [s_p], speed)
+    f_b = mt.melted_fraction(t - t0, [s_b], speed)
+    known = {"vessels": vessels, "bands": bands, "water_px": round(h0 * ppm, 3), "rise_px": round(rise * ppm, 3),
+             "edge_px": {"crushed": round(s_p * ppm, 3), "intact": round(s_b * ppm, 3)}, "pieces": n,
+             "edge_speed_px_s": round(speed * ppm, 4), "melt_start_s": t0, "water": list(water),
+             "studio": {"variant": variant.name, "camera": cam,
+                        "motion": "kinematic: edges recede at one speed; meltwater drips through the shelves"},
+             "anti_note": "twin: the block melts as fast as the crushed ice"}
+    where = "left" if crushed_left else "right"
+    case = E.studio_case(
+        "wmle", "crushed_vs_intact_ice", index, seed, duration=duration, fps=FPS, width=W, height=H, objects=[],
+        known=known, variant=f"studio-{variant.name}",
+        prompt=("A fixed camera films in time-lapse two identical square glass jars with dark corner posts side by "
+                "side, each with the same shallow layer of cold water and a perforated shelf across it high above the "
+                f"water. At the start equal masses of ice are laid on the shelves: on the {where} one a heap of "
+                "small crushed pieces, on the other one single block. Both melt at room temperature; the meltwater "
+                "drips through the shelves and the water in each jar rises. Nothing else is added and the camera "
+                "does not move."),
+        assumptions=["equal ice masses, same temperature", "identical vessels and surroundings",
+                     "meltwater stays in its vessel", "fixed side view, uniform time"],
+        criteria=["P28: M1 of WMLE appendix B.6"],
+        quantities={"max_lead_px": float(np.max(f_c - f_b) * rise * ppm), "s1": 1.0, "anti_s1": 0.0})
 
     def render(law: str):
         if law not in recs:

@@ -99,7 +99,8 @@ class TotalInternalReflection(WmleTask):
     required_objects = ()
     required_known = {
         "beams": "[{color: RGB, in: polygon, out: polygon, back: polygon}] per beam (px): the water on its "
-                 "laser's side of the normal at its entry point, the air and the water on the far side",
+                 "laser's side of the normal at its entry point, the air and the water on the far side; "
+                 "optional color_water: the beam's RGB seen in the water (default color)",
         "surface_region": "box [x0, y0, x1, y1] (px): a column band across the surface, clear of the beams",
     }
 
@@ -184,9 +185,10 @@ class TotalInternalReflection(WmleTask):
     def probes(self, case: Case) -> list[Probe]:
         out = [Probe("surface", "level", tuple(float(v) for v in case.known["surface_region"]))]
         for j, b in enumerate(case.known["beams"]):
-            c = tuple(int(v) for v in b["color"])
+            air = tuple(int(v) for v in b["color"])
+            water = tuple(int(v) for v in b.get("color_water", air))
             out += [Probe(f"{part}_{j}", "line", [tuple(map(float, p)) for p in b[part]], color=c)
-                    for part in ("in", "out", "back")]
+                    for part, c in (("in", water), ("out", air), ("back", water))]
         return out
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:

@@ -113,6 +113,27 @@ def _sector(c, r: float, a0: float, a1: float, band: float, n: int = 24) -> list
     return outer + inner
 
 
+def film_regions(cs, r_s: float, r_l: float, phi: float) -> dict[str, list[list[float]]]:
+    """The three films' regions (px polygons) of a double bubble whose small bubble is centred at ``cs`` and whose
+    axis (small → large) points along image angle ``phi``: a band of :data:`BAND` px about each outer film's far
+    side (:data:`TRIM_DEG` clear of the junctions) and a quadrilateral about the partition between them."""
+    g = flows.double_bubble(r_s, r_l)
+    cs = np.asarray(cs, float)
+    u = np.array([math.cos(phi), math.sin(phi)])
+    v = np.array([-u[1], u[0]])
+    cl = cs + u * g["d"]
+    a_s = math.atan2(g["y_j"], g["x_j"])  # junction angle seen from each centre, in the axis frame
+    a_l = math.atan2(g["y_j"], g["x_j"] - g["d"])
+    trim = math.radians(TRIM_DEG)
+    films = {"small": _sector(cs, r_s, phi + a_s + trim, phi + 2 * math.pi - a_s - trim, BAND),
+             "large": _sector(cl, r_l, phi - a_l + trim, phi + a_l - trim, BAND)}
+    sag = g["r_p"] - math.sqrt(g["r_p"] ** 2 - g["y_j"] ** 2)
+    hx, hy = sag + BAND, 0.72 * g["y_j"]
+    films["partition"] = [list(cs + u * (g["x_j"] + a) + v * b) for a, b in
+                          ((-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy))]
+    return films
+
+
 class DoubleBubble(WmleTask):
     """Two joined unequal soap bubbles: the partition film bulges into the larger one, 1/r_p = 1/r_s − 1/r_l."""
 
@@ -138,19 +159,10 @@ class DoubleBubble(WmleTask):
         g = flows.double_bubble(r_s, r_l)
         phi = math.radians(float(rng.uniform(-30.0, 30.0))) + (math.pi if rng.integers(2) else 0.0)
         u = np.array([math.cos(phi), math.sin(phi)])  # small → large
-        v = np.array([-u[1], u[0]])
         span = r_s + g["d"] + r_l
         cs = np.array([320.0, 180.0 + float(rng.uniform(-12, 12))]) - u * (span / 2 - r_s)
         cl = cs + u * g["d"]
-        a_s = math.atan2(g["y_j"], g["x_j"])  # junction angle seen from each centre, in the axis frame
-        a_l = math.atan2(g["y_j"], g["x_j"] - g["d"])
-        trim = math.radians(TRIM_DEG)
-        films = {"small": _sector(cs, r_s, phi + a_s + trim, phi + 2 * math.pi - a_s - trim, BAND),
-                 "large": _sector(cl, r_l, phi - a_l + trim, phi + a_l - trim, BAND)}
-        sag = g["r_p"] - math.sqrt(g["r_p"] ** 2 - g["y_j"] ** 2)
-        hx, hy = sag + BAND, 0.72 * g["y_j"]
-        films["partition"] = [list(cs + u * (g["x_j"] + a) + v * b) for a, b in
-                              ((-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy))]
+        films = film_regions(cs, r_s, r_l, phi)
         twin = "straight" if seed % 2 == 0 else "reversed"
         duration = 3.0
         case = Case(

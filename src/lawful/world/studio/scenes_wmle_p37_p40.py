@@ -323,3 +323,152 @@ def droplet_coalescence(index: int, seed: int) -> StyledCase:
         return world.render(recs[law])
 
     return StyledCase(case, first, render)
+
+
+# ----------------------------------------------------------------------------- P39
+
+
+def _arc(body: E.Body, mats: list[str], c, r: float, a0: float, a1: float, thick: float, phase: float,
+         step_deg: float = 2.0) -> None:
+    """A film seen edge-on: a chain of thin capsules along the circle ``(c, r)`` (world x–z plane, angles from +x
+    towards +z) between ``a0`` and ``a1``, its colour running through the thin-film ``mats`` with the angle."""
+    n = max(2, int(math.ceil(abs(a1 - a0) / math.radians(step_deg))))
+    a = np.linspace(a0, a1, n + 1)
+    p = np.stack([c[0] + r * np.cos(a), np.zeros_like(a), c[1] + r * np.sin(a)], 1)
+    for i in range(n):
+        m = mats[int((0.5 * (a[i] + a[i + 1]) * 2 + phase) / (2 * math.pi) * len(mats)) % len(mats)]
+        body.parts.append(f'<geom type="capsule" size="{thick:.5g}" fromto="{E._vec(p[i])} {E._vec(p[i + 1])}" '
+                          f'material="{m}" contype="0" conaffinity="0"/>')
+
+
+def _segment(body: E.Body, mat: str, a, b, thick: float) -> None:
+    body.parts.append(f'<geom type="capsule" size="{thick:.5g}" fromto="{a[0]:.6g} 0 {a[1]:.6g} {b[0]:.6g} 0 '
+                      f'{b[1]:.6g}" material="{mat}" contype="0" conaffinity="0"/>')
+
+
+@scene("wmle", "double_bubble")
+def double_bubble(index: int, seed: int) -> StyledCase:
+    """P39: two joined soap bubbles of unequal size floating in front of a dark, softly mottled cloth.
+
+    Geometry: the standard double bubble (:func:`lawful.world.flows.double_bubble`: films meeting at 120°, the
+    partition's radius ``r_s r_l / (r_l − r_s)`` from the Laplace pressures). Each film is drawn where a camera sees
+    a soap film brightest, edge-on: its great circle in the plane of the centres, which faces the camera (a chain of
+    thin glossy capsules in thin-film colours), with a window's reflection on each bubble. Motion: **kinematic**, a
+    gentle drift of the pair (a few pixels). Twin: the partition straight (even seeds) or bulging into the small
+    bubble (odd seeds), the outer films unchanged.
+    """
+    from lawful.suites.wmle.p39_double_bubble import film_regions
+    from lawful.world import flows
+
+    label = 39
+    rng = C.scene_rng(seed, label, index)
+    variant = C.variant_of(index)
+    W, H = variant.size
+    st = E.Stage(C.stage_seed(seed, label, index), W, H)
+    lk = st.look
+    dim = float(rng.uniform(0.16, 0.28))               # a dark cloth: the look's colours darkened and softened
+    mid = 0.5 * (np.asarray(lk.wall[0]) + np.asarray(lk.wall[1]))
+    lk.wall = tuple(tuple(float(v) for v in dim * (mid + 0.3 * (np.asarray(c) - mid))) for c in lk.wall)
+    kind = str(rng.choice(["gradient", "noise", "flat"]))  # no hard edges: a film is read as the brighter pixels
+    r_s = float(rng.uniform(0.03, 0.04))
+    r_l = r_s * float(rng.uniform(1.35, 1.8))
+    g = flows.double_bubble(r_s, r_l)
+    phi = math.radians(float(rng.uniform(-30.0, 30.0))) + (math.pi if rng.integers(2) else 0.0)  # image angle
+    u = np.array([math.cos(phi), -math.sin(phi)])       # small → large in the world x–z plane (image y is down)
+    zc = float(rng.uniform(0.3, 0.36))
+    span = r_s + g["d"] + r_l
+    cs = np.array([0.0, zc]) - u * (span / 2 - r_s)
+    cl = cs + u * g["d"]
+    twin = "straight" if seed % 2 == 0 else "reversed"
+    bob_px, bob_s = float(rng.uniform(1.5, 3.0)), float(rng.uniform(1.8, 2.6))
+    phase = float(rng.uniform(0, 2 * math.pi))
+    duration = 3.0
+
+    st.backdrop(y=float(rng.uniform(0.25, 0.4)), kind=kind)
+    ext = np.array([[cs[0] - r_s, cs[1] - r_s], [cs[0] + r_s, cs[1] + r_s], [cl[0] - r_l, cl[1] - r_l],
+                    [cl[0] + r_l, cl[1] + r_l]])
+    pad = 0.25 * r_s
+    cam = C.frame_camera(st, rng, variant, ext.min(0) - pad, ext.max(0) + pad, max_tilt_deg=0.0, fovy=(18.0, 26.0))
+    ppm = st.height / 2 / math.tan(math.radians(cam["fovy_deg"]) / 2) / cam["distance_m"]
+    thick = 1.1 / ppm                                   # a film edge-on: ~2.2 px wide, as the flat style draws it
+    hues = flows.iridescent(np.linspace(0, 2 * math.pi, 24, endpoint=False), 0.0)
+    mats = [K.glass(st, tuple(np.clip(c, 0, 255)), 1.0, specular=0.7, emission=0.45) for c in hues]
+    pair = st.body("pair", pos=(0.0, 0.0, 0.0), joint="free")
+    a_s = math.atan2(g["y_j"], g["x_j"])                # junction angles about each centre (axis frame)
+    a_l = math.atan2(g["y_j"], g["x_j"] - g["d"])
+    th = math.atan2(u[1], u[0])                         # the axis's world angle
+    _arc(pair, mats, cs, r_s, th + a_s, th + 2 * math.pi - a_s, thick, phase)
+    _arc(pair, mats, cl, r_l, th - a_l, th + a_l, thick, phase + 1.3)
+    pair.parts.append('<inertial pos="0 0 0" mass="1e-3" diaginertia="1e-9 1e-9 1e-9"/>')
+    v = np.array([-u[1], u[0]])
+    j1, j2 = cs + u * g["x_j"] - v * g["y_j"], cs + u * g["x_j"] + v * g["y_j"]
+    parts = {}
+    for law in ("true", "anti"):
+        b = st.body(f"partition_{law}", pos=(0.0, 0.0, 0.0), joint="free")
+        b.parts.append('<inertial pos="0 0 0" mass="1e-3" diaginertia="1e-9 1e-9 1e-9"/>')
+        if law == "anti" and twin == "straight":
+            _segment(b, mats[int(rng.integers(len(mats)))], j1, j2, thick)
+        else:
+            x_c = g["x_p"] if law == "true" else 2 * g["x_j"] - g["x_p"]
+            c = cs + u * x_c
+            a = math.atan2(g["y_j"], g["x_j"] - x_c)     # the junctions seen from the partition's centre
+            base = th if law == "true" else th + math.pi
+            _arc(b, mats, c, g["r_p"], base - abs(a) if law == "true" else base - (math.pi - abs(a)),
+                 base + abs(a) if law == "true" else base + (math.pi - abs(a)), thick, phase + 2.6)
+        parts[law] = b
+    glint = K.emissive(st, (235, 238, 245), 0.9)
+    for c, r, sgn in ((cs, r_s, -1.0), (cl, r_l, 1.0)):  # window glints on the far side from the partition
+        d = sgn * u * math.cos(math.radians(40)) + np.array([0.0, 1.0]) * math.sin(math.radians(40))
+        p = c + 0.5 * r * d / np.linalg.norm(d)
+        pair.parts.append(f'<geom type="ellipsoid" size="{0.07 * r:.5g} 0.0005 {0.045 * r:.5g}" '
+                          f'pos="{p[0]:.6g} -0.001 {p[1]:.6g}" material="{glint}" contype="0" conaffinity="0"/>')
+    world = st.build()
+    qa = {n: int(world.model.jnt_qposadr[world.model.body_jntadr[world.id("body", n)]])
+          for n in ("pair", "partition_true", "partition_anti")}
+
+    def qpos_of(law: str):
+        def f(t):
+            w = 2 * math.pi * t / bob_s
+            off = bob_px / ppm * np.array([math.sin(w), 0.0, -0.7 * math.cos(1.3 * w)])
+            q = np.zeros(world.model.nq)
+            for n, a in qa.items():
+                shown = n == "pair" or n == f"partition_{law}"
+                q[a:a + 3] = off if shown else (0.0, 0.0, P.PARK)
+                q[a + 3] = 1.0
+            return q
+        return f
+
+    recs = {"true": K.kinematic(world, duration, FPS, qpos_of("true"))}
+    first = next(iter(world.render(recs["true"])))
+    px = world.project
+    cs_px, cl_px = (np.array(px((c[0], 0.0, c[1]))) for c in (cs, cl))
+    phi_img = math.atan2(cl_px[1] - cs_px[1], cl_px[0] - cs_px[0])
+    films = film_regions(cs_px, r_s * ppm, r_l * ppm, phi_img)
+    films = {f: [[round(float(a), 2), round(float(b), 2)] for a, b in poly] for f, poly in films.items()}
+    known = {"films": films, "centres": {"small": [round(float(v), 3) for v in cs_px],
+                                         "large": [round(float(v), 3) for v in cl_px]},
+             "r_small": r_s * ppm, "r_large": r_l * ppm, "r_partition": g["r_p"] * ppm, "r_small_m": r_s,
+             "r_large_m": r_l, "axis_rad": phi_img, "bob_px": bob_px, "twin": twin,
+             "studio": {"variant": variant.name, "camera": cam,
+                        "motion": "kinematic: the double bubble's equilibrium films, drifting gently"},
+             "anti_note": f"twin: the partition is {'straight' if twin == 'straight' else 'bulging into the smaller bubble'}"}
+    case = E.studio_case(
+        "wmle", "double_bubble", index, seed, duration=duration, fps=FPS, width=W, height=H, objects=[],
+        known=known, variant=f"studio-{variant.name}",
+        prompt=("Close-up of two soap bubbles stuck together, floating in still air in front of a dark cloth: one is "
+                f"about {r_l / r_s:.1f} times as wide as the other. Their thin films catch the light as bright, "
+                "rainbow-tinted outlines, with a small reflection of a window on each, and a single film separates "
+                "the two bubbles where they join. The pair drifts very gently and nothing pops; the camera holds "
+                "still."),
+        assumptions=["one soap solution, equal surface tension in every film", "bubbles at rest in still air "
+                     "(no flow, negligible gravity at this size)", "the films seen in the plane of the centres"],
+        criteria=["P39: M1 of WMLE appendix B.9"],
+        quantities={"r_small": r_s * ppm, "r_large": r_l * ppm, "r_partition": g["r_p"] * ppm, "e1": 0.0,
+                    "anti_e1": math.inf if twin == "straight" else 2.0})
+
+    def render(law: str):
+        if law not in recs:
+            recs[law] = K.kinematic(world, duration, FPS, qpos_of(law))
+        return world.render(recs[law])
+
+    return StyledCase(case, first, render)

@@ -76,7 +76,10 @@ class IceWithStone(WmleTask):
         "vessel": "[x0, y0, x1, y1] (px) the vessel's inside"}
 
     def probes(self, case: Case) -> list[Probe]:
-        return [p for p in MeltingScene.probes(case) if p.name != "walls"]
+        """P25's level bands and ice blob, without its wall strip (not required here, so a case may lack it)."""
+        k = case.known
+        return ([Probe(b, "level", tuple(float(v) for v in k["bands"][b])) for b in WATER_BANDS]
+                + [Probe("ice", "blobs", tuple(k["ice"]), color=tuple(k["ice_color"]))])
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)

@@ -78,7 +78,7 @@ def ice_with_stone(index: int, seed: int) -> StyledCase:
     w, dp, z_b = float(rng.uniform(0.15, 0.17)), float(rng.uniform(0.07, 0.08)), 0.018
     a, b, c = 0.55 * w, 0.88 * dp, float(rng.uniform(0.09, 0.1))  # the ice block (x, y, z)
     xc = float(rng.uniform(-0.004, 0.004))
-    V0, share, rho_s = a * b * c, float(rng.uniform(0.65, 0.8)), float(rng.uniform(2.5, 2.9))
+    V0, share, rho_s = a * b * c, float(rng.uniform(0.72, 0.86)), float(rng.uniform(2.5, 2.9))
     v_s, v_sink = stone_ice(V0, share, rho_s)
     r = (3 * v_s / (4 * math.pi)) ** (1 / 3)
     v_i0 = V0 - v_s
@@ -96,7 +96,7 @@ def ice_with_stone(index: int, seed: int) -> StyledCase:
     st.floor()
     st.backdrop(y=float(rng.uniform(0.35, 0.55)))
     P.board(st, rng, xc - 0.5 * w - 0.08, xc + 0.5 * w + 0.08, 0.0, z_top + 0.06, y=0.5 * dp + 0.04, grey=(120, 150))
-    K.jar(st, rng, "water", 0.0, w, dp, z_b, z_top, water, 0.5)
+    K.jar(st, rng, "water", 0.0, w, dp, z_b, z_top, water, 0.62)
     ice = tuple(int(v) for v in rng.uniform([222, 230, 238], [238, 245, 252]))
     imat = K.glass(st, ice, float(rng.uniform(0.45, 0.55)), specular=0.7, emission=0.15)
     _box_mesh(st, "ice", (xc, 0, 0), (0.5 * a, 0.5 * b, 0.5 * c))
@@ -145,7 +145,9 @@ def ice_with_stone(index: int, seed: int) -> StyledCase:
     il, ir = px(xc - 0.5 * a, z_w0, -0.5 * b)[0], px(xc + 0.5 * a, z_w0, -0.5 * b)[0]
     bl, br = _clear_of_posts(world, w, dp, z_w0)
     m = 0.03 * (xr - xl)
-    bands = {"water_left": [bl, y_rim + 4, il - m, y_b - 4], "water_right": [ir + m, y_rim + 4, br, y_b - 4]}
+    y_s = px(0, z_w0)[1]
+    y1 = min(y_s + max(y_s - y_rim, 3 * drop * world.px_per_m((0, -0.5 * dp, z_w0))), y_b - 4)  # shadows lower down
+    bands = {"water_left": [bl, y_rim + 4, il - m, y1], "water_right": [ir + m, y_rim + 4, br, y1]}
     i_top, i_bot = px(xc, z_c0 + 0.5 * c, -0.5 * b)[1], px(xc, z_c0 - 0.5 * c, -0.5 * b)[1]
     ice_box = [il - 6, i_top - 10, ir + 6, i_bot + 4]
     ipts = [px(xc + dx * a, z_c0 + dz * c, -0.5 * b) for dx in (-0.38, -0.3, 0.3, 0.38) for dz in (-0.3, 0.3)]
@@ -153,7 +155,7 @@ def ice_with_stone(index: int, seed: int) -> StyledCase:
     ppm = world.px_per_m((0, -0.5 * dp, z_w0))
     known = {"vessel": r2([xl, y_rim, xr, y_b]), "bands": {k: r2(v) for k, v in bands.items()}, "ice": r2(ice_box),
              "ice_color": list(K.measured_rgb(first, ipts)), "water": list(water), "melt_start_s": t_s,
-             "melt_end_s": t_e, "sink_s": round(t_sink, 4), "stone_r_px": round(r * ppm, 3),
+             "melt_end_s": t_e, "sink_s": round(t_sink, 4), "stone_r_px": round(r * ppm, 3), "rho_stone": round(rho_s, 4),
              "level_drop_px": round(drop * ppm, 3), "anti_rise_px": round(drop * ppm, 3),
              "studio": {"variant": variant.name, "camera": cam,
                         "motion": "kinematic: ice volume falls linearly; afloat until ice and stone are as dense "

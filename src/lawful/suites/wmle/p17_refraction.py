@@ -82,7 +82,7 @@ class Refraction(WmleTask):
     level = "M"
     required_objects = ()
     required_known = {
-        "beam_color": "RGB of the laser beam",
+        "beam_color": "RGB of the laser beam; optional beam_color_water: its RGB seen in the water (default beam_color)",
         "incident_region": "polygon [[x, y], …] (px) in the air holding the incident beam only",
         "refracted_region": "polygon [[x, y], …] (px) in the water holding the refracted beam only",
         "surface_region": "box [x0, y0, x1, y1] (px): a column band across the surface, clear of the beams",
@@ -166,7 +166,8 @@ class Refraction(WmleTask):
         beam = tuple(int(v) for v in k["beam_color"])
         return [Probe("surface", "level", tuple(float(v) for v in k["surface_region"])),
                 Probe("incident", "line", _beams.polygon(case, "incident_region"), color=beam),
-                Probe("refracted", "line", _beams.polygon(case, "refracted_region"), color=beam)]
+                Probe("refracted", "line", _beams.polygon(case, "refracted_region"),
+                      color=tuple(int(v) for v in k.get("beam_color_water", beam)))]
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()

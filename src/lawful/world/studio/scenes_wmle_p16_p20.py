@@ -125,7 +125,7 @@ def mirror_reflection(index: int, seed: int) -> StyledCase:
     known = {
         "contact": [round(float(v), 3) for v in cp], "mirror_tangent": up.tolist(), "mirror_normal": npx.tolist(),
         "laser_side": side, "theta_i_deg": round(th_i, 4), "source": [round(v, 3) for v in world.project(src)],
-        "beam_name": name, "beam_color": list(beam_rgb), "mirror_color": list(mirror_rgb),
+        "beam_name": name, "beam_color": list(beam_rgb), "beam_color_water": list(water_rgb), "mirror_color": list(mirror_rgb),
         "anti_delta_deg": round(delta, 4),
         "incident_region": _quad(cp, up * side, npx, gap, reach, gap, reach, (W, H)),
         "reflected_region": _quad(cp, -up * side, npx, gap, reach, gap, reach, (W, H)),
@@ -226,12 +226,14 @@ def refraction(index: int, seed: int) -> StyledCase:
     bx0, bx1 = sorted(world.project((x, -0.5 * d_t, z_s))[0] for x in band_x)
     ytop, ybot = world.project((0, -0.5 * d_t, z_s + 0.06))[1], world.project((0, -0.5 * d_t, z_s - 0.06))[1]
     beam_rgb = K.measured_rgb(first, [cp + s * (src_px - cp) for s in np.linspace(0.2, 0.8, 25)])
+    end_px = np.array(world.project(ends["true"][0]))  # seen through the tinted water, the beam's colour differs
+    water_rgb = K.measured_rgb(first, [cp + s * (end_px - cp) for s in np.linspace(0.2, 0.8, 25)])
     known = {
         "tank": [round(xl_px, 2), round(world.project((0, 0, z_top))[1], 2), round(xr_px, 2),
                  round(world.project((0, 0, z_b))[1], 2)],
         "surface_y": round(float(cp[1]), 3), "contact": [round(float(v), 3) for v in cp],
         "source": [round(float(v), 3) for v in src_px], "laser_side": side, "theta_i_deg": round(th_i, 4),
-        "tint_name": tint_name, "tint": list(tint), "beam_name": name, "beam_color": list(beam_rgb),
+        "tint_name": tint_name, "tint": list(tint), "beam_name": name, "beam_color": list(beam_rgb), "beam_color_water": list(water_rgb),
         "anti_n": anti_n, "container_width_px": round(xr_px - xl_px, 3),
         "surface_region": [round(bx0, 2), round(ytop, 2), round(bx1, 2), round(ybot, 2)],
         "incident_region": _quad(cp, along, up, 2.0, 0.9 * float(np.hypot(*(src_px - cp))), gap,

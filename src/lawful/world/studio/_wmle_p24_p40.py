@@ -6,7 +6,9 @@
 - :class:`Scaled` — a world whose mesh solids are scaled about anchors frame by frame (a cone's fill, a growing
   pile), the scale carried in the recording by a parameter joint (:func:`parameter`);
 - :func:`hold_free` — a hook keeping free bodies at rest until a release time;
-- :func:`board` — a plain pale board behind an apparatus; :func:`masks_through` — masks seen through glass.
+- :func:`board` — a plain pale board behind an apparatus; :func:`masks_through` — masks seen through glass;
+- :func:`film_arc`, :func:`film_segment` — soap films seen edge-on (P39); :func:`drop_state` — two drops
+  merging (P40).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import math
 import numpy as np
 
 from lawful.world.studio import _wmle_p16_p33 as K
+from lawful.world import physics_more as pm
 from lawful.world.studio import engine as E
 
 PARK = -20.0  # metres below the floor: where parameter bodies sit (outside every view)
@@ -156,3 +159,58 @@ def board(st: E.Stage, rng: np.random.Generator, x0: float, x1: float, z0: float
     tone = np.clip(rng.uniform(*grey) + rng.uniform(-10, 10, 3), 0, 255)
     st.fixed(E.box(0.5 * (x1 - x0), 0.006, 0.5 * (z1 - z0)), (0.5 * (x0 + x1), y, 0.5 * (z0 + z1)),
              tuple(tone), 0.1, **E.NO_CONTACT)
+
+
+def film_arc(body: E.Body, mats: list[str], c, r: float, a0: float, a1: float, thick: float, phase: float,
+             step_deg: float = 2.0) -> None:
+    """A film seen edge-on: a chain of thin capsules along the circle ``(c, r)`` (world x–z plane, angles from +x
+    towards +z) between ``a0`` and ``a1``, its colour running through the thin-film ``mats`` with the angle."""
+    n = max(2, int(math.ceil(abs(a1 - a0) / math.radians(step_deg))))
+    a = np.linspace(a0, a1, n + 1)
+    p = np.stack([c[0] + r * np.cos(a), np.zeros_like(a), c[1] + r * np.sin(a)], 1)
+    for i in range(n):
+        m = mats[int((0.5 * (a[i] + a[i + 1]) * 2 + phase) / (2 * math.pi) * len(mats)) % len(mats)]
+        body.parts.append(f'<geom type="capsule" size="{thick:.5g}" fromto="{E._vec(p[i])} {E._vec(p[i + 1])}" '
+                          f'material="{m}" contype="0" conaffinity="0"/>')
+
+
+def film_segment(body: E.Body, mat: str, a, b, thick: float) -> None:
+    """A straight film seen edge-on from ``a`` to ``b`` (world x–z points): one thin capsule."""
+    body.parts.append(f'<geom type="capsule" size="{thick:.5g}" fromto="{a[0]:.6g} 0 {a[1]:.6g} {b[0]:.6g} 0 '
+                      f'{b[1]:.6g}" material="{mat}" contype="0" conaffinity="0"/>')
+
+
+def drop_state(t: float, k: dict, law: str) -> dict[str, float]:
+    """The drops' state at ``t`` (m): centres ``x_big``/``x_small``, the big drop's spheroid semi-axes ``a``
+    (along the merge axis) and ``b``, the small drop's radius ``r_small``, the neck's radius and half-length.
+
+    Before contact the two round drops drift together, their centre of mass at rest. Merging (a smoothstep
+    ``s`` over ``t_merge``) the small drop sinks into the big one while its volume flows over:
+    ``r_small³ = rs³ (1 − s)``, ``r_big³ = rb³ + s (W − rb³)`` with ``W = r_f³`` (``(r1² + r2²)^{3/2}`` in the twin),
+    the pair's centre of mass kept; the big one stretches along the axis to the ``ε0`` spheroid. Then the
+    volume-preserving spheroid ``a = r_f (1 + ε)``, ``b = r_f / √(1 + ε)``, ``ε = ε0 e^{−u/τ} cos ω u``
+    (the drop's l = 2 mode: Rayleigh's frequency, Lamb's viscous decay)."""
+    rb, rs, xc, sgn = k["rb"], k["rs"], k["xc"], k["sgn"]
+    rf = k["rf"] if law == "true" else k["rf_anti"]
+    tc, tm = k["t_contact"], k["t_merge"]
+    hide = 1e-6
+    if t < tc:
+        d = rb + rs + k["gap"] * (1.0 - t / tc)
+        xb = xc - sgn * d * rs**3 / (rb**3 + rs**3)
+        return {"x_big": xb, "a": rb, "b": rb, "x_small": xb + sgn * d, "r_small": rs, "x_neck": xb,
+                "neck_r": hide, "neck_l": hide}
+    if t < tc + tm:
+        s = (t - tc) / tm
+        s = s * s * (3 - 2 * s)
+        r2 = rs * (1.0 - s) ** (1.0 / 3.0)
+        r1 = (rb**3 + s * (rf**3 - rb**3)) ** (1.0 / 3.0)
+        d = (1.0 - s) * (rb + rs)
+        xb = xc - sgn * d * r2**3 / (r1**3 + r2**3)
+        a, b = pm.spheroid_axes(r1, k["eps0"] * s)
+        return {"x_big": xb, "a": a, "b": b, "x_small": xb + sgn * d, "r_small": max(r2, hide),
+                "x_neck": xb + 0.5 * sgn * d, "neck_r": max(r2 * (0.45 + 0.45 * s), hide), "neck_l": max(0.5 * d, hide)}
+    u = t - tc - tm
+    eps = k["eps0"] * math.exp(-u / k["tau"]) * math.cos(k["omega"] * u)
+    a, b = pm.spheroid_axes(rf, eps)
+    return {"x_big": xc, "a": a, "b": b, "x_small": xc, "r_small": hide, "x_neck": xc, "neck_r": hide,
+            "neck_l": hide}

@@ -168,50 +168,12 @@ def capillary_rise(index: int, seed: int) -> StyledCase:
 # ----------------------------------------------------------------------------- P40
 
 
-def _drops(t: float, k: dict, law: str) -> dict[str, float]:
-    """The drops' state at ``t`` (m): centres ``x_big``/``x_small``, the big drop's spheroid semi-axes ``a``
-    (along the merge axis) and ``b``, the small drop's radius ``r_small``, the neck's radius and half-length.
-
-    Before contact the two round drops drift together, their centre of mass at rest. Merging (a smoothstep
-    ``s`` over ``t_merge``) the small drop sinks into the big one while its volume flows over:
-    ``r_small³ = rs³ (1 − s)``, ``r_big³ = rb³ + s (W − rb³)`` with ``W = r_f³`` (``(r1² + r2²)^{3/2}`` in the twin),
-    the pair's centre of mass kept; the big one stretches along the axis to the ``ε0`` spheroid. Then the
-    volume-preserving spheroid ``a = r_f (1 + ε)``, ``b = r_f / √(1 + ε)``, ``ε = ε0 e^{−u/τ} cos ω u``
-    (the drop's l = 2 mode: Rayleigh's frequency, Lamb's viscous decay)."""
-    from lawful.world import physics_more as pm
-
-    rb, rs, xc, sgn = k["rb"], k["rs"], k["xc"], k["sgn"]
-    rf = k["rf"] if law == "true" else k["rf_anti"]
-    tc, tm = k["t_contact"], k["t_merge"]
-    hide = 1e-6
-    if t < tc:
-        d = rb + rs + k["gap"] * (1.0 - t / tc)
-        xb = xc - sgn * d * rs**3 / (rb**3 + rs**3)
-        return {"x_big": xb, "a": rb, "b": rb, "x_small": xb + sgn * d, "r_small": rs, "x_neck": xb,
-                "neck_r": hide, "neck_l": hide}
-    if t < tc + tm:
-        s = (t - tc) / tm
-        s = s * s * (3 - 2 * s)
-        r2 = rs * (1.0 - s) ** (1.0 / 3.0)
-        r1 = (rb**3 + s * (rf**3 - rb**3)) ** (1.0 / 3.0)
-        d = (1.0 - s) * (rb + rs)
-        xb = xc - sgn * d * r2**3 / (r1**3 + r2**3)
-        a, b = pm.spheroid_axes(r1, k["eps0"] * s)
-        return {"x_big": xb, "a": a, "b": b, "x_small": xb + sgn * d, "r_small": max(r2, hide),
-                "x_neck": xb + 0.5 * sgn * d, "neck_r": max(r2 * (0.45 + 0.45 * s), hide), "neck_l": max(0.5 * d, hide)}
-    u = t - tc - tm
-    eps = k["eps0"] * math.exp(-u / k["tau"]) * math.cos(k["omega"] * u)
-    a, b = pm.spheroid_axes(rf, eps)
-    return {"x_big": xc, "a": a, "b": b, "x_small": xc, "r_small": hide, "x_neck": xc, "neck_r": hide,
-            "neck_l": hide}
-
-
 @scene("wmle", "droplet_coalescence")
 def droplet_coalescence(index: int, seed: int) -> StyledCase:
     """P40: two unequal drops of a dyed water–glycerol mix floating weightless (as aboard an orbiting station) in
     front of a backdrop drift together, touch, merge and settle into one round drop.
 
-    Motion: **kinematic**, the law's closed forms (:func:`_drops`): the merged drop's volume is the sum of the two
+    Motion: **kinematic**, the law's closed forms (:func:`~._wmle_p24_p40.drop_state`): the merged drop's volume is the sum of the two
     (``r_f = (r1³ + r2³)^{1/3}``), its shape oscillation the l = 2 mode of a free drop of that size and liquid
     (:func:`lawful.world.physics_more.rayleigh_frequency`, :func:`~lawful.world.physics_more.shape_mode_decay`),
     in real time. Drops are glossy spheres and a spheroid whose sizes are set per sub-frame
@@ -242,7 +204,7 @@ def droplet_coalescence(index: int, seed: int) -> StyledCase:
          "eps0": float(rng.uniform(0.1, 0.16))}
     duration = round(k["t_contact"] + k["t_merge"] + 6 * k["tau"] + 0.6, 3)
     color = C.object_rgbs(rng, 1, avoid=C.scene_hues(st.look), value=(0.7, 0.85))[0]
-    d0 = _drops(0.0, k, "true")
+    d0 = P.drop_state(0.0, k, "true")
 
     st.backdrop(y=float(rng.uniform(0.25, 0.4)))
     mat = K.glass(st, color, 1.0, specular=float(rng.uniform(0.15, 0.3)), emission=float(rng.uniform(0.25, 0.35)))
@@ -278,7 +240,7 @@ def droplet_coalescence(index: int, seed: int) -> StyledCase:
 
     def qpos_of(law: str):
         def f(t):
-            s = _drops(t, k, law)
+            s = P.drop_state(t, k, law)
             q = np.zeros(world.model.nq)
             for n in ("big", "small", "neck"):
                 q[adr[f"x_{n}"]] = s[f"x_{n}"] - x0[n]
@@ -326,24 +288,6 @@ def droplet_coalescence(index: int, seed: int) -> StyledCase:
 
 
 # ----------------------------------------------------------------------------- P39
-
-
-def _arc(body: E.Body, mats: list[str], c, r: float, a0: float, a1: float, thick: float, phase: float,
-         step_deg: float = 2.0) -> None:
-    """A film seen edge-on: a chain of thin capsules along the circle ``(c, r)`` (world x–z plane, angles from +x
-    towards +z) between ``a0`` and ``a1``, its colour running through the thin-film ``mats`` with the angle."""
-    n = max(2, int(math.ceil(abs(a1 - a0) / math.radians(step_deg))))
-    a = np.linspace(a0, a1, n + 1)
-    p = np.stack([c[0] + r * np.cos(a), np.zeros_like(a), c[1] + r * np.sin(a)], 1)
-    for i in range(n):
-        m = mats[int((0.5 * (a[i] + a[i + 1]) * 2 + phase) / (2 * math.pi) * len(mats)) % len(mats)]
-        body.parts.append(f'<geom type="capsule" size="{thick:.5g}" fromto="{E._vec(p[i])} {E._vec(p[i + 1])}" '
-                          f'material="{m}" contype="0" conaffinity="0"/>')
-
-
-def _segment(body: E.Body, mat: str, a, b, thick: float) -> None:
-    body.parts.append(f'<geom type="capsule" size="{thick:.5g}" fromto="{a[0]:.6g} 0 {a[1]:.6g} {b[0]:.6g} 0 '
-                      f'{b[1]:.6g}" material="{mat}" contype="0" conaffinity="0"/>')
 
 
 @scene("wmle", "double_bubble")
@@ -397,8 +341,8 @@ def double_bubble(index: int, seed: int) -> StyledCase:
     a_s = math.atan2(g["y_j"], g["x_j"])                # junction angles about each centre (axis frame)
     a_l = math.atan2(g["y_j"], g["x_j"] - g["d"])
     th = math.atan2(u[1], u[0])                         # the axis's world angle
-    _arc(pair, mats, cs, r_s, th + a_s, th + 2 * math.pi - a_s, thick, phase)
-    _arc(pair, mats, cl, r_l, th - a_l, th + a_l, thick, phase + 1.3)
+    P.film_arc(pair, mats, cs, r_s, th + a_s, th + 2 * math.pi - a_s, thick, phase)
+    P.film_arc(pair, mats, cl, r_l, th - a_l, th + a_l, thick, phase + 1.3)
     pair.parts.append('<inertial pos="0 0 0" mass="1e-3" diaginertia="1e-9 1e-9 1e-9"/>')
     v = np.array([-u[1], u[0]])
     j1, j2 = cs + u * g["x_j"] - v * g["y_j"], cs + u * g["x_j"] + v * g["y_j"]
@@ -407,13 +351,13 @@ def double_bubble(index: int, seed: int) -> StyledCase:
         b = st.body(f"partition_{law}", pos=(0.0, 0.0, 0.0), joint="free")
         b.parts.append('<inertial pos="0 0 0" mass="1e-3" diaginertia="1e-9 1e-9 1e-9"/>')
         if law == "anti" and twin == "straight":
-            _segment(b, mats[int(rng.integers(len(mats)))], j1, j2, thick)
+            P.film_segment(b, mats[int(rng.integers(len(mats)))], j1, j2, thick)
         else:
             x_c = g["x_p"] if law == "true" else 2 * g["x_j"] - g["x_p"]
             c = cs + u * x_c
             a = math.atan2(g["y_j"], g["x_j"] - x_c)     # the junctions seen from the partition's centre
             base = th if law == "true" else th + math.pi
-            _arc(b, mats, c, g["r_p"], base - abs(a) if law == "true" else base - (math.pi - abs(a)),
+            P.film_arc(b, mats, c, g["r_p"], base - abs(a) if law == "true" else base - (math.pi - abs(a)),
                  base + abs(a) if law == "true" else base + (math.pi - abs(a)), thick, phase + 2.6)
         parts[law] = b
     glint = K.emissive(st, (235, 238, 245), 0.9)

@@ -33,6 +33,9 @@ where some direction of the motion is pinned by less than 3x the gradient noise 
 along it); it is redone without what it leaves unexplained, and used only if the pixel vote prefers it
 to the path's prediction and the corners' consensus. Phase correlation (a translation on the predicted transform, its error the disagreement of the
 frame's quadrants) is the last resort.
+Before any of this, while ``min_shift`` > 0, each key frame is first tested for a still camera
+(:class:`lawful.perceive.camera_still.StillTest`: a linearised intensity fit against frame 0 whose
+residual, as a displacement, and motion plus ``Z`` standard errors are within ``min_shift``): corners are detected and tracked only from the first key frame that is not still on.
 A key frame whose estimate is not within ``max_uncertainty`` px (``Z`` standard errors) is a
 ``hold``: no estimate, the path is interpolated across it.
 
@@ -58,6 +61,7 @@ import numpy as np
 from lawful.perceive import camera_dense as dense
 from lawful.perceive import camera_fit as fit
 from lawful.perceive import camera_path as path
+from lawful.perceive.camera_still import StillTest
 from lawful.perceive.camera_fit import (  # noqa: F401 (corner_shift, rotation_of, scale_of: re-exported)
     _corners, apply, compose, corner_shift, invert, rotation_of, scale_of,
 )
@@ -111,6 +115,8 @@ class CameraMotion:
         self._tpl = None  # (reference image, its dense.Template)
         self._detect_wait = 0  # key frames before corners are searched for again
         self._ref = np.zeros((0, 2), np.float32)  # frame-0 positions
+        self._still: StillTest | None = None  # while every key frame is still: no corners tracked yet
+        self._boxes0 = None  # frame 0's object boxes (work px), for corners found there later
 
     # --- streaming ---------------------------------------------------------------------
     def update(self, rgb: np.ndarray, boxes=None) -> None:
@@ -136,16 +142,7 @@ class CameraMotion:
         estimate (``hold``) are bridged by interpolation."""
         if self._held:
             self._flush()
-        keys = [k for k in self._keys if k[2] != "hold"]
-        if not keys:
-            return []
-        Aw = np.array([k[1] for k in keys])
-        s, o = self._s, 0.5 * self._s - 0.5  # work = s * frame + o
-        Af = Aw.copy()
-        Af[:, :, 2] = (Aw[:, :, :2].sum(2) * o + Aw[:, :, 2] - o) / s
-        idx, flat = np.arange(self._n), Af.reshape(len(Af), 6)
-        full = np.stack([np.interp(idx, [k[0] for k in keys], flat[:, j]) for j in range(6)], 1)
-        return list(full.reshape(-1, 2, 3))
+        return path.interpolate(self._keys, self._n, self._s)
 
     def decision(self) -> dict:
         """Whether the estimate is used, with the evidence: ``used``, ``static``, ``reliable``, ``reason``
@@ -159,16 +156,8 @@ class CameraMotion:
     def keys(self) -> list[tuple[int, np.ndarray, str, float]]:
         """The estimated key frames: ``(frame index, frame -> frame-0 transform in frame px, method, standard
         error at the frame corners in frame px)``; a ``hold`` has no transform (None) and ``inf``."""
-        s, o = self._s, 0.5 * self._s - 0.5
-        out = []
-        for i, Aw, m, d in self._keys:
-            if m == "hold":
-                out.append((i, None, m, float("inf")))
-                continue
-            Af = Aw.copy()
-            Af[:, 2] = (Aw[:, :2].sum(1) * o + Aw[:, 2] - o) / s
-            out.append((i, Af, m, float(d.get("u", 0.0)) / s))
-        return out
+        return [(i, None, m, float("inf")) if m == "hold" else (i, path.to_frame(Aw, self._s), m, d.get("u", 0.0) / self._s)
+                for i, Aw, m, d in self._keys]
 
     def summary(self) -> dict:
         """Camera-motion evidence for ``Tracks.meta`` (:func:`lawful.perceive.camera_path.summarise`) and the
@@ -176,7 +165,8 @@ class CameraMotion:
         T = np.array(self.estimated())
         if not len(T):
             return {"frames": 0}
-        return {**path.summarise(T, self._keys, _corners(*self._size), self._s), **self.decision()}
+        still = {"still": self._still.evidence()} if self._still is not None else {}
+        return {**path.summarise(T, self._keys, _corners(*self._size), self._s), **self.decision(), **still}
 
     # --- estimation --------------------------------------------------------------------
     def _flush(self) -> None:
@@ -186,6 +176,14 @@ class CameraMotion:
         if not self._keys:
             return self._start(rgb, boxes)
         (g, raw), b = self._gray(rgb), self._boxes(boxes)
+        if self._still is not None and self._still.failed is None:  # cheap test first: is the background still?
+            keep, D = ~self._excluded(b, g.shape), dense.smooth(raw)
+            got = self._still.test(i, D, keep)
+            if got is not None:
+                self._prev, self._raw_prev, self._Dprev, self._prev_A, self._keep_prev = g, raw, D, got[0], keep
+                return self._keys.append((i, got[0], "still", got[1]))
+            self._pts = self._detect(self._gray0, self._boxes0, self.max_corners)  # the corners start at frame 0
+            self._ref = self._pts.copy()
         after_hold = self._keys[-1][2] == "hold"
         good = [k for k in self._keys if k[2] != "hold"]
         j, Aj = good[-1][:2]
@@ -263,8 +261,13 @@ class CameraMotion:
         self._grow = max(3, round(0.02 * max(gw, gh)))
         self._static = self._rasterise(self._exclude, gw, gh)
         self._keep0 = self._keep_prev = ~self._excluded(self._boxes(boxes), g.shape)
-        self._pts = self._detect(g, self._boxes(boxes), self.max_corners)
-        self._ref = self._pts.copy()
+        self._boxes0 = self._boxes(boxes)
+        if self.min_shift > 0:  # (a camera declared moving is estimated from the start)
+            self._still = StillTest(self._D0, self._keep0, self.min_shift * self._s, self.Z, self._s)
+            self._tpl = (self._D0, self._still.template)
+        else:
+            self._pts = self._detect(g, self._boxes0, self.max_corners)
+            self._ref = self._pts.copy()
         self._keys.append((0, IDENTITY.copy(), "first", {}))
 
     def _estimate(self, g: np.ndarray, D: np.ndarray | None, boxes: np.ndarray, pred: np.ndarray, replace: bool = False,

@@ -301,6 +301,29 @@ def register(img: np.ndarray, tpl: Template, A0: np.ndarray, keep: np.ndarray, i
     if out is None:
         return None
     k, y, d, J, wt, e, sig, n_it, H, w, h = out
+    cov = covariance(J, wt, e, y, d, H, w, h, g * max(tpl.grad_sd, 1e-3))
+    if cov is None:
+        return None
+    sd, snr, weak, G = cov
+    A = cv2.invertAffineTransform(B)
+    rms = float(np.sqrt(np.sum(wt * e * e) / max(wt.sum(), 1e-9)))
+    cells = len(np.unique(np.clip((y[wt > 0] / [w, h] * 4).astype(int), 0, 3) @ [1, 4]))
+    return A, sd / k, {"n": int((wt > 0).sum()), "blocks": G, "cells": cells, "snr": round(snr, 1),
+                       "weakest": np.round(weak, 2).tolist(), "resid": rms, "sigma": sig, "iters": n_it}
+
+
+def covariance(J: np.ndarray, wt: np.ndarray, e: np.ndarray, y: np.ndarray, d: np.ndarray, H: np.ndarray,
+               w: int, h: int, grad_noise: float):
+    """Uncertainty of a similarity fitted to intensities: ``(sd px, snr, weakest direction, blocks)`` or None
+    (fewer than 8 blocks of residuals).
+
+    ``J``: the Jacobian rows (``a, b, tx, ty`` first), ``wt`` the robust weights, ``e`` the residuals,
+    ``y`` the points (level px) and ``d`` their offsets from the centre, ``H`` the weighted normal matrix,
+    ``w x h`` the level's size, ``grad_noise`` the gradient of noise per component (times the gain).
+    A cluster-robust (sandwich) covariance, residuals grouped in ``_BLOCK``-px blocks, propagated to the
+    frame corners and centre (``sd``: the largest standard error along either axis); infinite where some
+    direction is pinned by less than ``SIGMAS`` times the gradient noise alone gives.
+    """
     sel = wt > 0
     _, bi = np.unique((y[sel, 1] // _BLOCK) * (w // _BLOCK + 1) + y[sel, 0] // _BLOCK, return_inverse=True)
     G = int(bi.max()) + 1 if sel.any() else 0
@@ -318,7 +341,7 @@ def register(img: np.ndarray, tpl: Template, A0: np.ndarray, keep: np.ndarray, i
     r2, one, zero = np.sum(ds ** 2, 1), np.ones(len(ds)), np.zeros(len(ds))
     Jn = np.array([[r2, zero, ds[:, 0], ds[:, 1]], [zero, r2, -ds[:, 1], ds[:, 0]],
                    [ds[:, 0], -ds[:, 1], one, zero], [ds[:, 1], ds[:, 0], zero, one]])
-    Hn = (Jn * ws).sum(-1) * (g * max(tpl.grad_sd, 1e-3)) ** 2
+    Hn = (Jn * ws).sum(-1) * grad_noise ** 2
     Hr = H.copy()
     Hr[:4, :4] -= Hn
     try:
@@ -337,8 +360,4 @@ def register(img: np.ndarray, tpl: Template, A0: np.ndarray, keep: np.ndarray, i
         for dx, dy in _corners(w, h) - [(w - 1) / 2, (h - 1) / 2]:
             Jp = np.array([[dx, -dy, 1, 0], [dy, dx, 0, 1]])  # displacement of a point per (a, b, tx, ty)
             sd = max(sd, float(np.sqrt(np.max(np.diag(Jp @ cov[:4, :4] @ Jp.T)))))
-    A = cv2.invertAffineTransform(B)
-    rms = float(np.sqrt(np.sum(wt * e * e) / max(wt.sum(), 1e-9)))
-    cells = len(np.unique(np.clip((y[sel] / [w, h] * 4).astype(int), 0, 3) @ [1, 4]))
-    return A, sd / k, {"n": int(sel.sum()), "blocks": G, "cells": cells, "snr": round(snr, 1),
-                       "weakest": np.round(weak, 2).tolist(), "resid": rms, "sigma": sig, "iters": n_it}
+    return sd, snr, weak, G

@@ -22,6 +22,25 @@ def _shift(A: np.ndarray, pts: np.ndarray) -> float:
     return float(np.abs(pts @ A[:, :2].T + A[:, 2]).max())
 
 
+def to_frame(Aw: np.ndarray, s: float) -> np.ndarray:
+    """Work-pixel transforms ``[..., 2, 3]`` in frame pixels (work = ``s`` * frame + ``(s - 1) / 2``)."""
+    o = 0.5 * s - 0.5
+    Af = np.array(Aw, float)
+    Af[..., 2] = (Af[..., :2].sum(-1) * o + Af[..., 2] - o) / s
+    return Af
+
+
+def interpolate(keys: list[tuple], n: int, s: float) -> list[np.ndarray]:
+    """Per-frame transforms (frame px) for frames ``0 .. n - 1``: the estimated key frames' (``s``: work px
+    per frame px), linearly interpolated between them; a ``hold`` is bridged."""
+    good = [k for k in keys if k[2] != "hold"]
+    if not good:
+        return []
+    flat = to_frame(np.array([k[1] for k in good]), s).reshape(len(good), 6)
+    idx = np.arange(n)
+    return list(np.stack([np.interp(idx, [k[0] for k in good], flat[:, j]) for j in range(6)], 1).reshape(-1, 2, 3))
+
+
 def bridged(keys: list[tuple], i: int, corners: np.ndarray, tol: float) -> bool:
     """Whether held frame ``i`` lies on the path: the two estimates on each side, each pair extrapolated to
     ``i``, and the interpolation between the nearest two agree within ``tol`` (work px at ``corners``)."""

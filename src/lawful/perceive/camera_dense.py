@@ -313,7 +313,7 @@ def register(img: np.ndarray, tpl: Template, A0: np.ndarray, keep: np.ndarray, i
 
 
 def covariance(J: np.ndarray, wt: np.ndarray, e: np.ndarray, y: np.ndarray, d: np.ndarray, H: np.ndarray,
-               w: int, h: int, grad_noise: float):
+               w: int, h: int, grad_noise: float, min_snr: float = SIGMAS):
     """Uncertainty of a similarity fitted to intensities: ``(sd px, snr, weakest direction, blocks)`` or None
     (fewer than 8 blocks of residuals).
 
@@ -322,7 +322,7 @@ def covariance(J: np.ndarray, wt: np.ndarray, e: np.ndarray, y: np.ndarray, d: n
     ``w x h`` the level's size, ``grad_noise`` the gradient of noise per component (times the gain).
     A cluster-robust (sandwich) covariance, residuals grouped in ``_BLOCK``-px blocks, propagated to the
     frame corners and centre (``sd``: the largest standard error along either axis); infinite where some
-    direction is pinned by less than ``SIGMAS`` times the gradient noise alone gives.
+    direction is pinned by less than ``min_snr`` times the gradient noise alone gives.
     """
     sel = wt > 0
     _, bi = np.unique((y[sel, 1] // _BLOCK) * (w // _BLOCK + 1) + y[sel, 0] // _BLOCK, return_inverse=True)
@@ -337,11 +337,7 @@ def covariance(J: np.ndarray, wt: np.ndarray, e: np.ndarray, y: np.ndarray, d: n
     # the gradient is not ``SIGMAS`` times what noise alone gives (stripes all along it) has no estimate:
     # below that, the few structures that pin it (a shelf's end, one slanted edge) leave wrong minima
     # several px away that the local covariance cannot see (a studio 10 % zoom: 5-15 px off at snr 2-3).
-    ds, ws = d[sel], wt[sel]
-    r2, one, zero = np.sum(ds ** 2, 1), np.ones(len(ds)), np.zeros(len(ds))
-    Jn = np.array([[r2, zero, ds[:, 0], ds[:, 1]], [zero, r2, -ds[:, 1], ds[:, 0]],
-                   [ds[:, 0], -ds[:, 1], one, zero], [ds[:, 1], ds[:, 0], zero, one]])
-    Hn = (Jn * ws).sum(-1) * grad_noise ** 2
+    Hn = noise_information(d[sel], wt[sel], grad_noise)
     Hr = H.copy()
     Hr[:4, :4] -= Hn
     try:
@@ -353,7 +349,7 @@ def covariance(J: np.ndarray, wt: np.ndarray, e: np.ndarray, y: np.ndarray, d: n
     except np.linalg.LinAlgError:
         snr, weak = 0.0, np.zeros(4)
     sd = float("inf")
-    if snr >= SIGMAS:
+    if snr >= max(min_snr, 1.0 + 1e-6):
         Hi = np.linalg.inv(Hr)
         cov = Hi @ (score.T @ score) @ Hi * (G / (G - 1))
         sd = 0.0
@@ -361,3 +357,12 @@ def covariance(J: np.ndarray, wt: np.ndarray, e: np.ndarray, y: np.ndarray, d: n
             Jp = np.array([[dx, -dy, 1, 0], [dy, dx, 0, 1]])  # displacement of a point per (a, b, tx, ty)
             sd = max(sd, float(np.sqrt(np.max(np.diag(Jp @ cov[:4, :4] @ Jp.T)))))
     return sd, snr, weak, G
+
+
+def noise_information(d: np.ndarray, wt: np.ndarray, grad_noise: float) -> np.ndarray:
+    """The ``4 x 4`` information about ``(a, b, tx, ty)`` that the template's own gradient noise (``grad_noise``
+    per component) seems to add at points ``d`` (offsets from the centre) with weights ``wt``."""
+    r2, one, zero = np.sum(d ** 2, 1), np.ones(len(d)), np.zeros(len(d))
+    Jn = np.array([[r2, zero, d[:, 0], d[:, 1]], [zero, r2, -d[:, 1], d[:, 0]],
+                   [d[:, 0], -d[:, 1], one, zero], [d[:, 1], d[:, 0], zero, one]])
+    return (Jn * wt).sum(-1) * grad_noise ** 2

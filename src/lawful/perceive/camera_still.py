@@ -23,8 +23,10 @@ the information) nothing. The key frame is still when
 
 - the misfit is within ``bound`` (the tracker's precision: ``CameraMotion.min_shift``; a clip whose
   noise alone exceeds it cannot be proven still at that precision), and
-- the motion is pinned (finite error) and, at the frame corners and centre, plus ``Z`` standard
-  errors within ``bound``.
+- the motion is pinned (finite error: some gradient information beyond what noise alone gives, in every
+  direction; at identity, within the linear range, no distant wrong minimum is possible, so the
+  registration's stricter ``SIGMAS`` is not needed, and the error grows as that margin shrinks) and, at the
+  frame corners and centre, plus ``Z`` standard errors within ``bound``.
 
 Anything else (moved, misfit, not pinned) ends the still path; the reason is kept as evidence.
 """
@@ -92,7 +94,8 @@ class StillTest:
         e = D[at] - self._brightness(D, keep)(R)
         J = np.stack([gx * d[:, 0] + gy * d[:, 1], -gx * d[:, 1] + gy * d[:, 0], gx, gy], 1)
         p, r, wt, H, sig = _robust(J, e, use)
-        cov = dense.covariance(J, wt, r, y, d, H, w, h, max(self.template.grad_sd, 1e-3))
+        noise = max(self.template.grad_sd, 1e-3)
+        cov = dense.covariance(J, wt, r, y, d, H, w, h, noise, min_snr=1.0)
         if cov is None:
             return self._fail(i, "residuals in fewer than 8 blocks")
         sd, snr, _, G = cov

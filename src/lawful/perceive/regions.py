@@ -26,7 +26,8 @@ Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
                  the scatter of the pixels' mean offsets over :data:`BIN`-px pieces). ``sigma``: rms / √n.
 - ``blobs``      the ``count`` largest connected components of the selected pixels, ordered left to right,
                  ``[T, count]`` (NaN where fewer): ``x``, ``y``, ``area``, ``x0``, ``y0``, ``x1``, ``y1`` and a
-                 circle fitted to each outline, ``cx``, ``cy``, ``r``, ``roundness`` (1 − radial rms / r).
+                 circle fitted to each outline (:func:`lawful.perceive.fit.fit_circle`): ``cx``, ``cy``, ``r``,
+                 ``roundness`` (1 − radial rms / r).
                  ``fit="pixels"`` fits the circle to all of a component's pixel centres instead, by geometric
                  least squares in a curvature parametrisation (a thin, short or straight arc: its centre
                  line, where an outline fit closes round the strip).
@@ -47,6 +48,8 @@ from typing import Literal
 
 import cv2
 import numpy as np
+
+from lawful.perceive.fit import fit_circle
 
 Kind = Literal["level", "brightness", "line", "blobs", "profile"]
 KINDS = ("level", "brightness", "line", "blobs", "profile")
@@ -419,17 +422,6 @@ def _slope_sd(along: np.ndarray, perp: np.ndarray) -> float:
     return float(np.sqrt(res @ res / (len(s) - 2) / (s @ s)))
 
 
-def _circle(pts: np.ndarray) -> tuple[float, float, float, float]:
-    """Least-squares circle through ``pts`` ``[N, 2]``: centre, radius, radial rms."""
-    x, y = pts[:, 0], pts[:, 1]
-    A = np.stack([x, y, np.ones_like(x)], 1)
-    c, *_ = np.linalg.lstsq(A, x * x + y * y, rcond=None)
-    cx, cy = c[0] / 2, c[1] / 2
-    r = float(np.sqrt(max(c[2] + cx * cx + cy * cy, 0.0)))
-    rms = float(np.sqrt(np.mean((np.hypot(x - cx, y - cy) - r) ** 2)))
-    return float(cx), float(cy), r, rms
-
-
 def _arc_fit(pts: np.ndarray) -> tuple[float, float, float, float]:
     """Geometric least-squares circle through ``pts`` ``[N, 2]`` in a curvature parametrisation that stays
     well-posed for a short or straight arc: centre (far off, or ±1e12, for a straight one), radius, radial rms."""
@@ -476,7 +468,8 @@ def _blobs(p: Probe, img, mask, state):
         else:
             cs, _ = cv2.findContours((labels == k).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
             pts = max(cs, key=len).reshape(-1, 2).astype(float)
-        cx, cy, r, rms = ((_arc_fit if p.fit == "pixels" else _circle)(pts) if len(pts) >= 3 else (np.nan,) * 4)
+        cx, cy, r, rms = (_arc_fit(pts) if p.fit == "pixels" else fit_circle(pts[:, 0], pts[:, 1])) if len(pts) >= 3 \
+            else (np.nan,) * 4
         vals = (cents[k][0], cents[k][1], a, x - 0.5, y - 0.5, x + w - 0.5, y + h - 0.5, cx, cy, r,
                 1 - rms / r if r > 0 else np.nan)
         for key, v in zip(BLOB_KEYS, vals):

@@ -2,7 +2,10 @@
 
 Reading streams frames through OpenCV's FFmpeg backend (about 2x faster than
 PyAV here) and falls back to PyAV; writing uses PyAV (libx264, yuv420p).
-Frames are ``uint8`` RGB arrays ``[H, W, 3]``.
+Frames are ``uint8`` RGB arrays ``[H, W, 3]``. A yuv420p video read smaller than it
+is (``max_side``) is decoded by PyAV and shrunk before colour conversion
+(:func:`_shrunk_rgb`): the same frames, within rounding, as OpenCV's full-size
+conversion followed by ``INTER_AREA``, without converting every full-size pixel.
 
 Time rule (the seeds'): the whole decoded clip spans the case's requested
 duration, whatever fps the file claims. With ``n`` decoded frames, frame ``i``
@@ -126,7 +129,13 @@ def open_frames(path: str | Path, every: int = 1, max_side: int | None = None,
             import cv2
 
             cap.set(cv2.CAP_PROP_ORIENTATION_AUTO, 0)
-        info, frames = _video_info(path, *_cv2_info(cap), False), _read_cv2(cap, path, every, max_side, None, span)
+        info = _video_info(path, *_cv2_info(cap), False)
+        shrink = _yuv420_container(path, info, max_side, threads=1 if prefetch > 0 else 0)
+        if shrink is not None:
+            cap.release()
+            frames = _read_shrunk(shrink, path, every, max_side, None, span)
+        else:
+            frames = _read_cv2(cap, path, every, max_side, None, span)
     if span.rotation in (90, 270) and cap is not None:
         info = VideoInfo(info.path, info.fps, info.n_frames, info.height, info.width)
     if span != WHOLE:
@@ -170,12 +179,11 @@ def _resize(frame: np.ndarray, max_side: int | None) -> np.ndarray:
     if not max_side:
         return frame
     h, w = frame.shape[:2]
-    s = max_side / max(h, w)
-    if s >= 1:
+    if max_side >= max(h, w):
         return frame
     import cv2
 
-    return cv2.resize(frame, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
+    return cv2.resize(frame, _target(w, h, max_side), interpolation=cv2.INTER_AREA)
 
 
 def iter_frames(
@@ -194,6 +202,11 @@ def _iter_frames(path: Path, every: int, max_side: int | None, limit: int | None
     cap = _cv2_capture(path)
     if cap is None:
         yield from _iter_av(path, every, max_side, limit)
+        return
+    shrink = _yuv420_container(path, VideoInfo(str(path), 0.0, 0, *_cv2_info(cap)[2:]), max_side)
+    if shrink is not None:
+        cap.release()
+        yield from _read_shrunk(shrink, path, every, max_side, limit)
     else:
         yield from _read_cv2(cap, path, every, max_side, limit)
 
@@ -240,6 +253,87 @@ def _iter_av(path: Path, every: int, max_side: int | None, limit: int | None,
                     continue
                 turn = span.rotation if span.rotation is not None else -int(getattr(frame, "rotation", 0) or 0) % 360
                 yield i - span.first, _resize(_rotated(frame.to_ndarray(format="rgb24"), turn), max_side)
+                n += 1
+                if limit is not None and n >= limit:
+                    return
+    except (av.FFmpegError, IndexError, OSError) as e:
+        raise VideoError(f"{path}: cannot decode ({type(e).__name__})") from None
+
+
+# BT.601 limited-range YUV -> RGB as FFmpeg's swscale converts for OpenCV (which ignores a file's colour
+# tags), on (Y, U, V, 1); -0.5 turns cv2.transform's rounding into swscale's truncation.
+_BT601 = np.array([[1.164383, 0.0, 1.596027], [1.164383, -0.391762, -0.812968], [1.164383, 2.017232, 0.0]])
+_YUV2RGB = np.hstack([_BT601, (-_BT601 @ (16.0, 128.0, 128.0) - 0.5)[:, None]]).astype(np.float32)
+
+
+def _target(w: int, h: int, max_side: int) -> tuple[int, int]:
+    s = max_side / max(h, w)
+    return max(1, round(w * s)), max(1, round(h * s))
+
+
+def _yuv420_container(path: Path, info: VideoInfo, max_side: int | None, threads: int = 0):
+    """An opened PyAV container when frames are to be shrunk and the stream is limited-range yuv420p
+    (the H.264 norm), else None (OpenCV converts then; ``threads``: decoder threads, 0 = FFmpeg's choice)."""
+    if not max_side or max(info.width, info.height) <= max_side:
+        return None
+    import av
+
+    try:
+        c = av.open(str(path))
+        cc = c.streams.video[0].codec_context
+        if cc.pix_fmt == "yuv420p" and int(cc.color_range or 0) != 2:  # 2: full (JPEG) range
+            if threads:
+                cc.thread_count = threads
+            else:
+                cc.thread_type = "AUTO"
+            return c
+        c.close()
+    except (av.FFmpegError, IndexError, OSError):
+        pass
+    return None
+
+
+def _planes(frame) -> list[np.ndarray]:
+    return [np.frombuffer(p, np.uint8, count=p.line_size * p.height).reshape(p.height, p.line_size)[:, :p.width]
+            for p in frame.planes]
+
+
+def _shrunk_rgb(frame, max_side: int) -> np.ndarray:
+    """A yuv420p frame shrunk to ``max_side`` (INTER_AREA on the planes) and then converted to RGB.
+
+    Conversion is affine, so converting box averages equals box-averaging converted pixels: the result
+    is OpenCV's full-size conversion (chroma repeated over 2x2 pixels) followed by INTER_AREA,
+    up to rounding and clipping at saturated colours."""
+    import cv2
+
+    W, H = frame.width, frame.height
+    w, h = _target(W, H, max_side)
+    y, u, v = _planes(frame)
+    uv = cv2.merge([u, v])
+    if W % 2 or H % 2 or uv.shape[1] < w or uv.shape[0] < h:  # area over the repeated chroma exactly
+        uv = cv2.resize(uv, (2 * uv.shape[1], 2 * uv.shape[0]), interpolation=cv2.INTER_NEAREST)[:H, :W]
+    if uv.shape[:2] != (h, w):
+        uv = cv2.resize(uv, (w, h), interpolation=cv2.INTER_AREA)
+    y = cv2.resize(y, (w, h), interpolation=cv2.INTER_AREA)
+    return cv2.transform(cv2.merge([y, uv]), _YUV2RGB)
+
+
+def _read_shrunk(c, path: Path, every: int, max_side: int, limit: int | None,
+                 span: Span = WHOLE) -> Iterator[tuple[int, np.ndarray]]:
+    """Frames of an opened yuv420p PyAV container (closed at the end), shrunk and converted by
+    :func:`_shrunk_rgb` and then turned upright (as the span or the display matrix says)."""
+    import av
+
+    try:
+        with c:
+            n = 0
+            for i, frame in enumerate(c.decode(c.streams.video[0])):
+                if span.last is not None and i > span.last:
+                    return
+                if not span.contains(i) or (i - span.first) % every:
+                    continue
+                turn = span.rotation if span.rotation is not None else -int(getattr(frame, "rotation", 0) or 0) % 360
+                yield i - span.first, _rotated(_shrunk_rgb(frame, max_side), turn)
                 n += 1
                 if limit is not None and n >= limit:
                     return

@@ -1,0 +1,84 @@
+"""Frames shrunk in YUV before colour conversion (lawful.video._shrunk_rgb) equal OpenCV's full-size
+conversion followed by INTER_AREA (the path used before) within rounding, on a clip whose content is known."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import lawful.video as V
+from lawful.video import Span, iter_frames, open_frames, write_video
+
+W, H, N = 320, 180, 6
+SQ = (101, 61, 149, 109)  # the square: x0, y0, x1, y1 (exclusive) in full pixels, centre (124.5, 84.5) + frame
+
+
+def _clip(tmp_path: Path) -> Path:
+    """A grey-to-blue gradient with a sharp-edged red square moving 2 px per frame, stored losslessly (CRF 0)."""
+    yy, xx = np.mgrid[0:H, 0:W]
+    bg = np.stack([np.full_like(xx, 60), np.full_like(xx, 60), 40 + xx * 180 // W + yy * 20 // H], -1).astype(np.uint8)
+    frames = []
+    for i in range(N):
+        f = bg.copy()
+        f[SQ[1]:SQ[3], SQ[0] + 2 * i:SQ[2] + 2 * i] = (220, 20, 20)
+        frames.append(f)
+    return write_video(tmp_path / "sq.mp4", frames, fps=10, crf=0)
+
+
+def _old(path: Path, max_side: int, span: Span = V.WHOLE, every: int = 1) -> list[tuple[int, np.ndarray]]:
+    real = V._yuv420_container
+    V._yuv420_container = lambda *a, **k: None  # the previous path: OpenCV converts, then INTER_AREA
+    try:
+        _, it = open_frames(path, every=every, max_side=max_side, span=span)
+        return list(it)
+    finally:
+        V._yuv420_container = real
+
+
+def _centroid(f: np.ndarray) -> np.ndarray:
+    """Centroid (x, y) of the red square: pixels weighted by their share of red minus green (0 on the
+    background, 200 on the square; linear in the share of square a pixel covers)."""
+    wgt = np.clip((f[..., 0].astype(float) - f[..., 1]) / 200, 0, 1)
+    wgt[wgt < 0.05] = 0  # conversion noise on the background
+    yy, xx = np.mgrid[0:f.shape[0], 0:f.shape[1]]
+    return np.array([(wgt * xx).sum(), (wgt * yy).sum()]) / wgt.sum()
+
+
+@pytest.mark.parametrize("max_side", [160, 213, 240])  # 2x; a non-integer ratio; chroma smaller than the target
+def test_shrunk_frames_equal_the_convert_then_resize_path(tmp_path, max_side):
+    path = _clip(tmp_path)
+    assert V._yuv420_container(path, V.probe(path), max_side) is not None  # the new path is the one tested
+    _, it = open_frames(path, max_side=max_side)
+    new, old = list(it), _old(path, max_side)
+    assert [i for i, _ in new] == [i for i, _ in old] == list(range(N))
+    a, b = np.stack([f for _, f in new]).astype(int), np.stack([f for _, f in old]).astype(int)
+    assert a.shape == b.shape == (N, round(H * max_side / W), max_side, 3)
+    d = np.abs(a - b)
+    assert d.mean() < 1.0 and d.max() <= 8  # rounding (swscale truncates) and the square's saturated red
+    s = max_side / W
+    for i in range(N):
+        truth = (np.array([(SQ[0] + SQ[2] - 1) / 2 + 2 * i, (SQ[1] + SQ[3] - 1) / 2]) + 0.5) * s - 0.5
+        assert np.allclose(_centroid(a[i]), _centroid(b[i]), atol=0.05)
+        assert np.allclose(_centroid(a[i]), truth, atol=0.12)  # INTER_AREA at ratio 1.5 itself: 0.09 px
+
+
+def test_rotation_span_every_and_limit_are_kept(tmp_path):
+    path = _clip(tmp_path)
+    for span, every in [(Span(rotation=90), 1), (Span(1, 4, rotation=270), 2), (Span(2, None), 3)]:
+        info, it = open_frames(path, every=every, max_side=160, span=span)
+        new, old = list(it), _old(path, 160, span, every)
+        assert [i for i, _ in new] == [i for i, _ in old]
+        a, b = np.stack([f for _, f in new]).astype(int), np.stack([f for _, f in old]).astype(int)
+        assert a.shape == b.shape and np.abs(a - b).mean() < 1.0
+        assert (info.width, info.height) == ((H, W) if span.rotation in (90, 270) else (W, H))
+    (_, turned), = [x for x in open_frames(path, max_side=160, span=Span(rotation=90))[1]][:1]
+    assert turned.shape == (160, 90, 3)
+    cx, cy = _centroid(turned)  # 90 degrees clockwise: x' = (h - 1) - y, y' = x
+    assert abs(cx - (89 - ((84.5 + 0.5) * 0.5 - 0.5))) < 0.1 and abs(cy - ((124.5 + 0.5) * 0.5 - 0.5)) < 0.1
+    assert len(list(iter_frames(path, max_side=160, limit=2))) == 2
+
+
+def test_unshrunk_and_full_range_videos_keep_the_opencv_path(tmp_path):
+    path = _clip(tmp_path)
+    assert V._yuv420_container(path, V.probe(path), 320) is None  # nothing to shrink
+    assert V._yuv420_container(path, V.probe(path), None) is None

@@ -26,6 +26,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -211,7 +212,7 @@ def ice_in_salt_water(index: int, seed: int) -> StyledCase:
     st.floor()
     st.backdrop(y=float(rng.uniform(0.35, 0.55)))
     P.board(st, rng, -0.5 * w - 0.08, 0.5 * w + 0.08, 0.0, z_top + 0.06, y=0.5 * dp + 0.04, grey=(120, 150))
-    K.jar(st, rng, "brine", 0.0, w, dp, z_b, z_top, brine, 0.55)
+    K.jar(st, rng, "brine", 0.0, w, dp, z_b, z_top, brine, 0.55, specular=0.15)
     ice = tuple(int(v) for v in rng.uniform([222, 230, 238], [238, 245, 252]))
     imat = K.glass(st, ice, 1.0, specular=0.7, emission=0.3)
     _box_mesh(st, "ice", (xc, 0, z_w0 + (0.5 - draft) * c), (0.5 * a, 0.5 * b, 0.5 * c))
@@ -245,8 +246,8 @@ def ice_in_salt_water(index: int, seed: int) -> StyledCase:
     ppm = world.px_per_m((0, -0.5 * dp, z_w0))
     reach = max(rise * ppm + 12, 0.25 * (y_b - y_s))
     bands = {"left": [bl, y_rim + 4, il - m, y_s + reach], "right": [ir + m, y_rim + 4, br, y_s + reach]}
-    y_under = px(0, z_w0 - 0.1 * draft * c)[1]
-    region = [xl + 3, max(y_under, y_s + 0.01 * ppm + 4), xr - 3, y_b - 3]
+    y_under = px(0, z_w0 - 0.25 * draft * c)[1]  # clear of the surface seen from below (its highlight)
+    region = [xl + 3, max(y_under, y_s + 16), xr - 3, y_b - 3]
     ipts = [px(xc + dx * a, z_w0 - dz * draft * c, -0.5 * b) for dx in (-0.3, 0, 0.3) for dz in (0.3, 0.6)]
     r2 = lambda v: [round(float(x), 2) for x in v]  # noqa: E731
     known = {"level_bands": {k: r2(v) for k, v in bands.items()}, "ice_region": r2(region),
@@ -341,6 +342,12 @@ def crushed_vs_intact_ice(index: int, seed: int) -> StyledCase:
         P.parameter(st, f"edge_{sd}")
     z_mid = z_b + h0 + 0.5 * rise
     cam = K.level_camera(st, rng, variant, (x_lo - 0.04, 0.0), (x_hi + 0.04, z_top + 0.02), z_mid)
+    kx = float(rng.uniform(-0.4, 0.4))  # key light from above and a little behind: shelf shadows fall forward, off the board
+    lights = (f'<light name="key" directional="true" castshadow="true" dir="{kx:.3g} -0.35 -1" diffuse=".62 .62 .62" '
+              'specular=".2 .2 .2"/><light name="fill" directional="true" castshadow="false" dir="0 0.8 -0.5" '
+              'diffuse=".38 .38 .38" specular="0 0 0"/>')
+    xml = re.sub(r'<light name="(key|fill)"[^>]*/>', "", st.xml(), count=2).replace("<worldbody>", "<worldbody>" + lights, 1)
+    st.xml = lambda: xml  # what Scaled.of compiles
     world = K.near_clip(P.Scaled.of(st, morphs=morphs))
     qa = {j: K.qadr(world, j) for j in ("water_crushed_j", "water_intact_j", "edge_crushed_j", "edge_intact_j",
                                          *(f"layer{L}_j" for L in range(len(HEAP))))}
@@ -367,12 +374,14 @@ def crushed_vs_intact_ice(index: int, seed: int) -> StyledCase:
     for sd, x in xs.items():
         px = lambda xx, z: world.project((xx, -0.5 * dp, z))  # noqa: E731,B023  (the jar's front face)
         xl, xr = px(x - 0.5 * w, z_mid)[0], px(x + 0.5 * w, z_mid)[0]
-        y_rim, y_b, y_sh = px(x, z_top)[1], px(x, z_b)[1], px(x, z_shelf)[1]
+        y_rim, y_b = px(x, z_top)[1], px(x, z_b)[1]
+        y_sh = world.project((x, 0.5 * dp, z_shelf))[1]  # the shelf's far edge: seen from below, its lowest row
+        y_low = px(x, z_b + 0.3 * h0)[1]  # inside the initial water, above the jar's bottom
         bl, br = _clear_of_posts(world, w, dp, z_mid, x)
         m = 0.06 * (xr - xl)
         xc = 0.5 * (xl + xr)
         vessels[sd] = r2([xl, y_rim, xr, y_b])
-        bands[sd] = {"left": r2([bl, y_sh + 4, xc - m, y_b - 3]), "right": r2([xc + m, y_sh + 4, br, y_b - 3])}
+        bands[sd] = {"left": r2([bl, y_sh + 4, xc - m, y_low]), "right": r2([xc + m, y_sh + 4, br, y_low])}
     ppm = world.px_per_m((0, -0.5 * dp, z_mid))
     t = recs["true"].times[:, recs["true"].times.shape[1] // 2]
     f_c = mt.melted_fraction(t - t0, [s_p], speed)

@@ -1,46 +1,51 @@
-"""Throughput and memory of evaluation, as ratios measured in one run.
+"""Throughput and memory of evaluation, as ratios measured in one run (issue 16's goals).
 
-    python benchmarks/throughput.py [--suite principia,wmle] [--cases-per-task 1]
+    python benchmarks/throughput.py [--styles flat,studio] [--tasks wmle:P1,principia:pendulum] [--old-decode]
 
-Prints, per suite, for the same set of reference videos:
-- decode-only time (every frame decoded, nothing else) and full evaluation time
-  (probe + track + measure + score), wall and CPU, and the wall ratio (target ≤ 2.5), the camera
-  estimator's wall time per tracked frame and the region readings' (:mod:`lawful.perceive.regions`)
-  wall time per probe and frame;
-  once for the suite's own 640×360 renders (flat colours: they decode at ~2,000 frames/s)
-  and once for the same renders with a light sensor grain (σ = 4/255, CRF 20), whose
-  decode cost is closer to a generated video's;
-- the same for one 1280×720, 240-frame clip (the generators' usual size);
-- peak RSS of a fresh process evaluating that clip (target ≤ 1 GB).
+For each render style (``flat``: lawful's 2-D renderer, 640×360; ``studio``: MuJoCo scenes, 1920×1080; see
+:mod:`lawful.world.styles`) the law-correct clip of each task is written at 640×360, 1280×720 and
+1920×1080 (INTER_AREA down, INTER_LINEAR up; the case keeps its own pixel frame), and per size it prints:
+- decode-only time: every frame decoded to a full-size RGB array (``lawful.video.iter_frames``, OpenCV;
+  what any reader of the video pays), wall and CPU;
+- full evaluation time (probe + track + measure + score), wall and CPU, and the ratios
+  evaluation / decode (goal ≤ 1.2, must ≤ 1.3), camera-estimator time per tracked frame;
+- with ``--old-decode`` also the evaluation through the previous decode path (OpenCV converts every
+  full-size frame, then INTER_AREA), measured beside the new one in the same run.
+Then the peak RSS of a fresh interpreter evaluating one 1280×720, 240-frame clip, read from its own
+``/proc/self/status`` VmHWM at its end (goal ≤ 512 MB): Linux's ``ru_maxrss`` survives ``exec``, so a child
+of a large parent reports the parent's peak.
 
-One video is evaluated untimed first (imports and first-call set-up are paid once per
-process). Evaluation overlaps decoding with tracking (a decode thread), so on a multi-core
-machine its wall time can be below its CPU time; the CPU ratio says what it costs a busy machine.
+One video is evaluated untimed first (imports and first-call set-up are paid once per process).
+Evaluation overlaps decoding with tracking (a decode thread), so its wall time can be below its CPU time;
+the CPU ratio says what it costs a busy machine. Note the machine's load (``uptime``) with the figures.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
-import cv2
-
-from lawful.case import load_case
-from lawful.generators.base import get_generator
-from lawful.runner.evaluate import evaluate_video, task_for
-from lawful.runner.run import build_cases
-from lawful.suites.base import get_suite
-from lawful.video import iter_frames, write_video
-from lawful.world.perturb import noise_frames
-
-
+SIZES = {"640x360": (640, 360), "1280x720": (1280, 720), "1920x1080": (1920, 1080)}
+GOAL_RATIO, MUST_RATIO, GOAL_RSS_MB = 1.2, 1.3, 512
 _CAM = {"cpu": 0.0, "frames": 0}
+
+
+def peak_rss_mb(code: str, timeout: float = 600) -> tuple[float, str]:
+    """Run ``code`` in a fresh interpreter; its own peak RSS (MB, VmHWM read at its end) and its stdout.
+
+    VmHWM belongs to the process image, which ``exec`` replaces, so nothing of the parent is counted."""
+    tail = "\nimport sys as _s\n_s.stdout.flush()\nprint('VmHWM_kB', [l.split()[1] for l in open('/proc/self/status')" \
+           " if l.startswith('VmHWM:')][0])\n"
+    out = subprocess.run([sys.executable, "-c", code + tail], capture_output=True, text=True, check=True,
+                         timeout=timeout).stdout
+    lines = out.strip().splitlines()
+    return int(lines[-1].split()[1]) / 1024, "\n".join(lines[:-1])
 
 
 def _time_camera() -> None:
@@ -59,97 +64,147 @@ def _time_camera() -> None:
     CameraMotion.update = timed
 
 
-def _decode_all(path: Path) -> int:
-    return sum(1 for _ in iter_frames(path))
+@contextmanager
+def _old_decode():
+    """The previous decode path: OpenCV converts every full-size frame, then INTER_AREA."""
+    import lawful.video as V
+
+    real = V._yuv420_container
+    V._yuv420_container = lambda *a, **k: None
+    try:
+        yield
+    finally:
+        V._yuv420_container = real
 
 
-def _rss_child(case_path: Path, video: Path) -> float:
-    """Peak RSS (MB) of a fresh interpreter that evaluates ``video``."""
-    code = (
-        "import resource, sys, json\n"
-        "from lawful.case import load_case\n"
-        "from lawful.runner.evaluate import evaluate_video\n"
-        f"ev = evaluate_video(load_case({str(case_path)!r}), {str(video)!r})\n"
-        "print(json.dumps({'status': ev.status, 'rss_kb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    res = json.loads(out.stdout.strip().splitlines()[-1])
-    return res["rss_kb"] / 1024, res["status"]
-
-
-def _measure(label: str, videos: list[tuple]) -> None:
-    """Decode-only and full evaluation of ``videos`` [(case, path)], wall and CPU, one line each."""
+def _timed(fn) -> tuple[float, float, object]:
     w0, c0 = time.perf_counter(), time.process_time()
-    n_frames = sum(_decode_all(v) for _, v in videos)
-    t_decode, c_decode = time.perf_counter() - w0, time.process_time() - c0
-    w0, c0 = time.perf_counter(), time.process_time()
+    out = fn()
+    return time.perf_counter() - w0, time.process_time() - c0, out
+
+
+def _evaluate(videos):
+    from lawful.runner.evaluate import evaluate_video, task_for
+
+    return [evaluate_video(c, v, task_for(c)) for c, v in videos]
+
+
+def _measure(label: str, videos: list[tuple], old: bool) -> dict:
+    """Decode-only and full evaluation of ``videos`` [(case, path)], wall and CPU; prints one block."""
+    from lawful.video import iter_frames
+
+    t_dec, c_dec, n_frames = _timed(lambda: sum(1 for _, v in videos for _ in iter_frames(v)))
     _CAM.update(cpu=0.0, frames=0)
-    evs = [evaluate_video(c, v, task_for(c)) for c, v in videos]
-    t_eval, c_eval = time.perf_counter() - w0, time.process_time() - c0
+    t_ev, c_ev, evs = _timed(lambda: _evaluate(videos))
     statuses = [e.status for e in evs]
     metas = [(e.evidence or {}).get("tracks_meta", {}) for e in evs]
-    t_cam = sum(m.get("timing_s", {}).get("camera", 0.0) for m in metas)
     n_cam = sum(m.get("camera", {}).get("frames", 0) for m in metas)
-    with_regions = [(m, e) for m, e in zip(metas, evs) if (e.evidence or {}).get("tracks", {}).get("regions")]
-    t_reg = sum(m.get("timing_s", {}).get("regions", 0.0) for m, _ in with_regions)
-    n_reg = sum(m.get("samples", 0) * len(e.evidence["tracks"]["regions"]) for m, e in with_regions)
-    counts = {s: statuses.count(s) for s in sorted(set(statuses))}
-    print(f"{label}: {len(videos)} videos, {n_frames} frames, statuses {counts}")
-    print(f"  decode only      {t_decode:7.2f} s wall ({n_frames / t_decode:6.0f} frames/s), {c_decode:6.2f} s CPU")
-    print(f"  full evaluation  {t_eval:7.2f} s wall ({n_frames / t_eval:6.0f} frames/s), {c_eval:6.2f} s CPU")
-    print(f"  ratio evaluation/decode = {t_eval / t_decode:.2f} wall (target ≤ 2.5), {c_eval / c_decode:.2f} CPU")
+    t_cam = sum(m.get("timing_s", {}).get("camera", 0.0) for m in metas)
+    r, rc = t_ev / t_dec, c_ev / c_dec
+    row = {"label": label, "frames": n_frames, "decode_s": t_dec, "decode_cpu_s": c_dec, "eval_s": t_ev,
+           "eval_cpu_s": c_ev, "ratio": r, "ratio_cpu": rc, "values": [e.value for e in evs]}
+    ok = "✓" if max(r, rc) <= GOAL_RATIO else ("≤ 1.3" if max(r, rc) <= MUST_RATIO else "✗")
+    print(f"{label}: {len(videos)} videos, {n_frames} frames, statuses "
+          f"{ {s: statuses.count(s) for s in sorted(set(statuses))} }")
+    print(f"  decode only      {t_dec:7.2f} s wall ({n_frames / t_dec:6.0f} frames/s), {c_dec:6.2f} s CPU")
+    print(f"  full evaluation  {t_ev:7.2f} s wall ({n_frames / t_ev:6.0f} frames/s), {c_ev:6.2f} s CPU")
+    print(f"  ratio evaluation/decode = {r:.2f} wall, {rc:.2f} CPU (goal ≤ {GOAL_RATIO}) {ok}")
     if n_cam:
         print(f"  camera estimation {1000 * t_cam / n_cam:.3f} ms/frame wall, "
-              f"{1000 * _CAM['cpu'] / max(1, _CAM['frames']):.3f} ms/frame CPU over {n_cam} tracked frames"
-              f" ({100 * t_cam / t_eval:.1f} % of evaluation wall)")
-    if n_reg:
-        print(f"  region readings   {1000 * t_reg / n_reg:.3f} ms per probe per frame wall over {len(with_regions)}"
-              f" videos ({100 * t_reg / t_eval:.1f} % of evaluation wall)")
+              f"{1000 * _CAM['cpu'] / max(1, _CAM['frames']):.3f} ms/frame CPU over {n_cam} tracked frames")
+    if old:
+        with _old_decode():
+            t_o, c_o, evs_o = _timed(lambda: _evaluate(videos))
+        same = all((a.value == b.value) or (a.value is not None and b.value is not None and abs(a.value - b.value)
+                                            < 1e-3) for a, b in zip(evs, evs_o))
+        row.update(old_eval_s=t_o, old_eval_cpu_s=c_o, old_ratio=t_o / t_dec, old_ratio_cpu=c_o / c_dec,
+                   old_values=[e.value for e in evs_o])
+        print(f"  previous decode  {t_o:7.2f} s wall, {c_o:6.2f} s CPU: ratio {t_o / t_dec:.2f} wall, "
+              f"{c_o / c_dec:.2f} CPU; values {'equal (1e-3)' if same else 'DIFFER'}: "
+              f"{[round(e.value, 4) if e.value is not None else None for e in evs_o]} -> "
+              f"{[round(e.value, 4) if e.value is not None else None for e in evs]}")
+    return row
 
 
-def _grained(videos: list[tuple], out: Path) -> list[tuple]:
-    """The same videos with light sensor grain, re-encoded at CRF 20."""
-    return [(c, write_video(out / v.name, noise_frames((f for _, f in iter_frames(v)), 4 / 255, seed=i),
-                            c.fps, crf=20)) for i, (c, v) in enumerate(videos)]
+def _resized(frames, size):
+    import cv2
+
+    for f in frames:
+        h, w = f.shape[:2]
+        yield f if (w, h) == size else cv2.resize(
+            f, size, interpolation=cv2.INTER_AREA if size[0] < w else cv2.INTER_LINEAR)
+
+
+def _clips(style: str, tasks: list[tuple[str, str]], out: Path) -> dict[str, list[tuple]]:
+    """Per size, the law-correct clip of each task drawn in ``style``: {size: [(case, path)]}."""
+    from lawful.video import write_video
+    from lawful.world.styles import get_style
+
+    st, by_size = get_style(style), {k: [] for k in SIZES}
+    for suite, task in tasks:
+        if not st.supports(suite, task):
+            print(f"({style} cannot draw {suite} {task}: skipped)")
+            continue
+        made = st.make(suite, task, 0, 1000)
+        frames = list(made.render("true"))
+        for name, size in SIZES.items():
+            path = write_video(out / style / name / f"{made.case.id}.mp4", _resized(frames, size), made.case.fps)
+            by_size[name].append((made.case, path))
+    return by_size
+
+
+def _resolve(spec: str) -> list[tuple[str, str]]:
+    """``suite:task`` pairs (a task by name or label) to ``(suite, task name)``."""
+    from lawful.suites.base import get_suite
+
+    out = []
+    for item in spec.split(","):
+        suite, t = item.split(":")
+        out.append((suite, get_suite(suite).task(t).name))
+    return out
+
+
+def _rss(tmp: Path, case) -> None:
+    """Peak RSS of a fresh interpreter evaluating ``case`` re-timed to 240 frames and drawn at 1280x720."""
+    from lawful.runner.evaluate import task_for
+    from lawful.video import write_video
+
+    big = case.model_copy(update={"duration": 240 / case.fps})
+    big_path = big.save(tmp / "big")
+    frames = _resized(task_for(big).render(big, "true"), SIZES["1280x720"])
+    clip = write_video(tmp / "big" / "big.mp4", frames, big.fps)
+    code = ("import json\nfrom lawful.case import load_case\nfrom lawful.runner.evaluate import evaluate_video\n"
+            f"ev = evaluate_video(load_case({str(big_path)!r}), {str(clip)!r})\nprint(json.dumps(ev.status))\n")
+    rss, out = peak_rss_mb(code)
+    print(f"peak RSS of a fresh interpreter evaluating one 1280x720 240-frame video: {rss:.0f} MB "
+          f"(goal ≤ {GOAL_RSS_MB} MB {'✓' if rss <= GOAL_RSS_MB else '✗'}; status {json.loads(out)})")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--suite", default="principia,wmle", help="comma-separated suites")
-    ap.add_argument("--cases-per-task", type=int, default=1)
+    ap.add_argument("--styles", default="flat,studio", help="comma-separated render styles")
+    ap.add_argument("--tasks", default="wmle:P1,principia:pendulum", help="suite:task pairs (names or labels)")
+    ap.add_argument("--old-decode", action="store_true", help="also evaluate through the previous decode path")
+    ap.add_argument("--json", type=Path, help="write the measured rows here")
     args = ap.parse_args()
     _time_camera()
-
+    tasks, rows = _resolve(args.tasks), []
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        ref = get_generator("reference")
-        first = None
         warm = True
-        for name in args.suite.split(","):
-            cases = build_cases(get_suite(name), tmp / name / "cases", args.cases_per_task, seed=7, progress=False)
-            videos = []
-            for cp in cases:
-                c = load_case(cp)
-                videos.append((c, ref.generate(c, None, tmp / name / "v" / f"{c.id}.mp4")))
-            first = first or videos[0]
-            if warm:  # imports and first-call set-up are paid once per process, not per video
-                evaluate_video(*videos[0])
-                warm = False
-            _measure(f"{name}, own renders", videos)
-            _measure(f"{name}, with grain", _grained(videos, tmp / name / "grain"))
+        for style in args.styles.split(","):
+            for name, videos in _clips(style, tasks, tmp).items():
+                if not videos:
+                    continue
+                if warm:  # imports and first-call set-up are paid once per process, not per video
+                    _evaluate(videos[:1])
+                    warm = False
+                rows.append(dict(_measure(f"{style}, {name}", videos, args.old_decode), style=style, size=name))
+        from lawful.world.styles import get_style
 
-        # one 1280x720, 240-frame video: the first case re-timed to 10 s and upscaled 2x
-        c0, _ = first
-        big = c0.model_copy(update={"duration": 240 / c0.fps})
-        big_path = big.save(tmp / "big")
-        task = task_for(big)
-        frames = (cv2.resize(f, (1280, 720), interpolation=cv2.INTER_LINEAR) for f in task.render(big, "true"))
-        big_video = write_video(tmp / "big" / "big.mp4", frames, big.fps)
-        _measure("1280x720, 240 frames", [(big, big_video)])
-        rss, status = _rss_child(big_path, big_video)
-        base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"peak RSS evaluating one 1280x720 240-frame video: {rss:.0f} MB (target ≤ 1024 MB; status {status};"
-              f" this parent process peaked at {base:.0f} MB)")
+        _rss(tmp, get_style("flat").make(*tasks[0], 0, 1000).case)  # the first task's flat case
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1, default=str))
 
 
 if __name__ == "__main__":

@@ -260,10 +260,18 @@ def _iter_av(path: Path, every: int, max_side: int | None, limit: int | None,
         raise VideoError(f"{path}: cannot decode ({type(e).__name__})") from None
 
 
-# BT.601 limited-range YUV -> RGB as FFmpeg's swscale converts for OpenCV (which ignores a file's colour
-# tags), on (Y, U, V, 1); -0.5 turns cv2.transform's rounding into swscale's truncation.
-_BT601 = np.array([[1.164383, 0.0, 1.596027], [1.164383, -0.391762, -0.812968], [1.164383, 2.017232, 0.0]])
-_YUV2RGB = np.hstack([_BT601, (-_BT601 @ (16.0, 128.0, 128.0) - 0.5)[:, None]]).astype(np.float32)
+def _yuv2rgb(kr: float, kb: float) -> np.ndarray:
+    """Limited-range YUV -> RGB for luma weights ``kr``, ``kb``, affine on (Y, U, V, 1); the -0.5 turns
+    cv2.transform's rounding into the truncation of FFmpeg's swscale (which converts for OpenCV)."""
+    kg = 1 - kr - kb
+    m = np.array([[1, 0, 2 * (1 - kr)], [1, -2 * (1 - kb) * kb / kg, -2 * (1 - kr) * kr / kg], [1, 2 * (1 - kb), 0]])
+    m = m * [[255 / 219, 255 / 224, 255 / 224]]
+    return np.hstack([m, (-m @ (16.0, 128.0, 128.0) - 0.5)[:, None]]).astype(np.float32)
+
+
+# The matrix OpenCV converts with, by the stream's colour-space tag: BT.709, else BT.601 (also when untagged).
+_YUV2RGB = {1: _yuv2rgb(0.2126, 0.0722), 2: _yuv2rgb(0.299, 0.114), 5: _yuv2rgb(0.299, 0.114),
+            6: _yuv2rgb(0.299, 0.114)}
 
 
 def _target(w: int, h: int, max_side: int) -> tuple[int, int]:
@@ -273,7 +281,8 @@ def _target(w: int, h: int, max_side: int) -> tuple[int, int]:
 
 def _yuv420_container(path: Path, info: VideoInfo, max_side: int | None, threads: int = 0):
     """An opened PyAV container when frames are to be shrunk and the stream is limited-range yuv420p
-    (the H.264 norm), else None (OpenCV converts then; ``threads``: decoder threads, 0 = FFmpeg's choice)."""
+    (the H.264 norm) in BT.601 or BT.709, else None (OpenCV converts then; ``threads``: decoder threads,
+    0 = FFmpeg's choice)."""
     if not max_side or max(info.width, info.height) <= max_side:
         return None
     import av
@@ -281,7 +290,7 @@ def _yuv420_container(path: Path, info: VideoInfo, max_side: int | None, threads
     try:
         c = av.open(str(path))
         cc = c.streams.video[0].codec_context
-        if cc.pix_fmt == "yuv420p" and int(cc.color_range or 0) != 2:  # 2: full (JPEG) range
+        if cc.pix_fmt == "yuv420p" and int(cc.color_range or 0) != 2 and int(cc.colorspace) in _YUV2RGB:
             if threads:
                 cc.thread_count = threads
             else:
@@ -298,7 +307,7 @@ def _planes(frame) -> list[np.ndarray]:
             for p in frame.planes]
 
 
-def _shrunk_rgb(frame, max_side: int) -> np.ndarray:
+def _shrunk_rgb(frame, max_side: int, yuv2rgb: np.ndarray) -> np.ndarray:
     """A yuv420p frame shrunk to ``max_side`` (INTER_AREA on the planes) and then converted to RGB.
 
     Conversion is affine, so converting box averages equals box-averaging converted pixels: the result
@@ -315,7 +324,7 @@ def _shrunk_rgb(frame, max_side: int) -> np.ndarray:
     if uv.shape[:2] != (h, w):
         uv = cv2.resize(uv, (w, h), interpolation=cv2.INTER_AREA)
     y = cv2.resize(y, (w, h), interpolation=cv2.INTER_AREA)
-    return cv2.transform(cv2.merge([y, uv]), _YUV2RGB)
+    return cv2.transform(cv2.merge([y, uv]), yuv2rgb)
 
 
 def _read_shrunk(c, path: Path, every: int, max_side: int, limit: int | None,
@@ -326,14 +335,14 @@ def _read_shrunk(c, path: Path, every: int, max_side: int, limit: int | None,
 
     try:
         with c:
-            n = 0
+            n, yuv2rgb = 0, _YUV2RGB[int(c.streams.video[0].codec_context.colorspace)]
             for i, frame in enumerate(c.decode(c.streams.video[0])):
                 if span.last is not None and i > span.last:
                     return
                 if not span.contains(i) or (i - span.first) % every:
                     continue
                 turn = span.rotation if span.rotation is not None else -int(getattr(frame, "rotation", 0) or 0) % 360
-                yield i - span.first, _rotated(_shrunk_rgb(frame, max_side), turn)
+                yield i - span.first, _rotated(_shrunk_rgb(frame, max_side, yuv2rgb), turn)
                 n += 1
                 if limit is not None and n >= limit:
                     return

@@ -159,8 +159,10 @@ def _resolve(spec: str) -> list[tuple[str, str]]:
 
     out = []
     for item in spec.split(","):
-        suite, t = item.split(":")
-        out.append((suite, get_suite(suite).task(t).name))
+        suite, want = item.split(":")
+        tasks = get_suite(suite).tasks.values()
+        out += [(suite, t.name) for t in tasks if want.lower() in (t.name.lower(), (t.label or "").lower())][:1] \
+            or [(suite, get_suite(suite).task(want).name)]  # the suite's own error for an unknown task
     return out
 
 

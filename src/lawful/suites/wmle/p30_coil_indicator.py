@@ -80,7 +80,8 @@ def entry_index(tr, x0: float, north_leads: bool, first: int) -> tuple[float, in
 
     The leading end is the centroid plus half the first-frame box width (plus a whole one when the south
     half leads), from clear sightings only: area at least ``CLEAR_AREA`` of the first one, box ending more
-    than ``EDGE_PX`` short of ``x0`` (a compressed edge spreads by a pixel or two). A crossing between two
+    than ``EDGE_PX`` short of ``x0`` (a compressed edge spreads by a pixel or two), and before the first sample
+    where the magnet's box reaches the coil (a blob taken for it behind it later is no approach). A crossing between two
     clear sightings is interpolated. Otherwise every sample after the last clear one shows the half hidden,
     shrunk or at the coil: the last ``FIT_N`` clear sightings are extrapolated linearly, and the crossing
     counts when it falls before the sample after the first of those (a magnet that stops short of the coil
@@ -91,6 +92,9 @@ def entry_index(tr, x0: float, north_leads: bool, first: int) -> tuple[float, in
     a0 = float(tr.area[first])
     lead = tr.x + 0.5 * w0 + (0.0 if north_leads else w0)
     clear = vis & (tr.area >= CLEAR_AREA * a0) & (tr.box[:, 2] < x0 - EDGE_PX)
+    at_coil = np.flatnonzero(vis & (tr.box[:, 2] >= x0 - EDGE_PX))
+    if len(at_coil):  # the approach ends where the magnet reaches the coil: a later sighting is no approach
+        clear &= np.arange(len(vis)) < at_coil[0]
     idx = np.flatnonzero(clear)
     if len(idx) == 0 or lead[idx[0]] >= x0:
         return None

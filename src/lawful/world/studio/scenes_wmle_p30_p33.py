@@ -134,8 +134,8 @@ def coil_indicator(index: int, seed: int) -> StyledCase:
     tf = np.linspace(0, duration, 4001)
     cur = coil_current(x_of(tf), tf, cx0 + (np.arange(turns) + 0.5) * Lc / turns, R)
     peak = float(np.abs(cur).max())
-    glow = {"entry": np.clip((cur - 0.25 * peak) / (0.35 * peak), 0, 1),
-            "exit": np.clip((-cur - 0.25 * peak) / (0.35 * peak), 0, 1)}
+    glow = {"entry": np.clip((-cur - 0.25 * peak) / (0.35 * peak), 0, 1),  # entering, the flux rises: −dΦ/dt < 0
+            "exit": np.clip((cur - 0.25 * peak) / (0.35 * peak), 0, 1)}
     qm, ql = K.qadr(world, "magnet_j"), {n: K.qadr(world, f"lamp_{n}_j") for n in LAMPS}
 
     def qpos_of(law: str):

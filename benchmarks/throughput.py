@@ -83,6 +83,17 @@ def _timed(fn) -> tuple[float, float, object]:
     return time.perf_counter() - w0, time.process_time() - c0, out
 
 
+def _values(ev) -> dict:
+    return {c: sc.value for c, sc in ev.scores.items()}
+
+
+def _differ(a, b) -> float:
+    """Largest difference between two evaluations' column values (inf when one is missing)."""
+    va, vb = _values(a), _values(b)
+    return max((0.0 if va[c] == vb.get(c) else abs(va[c] - vb[c]) if None not in (va[c], vb.get(c)) else float("inf"))
+               for c in va) if va else 0.0
+
+
 def _evaluate(videos):
     from lawful.runner.evaluate import evaluate_video, task_for
 
@@ -102,7 +113,7 @@ def _measure(label: str, videos: list[tuple], old: bool) -> dict:
     t_cam = sum(m.get("timing_s", {}).get("camera", 0.0) for m in metas)
     r, rc = t_ev / t_dec, c_ev / c_dec
     row = {"label": label, "frames": n_frames, "decode_s": t_dec, "decode_cpu_s": c_dec, "eval_s": t_ev,
-           "eval_cpu_s": c_ev, "ratio": r, "ratio_cpu": rc, "values": [e.value for e in evs]}
+           "eval_cpu_s": c_ev, "ratio": r, "ratio_cpu": rc, "values": [_values(e) for e in evs]}
     ok = "✓" if max(r, rc) <= GOAL_RATIO else ("≤ 1.3" if max(r, rc) <= MUST_RATIO else "✗")
     print(f"{label}: {len(videos)} videos, {n_frames} frames, statuses "
           f"{ {s: statuses.count(s) for s in sorted(set(statuses))} }")
@@ -115,14 +126,11 @@ def _measure(label: str, videos: list[tuple], old: bool) -> dict:
     if old:
         with _old_decode():
             t_o, c_o, evs_o = _timed(lambda: _evaluate(videos))
-        same = all((a.value == b.value) or (a.value is not None and b.value is not None and abs(a.value - b.value)
-                                            < 1e-3) for a, b in zip(evs, evs_o))
+        diff = max(_differ(a, b) for a, b in zip(evs, evs_o))
         row.update(old_eval_s=t_o, old_eval_cpu_s=c_o, old_ratio=t_o / t_dec, old_ratio_cpu=c_o / c_dec,
-                   old_values=[e.value for e in evs_o])
+                   old_values=[_values(e) for e in evs_o], max_value_change=diff)
         print(f"  previous decode  {t_o:7.2f} s wall, {c_o:6.2f} s CPU: ratio {t_o / t_dec:.2f} wall, "
-              f"{c_o / c_dec:.2f} CPU; values {'equal (1e-3)' if same else 'DIFFER'}: "
-              f"{[round(e.value, 4) if e.value is not None else None for e in evs_o]} -> "
-              f"{[round(e.value, 4) if e.value is not None else None for e in evs]}")
+              f"{c_o / c_dec:.2f} CPU; largest score change new vs previous {diff:.4g}")
     return row
 
 
@@ -136,7 +144,8 @@ def _resized(frames, size):
 
 
 def _clips(style: str, tasks: list[tuple[str, str]], out: Path) -> dict[str, list[tuple]]:
-    """Per size, the law-correct clip of each task drawn in ``style``: {size: [(case, path)]}."""
+    """Per size, the law-correct clip of each task drawn in ``style``: {size: [(case, path)]} (clips
+    already in ``out`` are reused)."""
     from lawful.video import write_video
     from lawful.world.styles import get_style
 
@@ -145,10 +154,12 @@ def _clips(style: str, tasks: list[tuple[str, str]], out: Path) -> dict[str, lis
         if not st.supports(suite, task):
             print(f"({style} cannot draw {suite} {task}: skipped)")
             continue
-        made = st.make(suite, task, 0, 1000)
-        frames = list(made.render("true"))
+        made, frames = st.make(suite, task, 0, 1000), None
         for name, size in SIZES.items():
-            path = write_video(out / style / name / f"{made.case.id}.mp4", _resized(frames, size), made.case.fps)
+            path = out / style / name / f"{made.case.id}.mp4"
+            if not path.exists():
+                frames = frames or list(made.render("true"))
+                write_video(path, _resized(frames, size), made.case.fps)
             by_size[name].append((made.case, path))
     return by_size
 
@@ -188,6 +199,7 @@ def main() -> None:
     ap.add_argument("--tasks", default="wmle:P1,principia:pendulum", help="suite:task pairs (names or labels)")
     ap.add_argument("--old-decode", action="store_true", help="also evaluate through the previous decode path")
     ap.add_argument("--json", type=Path, help="write the measured rows here")
+    ap.add_argument("--clips", type=Path, help="keep the rendered clips here and reuse them (default: a temporary folder)")
     args = ap.parse_args()
     _time_camera()
     tasks, rows = _resolve(args.tasks), []
@@ -195,7 +207,7 @@ def main() -> None:
         tmp = Path(tmp)
         warm = True
         for style in args.styles.split(","):
-            for name, videos in _clips(style, tasks, tmp).items():
+            for name, videos in _clips(style, tasks, args.clips or tmp).items():
                 if not videos:
                     continue
                 if warm:  # imports and first-call set-up are paid once per process, not per video

@@ -22,7 +22,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from lawful.perceive.objects import _FAR, GROWTH, THIN, Found, Regions, Tracked, minor_spread, moments2
-from lawful.perceive.blob import BORDER_CUT, measure
+from lawful.perceive.blob import BORDER_CUT, RIM_SHAPES, measure, rim_centre
 from lawful.perceive.segment import components, to_features
 
 _K3 = np.ones((3, 3), np.uint8)
@@ -352,6 +352,9 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
     if mo["m00"] <= 0:
         return None
     cx, cy = mo["m10"] / mo["m00"] + x + x0, mo["m01"] / mo["m00"] + y + y0
+    if getattr(o.spec, "shape", None) in RIM_SHAPES:  # a hoop: the circle through its outline (blob.rim_centre)
+        rim = rim_centre(m, o.diam)
+        cx, cy = (rim[0] + x + x0, rim[1] + y + y0) if rim is not None else (cx, cy)
     gx0, gy0 = x + x0, y + y0
     gx1, gy1 = gx0 + bw - 1, gy0 + bh - 1
     touches = gx0 <= 0 or gy0 <= 0 or gx1 >= w - 1 or gy1 >= h - 1

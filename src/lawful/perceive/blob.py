@@ -1,5 +1,10 @@
 """Measure one object's pixels in a frame: centroid, box, area, whether the border cuts it, blur length
-against its own shape, and the angle of its marker stripe (illumination-corrected brightness)."""
+against its own shape, and the angle of its marker stripe (illumination-corrected brightness).
+
+A hoop seen end-on (``hollow_cylinder``) shows a thin rim round a dark inside: where the rim blurs into the
+background or a lit arc leaves the colour mask, the filled hull of what is left is a lopsided disc and its
+centroid moves by pixels. Its centre is the robust circle through the rim pixels (:func:`rim_centre`).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ import math
 import cv2
 import numpy as np
 
+from lawful.perceive.fit import fit_circle
 from lawful.perceive.objects import Found, Tracked, moments2
 from lawful.perceive.segment import ColorModel, brightness, fill_holes
 
@@ -15,6 +21,7 @@ BORDER_CUT = 0.85  # a component touching the border with less than this share o
 MARKER_CONTRAST = 1.35  # brightness factor that sets a marker stripe apart from its body
 MARKER_PIECE = 0.3  # marker pieces smaller than this share of the largest are specks, not the marker
 STRIPE_ELONGATION = 3.0  # second-moment ratio above which the marker is a stripe with an axis
+RIM_SHAPES = {"hollow_cylinder"}  # objects whose visible outline is a thin rim: located by a circle fit
 
 
 def measure(sub: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[int, int], o: Tracked, angles: bool,
@@ -34,6 +41,8 @@ def measure(sub: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[in
     if m["m00"] <= 0:
         return None
     cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+    if getattr(o.spec, "shape", None) in RIM_SHAPES:
+        cx, cy = rim_centre(sub, o.diam) or (cx, cy)
     angle = _marker_angle(region, sub, feat, rgb, o.model, cx, cy) if angles else float("nan")
     w, h = frame_size
     x0, y0 = origin
@@ -42,6 +51,27 @@ def measure(sub: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[in
     cut = touches and m["m00"] < BORDER_CUT * o.expected_area()
     return Found((cx + x0, cy + y0), (x0, y0, x1, y1), float(m["m00"]), angle, cut, touches,
                  o.blur_of(region), moments2(region))
+
+
+def rim_centre(sub: np.ndarray, diam: float) -> tuple[float, float] | None:
+    """Centre (crop pixels) of the circle through the outline of a rim's pixels ``sub`` (uint8 0/1), by a
+    robust fit (:func:`lawful.perceive.fit.fit_circle`: where an arc is missing, the outline's detour along
+    the inner edge is left out); None when the outline does not pin it: fewer than 8 points, a circle
+    larger than the object's own extent ``diam`` (plus the fit's scatter), or points that leave a gap of
+    half a turn or more (a lone arc: its centre runs along its axis)."""
+    contours, _ = cv2.findContours(np.ascontiguousarray(sub, np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    pts = np.concatenate(contours).reshape(-1, 2).astype(float)
+    xs, ys = pts[:, 0], pts[:, 1]
+    if len(xs) < 8:
+        return None
+    cx, cy, r, rms = fit_circle(xs, ys, robust=True)
+    if not (math.isfinite(r) and r <= 0.5 * diam + 2 * rms + 1.0):
+        return None
+    a = np.sort(np.arctan2(ys - cy, xs - cx))
+    gaps = np.diff(np.r_[a, a[0] + 2 * math.pi])
+    return (float(cx), float(cy)) if float(gaps.max()) < math.pi else None
 
 
 def _shading_residual(v: np.ndarray, fit_at: np.ndarray, judge_at: np.ndarray, cx: float, cy: float, r: float,

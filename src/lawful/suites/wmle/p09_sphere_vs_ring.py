@@ -16,7 +16,9 @@ long as the sphere.
 Extraction: each body's distance along its path ``s(t)`` (projection of the centroid's displacement
 on the path's principal direction); the common release time ``t0`` by a joint least-squares fit of
 ``s_i = c_i (t - t0)²`` to both bodies (released together from rest); travel times to 17 distances
-between 15% and 95% of the shorter total travel from sub-frame crossings.
+between 15% and 95% of the shorter total travel, each the root of a local quadratic fit to the seven
+samples around the crossing (:func:`~lawful.suites.wmle.kinematics.local_crossing_time`: noise averaged over
+seven samples, not two; exact on uniformly accelerated motion).
 
 Twin: the ring accelerates ``anti_accel_factor`` (0.92–1.08) times as fast as the sphere, as if
 its inertia were a solid sphere's.
@@ -40,6 +42,7 @@ from lawful.suites.base import Law
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, sphere_box, style_of,
 )
+from lawful.suites.wmle.kinematics import local_crossing_time
 from lawful.tracks import Tracks
 from lawful.world.appearance import Style, object_colors
 from lawful.world.draw import Cylinder, Scene, Sphere
@@ -232,7 +235,7 @@ class SphereVsRing(WmleTask):
         if "ratio_rel_se" in fit:
             m.set("ratio_rel_se", fit["ratio_rel_se"])
         levels = DISTANCE_FRACTIONS * d_common
-        times = {b: [events.index_to_time(events.crossing(paths[b], lv, +1), t) for lv in levels] for b in IDS}
+        times = {b: [local_crossing_time(t, paths[b], lv) for lv in levels] for b in IDS}
         for b in IDS:
             idx = events.crossing(paths[b], levels[-1], +1)
             if idx is not None:

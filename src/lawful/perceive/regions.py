@@ -370,9 +370,13 @@ def _level(p: Probe, img, mask, state):
     noise = float(np.std(resid[away])) if away.sum() > 2 else 0.5
     if noise > 0.25:  # the profile is not two media
         return None
-    # sub-pixel: the upper medium's share of the rows around the step (exact for an area-sampled edge)
+    # sub-pixel: the upper medium's share of the rows around the step (exact for an area-sampled edge), each
+    # medium as the 3 rows beyond those show it (a backdrop seen through a glass changes with height)
     lo, hi = max(0, k - 3), min(n, k + 3)
-    row = rows[lo] - 0.5 + float(np.sum(1 - np.clip(f[lo:hi], 0, 1)))
+    fa, fb = f[max(0, k - 6):lo], f[hi:k + 6]
+    fa, fb = (float(np.median(fa)), float(np.median(fb))) if len(fa) and len(fb) else (0.0, 1.0)
+    g = (f[lo:hi] - fa) / (fb - fa) if fb - fa > 0.5 else f[lo:hi]
+    row = rows[lo] - 0.5 + float(np.sum(1 - np.clip(g, 0, 1)))
     sigma = float(np.hypot(1 / np.sqrt(12), noise * np.sqrt(hi - lo)))  # an aliased edge; the summed rows' noise
     return {"row": float(row), "contrast": state["contrast"]}, sigma
 

@@ -1,0 +1,43 @@
+"""A level read where a medium's colour changes with height (a backdrop seen through a glass): the sub-pixel
+step is taken against each medium as the rows next to it show it, not as the band's far rows do."""
+
+import numpy as np
+import pytest
+
+from lawful.perceive import regions
+from lawful.perceive.regions import Probe
+
+
+def _band(edge: float, top_air, near_air, water, h=80, w=20):
+    """Rows 0..h-1; air above ``edge`` (px, pixel centres at integers) fading from ``top_air`` to ``near_air``
+    over the band's upper rows and ``near_air`` over the 12 rows above the edge; water below; the edge row is
+    area-sampled."""
+    img = np.zeros((h, w, 3), np.float32)
+    for y in range(h):
+        air = np.asarray(top_air, float) + (np.asarray(near_air, float) - top_air) * min(y / (edge - 12), 1.0)
+        share = np.clip(edge - (y - 0.5), 0, 1)  # the air's share of row y
+        img[y] = share * air + (1 - share) * np.asarray(water, float)
+    return img
+
+
+# the two open-water bands of a studio P22 scene (portrait): far air, near air, water (RGB); the near air is
+# 0.22 and -0.48 of the way from the far air to the water (read 0.6 px and 1.3 px off before)
+BANDS = [((181, 135, 180), (162, 136, 176), (96, 139, 162)), ((117.5, 130, 124.5), (139.8, 135, 121.4), (71, 119.5, 131))]
+
+
+@pytest.mark.parametrize("edge", [37.3, 41.75])
+@pytest.mark.parametrize("media", BANDS)
+def test_level_is_exact_when_the_upper_medium_changes_with_height(edge, media):
+    img = _band(edge, *media)
+    p = Probe("s", "level", (0, 0, img.shape[1] - 1, img.shape[0] - 1))
+    mask = np.ones(img.shape[:2], bool)
+    (vals, _sigma) = regions._level(p, img, mask, regions._learn(p, img, mask))
+    assert vals["row"] == pytest.approx(edge, abs=0.02)  # the boundary, pixel centres at integers
+
+
+def test_level_unchanged_on_uniform_media():
+    img = _band(30.4, (200, 200, 190), (200, 200, 190), (40, 90, 200))
+    p = Probe("s", "level", (0, 0, img.shape[1] - 1, img.shape[0] - 1))
+    mask = np.ones(img.shape[:2], bool)
+    vals, _ = regions._level(p, img, mask, regions._learn(p, img, mask))
+    assert vals["row"] == pytest.approx(30.4, abs=1e-3)

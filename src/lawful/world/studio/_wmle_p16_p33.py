@@ -218,7 +218,7 @@ WOOD = (150, 108, 66)
 
 
 def jar(st: E.Stage, rng: np.random.Generator, name: str, x: float, w: float, dp: float, z_b: float, z_top: float,
-        liquid, alpha: float = 0.5) -> str:
+        liquid, alpha: float = 0.5, specular: float = 0.4) -> str:
     """A square glass jar (inside ``w`` × ``dp`` about ``(x, 0)``, inner bottom ``z_b`` on an opaque wooden base, rim
     ``z_top``) with dark corner posts, holding a translucent ``liquid`` box on the slide joint ``<name>_j`` (its qpos
     is the level's height). Returns the liquid's material."""
@@ -233,7 +233,7 @@ def jar(st: E.Stage, rng: np.random.Generator, name: str, x: float, w: float, dp
             st.fixed(E.box(0.5 * post, 0.5 * post, 0.5 * (z_top - z_b)),
                      (x + sx * (0.5 * w + 0.5 * post), sy * (0.5 * dp + 0.5 * post), 0.5 * (z_top + z_b)), wall, 0.4,
                      **E.NO_CONTACT)
-    lmat = glass(st, liquid, alpha, specular=0.4)
+    lmat = glass(st, liquid, alpha, specular=specular)
     span = z_top + 0.2
     b = slide_body(st, name, (x, 0.0, 0.0))
     b.parts.append(f'<geom name="{name}_g" type="box" size="{0.5 * w - 0.0005:.5g} {0.5 * dp - 0.0005:.5g} '

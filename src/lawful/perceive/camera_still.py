@@ -39,6 +39,7 @@ from lawful.perceive import camera_dense as dense
 from lawful.perceive.camera_fit import corner_shift
 
 _IRLS = 4  # reweighting rounds of the fit
+_QUANTILES = np.linspace(2, 98, 25)  # of the background's intensities, matched for the brightness change
 
 
 def _weighted_median(x: np.ndarray, w: np.ndarray) -> float:
@@ -67,9 +68,10 @@ class StillTest:
     work px per frame px (the evidence is in frame px)."""
 
     def __init__(self, D0: np.ndarray, keep0: np.ndarray, bound: float, Z: float, scale: float = 1.0):
-        self.template, self.D0 = dense.Template(D0, keep0), D0
+        self.template = dense.Template(D0, keep0)
         idx = np.flatnonzero(keep0)
-        self.grid = idx[:: max(1, len(idx) // 4000)]  # background pixels for the brightness fit
+        self.grid = idx[:: max(1, len(idx) // 2000)]  # background pixels for the brightness fit, and their quantiles
+        self.q0 = np.percentile(D0.ravel()[self.grid], _QUANTILES) if len(self.grid) else None
         self.bound, self.Z, self.s = float(bound), float(Z), float(scale)
         self.tested = 0
         self.worst = 0.0  # largest motion + Z sd among the still key frames (work px)
@@ -87,7 +89,7 @@ class StillTest:
         h, w = D.shape
         yi = y.astype(int)
         use = keep[yi[:, 1], yi[:, 0]]
-        if use.sum() < 50:
+        if use.sum() < 50 or keep.ravel()[self.grid].sum() < 50:
             return self._fail(i, "too few background pixels off the objects")
         d = y - ctr
         at = (yi[:, 1], yi[:, 0])
@@ -125,10 +127,8 @@ class StillTest:
         """Gain and offset of ``D`` against frame 0 (flicker) as a map, from the quantiles of the background
         pixels (a grid): a motion hardly changes a frame's intensity distribution; pixel pairs would not do
         (edges moved onto a plain wall "fit" a zero gain, and then nothing seems to have moved)."""
-        q = np.linspace(2, 98, 25)
-        q0 = np.percentile(self.D0.ravel()[self.grid], q)
-        qk = np.percentile(D.ravel()[self.grid[keep.ravel()[self.grid]]], q)
-        a, c = np.linalg.lstsq(np.stack([q0, np.ones(len(q))], 1), qk, rcond=1e-9)[0]
+        qk = np.percentile(D.ravel()[self.grid[keep.ravel()[self.grid]]], _QUANTILES)
+        a, c = np.linalg.lstsq(np.stack([self.q0, np.ones(len(qk))], 1), qk, rcond=1e-9)[0]
         return lambda v: a * v + c
 
     def _fail(self, i: int, why: str):

@@ -57,7 +57,8 @@ TANK = (30.0, 20.0, 610.0, 345.0)
 WATER = (70, 140, 200)
 
 
-def index_metric(n_by_beam: dict[str, list], bounds: list[float], sd_by_beam: dict[str, list] | None = None) -> MetricScore:
+def index_metric(n_by_beam: dict[str, list], bounds: list[float],
+                 sd_by_beam: dict[str, list] | None = None) -> MetricScore:
     """M1 from per-beam index series (time order, NaN where no refraction), total-reflection bounds and,
     optionally, each reading's standard error from its lines' fits (``sd_by_beam``, same shape)."""
     series = {k: np.asarray(v, float) for k, v in n_by_beam.items()}

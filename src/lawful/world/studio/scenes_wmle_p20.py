@@ -155,17 +155,19 @@ def total_internal_reflection(index: int, seed: int) -> StyledCase:
                            round(float(cpl[1] - 0.05 * ppm0), 2),
                            round(float(world.project((xL + 0.045, 0, z_s))[0]), 2),
                            round(float(cpl[1] + 0.05 * ppm0), 2)],
-        "studio": {"variant": variant.name, "camera": cam, "motion": "kinematic: the lasers turn about their entry points"},
+        "studio": {"variant": variant.name, "camera": cam,
+                   "motion": "kinematic: the lasers turn about their entry points"},
         "anti_note": "twin: each beam bends and reflects as for its own index anti_n[k]"}
     case = E.studio_case(
         "wmle", "total_internal_reflection", index, seed, duration=duration, fps=FPS, width=W, height=H, objects=[],
         known=known, variant=f"studio-{variant.name}",
         prompt=("A long glass tank of still, faintly blue water stands in front of a pale frosted panel. Four small "
                 "waterproof laser pointers - red, green, violet and amber - sit under the water, each aimed up at its "
-                "own spot on the surface. Over a few seconds each laser slowly tilts about that spot, so its beam meets "
-                "the surface more and more steeply or more and more obliquely. At small slants a beam passes out into "
-                "the air, bent away from the vertical; at large slants it no longer leaves the water and is reflected "
-                "back down from the surface like from a mirror. The camera is fixed and level with the water surface."),
+                "own spot on the surface. Over a few seconds each laser slowly tilts about that spot, so its beam "
+                "meets the surface more and more steeply or more and more obliquely. At small slants a beam passes "
+                "out into the air, bent away from the vertical; at large slants it no longer leaves the water and is "
+                "reflected back down from the surface like from a mirror. The camera is fixed and level with the "
+                "water surface."),
         assumptions=["one water (n = 1.333) under air", "a flat, still surface",
                      "the lasers turn about fixed entry points; the beams lie in a plane facing the camera"],
         criteria=["P20: M1 of WMLE appendix B.4"],

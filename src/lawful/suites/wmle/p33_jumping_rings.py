@@ -8,7 +8,7 @@ repelled and jumps up the core; the split ring carries no loop current and hardl
 - M1 ``r_h = h_open / h_closed``, each peak rise (px) divided by that ring's initial outer diameter
   (the width of its first-frame box in the case); ``s1 = clip((1 - r_h) / 0.20)``.
 
-A peak counts only when a descent (a later rise lower by more than ``k·σ·√2``, σ the ring's measured
+A peak counts only when the sample before it was seen (after a gap the top may have gone unseen) and a descent (a later rise lower by more than ``k·σ·√2``, σ the ring's measured
 localisation noise) or a plateau (``PLATEAU_N`` following samples within that of it) establishes
 it; otherwise M1 is an operational zero. A closed-ring rise within noise (``≤ k·σ·√2``) is a reliably
 observed zero: ``s1 = 0`` (measured, ``r_h`` undefined).
@@ -59,6 +59,8 @@ def peak_rise(t: np.ndarray, rise: np.ndarray, threshold: float) -> tuple[float 
     if len(ok) < 3:
         return None, None, "seen in fewer than 3 samples"
     i = int(ok[np.argmax(rise[ok])])
+    if i > 0 and not np.isfinite(rise[i - 1]):  # seen only after a gap: the true top may have been missed
+        return None, None, "the highest sighting follows a gap in the track"
     after = rise[i + 1:]
     after = after[np.isfinite(after)]
     h = float(rise[i])

@@ -209,8 +209,9 @@ def _judge_finish(run_dir: Path, since: float, strict: bool) -> None:
     """Print the judge's call counts and where judged scores came from; exit non-zero when no call
     gave a usable answer (or, with --strict, when any failed)."""
     from lawful.judges.outcome import finish
+    from lawful.suites.wmle.judged import wmle_provenance
 
-    code, msg = finish(run_dir, since, strict, err.print)
+    code, msg = finish(run_dir, since, strict, err.print, wmle_provenance)
     if code:
         fail(msg, code)
 

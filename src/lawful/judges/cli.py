@@ -102,7 +102,7 @@ def _update_phyground(store, run_dir: Path) -> None:
 
 def _update_wmle(store, run_dir: Path) -> dict:
     """Recompute the WMLE leaderboard with the judge's C; return where each video's C came from."""
-    from lawful.judges.outcome import wmle_provenance
+    from lawful.suites.wmle.judged import wmle_provenance
     from lawful.report.leaderboard import table, write_reports
 
     board = write_reports(store, run_dir, ["wmle"])

@@ -62,15 +62,6 @@ def lines(section: dict) -> list[str]:
     return out
 
 
-def wmle_provenance(store) -> dict:
-    """model → C source counts for the WMLE rows of ``store`` with the judge's values applied."""
-    from lawful.judges.judge import stored_values
-    from lawful.suites.wmle.judged import RUBRIC, apply_judge_consistency, provenance
-
-    rows = store.scores("wmle")
-    return provenance(apply_judge_consistency(rows, stored_values(store, RUBRIC, "wmle")))
-
-
 def julian_now() -> float:
     """Now as a julian day, the store's clock (``julianday('now')``)."""
     import time
@@ -88,9 +79,11 @@ def make_config(url: str, model: str, api_key_env: str | None, timeout_s: float,
                        deadline_s=timeout_s * (retries + 1) + backoff)
 
 
-def finish(run_dir, since: float, strict: bool, echo) -> tuple[int, str]:
+def finish(run_dir, since: float, strict: bool, echo, provenance=None) -> tuple[int, str]:
     """After a judged run/evaluate: store the ``judge`` section in leaderboard.json, print its lines
-    with ``echo``, return (exit code, message)."""
+    with ``echo``, return (exit code, message). ``provenance(store)``: where the judged suites' scores
+    came from (model → counts; WMLE's :func:`lawful.suites.wmle.judged.wmle_provenance`), asked only
+    when a WMLE rubric was judged in this run."""
     import json
     from pathlib import Path
 
@@ -101,7 +94,8 @@ def finish(run_dir, since: float, strict: bool, echo) -> tuple[int, str]:
     run_dir = Path(run_dir)
     with Store(run_dir / STORE_FILE) as store:
         runs = store.judge_runs(since=since)
-        prov = wmle_provenance(store) if any(r["suite"] == "wmle" for r in runs) else None
+        wmle = provenance is not None and any(r["suite"] == "wmle" for r in runs)
+        prov = provenance(store) if wmle else None
     used = usage_since(since)
     section = summary_section(runs, prov, {k: used[k] for k in CALL_COUNTS})
     board_path = run_dir / "leaderboard.json"

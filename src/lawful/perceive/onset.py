@@ -6,7 +6,7 @@ departure: the first sample from which the distance to the rest position stays b
 ``SUSTAIN`` consecutive seen samples (``σ`` the track's localisation noise,
 :mod:`lawful.perceive.noise`; ``k`` for the false-alarm rate ``noise.FALSE_ALARM``), refined by fitting
 motion from rest ``d = c·(t − t0)²`` to the samples around it
-(:func:`lawful.suites.wmle.kinematics.departure_time`). Noise and tremor stay below ``k·σ`` or do not
+(:func:`departure_time`). Noise and tremor stay below ``k·σ`` or do not
 last; a fall, a slide or a swing does. A case that states ``release`` (seconds) overrides it.
 """
 
@@ -59,6 +59,42 @@ def distance_from_start(xy) -> np.ndarray:
     return np.hypot(*(xy - xy[seen[0]]).T)
 
 
+def departure_time(t: np.ndarray, d: np.ndarray, threshold: float, n_fit: int = 8, n_before: int = 4) -> float | None:
+    """When a body at rest starts to move, from its displacement ``d`` ``[T]`` (px, ~0 at rest) over time ``t``.
+
+    The first sample with ``d > threshold`` marks the motion. Motion from rest starts quadratically,
+    so ``d = k * max(0, t - t0)^2`` is fitted (least squares; ``k`` in closed form, ``t0`` by a bounded
+    scalar search) to the ``n_before`` samples before that one and the ``n_fit`` from it on. None if
+    the body never moves.
+    """
+    from scipy.optimize import minimize_scalar
+
+    t, d = np.asarray(t, float), np.asarray(d, float)
+    moving = np.flatnonzero(np.isfinite(d) & (d > threshold))
+    if len(moving) == 0:
+        return None
+    i = int(moving[0])
+    idx = np.arange(max(0, i - n_before), min(len(d), i + n_fit))
+    idx = idx[np.isfinite(d[idx])]
+    tt, dd = t[idx], d[idx]
+    lo = float(t[max(0, i - n_before)]) if i > 0 else float(t[0]) - (t[1] - t[0] if len(t) > 1 else 0.0)
+    hi = float(t[i])
+    if len(idx) < 3 or hi <= lo:
+        return hi
+
+    def sse(t0: float) -> float:
+        u = np.maximum(0.0, tt - t0) ** 2
+        den = float(u @ u)
+        if den <= 0:
+            return float(dd @ dd)
+        k = float(u @ dd) / den
+        r = dd - k * u
+        return float(r @ r)
+
+    res = minimize_scalar(sse, bounds=(lo, hi), method="bounded", options={"xatol": 1e-6})
+    return float(res.x)
+
+
 def onset_time(t, d, sigma: float, alpha: float = noise.FALSE_ALARM) -> tuple[float | None, str]:
     """Release time (the clip's clock) from displacement ``d`` ``[T]`` (px from rest, positive once moving,
     NaN where unseen) with localisation noise ``sigma`` (px), and how it was found or why not.
@@ -66,8 +102,6 @@ def onset_time(t, d, sigma: float, alpha: float = noise.FALSE_ALARM) -> tuple[fl
     Never before the first sample: a body already moving when the clip starts was released at or
     before it, and nothing earlier can be measured.
     """
-    from lawful.suites.wmle.kinematics import departure_time
-
     t, d = np.asarray(t, float), np.asarray(d, float)
     sig = sigma if math.isfinite(sigma) and sigma > 0 else 0.5
     thr = noise.k_for(alpha) * sig

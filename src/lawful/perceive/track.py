@@ -315,7 +315,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     case pixels, through the camera compensation when it is used; ``timing_s['regions']``).
     """
     from lawful.perceive.regions import Reader
-    from lawful.suites.base import TrackingPlan
+    from lawful.perceive.plan import TrackingPlan
 
     plan = plan or TrackingPlan()
     every = max(1, int(plan.every))

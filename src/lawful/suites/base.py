@@ -18,26 +18,11 @@ import numpy as np
 
 from lawful.case import Case
 from lawful.choices import unknown  # noqa: F401  (suites.base.unknown: API before)
+from lawful.perceive.plan import TrackingPlan
 from lawful.result import Measurement, Score
 from lawful.tracks import Tracks
 
 Law = Literal["true", "anti"]
-
-
-@dataclass
-class TrackingPlan:
-    """How the runner should perceive a video for a task.
-
-    ``every``: decode every n-th frame; ``max_side``: downscale frames for tracking
-    (positions are mapped back to first-frame pixels); ``compensate_camera``:
-    estimate background motion and express tracks in first-frame coordinates;
-    ``angles``: also measure the orientation of each object's marker.
-    """
-
-    every: int = 1
-    max_side: int | None = 640
-    compensate_camera: bool = True
-    angles: bool = False
 
 
 class Task(ABC):

@@ -61,3 +61,11 @@ def provenance(rows: list[dict]) -> dict[str, dict[str, int]]:
         seen.setdefault(r["model"], Counter())[src] += 1
     return {m: {"judge": c["judge"], "measured": sum(n for s, n in c.items() if s not in ("judge", UNUSABLE)),
                 "judge_unusable": c[UNUSABLE]} for m, c in sorted(seen.items())}
+
+
+def wmle_provenance(store) -> dict:
+    """model → C source counts for the WMLE rows of ``store`` with the judge's values applied."""
+    from lawful.judges.judge import stored_values
+
+    rows = store.scores("wmle")
+    return provenance(apply_judge_consistency(rows, stored_values(store, RUBRIC, "wmle")))

@@ -11,6 +11,7 @@ import numpy as np
 
 from lawful.case import Case
 from lawful.perceive import noise
+from lawful.perceive.onset import departure_time  # noqa: F401  (kinematics.departure_time: API before)
 from lawful.tracks import Tracks
 
 
@@ -37,42 +38,6 @@ def interval_slopes(t: np.ndarray, y: np.ndarray, m: int) -> tuple[np.ndarray, n
     slopes = np.array([ls_slope(t[j * k:(j + 1) * k], y[j * k:(j + 1) * k]) for j in range(m)])
     centres = np.array([float(np.mean(t[j * k:(j + 1) * k])) for j in range(m)])
     return slopes, centres
-
-
-def departure_time(t: np.ndarray, d: np.ndarray, threshold: float, n_fit: int = 8, n_before: int = 4) -> float | None:
-    """When a body at rest starts to move, from its displacement ``d`` ``[T]`` (px, ~0 at rest) over time ``t``.
-
-    The first sample with ``d > threshold`` marks the motion. Motion from rest starts quadratically,
-    so ``d = k * max(0, t - t0)^2`` is fitted (least squares; ``k`` in closed form, ``t0`` by a bounded
-    scalar search) to the ``n_before`` samples before that one and the ``n_fit`` from it on. None if
-    the body never moves.
-    """
-    from scipy.optimize import minimize_scalar
-
-    t, d = np.asarray(t, float), np.asarray(d, float)
-    moving = np.flatnonzero(np.isfinite(d) & (d > threshold))
-    if len(moving) == 0:
-        return None
-    i = int(moving[0])
-    idx = np.arange(max(0, i - n_before), min(len(d), i + n_fit))
-    idx = idx[np.isfinite(d[idx])]
-    tt, dd = t[idx], d[idx]
-    lo = float(t[max(0, i - n_before)]) if i > 0 else float(t[0]) - (t[1] - t[0] if len(t) > 1 else 0.0)
-    hi = float(t[i])
-    if len(idx) < 3 or hi <= lo:
-        return hi
-
-    def sse(t0: float) -> float:
-        u = np.maximum(0.0, tt - t0) ** 2
-        den = float(u @ u)
-        if den <= 0:
-            return float(dd @ dd)
-        k = float(u @ dd) / den
-        r = dd - k * u
-        return float(r @ r)
-
-    res = minimize_scalar(sse, bounds=(lo, hi), method="bounded", options={"xatol": 1e-6})
-    return float(res.x)
 
 
 def local_poly_value(t: np.ndarray, y: np.ndarray, tq: float, k: int = 5, deg: int = 2) -> float:

@@ -125,7 +125,7 @@ def mirror_reflection(index: int, seed: int) -> StyledCase:
     known = {
         "contact": [round(float(v), 3) for v in cp], "mirror_tangent": up.tolist(), "mirror_normal": npx.tolist(),
         "laser_side": side, "theta_i_deg": round(th_i, 4), "source": [round(v, 3) for v in world.project(src)],
-        "beam_name": name, "beam_color": list(beam_rgb), "beam_color_water": list(water_rgb), "mirror_color": list(mirror_rgb),
+        "beam_name": name, "beam_color": list(beam_rgb), "mirror_color": list(mirror_rgb),
         "anti_delta_deg": round(delta, 4),
         "incident_region": _quad(cp, up * side, npx, gap, reach, gap, reach, (W, H)),
         "reflected_region": _quad(cp, -up * side, npx, gap, reach, gap, reach, (W, H)),

@@ -36,16 +36,11 @@ from __future__ import annotations
 import numpy as np
 
 from lawful.perceive import camera_dense as dense
+from lawful.perceive.noise import weighted_median
 from lawful.perceive.camera_fit import corner_shift
 
 _IRLS = 4  # reweighting rounds of the fit
 _QUANTILES = np.linspace(2, 98, 25)  # of the background's intensities, matched for the brightness change
-
-
-def _weighted_median(x: np.ndarray, w: np.ndarray) -> float:
-    order = np.argsort(x)
-    c = np.cumsum(w[order])
-    return float(x[order][np.searchsorted(c, 0.5 * c[-1])])
 
 
 def _robust(J: np.ndarray, e: np.ndarray, use: np.ndarray):
@@ -105,7 +100,7 @@ class StillTest:
         # gradient information (|gradient|^2): noise leaves a fraction of a pixel, a motion beyond the linear
         # range its own size (edges land on other edges or on plain wall), a small thing moving on its own nothing
         g = np.hypot(gx, gy)[use]
-        m = _weighted_median(np.abs(r[use]) / np.maximum(g, 1e-6), g * g)
+        m = weighted_median(np.abs(r[use]) / np.maximum(g, 1e-6), g * g)
         A = dense._similarity(p[:4], ctr)
         shift = corner_shift(A, w, h)
         info = {"n": int((wt > 0).sum()), "cells": int(len(np.unique(np.clip((y[wt > 0] / [w, h] * 4).astype(int),

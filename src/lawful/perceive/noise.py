@@ -229,3 +229,11 @@ def steady_samples(track, frame: tuple[float, float] | None = None, lo: float = 
         return vis
     off = centroid_outliers(track, vis & ~odd_area, track_noise(track, vis & ~odd_area).sigma, which=odd_area)
     return vis & ~(odd_area & off)
+
+
+def weighted_median(x: np.ndarray, w: np.ndarray) -> float:
+    """The median of ``x`` under weights ``w`` (the lower of two middle values at an exact half)."""
+    x, w = np.asarray(x, float), np.asarray(w, float)
+    o = np.argsort(x)
+    c = np.cumsum(w[o])
+    return float(x[o][np.searchsorted(c, 0.5 * c[-1])])

@@ -42,6 +42,7 @@ import numpy as np
 
 from lawful.case import Case, GroundTruth
 from lawful.perceive import noise
+from lawful.perceive.noise import weighted_median
 from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.score.wmle import q
@@ -57,14 +58,6 @@ MIN_FRAMES, MIN_SECONDS = 3, 0.08
 BAND = 7.0  # px each side of a film its region keeps
 TRIM_DEG = 30.0  # degrees of outer film left out next to each junction
 DARKEN = 0.28  # the backdrop's brightness behind the bubbles
-
-
-def weighted_median(x: np.ndarray, w: np.ndarray) -> float:
-    """The median of ``x`` under weights ``w`` (the lower of two middle values at an exact half)."""
-    x, w = np.asarray(x, float), np.asarray(w, float)
-    o = np.argsort(x)
-    c = np.cumsum(w[o])
-    return float(x[o][np.searchsorted(c, 0.5 * c[-1])])
 
 
 def qualified_intervals(ok: np.ndarray, t: np.ndarray, dt: float) -> np.ndarray:

@@ -289,7 +289,7 @@ def load_case(path: str | Path) -> Case:
 def _task_problem(case: Case) -> str:
     """What the case's task needs and the case lacks (objects, known values); '' if fine or the task is unknown
     (an unknown task is reported where the case is evaluated, with a did-you-mean)."""
-    from lawful.suites.base import get_suite
+    from lawful.suite_registry import get_suite
 
     try:
         task = get_suite(case.suite).task(case.task)

@@ -20,6 +20,7 @@ from lawful.case import Case
 from lawful.choices import unknown  # noqa: F401  (suites.base.unknown: API before)
 from lawful.perceive.plan import TrackingPlan
 from lawful.result import Measurement, Score
+from lawful.suite_registry import get_suite, register_suite, suite_names  # noqa: F401  (API: suites.base.get_suite)
 from lawful.tracks import Tracks
 
 Law = Literal["true", "anti"]
@@ -129,31 +130,6 @@ class Suite:
         return cols
 
 
-_SUITES: dict[str, "callable"] = {}
-
-
-def register_suite(name: str):
-    """Decorator registering a zero-argument suite factory under ``name``."""
-
-    def deco(factory):
-        _SUITES[name] = factory
-        return factory
-
-    return deco
-
-
-def get_suite(name: str) -> Suite:
-    _load_builtin()
-    if name not in _SUITES:
-        raise KeyError(unknown(name, _SUITES, "suite"))
-    return _SUITES[name]()
-
-
-def suite_names() -> list[str]:
-    _load_builtin()
-    return sorted(_SUITES)
-
-
 def discover_tasks(package: str, path, pattern: str, base: type) -> list[type]:
     """Concrete subclasses of ``base`` with a label, one per module of ``package`` (its ``__path__``) whose
     name matches ``pattern``, ordered by the label's number: a new task module needs no registration."""
@@ -172,13 +148,3 @@ def discover_tasks(package: str, path, pattern: str, base: type) -> list[type]:
                 found.append(cls)
     return sorted(found, key=lambda c: (int(re.sub(r"\D", "", c.label) or 0), c.__name__))
 
-
-def _load_builtin() -> None:
-    import importlib
-
-    for mod in ("principia", "wmle", "recordings", "applepi", "phyground"):
-        try:
-            importlib.import_module(f"lawful.suites.{mod}")
-        except ModuleNotFoundError as e:
-            if e.name != f"lawful.suites.{mod}":
-                raise

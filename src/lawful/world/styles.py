@@ -16,35 +16,9 @@ Styles:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Protocol
+from lawful.world.styled import Style, StyledCase
 
-import numpy as np
-
-from lawful.case import Case
-
-
-@dataclass
-class StyledCase:
-    """One scene of one task in one style: its case, first frame ``[H, W, 3]`` uint8 RGB and renderer.
-
-    ``render(law)`` yields ``case.n_frames`` RGB frames of the same size; frame 0 equals ``first_frame``.
-    """
-
-    case: Case
-    first_frame: np.ndarray
-    render: Callable[[str], Iterator[np.ndarray]]
-
-
-class Style(Protocol):
-    name: str
-
-    def supports(self, suite: str, task: str) -> bool:
-        """Whether this style can draw ``task`` of ``suite``."""
-
-    def make(self, suite: str, task: str, index: int, seed: int) -> StyledCase:
-        """The ``index``-th scene of ``task`` with parameters drawn from ``seed``."""
+__all__ = ["STYLES", "FlatStyle", "Style", "StyledCase", "get_style"]
 
 
 class FlatStyle:
@@ -53,12 +27,12 @@ class FlatStyle:
     name = "flat"
 
     def supports(self, suite: str, task: str) -> bool:
-        from lawful.suites.base import get_suite
+        from lawful.suite_registry import get_suite
 
         return task in get_suite(suite).tasks
 
     def make(self, suite: str, task: str, index: int, seed: int) -> StyledCase:
-        from lawful.suites.base import get_suite
+        from lawful.suite_registry import get_suite
 
         t = get_suite(suite).task(task)
         case, first = t.make_case(index, seed)

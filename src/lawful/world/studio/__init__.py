@@ -15,7 +15,7 @@ import importlib
 import pkgutil
 
 from lawful.world.studio.registry import SCENES
-from lawful.world.styles import StyledCase
+from lawful.world.styled import StyledCase
 
 
 def _load() -> None:

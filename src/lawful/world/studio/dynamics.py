@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from lawful.world.studio._gl import pick_gl
 
@@ -13,11 +13,17 @@ pick_gl()
 
 import mujoco  # noqa: E402
 
-if TYPE_CHECKING:
-    from lawful.world.studio.engine import World
+
+class World(Protocol):
+    """What a hook needs of a world (:class:`lawful.world.studio.engine.World` provides it)."""
+
+    model: Any
+
+    def id(self, kind: str, name: str) -> int: ...
+
 
 TIMESTEP = 0.001
-Hook = Callable[["World", mujoco.MjData], None]
+Hook = Callable[[World, mujoco.MjData], None]
 
 
 def gravity_scale(world: World, bodies: dict[str, float]) -> Hook:

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from lawful.world.studio.engine import Stage
+
+class Stage(Protocol):
+    """What a :class:`Body` needs of its stage (:class:`lawful.world.studio.engine.Stage` provides it)."""
+
+    objects: dict[str, list[str]]
+
+    def material(self, rgb, specular: float | None = None) -> str: ...
 
 NO_CONTACT = {"contype": 0, "conaffinity": 0}
 
@@ -63,7 +68,7 @@ class Joint:
 class Body:
     """A body in the MJCF tree; ``geom`` and ``body`` add to it."""
 
-    stage: "Stage"
+    stage: Stage
     name: str
     pos: Sequence[float]
     joint: Joint | str | None = None

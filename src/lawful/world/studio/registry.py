@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from lawful.world.styles import StyledCase
+from lawful.world.styled import StyledCase
 
 SCENES: dict[tuple[str, str], Callable[[int, int], StyledCase]] = {}
 

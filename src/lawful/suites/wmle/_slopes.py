@@ -1,4 +1,5 @@
-"""Extraction for WMLE slope tasks: a block's round trip on a rough incline (P11).
+"""Extraction for WMLE slope tasks: a block's round trip on a rough incline (P11), bodies released
+together down inclines (P9; also P29).
 
 The block's distance ``s(t)`` along its path is the projection of its centroid's displacement on the
 path's principal direction; the ascent and descent are fitted jointly by parabolas sharing their vertex
@@ -12,9 +13,10 @@ import math
 import numpy as np
 from scipy.optimize import least_squares
 
-from lawful.perceive import noise
+from lawful.perceive import events, noise
 from lawful.result import Measurement
 from lawful.suites.wmle.common import event
+from lawful.suites.wmle.kinematics import local_crossing_time
 from lawful.tracks import Tracks
 
 MOVE_PX = 2.0
@@ -176,4 +178,119 @@ def round_trip_measurement(tracks: Tracks, oid: str, mu: float) -> Measurement:
     m.events.append(event(oid, "descent", float(i_end - 1), tracks))
     se_R = abs(ratio_angle_slope(theta, mu)) * angle_error(tracks, oid, s, theta)
     m.set("ratio_rel_se", math.hypot(se_ratio, se_R))
+    return m
+
+
+# ----------------------------------------------------------------------------- P9: bodies released together
+
+
+def path_distance(tracks: Tracks, oid: str) -> np.ndarray | None:
+    """Distance (px) along a body's path ``[T]``: its displacement from the first sighting projected on
+    the principal direction of its positions, oriented to grow over time (NaN where not seen)."""
+    tr = tracks[oid]
+    vis = np.asarray(tr.visible, bool)
+    if vis.sum() < 6:
+        return None
+    xy = tr.xy[vis]
+    d = xy - xy[0]
+    _, _, vt = np.linalg.svd(d - d.mean(0), full_matrices=False)
+    u = vt[0]
+    s = d @ u
+    if s[-1] < 0 or (abs(s[-1]) < 1e-9 and s.min() < 0):
+        s = -s
+    out = np.full(len(tr.visible), np.nan)
+    out[vis] = s
+    return out
+
+
+def joint_release_time(t: np.ndarray, paths: dict[str, np.ndarray], d_common: float
+                       ) -> tuple[float | None, dict]:
+    """Common release time of bodies let go together from rest: least squares of ``s_i = c_i (t - t0)²``
+    over each body's samples from the start of motion up to 95% of the common travel."""
+    sel = {}
+    for b, s in paths.items():
+        ok = np.isfinite(s)
+        idx = np.flatnonzero(ok & (s > MOVE_PX))
+        if len(idx) < 4:
+            return None, {}
+        first_move = int(idx[0])
+        before = max(0, first_move - 3)
+        upto = np.flatnonzero(ok & (s >= 0.95 * d_common))
+        end = int(upto[0]) if len(upto) else len(s)
+        k = np.arange(before, end)
+        k = k[np.isfinite(s[k])]
+        if len(k) < 5:
+            return None, {}
+        sel[b] = k
+    names = list(paths)
+    t_start = min(float(t[sel[b][0]]) for b in names)
+    t_move = min(float(t[np.flatnonzero(np.isfinite(paths[b]) & (paths[b] > MOVE_PX))[0]]) for b in names)
+
+    def resid(p):
+        t0 = p[0]
+        out = []
+        for j, b in enumerate(names):
+            tt = t[sel[b]]
+            out.append(p[1 + j] * np.clip(tt - t0, 0, None) ** 2 - paths[b][sel[b]])
+        return np.concatenate(out)
+
+    c0 = []
+    for b in names:
+        tt, ss = t[sel[b]], paths[b][sel[b]]
+        c0.append(max(float(ss[-1]) / max(float(tt[-1] - t_start), 1e-3) ** 2, 1e-3))
+    fit = least_squares(resid, [t_start] + c0, bounds=([t_start - 1.0] + [0] * len(names),
+                                                        [t_move] + [np.inf] * len(names)))
+    rms = float(np.sqrt(np.mean(fit.fun**2)))
+    out = {"t0": float(fit.x[0]), "c": [float(v) for v in fit.x[1:]], "rms_px": rms}
+    dof = len(fit.fun) - len(fit.x)
+    if len(names) == 2 and dof > 0 and all(v > 0 for v in fit.x[1:]):
+        # relative standard error of sqrt(c_0 / c_1): Gauss-Newton covariance scaled by the residual scatter
+        try:
+            cov = np.linalg.inv(fit.jac.T @ fit.jac) * float(np.sum(fit.fun**2)) / dof
+            g = np.array([0.0, 0.5 / fit.x[1], -0.5 / fit.x[2]])
+            out["ratio_rel_se"] = float(math.sqrt(max(float(g @ cov @ g), 0.0)))
+        except np.linalg.LinAlgError:
+            pass
+    return float(fit.x[0]), out
+
+
+def release_and_travel_ratio(tracks: Tracks, ids: tuple[str, str], fractions: np.ndarray) -> Measurement:
+    """Common release time (joint fit), travel times to ``fractions`` of the shorter travel and the median
+    ratio ``(t_{ids[1]} - t0) / (t_{ids[0]} - t0)`` as ``travel_time_ratio``; ``notes['unresolved']`` says why not."""
+    m = Measurement()
+    t = np.asarray(tracks.t, float)
+    paths = {}
+    for b in ids:
+        s = path_distance(tracks, b)
+        if s is None:
+            m.notes["unresolved"] = f"{b}: not tracked"
+            return m
+        paths[b] = s
+        m.set(f"travel_{b}_px", float(np.nanmax(s)))
+    d_common = min(float(np.nanmax(paths[b])) for b in ids)
+    if d_common < 10 * MOVE_PX:
+        m.notes["unresolved"] = f"common travel {d_common:.1f} px too short"
+        return m
+    t0, fit = joint_release_time(t, paths, d_common)
+    if t0 is None:
+        m.notes["unresolved"] = "release time not resolved"
+        return m
+    m.set("release_time_s", t0)
+    m.events.append(event(ids[0], "release", float(np.interp(t0, t, np.arange(len(t)))), tracks))
+    m.notes["release_fit"] = fit
+    if "ratio_rel_se" in fit:
+        m.set("ratio_rel_se", fit["ratio_rel_se"])
+    levels = fractions * d_common
+    times = {b: [local_crossing_time(t, paths[b], lv) for lv in levels] for b in ids}
+    for b in ids:
+        idx = events.crossing(paths[b], levels[-1], +1)
+        if idx is not None:
+            m.events.append(event(b, f"far_{b}", idx, tracks, float(levels[-1])))
+    ratios = [(tr - t0) / (ts - t0) for ts, tr in zip(times[ids[0]], times[ids[1]])
+              if ts is not None and tr is not None and ts - t0 > 0 and tr - t0 > 0]
+    m.notes["time_ratios"] = [float(v) for v in ratios]
+    if len(ratios) < 3:
+        m.notes["unresolved"] = "fewer than three common distances reached by both bodies"
+        return m
+    m.set("travel_time_ratio", float(np.median(ratios)))
     return m

@@ -1,14 +1,18 @@
-"""Scenes on slopes: a block pushed up a rough incline (WMLE P11)."""
+"""Scenes on slopes: a block pushed up a rough incline (WMLE P11), a sphere and a ring rolling down twin
+inclines (P9), a marked ball rolling down onto the floor (P8)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from lawful.world.appearance import Style
-from lawful.world.draw import Block, Scene
+from lawful.world.draw import Block, Cylinder, Scene, Sphere
+from lawful.world.physics import rolling_distance
 
 
 def slope_frame(k: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -56,3 +60,121 @@ def rough_incline_frames(k: dict, width: int, height: int, style: Style | None, 
                 tuple(foot + k["post_px"] * u)])
     for s in slide_px(k, times, law):
         yield scene.frame([block_item(k, float(s))])
+
+
+# ----------------------------------------------------------------------------- P9: sphere and ring on twin inclines
+
+
+@dataclass
+class MarkedSphere(Sphere):
+    """A shaded ball with a dark round spot painted ``0.55 r`` from its centre at screen angle ``angle``."""
+
+    angle: float = 0.0
+
+    def draw(self, img: np.ndarray, style: Style) -> None:
+        super().draw(img, style)
+        shift = 4
+        d = 0.55 * self.r
+        cx = self.x + d * math.cos(self.angle)
+        cy = self.y + d * math.sin(self.angle)
+        dark = tuple(int(c * 0.3) for c in self.color)
+        cv2.circle(img, (int(round(cx * (1 << shift))), int(round(cy * (1 << shift)))),
+                   int(round(0.24 * self.r * (1 << shift))), dark, -1, cv2.LINE_AA, shift)
+
+
+def lane_geometry(k: dict, lane: int) -> dict:
+    """Surface line of incline ``lane`` (0 left, 1 right): apex, unit vector down the slope, normal (px)."""
+    th = math.radians(k["theta_deg"])
+    x0 = k["lane_x"][lane]
+    apex = np.array([x0, k["ground_y"] - k["base_px"] - k["span_px"] * math.tan(th)])
+    u = np.array([math.cos(th), math.sin(th)])
+    n = np.array([math.sin(th), -math.cos(th)])
+    return {"apex": apex, "u": u, "n": n}
+
+
+def body_centre(k: dict, lane: int, s) -> tuple[np.ndarray, np.ndarray]:
+    """Centre (px) of a body of radius ``radius_px`` at path distance ``s`` (px) from its start."""
+    g = lane_geometry(k, lane)
+    s = np.asarray(s, float) + k["start_px"]
+    r = k["radius_px"]
+    return g["apex"][0] + s * g["u"][0] + r * g["n"][0], g["apex"][1] + s * g["u"][1] + r * g["n"][1]
+
+
+def sphere_ring_items(k: dict, s_sphere: float, s_ring: float) -> list:
+    """The marked sphere and the striped ring at path distances ``s_sphere``, ``s_ring`` (px)."""
+    r = k["radius_px"]
+    lane = k["lanes"]
+    xs, ys = body_centre(k, lane["sphere"], s_sphere)
+    xr, yr = body_centre(k, lane["ring"], s_ring)
+    return [MarkedSphere(float(xs), float(ys), r, tuple(k["colors"]["sphere"]), angle=k["marker0"] + s_sphere / r),
+            Cylinder(float(xr), float(yr), r, tuple(k["colors"]["ring"]), angle=k["marker0"] + s_ring / r,
+                     hollow=True, inner=0.72)]
+
+
+def twin_incline_frames(k: dict, width: int, height: int, style: Style | None, s_sphere: np.ndarray,
+                        s_ring: np.ndarray) -> Iterator[np.ndarray]:
+    """Two inclines side by side with end blocks; the sphere and the ring at the given path distances (px)."""
+    scene = Scene(width, height, style).ground(k["ground_y"])
+    th = math.radians(k["theta_deg"])
+    for lane in (0, 1):
+        x0 = k["lane_x"][lane]
+        x1 = x0 + k["span_px"]
+        top = k["ground_y"] - k["base_px"] - k["span_px"] * math.tan(th)
+        scene.ramp([(x0, k["ground_y"]), (x0, top), (x1, k["ground_y"] - k["base_px"]), (x1, k["ground_y"])])
+        g = lane_geometry(k, lane)
+        s_end = k["start_px"] + k["stop_px"] + k["radius_px"]
+        p, u, n = g["apex"] + s_end * g["u"], g["u"], g["n"]
+        h = 1.2 * k["radius_px"]
+        scene.ramp([tuple(p), tuple(p + h * n), tuple(p + h * n + 8 * u), tuple(p + 8 * u)])
+    for a, b in zip(s_sphere, s_ring):
+        yield scene.frame(sphere_ring_items(k, float(a), float(b)))
+
+
+# ----------------------------------------------------------------------------- P8: a marked ball rolling
+
+
+def ball_incline_travel(k: dict) -> float:
+    """Centre travel (px) down the incline before the ball meets the floor (a concave corner)."""
+    th = math.radians(k["incline_deg"])
+    return (k["corner"][1] - k["radius_px"] - k["start"][1]) / math.sin(th)
+
+
+def ball_path(k: dict, ell: np.ndarray) -> np.ndarray:
+    """Centre position ``[T, 2]`` after rolling a centre-path length ``ell`` (px): down the incline's
+    offset line, then along the floor's (the contact switches at the concave corner)."""
+    th = math.radians(k["incline_deg"])
+    sx, sy = k["start"]
+    L = ball_incline_travel(k)
+    ell = np.asarray(ell, float)
+    on_incline = np.minimum(ell, L)
+    x = sx + on_incline * math.cos(th) + np.maximum(ell - L, 0.0)
+    y = sy + on_incline * math.sin(th)
+    return np.stack([x, y], axis=-1)
+
+
+def rolling_ball_state(k: dict, t: np.ndarray, law: str, inertia: float) -> tuple[np.ndarray, np.ndarray]:
+    """Centre ``[T, 2]`` and marker angle ``[T]`` of a ball of ``I = inertia m R²`` released at ``hold_s``: it rolls
+    down the incline and on along the floor; the twin turns ``anti_spin_factor`` rad per radian rolled."""
+    th = math.radians(k["incline_deg"])
+    L = ball_incline_travel(k)
+    s = np.maximum(np.asarray(t) - k["hold_s"], 0.0)
+    a = k["g"] * k["px_per_m"] * math.sin(th) / (1 + inertia)
+    t1 = math.sqrt(2 * L / a)
+    ell = np.where(s <= t1, rolling_distance(s, th, inertia, k["g"]) * k["px_per_m"],
+                   L + a * t1 * (s - t1))
+    spin = k["anti_spin_factor"] if law == "anti" else 1.0
+    return ball_path(k, ell), spin * ell / k["radius_px"]
+
+
+def rolling_ball_frames(k: dict, width: int, height: int, style: Style | None, xy: np.ndarray,
+                        phi: np.ndarray) -> Iterator[np.ndarray]:
+    """The incline running into the floor and the striped ball at centres ``xy`` turned by ``phi``."""
+    th = math.radians(k["incline_deg"])
+    cx, cy = k["corner"]
+    x0 = max(-5.0, cx - (k["incline_len_px"] + 60) * math.cos(th))
+    y0 = cy - (cx - x0) * math.tan(th)
+    scene = Scene(width, height, style).ground(cy)
+    scene.ramp([(x0, y0), (cx, cy), (x0, cy)])
+    color = tuple(k["color"])
+    for (x, y), a in zip(xy, phi):
+        yield scene.frame([Cylinder(float(x), float(y), k["radius_px"], color, angle=float(a))])

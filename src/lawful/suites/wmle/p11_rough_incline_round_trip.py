@@ -44,7 +44,9 @@ from lawful.suites.base import Law
 from lawful.suites.wmle._slopes import (  # noqa: F401  (re-exported: recordings.r07 and tests use them)
     path_coordinate, quad_accel, round_trip_fit, round_trip_measurement,
 )
-from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, style_of
+from lawful.suites.wmle.common import (
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, style_of,
+)
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
 from lawful.world.scenes.slopes import block_item, rough_incline_frames, slide_px, slope_frame

@@ -26,30 +26,25 @@ Twin: no flash at entry; only the exit lamp lights, when the magnet leaves the c
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 
 import numpy as np
 
 from lawful.case import Case, GroundTruth, ObjectSpec
-from lawful.perceive import noise
 from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.suites.base import Law
+from lawful.suites.wmle._electro import coil_entry_measurement, lit_mask  # noqa: F401  (tests use lit_mask)
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, style_of,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, style_of,
 )
 from lawful.tracks import Tracks
-from lawful.world.draw import Scene
-from lawful.world.em import COPPER, Coil, Led, Magnet, colors_clear_of
+from lawful.world.em import COPPER, colors_clear_of
+from lawful.world.scenes.electro import (  # noqa: F401  (LAMPS, LAMP_COLORS: the studio scene uses them)
+    LAMP_COLORS, LAMPS, coil_indicator_frames, magnet_item, magnet_x,
+)
 
 MATCH_S = 0.5
-LIT_FLOOR = 15.0  # luma levels (6 % of full scale): a smaller rise is no visible light, whatever the noise
-LAMPS = ("entry", "exit")
-CLEAR_AREA = 0.85  # a sighting with at least this share of the first area is whole (not behind the coil)
-FIT_N = 4  # clear sightings extrapolated to the entrance
-EDGE_PX = 2.0  # a clear sighting's box ends more than this short of the coil
-LAMP_COLORS = {"entry": (40, 210, 70), "exit": (235, 60, 40)}
 
 
 def entry_and_light(entered: bool | None, lit: bool | None) -> MetricScore:
@@ -61,73 +56,6 @@ def entry_and_light(entered: bool | None, lit: bool | None) -> MetricScore:
                                     "(range 0.5-1)", low=0.5, high=1.0)
     return MetricScore.measured(0.5 * bool(entered) + 0.5 * bool(entered and lit), None,
                                 E=float(bool(entered)), L=float(bool(lit)))
-
-
-def lit_mask(luma: np.ndarray, ok: np.ndarray) -> tuple[np.ndarray, float, float]:
-    """Samples where a lamp is lit (see the module docstring), its off level and threshold."""
-    y = np.where(ok, np.asarray(luma, float), np.nan)
-    if not np.isfinite(y).any():
-        return np.zeros(len(y), bool), math.nan, math.nan
-    off = float(np.nanpercentile(y, 10))
-    s = noise.sigma(y)
-    thr = max(noise.k_for() * math.sqrt(2) * (s if math.isfinite(s) else 0.0), LIT_FLOOR)
-    return np.nan_to_num(y - off, nan=-np.inf) > thr, off, thr
-
-
-def entry_index(tr, x0: float, north_leads: bool, first: int) -> tuple[float, int] | None:
-    """Fractional sample at which the magnet's leading end reaches the coil's entrance ``x0``, and the last
-    sample where the tracked half was seen whole and clear of the coil; None without evidence of entry.
-
-    The leading end is the centroid plus half the first-frame box width (plus a whole one when the south
-    half leads), from clear sightings only: area at least ``CLEAR_AREA`` of the first one, box ending more
-    than ``EDGE_PX`` short of ``x0`` (a compressed edge spreads by a pixel or two), and before the first sample
-    where the magnet's box reaches the coil (a blob taken for it behind it later is no approach). A crossing between two
-    clear sightings is interpolated. Otherwise every sample after the last clear one shows the half hidden,
-    shrunk or at the coil: the last ``FIT_N`` clear sightings are extrapolated linearly, and the crossing
-    counts when it falls before the sample after the first of those (a magnet that stops short of the coil
-    stays clear to the end: no entry).
-    """
-    vis = np.asarray(tr.visible, bool)
-    w0 = float(tr.box[first, 2] - tr.box[first, 0])
-    a0 = float(tr.area[first])
-    lead = tr.x + 0.5 * w0 + (0.0 if north_leads else w0)
-    clear = vis & (tr.area >= CLEAR_AREA * a0) & (tr.box[:, 2] < x0 - EDGE_PX)
-    at_coil = np.flatnonzero(vis & (tr.box[:, 2] >= x0 - EDGE_PX))
-    if len(at_coil):  # the approach ends where the magnet reaches the coil: a later sighting is no approach
-        clear &= np.arange(len(vis)) < at_coil[0]
-    idx = np.flatnonzero(clear)
-    if len(idx) == 0 or lead[idx[0]] >= x0:
-        return None
-    for j, i in zip(idx[:-1], idx[1:]):
-        if lead[j] < x0 <= lead[i]:
-            return float(j + (x0 - lead[j]) / (lead[i] - lead[j]) * (i - j)), int(i)
-    last = int(idx[-1])
-    use = idx[-FIT_N:]
-    if last + 1 >= len(vis) or len(use) < 2:
-        return None
-    slope, icpt = np.polyfit(use.astype(float), lead[use], 1)
-    if slope <= 0:
-        return None
-    f = (x0 - icpt) / slope
-    return (float(f), last) if last <= f <= last + 2 else None
-
-
-def magnet_x(k: dict, t) -> np.ndarray:
-    """Centre x (px) of the magnet at times ``t`` (s): at rest, then a smooth push to its stop."""
-    u = np.clip((np.asarray(t, float) - k["t_go_s"]) / k["travel_s"], 0.0, 1.0)
-    ease = u**3 * (10 - 15 * u + 6 * u * u)
-    return k["x_start"] + (k["x_stop"] - k["x_start"]) * ease
-
-
-def lamp_levels(k: dict, t, law: str = "true") -> dict[str, np.ndarray]:
-    """Brightness (0–1) of each lamp: lit for ``flash_s`` from entry (leading end at the coil's entrance;
-    law only) and from exit (trailing end past the coil's far end)."""
-    t = np.asarray(t, float)
-    lead, trail = magnet_x(k, t) + k["magnet_w"] / 2, magnet_x(k, t) - k["magnet_w"] / 2
-    t_in = float(t[np.argmax(lead >= k["coil"][0])]) if (lead >= k["coil"][0]).any() else math.inf
-    t_out = float(t[np.argmax(trail >= k["coil"][2])]) if (trail >= k["coil"][2]).any() else math.inf
-    on = lambda t0: ((t >= t0) & (t < t0 + k["flash_s"])).astype(float)  # noqa: E731
-    return {"entry": on(t_in) if law == "true" else np.zeros(len(t)), "exit": on(t_out)}
 
 
 class CoilIndicator(WmleTask):
@@ -172,7 +100,7 @@ class CoilIndicator(WmleTask):
             "color": list(c_mag), "style_seed": int(seed),
             "anti_note": "twin: the entry lamp stays dark; only the exit lamp lights",
         }
-        n_half = _magnet(k, k["x_start"]).halves()[0]
+        n_half = magnet_item(k, k["x_start"]).halves()[0]
         b = n_half.bbox()
         objects = [ObjectSpec(id="magnet", shape="block", color=tuple(c_mag),
                               box=(b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1))]
@@ -198,70 +126,10 @@ class CoilIndicator(WmleTask):
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["rail_y"] + k["magnet_h"] / 2 + 34.0)
-        c = k["coil"]
-        ry = k["rail_y"] + k["magnet_h"] / 2
-        scene.platform(c[0] - 200.0, ry, c[2] + 200.0, ry + 4.0, (120, 122, 128))  # the rail
-        scene.platform(c[0] + 10, c[3], c[0] + 18, ry + 34.0)  # coil stands
-        scene.platform(c[2] - 18, c[3], c[2] - 10, ry + 34.0)
-        (xe, ye), (xx, yx) = k["lamps_xy"]["entry"], k["lamps_xy"]["exit"]
-        scene.platform(xe - 16, ye - 14, xx + 16, ye + 14, (70, 72, 78))  # indicator box
-        scene.marker_line((c[0] + 4, c[1]), (xe - 8, ye + 14), (150, 90, 50), 2)  # leads
-        scene.marker_line((c[2] - 4, c[1]), (xx + 8, yx + 14), (150, 90, 50), 2)
-        t = frame_times(case)
-        x = magnet_x(k, t)
-        lv = lamp_levels(k, t, law)
-        coil = Coil(c[0], c[1], c[2], c[3], vertical=False, turns=k["turns"])
-        r = k["lamp_r"]
-        for i in range(len(t)):
-            yield scene.frame([_magnet(k, float(x[i])), coil,
-                               *(Led(*k["lamps_xy"][n], r, LAMP_COLORS[n], float(lv[n][i])) for n in LAMPS)])
+        yield from coil_indicator_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        tr = tracks["magnet"]
-        t = np.asarray(tracks.t, float)
-        vis = np.asarray(tr.visible, bool)
-        x0 = float(case.known["coil"][0])
-        seen = np.flatnonzero(vis)
-        if len(seen) < 3:
-            m.notes["unresolved"] = "the magnet was seen in fewer than 3 samples"
-            return m
-        entry = entry_index(tr, x0, bool(case.known.get("north_leads", True)), seen[0])
-        m.notes["interval"] = [0, int(seen[-1]) + 1]
-        entered = entry is not None
-        if entered:
-            f, last_clear = entry
-            m.set("entry_time_s", float(np.interp(f, np.arange(len(t)), t)))
-            m.events.append(event("magnet", "entry", f, tracks))
-            m.notes["interval"] = [0, last_clear + 1]  # inside the coil the windings hide the magnet
-        m.notes["entered"] = entered
-        if not entered:
-            m.notes["interval"] = [0, int(seen[-1]) + 1]
-            return m
-        t_e = m.get("entry_time_s")
-        win = np.abs(t - t_e) <= MATCH_S + 1e-9
-        read, lit_any = np.ones(len(t), bool), np.zeros(len(t), bool)
-        for n in case.known["lamps"]:
-            rs = tracks.regions.get(f"lamp_{n}")
-            if rs is None:
-                read[:] = False
-                continue
-            ok = np.asarray(rs.ok, bool)
-            lit, off, thr = lit_mask(rs["luma"], ok)
-            m.notes[f"lamp_{n}"] = {"off_luma": off, "threshold": thr, "lit_samples": int(lit.sum())}
-            read &= ok
-            lit_any |= lit
-        m.notes["indicator_readable"] = float(read[win].mean()) if win.any() else 0.0
-        if m.notes["indicator_readable"] < 0.5:
-            m.notes["lit"] = None
-            return m
-        m.notes["lit"] = bool((lit_any & read & win).any())
-        hits = np.flatnonzero(lit_any & read & win)
-        if len(hits):
-            m.events.append(event("indicator", "lit_at_entry", float(hits[0]), tracks))
-        return m
+        return coil_entry_measurement(case, tracks, MATCH_S)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         if "unresolved" in m.notes:
@@ -271,7 +139,3 @@ class CoilIndicator(WmleTask):
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
         default = 0.0 if m.notes.get("entered") else 1.0  # no entry: no window to read
         return {"indicator_readable": float(m.notes.get("indicator_readable", default))}
-
-
-def _magnet(k: dict, x: float) -> Magnet:
-    return Magnet(x, k["rail_y"], k["magnet_w"], k["magnet_h"], 0.0, tuple(k["color"]), north_first=k["north_leads"])

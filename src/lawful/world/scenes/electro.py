@@ -1,0 +1,61 @@
+"""Electromagnetism scenes: a magnet sliding through a coil wired to a two-lamp indicator (WMLE P30)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+
+from lawful.world.appearance import Style
+from lawful.world.draw import Scene
+from lawful.world.em import Coil, Led, Magnet
+
+LAMPS = ("entry", "exit")
+LAMP_COLORS = {"entry": (40, 210, 70), "exit": (235, 60, 40)}
+
+
+def magnet_x(k: dict, t) -> np.ndarray:
+    """Centre x (px) of the magnet at times ``t`` (s): at rest, then a smooth push to its stop."""
+    u = np.clip((np.asarray(t, float) - k["t_go_s"]) / k["travel_s"], 0.0, 1.0)
+    ease = u**3 * (10 - 15 * u + 6 * u * u)
+    return k["x_start"] + (k["x_stop"] - k["x_start"]) * ease
+
+
+def lamp_levels(k: dict, t, law: str = "true") -> dict[str, np.ndarray]:
+    """Brightness (0–1) of each lamp: lit for ``flash_s`` from entry (leading end at the coil's entrance;
+    law only) and from exit (trailing end past the coil's far end)."""
+    t = np.asarray(t, float)
+    lead, trail = magnet_x(k, t) + k["magnet_w"] / 2, magnet_x(k, t) - k["magnet_w"] / 2
+    t_in = float(t[np.argmax(lead >= k["coil"][0])]) if (lead >= k["coil"][0]).any() else math.inf
+    t_out = float(t[np.argmax(trail >= k["coil"][2])]) if (trail >= k["coil"][2]).any() else math.inf
+    on = lambda t0: ((t >= t0) & (t < t0 + k["flash_s"])).astype(float)  # noqa: E731
+    return {"entry": on(t_in) if law == "true" else np.zeros(len(t)), "exit": on(t_out)}
+
+
+def magnet_item(k: dict, x: float) -> Magnet:
+    """The bar magnet centred at ``x`` on the rail."""
+    return Magnet(x, k["rail_y"], k["magnet_w"], k["magnet_h"], 0.0, tuple(k["color"]), north_first=k["north_leads"])
+
+
+def coil_indicator_frames(k: dict, width: int, height: int, style: Style | None, times: np.ndarray,
+                          law: str) -> Iterator[np.ndarray]:
+    """Rail, coil on its stands, indicator box with leads; the magnet sliding and the lamps flashing."""
+    scene = Scene(width, height, style).ground(k["rail_y"] + k["magnet_h"] / 2 + 34.0)
+    c = k["coil"]
+    ry = k["rail_y"] + k["magnet_h"] / 2
+    scene.platform(c[0] - 200.0, ry, c[2] + 200.0, ry + 4.0, (120, 122, 128))  # the rail
+    scene.platform(c[0] + 10, c[3], c[0] + 18, ry + 34.0)  # coil stands
+    scene.platform(c[2] - 18, c[3], c[2] - 10, ry + 34.0)
+    (xe, ye), (xx, yx) = k["lamps_xy"]["entry"], k["lamps_xy"]["exit"]
+    scene.platform(xe - 16, ye - 14, xx + 16, ye + 14, (70, 72, 78))  # indicator box
+    scene.marker_line((c[0] + 4, c[1]), (xe - 8, ye + 14), (150, 90, 50), 2)  # leads
+    scene.marker_line((c[2] - 4, c[1]), (xx + 8, yx + 14), (150, 90, 50), 2)
+    t = times
+    x = magnet_x(k, t)
+    lv = lamp_levels(k, t, law)
+    coil = Coil(c[0], c[1], c[2], c[3], vertical=False, turns=k["turns"])
+    r = k["lamp_r"]
+    for i in range(len(t)):
+        yield scene.frame([magnet_item(k, float(x[i])), coil,
+                           *(Led(*k["lamps_xy"][n], r, LAMP_COLORS[n], float(lv[n][i])) for n in LAMPS)])

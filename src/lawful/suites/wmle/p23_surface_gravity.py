@@ -27,22 +27,25 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case, GroundTruth, ObjectSpec
-from lawful.perceive import noise
 from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.score.wmle import geometric_mean, q
 from lawful.suites.base import Law
-from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, \
-    frame_times, sphere_box, steady_xy, style_of
+from lawful.suites.wmle._liquids import (  # noqa: F401  (re-exported: the tests use them)
+    MIN_FALL, band_x, fall_fit, surface_and_fall_measurement, surface_line,
+)
+from lawful.suites.wmle.common import (
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, sphere_box, style_of,
+)
 from lawful.tracks import Tracks
 from lawful.world import liquids as lq
 from lawful.world.appearance import object_colors
-from lawful.world.draw import Scene, Sphere, String
+from lawful.world.scenes.vessels import dropped_ball_y, surface_bands, surface_gravity_frames
 
 G = 9.81
 CANVAS = (720, 500)  # drawn upright on a larger canvas, then turned and cut to the frame
 N_BANDS, BAND_HALF = 9, 7  # 15-px bands: 7-px ones kept a compression block's error (fit RMS 0.19 -> 0.15 px)
-MIN_BANDS, MIN_FALL = 3, 5
+MIN_BANDS = 3
 
 
 def perpendicularity(a: tuple[float, float] | None, slope: float | None) -> MetricScore:
@@ -60,55 +63,6 @@ def fit_quality(u_s: float | None, u_b: float | None) -> MetricScore:
     if u_s is None or u_b is None:
         return MetricScore.operational_zero("surface or trajectory fit not resolved")
     return MetricScore.measured(geometric_mean([q(u_s, 3.0), q(u_b, 8.0)]), None, u_s=u_s, u_b=u_b)
-
-
-def surface_line(xs: np.ndarray, ys: np.ndarray) -> tuple[float, float, float]:
-    """Least-squares line ``y = c + s·x`` through the surface points: ``(slope, intercept, perpendicular RMS)``."""
-    s, c = np.polyfit(xs, ys, 1)
-    rms = float(np.sqrt(np.mean((ys - (c + s * xs)) ** 2)) / math.hypot(1.0, s))
-    return float(s), float(c), rms
-
-
-def band_x(box) -> float:
-    """The centre column of a probe box as the region reader samples it (whole columns floor(x0)..ceil(x1))."""
-    return 0.5 * (math.floor(box[0]) + math.ceil(box[2]))
-
-
-def _first_turn(d: np.ndarray, vis: np.ndarray, start: int, thr: float) -> int:
-    """The sample of the largest distance ``d`` before it first falls back by more than ``thr`` (noise), after
-    ``start``; ``len(d)`` when it never does (a ball that lands and stays)."""
-    best = start
-    for i in np.flatnonzero(vis[start:]) + start:
-        if d[i] > d[best]:
-            best = int(i)
-        elif d[i] < d[best] - thr:
-            return best
-    return len(d)
-
-
-def fall_fit(t: np.ndarray, x: np.ndarray, y: np.ndarray, vis: np.ndarray) -> dict:
-    """Quadratic fits of a dropped ball's ``x(t)``, ``y(t)`` over its fall, or ``{"reason": …}``."""
-    idx = np.flatnonzero(vis)
-    if len(idx) < MIN_FALL + 2:
-        return {"reason": "ball not tracked"}
-    p0 = np.array([np.median(x[idx[:3]]), np.median(y[idx[:3]])])
-    d = np.where(vis, np.hypot(x - p0[0], y - p0[1]), np.nan)
-    sig = noise.sigma(np.where(vis, y, np.nan))
-    thr = noise.k_for() * (sig if math.isfinite(sig) and sig > 0 else 0.5) + 0.5
-    moving = np.flatnonzero(vis & (d > thr))
-    if len(moving) == 0:
-        return {"reason": "the ball never moved"}
-    i_a = int(moving[0])
-    d_max = float(np.nanmax(d))
-    i_end = int(np.flatnonzero(vis & (d >= d_max - thr))[0])
-    i_end = min(i_end, _first_turn(d, vis, i_a, thr))  # a bounce: the fall ends where the distance first turns back
-    fall = np.flatnonzero(vis[i_a:i_end]) + i_a
-    if len(fall) < MIN_FALL:
-        return {"reason": f"{len(fall)} samples in the fall (need ≥ {MIN_FALL})"}
-    cx, cy = np.polyfit(t[fall], x[fall], 2), np.polyfit(t[fall], y[fall], 2)
-    rx, ry = x[fall] - np.polyval(cx, t[fall]), y[fall] - np.polyval(cy, t[fall])
-    return {"a": (2 * float(cx[0]), 2 * float(cy[0])), "u_b": float(np.sqrt(np.mean(rx**2 + ry**2))),
-            "release": i_a - 0.5, "contact": i_end, "n": len(fall)}
 
 
 class SurfaceGravity(WmleTask):
@@ -150,7 +104,7 @@ class SurfaceGravity(WmleTask):
         tint = lq.LIQUID_TINTS[int(rng.integers(len(lq.LIQUID_TINTS)))]
         glass = tuple(int(v) for v in np.clip(np.asarray(lq.GLASS_TINT) + rng.uniform(-18, 18), 0, 255))
         M = lq.rotation_matrix(CANVAS, (WIDTH, HEIGHT), phi)
-        bands = _bands(M, vessel)
+        bands = surface_bands(M, vessel, N_BANDS, BAND_HALF, HEIGHT)
         bx, by = lq.to_output(M, [(x_ball, y_top)])[0]
         case = Case(
             id=self.case_id(index), suite="wmle", task=self.name, seed=seed, variant=f"style-{seed}",
@@ -173,63 +127,18 @@ class SurfaceGravity(WmleTask):
                    "anti_note": "twin: the surface is turned by anti_tilt_deg from the perpendicular to the fall"},
         )
         t = frame_times(case)
-        pts = lq.to_output(M, np.stack([np.full(len(t), x_ball), self._y(case, t)], 1))
+        pts = lq.to_output(M, np.stack([np.full(len(t), x_ball), dropped_ball_y(case.known, t, G)], 1))
         case.truth = GroundTruth(tracks={"ball": [(float(a), float(p[0]), float(p[1])) for a, p in zip(t, pts)]},
                                  events={"release": hold, "ground_contact": hold + t_fall},
                                  quantities={"e1": 0.0, "anti_e1": abs(tilt), "rotation_deg": phi})
         return case, next(iter(self.render(case)))
 
-    def _y(self, case: Case, t: np.ndarray) -> np.ndarray:
-        k = case.known
-        s = np.clip(t - k["hold_s"], 0.0, None)
-        y0 = k["ball_canvas"][1]
-        return np.minimum(y0 + 0.5 * G * k["px_per_m"] * s * s, k["ground_canvas"] - k["radius_px"])
-
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        cw, ch = CANVAS
-        x, y0 = k["ball_canvas"]
-        r = k["radius_px"]
-        bar_y = y0 - r - 14
-        scene = Scene(cw, ch, style_of(case)).ground(k["ground_canvas"]).support(x - 30, x + 30, bar_y)
-        tank = lq.Tank([tuple(k["vessel_canvas"])], tuple(k["liquid"]), open_top=(0,), glass=tuple(k["glass"]))
-        tilt = math.radians(k["anti_tilt_deg"]) if law == "anti" else 0.0
-        base = tank.draw(scene.static_layer.copy(), {0: (k["surface_row_canvas"], tilt)})
-        style = scene.style
-        for ti, y in zip(frame_times(case), self._y(case, frame_times(case))):
-            img = base.copy()
-            if ti < k["hold_s"]:
-                String((x, bar_y), (x, float(y) - r)).draw(img, style)
-            Sphere(x, float(y), r, tuple(k["color"])).draw(img, style)
-            yield lq.rotate_frame(img, (case.width, case.height), k["rotation_deg"])
+        yield from surface_gravity_frames(case.known, case.width, case.height, style_of(case), CANVAS,
+                                          frame_times(case), G, law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        xs, ys = [], []
-        for i, b in enumerate(case.known["surface_bands"]):
-            rs = tracks.regions.get(f"surface_{i}")
-            if rs is not None and rs.ok.any():
-                xs.append(band_x(b))
-                ys.append(float(np.median(rs["row"][rs.ok])))
-        if len(xs) < MIN_BANDS:
-            m.notes["unresolved"] = f"{len(xs)} surface bands read (need ≥ {MIN_BANDS})"
-            return m
-        slope, _, u_s = surface_line(np.array(xs), np.array(ys))
-        m.set("surface_slope", slope)
-        m.set("surface_rms_px", u_s)
-        m.notes["surface_points"] = [[round(a, 2), round(b, 3)] for a, b in zip(xs, ys)]
-        _, t, vis, x, y = steady_xy(case, tracks, "ball")
-        fit = fall_fit(t, x, y, vis)
-        if "reason" in fit:
-            m.notes["unresolved"] = fit["reason"]
-            return m
-        m.events.append(event("ball", "release", max(fit["release"], 0.0), tracks))
-        m.events.append(event("ball", "ground_contact", float(fit["contact"]), tracks))
-        m.set("accel_x_px_s2", fit["a"][0])
-        m.set("accel_y_px_s2", fit["a"][1])
-        m.set("trajectory_rms_px", fit["u_b"])
-        m.notes["fall_samples"] = fit["n"]
-        return m
+        return surface_and_fall_measurement(case, tracks, MIN_BANDS)
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
         rs = [tracks.regions[f"surface_{i}"].readable if f"surface_{i}" in tracks.regions else 0.0
@@ -243,23 +152,3 @@ class SurfaceGravity(WmleTask):
         a = (m.get("accel_x_px_s2"), m.get("accel_y_px_s2"))
         return {"M1": perpendicularity(a if None not in a else None, m.get("surface_slope")),
                 "M2": fit_quality(m.get("surface_rms_px"), m.get("trajectory_rms_px"))}
-
-
-def _bands(M: np.ndarray, vessel, margin: float = 10.0) -> list[list[float]]:
-    """:data:`N_BANDS` axis-aligned bands (output px) across the vessel's inside, each column band kept
-    ``margin`` px inside the turned inside on every side and within the frame."""
-    x0, y0, x1, y1 = vessel
-    inv = np.linalg.inv(np.vstack([M, [0, 0, 1]]))[:2]
-    ymid = 0.5 * (y0 + y1)
-    out = []
-    for xc in np.linspace(x0 + 22, x1 - 22, N_BANDS):
-        u = float(np.round(lq.to_output(M, [(xc, ymid)])[0][0]))
-        vs = np.arange(2.0, HEIGHT - 2.0, 0.5)
-        keep = np.ones(len(vs), bool)
-        for du in (-BAND_HALF - 0.5, BAND_HALF + 0.5):
-            p = lq.to_output(inv, np.stack([np.full(len(vs), u + du), vs], 1))
-            keep &= ((p[:, 0] > x0 + margin) & (p[:, 0] < x1 - margin)
-                     & (p[:, 1] > y0 + margin) & (p[:, 1] < y1 - margin))
-        if keep.any():
-            out.append([u - BAND_HALF, float(np.ceil(vs[keep].min())), u + BAND_HALF, float(np.floor(vs[keep].max()))])
-    return out

@@ -1,0 +1,197 @@
+"""Extraction for WMLE liquid tasks: a still surface read by level probes and a dropped ball's fall (P23);
+terminal settling speeds (P38)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from lawful.case import Case
+from lawful.perceive import noise
+from lawful.result import Measurement
+from lawful.suites.wmle.common import event, steady_xy
+from lawful.tracks import Tracks
+
+MIN_FALL = 5  # fall samples the quadratic fits need
+GAP = 2  # missing samples a constant-speed window may bridge
+MIN_WINDOW = 6
+MIN_WINDOW_S = 0.25
+
+
+def surface_line(xs: np.ndarray, ys: np.ndarray) -> tuple[float, float, float]:
+    """Least-squares line ``y = c + s·x`` through the surface points: ``(slope, intercept, perpendicular RMS)``."""
+    s, c = np.polyfit(xs, ys, 1)
+    rms = float(np.sqrt(np.mean((ys - (c + s * xs)) ** 2)) / math.hypot(1.0, s))
+    return float(s), float(c), rms
+
+
+def band_x(box) -> float:
+    """The centre column of a probe box as the region reader samples it (whole columns floor(x0)..ceil(x1))."""
+    return 0.5 * (math.floor(box[0]) + math.ceil(box[2]))
+
+
+def _first_turn(d: np.ndarray, vis: np.ndarray, start: int, thr: float) -> int:
+    """The sample of the largest distance ``d`` before it first falls back by more than ``thr`` (noise), after
+    ``start``; ``len(d)`` when it never does (a ball that lands and stays)."""
+    best = start
+    for i in np.flatnonzero(vis[start:]) + start:
+        if d[i] > d[best]:
+            best = int(i)
+        elif d[i] < d[best] - thr:
+            return best
+    return len(d)
+
+
+def fall_fit(t: np.ndarray, x: np.ndarray, y: np.ndarray, vis: np.ndarray) -> dict:
+    """Quadratic fits of a dropped ball's ``x(t)``, ``y(t)`` over its fall, or ``{"reason": …}``."""
+    idx = np.flatnonzero(vis)
+    if len(idx) < MIN_FALL + 2:
+        return {"reason": "ball not tracked"}
+    p0 = np.array([np.median(x[idx[:3]]), np.median(y[idx[:3]])])
+    d = np.where(vis, np.hypot(x - p0[0], y - p0[1]), np.nan)
+    sig = noise.sigma(np.where(vis, y, np.nan))
+    thr = noise.k_for() * (sig if math.isfinite(sig) and sig > 0 else 0.5) + 0.5
+    moving = np.flatnonzero(vis & (d > thr))
+    if len(moving) == 0:
+        return {"reason": "the ball never moved"}
+    i_a = int(moving[0])
+    d_max = float(np.nanmax(d))
+    i_end = int(np.flatnonzero(vis & (d >= d_max - thr))[0])
+    i_end = min(i_end, _first_turn(d, vis, i_a, thr))  # a bounce: the fall ends where the distance first turns back
+    fall = np.flatnonzero(vis[i_a:i_end]) + i_a
+    if len(fall) < MIN_FALL:
+        return {"reason": f"{len(fall)} samples in the fall (need ≥ {MIN_FALL})"}
+    cx, cy = np.polyfit(t[fall], x[fall], 2), np.polyfit(t[fall], y[fall], 2)
+    rx, ry = x[fall] - np.polyval(cx, t[fall]), y[fall] - np.polyval(cy, t[fall])
+    return {"a": (2 * float(cx[0]), 2 * float(cy[0])), "u_b": float(np.sqrt(np.mean(rx**2 + ry**2))),
+            "release": i_a - 0.5, "contact": i_end, "n": len(fall)}
+
+
+def surface_and_fall_measurement(case: Case, tracks: Tracks, min_bands: int) -> Measurement:
+    """The surface line through the ``surface_{i}`` level readings (slope, perpendicular RMS) and the ball's
+    fitted fall acceleration (``accel_x_px_s2``, ``accel_y_px_s2``, ``trajectory_rms_px``) with its events."""
+    m = Measurement()
+    xs, ys = [], []
+    for i, b in enumerate(case.known["surface_bands"]):
+        rs = tracks.regions.get(f"surface_{i}")
+        if rs is not None and rs.ok.any():
+            xs.append(band_x(b))
+            ys.append(float(np.median(rs["row"][rs.ok])))
+    if len(xs) < min_bands:
+        m.notes["unresolved"] = f"{len(xs)} surface bands read (need ≥ {min_bands})"
+        return m
+    slope, _, u_s = surface_line(np.array(xs), np.array(ys))
+    m.set("surface_slope", slope)
+    m.set("surface_rms_px", u_s)
+    m.notes["surface_points"] = [[round(a, 2), round(b, 3)] for a, b in zip(xs, ys)]
+    _, t, vis, x, y = steady_xy(case, tracks, "ball")
+    fit = fall_fit(t, x, y, vis)
+    if "reason" in fit:
+        m.notes["unresolved"] = fit["reason"]
+        return m
+    m.events.append(event("ball", "release", max(fit["release"], 0.0), tracks))
+    m.events.append(event("ball", "ground_contact", float(fit["contact"]), tracks))
+    m.set("accel_x_px_s2", fit["a"][0])
+    m.set("accel_y_px_s2", fit["a"][1])
+    m.set("trajectory_rms_px", fit["u_b"])
+    m.notes["fall_samples"] = fit["n"]
+    return m
+
+
+# ----------------------------------------------------------------------------- P38: terminal speeds
+
+
+def _line_ok(t: np.ndarray, y: np.ndarray, tol: float, sigma: float) -> tuple[bool, float, float]:
+    A = np.column_stack([t - t.mean(), np.ones_like(t)])
+    coef, *_ = np.linalg.lstsq(A, y, rcond=None)
+    r = y - A @ coef
+    dof = max(len(t) - 2, 1)
+    stt = float(((t - t.mean()) ** 2).sum())
+    se = math.sqrt(max(float(r @ r) / dof, sigma**2) / stt) if len(t) > 2 and stt > 0 else math.inf
+    return bool(np.abs(r).max() <= tol), float(coef[0]), se
+
+
+def terminal_window(t: np.ndarray, y: np.ndarray, sigma: float) -> dict | None:
+    """The longest qualified constant-speed window of ``y(t)`` (NaN = not seen); earliest on ties.
+
+    Returns ``{"i0", "i1" (sample indices, inclusive), "speed" (px/s), "se"}`` or None. Two pointers:
+    a window grows while its line fit holds and drops its first sample when it fails.
+    """
+    t, y = np.asarray(t, float), np.asarray(y, float)
+    idx = np.flatnonzero(np.isfinite(y))
+    if len(idx) < MIN_WINDOW:
+        return None
+    sig = sigma if math.isfinite(sigma) and sigma > 0 else 0.05
+    best, a = None, 0
+    for b in range(len(idx)):
+        if b > a and idx[b] - idx[b - 1] > GAP + 1:
+            a = b  # a gap breaks the window
+        while True:
+            seg = idx[a:b + 1]
+            n = len(seg)
+            if n < 3:
+                break
+            tol = noise.k_for(noise.FALSE_ALARM / n) * sig
+            ok, v, se = _line_ok(t[seg], y[seg], tol, sig)
+            if ok:
+                long_enough = n >= MIN_WINDOW and t[seg[-1]] - t[seg[0]] >= MIN_WINDOW_S
+                moving = abs(v) > noise.k_for() * se
+                if long_enough and moving and (best is None or n > best["n"]):
+                    best = {"i0": int(seg[0]), "i1": int(seg[-1]), "speed": v, "se": se, "n": n}
+                break
+            a += 1
+    return best
+
+
+def moving_noise(y: np.ndarray) -> float:
+    """Localisation noise (px) of ``y`` ``[T]`` while it moves: a ball at rest is localised far better than a
+    moving one, so the samples whose central step exceeds the at-rest noise's detection threshold are measured
+    on their own (the larger of the two estimates)."""
+    y = np.asarray(y, float)
+    s_all = noise.sigma(y)
+    if len(y) < 3 or not math.isfinite(s_all):
+        return s_all
+    step = np.full(len(y), np.nan)
+    step[1:-1] = np.abs(y[2:] - y[:-2])
+    moving = np.where(step > noise.step_threshold(s_all, floor=0.1) * math.sqrt(2), y, np.nan)
+    s_mov = noise.sigma(moving)
+    return max(s_all, s_mov) if math.isfinite(s_mov) else s_all
+
+
+def stated_radius(case: Case, tr, vis: np.ndarray, oid: str) -> tuple[float | None, str]:
+    """A ball's radius (px): the case's first-frame radius, else from its median mask box."""
+    spec = next((o for o in case.objects if o.id == oid), None)
+    if spec is not None and spec.known.get("radius_px"):
+        return float(spec.known["radius_px"]), "first-frame radius stated by the case"
+    if not vis.any():
+        return None, "not seen"
+    w, h = np.nanmedian(tr.width_px[vis]), np.nanmedian(tr.height_px[vis])
+    return float(0.25 * (w + h + 2.0)), "mask box"
+
+
+def terminal_speeds_measurement(case: Case, tracks: Tracks, ids: tuple[str, ...]) -> Measurement:
+    """Per ball of ``ids``: radius (``radius_{id}_px``) and the speed of its longest constant-speed window
+    (``v_{id}_px_s``) with a ``terminal_{id}`` event; ``notes['why_{id}']`` says what was missing."""
+    m = Measurement()
+    for oid in ids:
+        if oid not in tracks:
+            m.notes[f"why_{oid}"] = f"{oid} not tracked"
+            continue
+        tr, t, vis, _, y = steady_xy(case, tracks, oid)
+        r, how = stated_radius(case, tr, vis, oid)
+        m.set(f"radius_{oid}_px", r, how)
+        m.notes[f"radius_{oid}_source"] = how
+        if vis.any():
+            w, h = np.nanmedian(tr.width_px[vis]), np.nanmedian(tr.height_px[vis])
+            m.notes[f"radius_{oid}_mask_px"] = float(0.25 * (w + h + 2.0))
+        sigma = moving_noise(y)
+        win = terminal_window(t, y, sigma)
+        m.notes[f"noise_{oid}_px"] = None if not math.isfinite(sigma) else sigma
+        if win is None:
+            m.notes[f"why_{oid}"] = f"{oid}: no constant-speed window"
+            continue
+        m.set(f"v_{oid}_px_s", win["speed"])
+        m.notes[f"window_{oid}"] = [win["i0"], win["i1"]]
+        m.events.append(event(oid, f"terminal_{oid}", float(win["i0"]), tracks, win["speed"]))
+    return m

@@ -20,31 +20,26 @@ Twin: the small sphere settles at ``v_large · r_small / r_large`` (speed ∝ r,
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 
 import numpy as np
 
 from lawful.case import Case, GroundTruth, ObjectSpec
-from lawful.perceive import noise
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
+from lawful.suites.wmle._liquids import terminal_speeds_measurement, terminal_window  # noqa: F401  (tests)
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, sphere_box, steady_xy,
-    style_of,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, sphere_box, style_of,
 )
 from lawful.tracks import Tracks
+from lawful.world import matter
 from lawful.world import physics_more as pm
 from lawful.world.appearance import OBJECT_PALETTE, object_colors
-from lawful.world.draw import Scene, Sphere
-from lawful.world import matter
+from lawful.world.scenes.vessels import settling_y, viscous_settling_frames
 
 IDS = ("small", "large")
 G = 9.81
-GAP = 2
-MIN_WINDOW = 6
-MIN_WINDOW_S = 0.25
 MIN_RADIUS_RATIO = 1.1
 TINT = 0.18  # share of the glycerin's colour in a sphere seen through it
 
@@ -59,63 +54,6 @@ def settling_ratio(v_large: float | None, v_small: float | None, r_large: float 
         return MetricScore.operational_zero(f"radius ratio {rr:.3f} < {MIN_RADIUS_RATIO}", radius_ratio=rr)
     e1 = abs((v_large / v_small) / rr**2 - 1.0)
     return MetricScore.measured(q(e1, 1.0), e1, speed_ratio=v_large / v_small, radius_ratio=rr)
-
-
-def _line_ok(t: np.ndarray, y: np.ndarray, tol: float, sigma: float) -> tuple[bool, float, float]:
-    A = np.column_stack([t - t.mean(), np.ones_like(t)])
-    coef, *_ = np.linalg.lstsq(A, y, rcond=None)
-    r = y - A @ coef
-    dof = max(len(t) - 2, 1)
-    stt = float(((t - t.mean()) ** 2).sum())
-    se = math.sqrt(max(float(r @ r) / dof, sigma**2) / stt) if len(t) > 2 and stt > 0 else math.inf
-    return bool(np.abs(r).max() <= tol), float(coef[0]), se
-
-
-def terminal_window(t: np.ndarray, y: np.ndarray, sigma: float) -> dict | None:
-    """The longest qualified constant-speed window of ``y(t)`` (NaN = not seen); earliest on ties.
-
-    Returns ``{"i0", "i1" (sample indices, inclusive), "speed" (px/s), "se"}`` or None. Two pointers:
-    a window grows while its line fit holds and drops its first sample when it fails.
-    """
-    t, y = np.asarray(t, float), np.asarray(y, float)
-    idx = np.flatnonzero(np.isfinite(y))
-    if len(idx) < MIN_WINDOW:
-        return None
-    sig = sigma if math.isfinite(sigma) and sigma > 0 else 0.05
-    best, a = None, 0
-    for b in range(len(idx)):
-        if b > a and idx[b] - idx[b - 1] > GAP + 1:
-            a = b  # a gap breaks the window
-        while True:
-            seg = idx[a:b + 1]
-            n = len(seg)
-            if n < 3:
-                break
-            tol = noise.k_for(noise.FALSE_ALARM / n) * sig
-            ok, v, se = _line_ok(t[seg], y[seg], tol, sig)
-            if ok:
-                long_enough = n >= MIN_WINDOW and t[seg[-1]] - t[seg[0]] >= MIN_WINDOW_S
-                moving = abs(v) > noise.k_for() * se
-                if long_enough and moving and (best is None or n > best["n"]):
-                    best = {"i0": int(seg[0]), "i1": int(seg[-1]), "speed": v, "se": se, "n": n}
-                break
-            a += 1
-    return best
-
-
-def moving_noise(y: np.ndarray) -> float:
-    """Localisation noise (px) of ``y`` ``[T]`` while it moves: a ball at rest is localised far better than a
-    moving one, so the samples whose central step exceeds the at-rest noise's detection threshold are measured
-    on their own (the larger of the two estimates)."""
-    y = np.asarray(y, float)
-    s_all = noise.sigma(y)
-    if len(y) < 3 or not math.isfinite(s_all):
-        return s_all
-    step = np.full(len(y), np.nan)
-    step[1:-1] = np.abs(y[2:] - y[:-2])
-    moving = np.where(step > noise.step_threshold(s_all, floor=0.1) * math.sqrt(2), y, np.nan)
-    s_mov = noise.sigma(moving)
-    return max(s_all, s_mov) if math.isfinite(s_mov) else s_all
 
 
 class ViscousSettling(WmleTask):
@@ -182,69 +120,18 @@ class ViscousSettling(WmleTask):
                    "anti_note": "twin: the small bead sinks at v_large·r_small/r_large (speed ∝ r)"})
         t = frame_times(case)
         case.truth = GroundTruth(
-            tracks={o: [(float(a), balls[o]["x"], float(b)) for a, b in zip(t, self._y(case, o, t, "true"))]
+            tracks={o: [(float(a), balls[o]["x"], float(b)) for a, b in zip(t, settling_y(case.known, o, t, "true"))]
                     for o in IDS},
             quantities={"v_small_px_s": balls["small"]["v_px"], "v_large_px_s": balls["large"]["v_px"],
                         "radius_ratio": ratio, "e1": 0.0, "anti_e1": 1.0 - 1.0 / ratio})
         return case, next(iter(self.render(case)))
 
-    @staticmethod
-    def _y(case: Case, oid: str, t: np.ndarray, law: Law) -> np.ndarray:
-        k = case.known
-        b = k["balls"][oid]
-        v = b["v_px"] if law == "true" else b["anti_v_px"]
-        y = k["start_y"] + pm.stokes_fall(np.asarray(t) - k["hold_s"], v, b["tau_s"])
-        return np.minimum(y, k["tank"][3] - b["r_px"])
-
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["tank"][3] + 8)
-        base = scene.frame()
-        x0, y0, x1, y1 = k["tank"]
-        matter.Tank(x0, y0, x1, y1, k["fill_y"], seed=case.seed).draw(base, scene.style)
-        t = frame_times(case)
-        ys = {o: self._y(case, o, t, law) for o in IDS}
-        color = tuple(k["color"])
-        for i in range(len(t)):
-            img = base.copy()
-            for o in IDS:
-                b = k["balls"][o]
-                Sphere(b["x"], float(ys[o][i]), b["r_px"], color, specular=0.35).draw(img, scene.style)
-            yield img
-
-    @staticmethod
-    def _radius(case: Case, tr, vis: np.ndarray, oid: str) -> tuple[float | None, str]:
-        spec = next((o for o in case.objects if o.id == oid), None)
-        if spec is not None and spec.known.get("radius_px"):
-            return float(spec.known["radius_px"]), "first-frame radius stated by the case"
-        if not vis.any():
-            return None, "not seen"
-        w, h = np.nanmedian(tr.width_px[vis]), np.nanmedian(tr.height_px[vis])
-        return float(0.25 * (w + h + 2.0)), "mask box"
+        yield from viscous_settling_frames(case.known, case.width, case.height, style_of(case), case.seed, IDS,
+                                           frame_times(case), law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        for oid in IDS:
-            if oid not in tracks:
-                m.notes[f"why_{oid}"] = f"{oid} not tracked"
-                continue
-            tr, t, vis, _, y = steady_xy(case, tracks, oid)
-            r, how = self._radius(case, tr, vis, oid)
-            m.set(f"radius_{oid}_px", r, how)
-            m.notes[f"radius_{oid}_source"] = how
-            if vis.any():
-                w, h = np.nanmedian(tr.width_px[vis]), np.nanmedian(tr.height_px[vis])
-                m.notes[f"radius_{oid}_mask_px"] = float(0.25 * (w + h + 2.0))
-            sigma = moving_noise(y)
-            win = terminal_window(t, y, sigma)
-            m.notes[f"noise_{oid}_px"] = None if not math.isfinite(sigma) else sigma
-            if win is None:
-                m.notes[f"why_{oid}"] = f"{oid}: no constant-speed window"
-                continue
-            m.set(f"v_{oid}_px_s", win["speed"])
-            m.notes[f"window_{oid}"] = [win["i0"], win["i1"]]
-            m.events.append(event(oid, f"terminal_{oid}", float(win["i0"]), tracks, win["speed"]))
-        return m
+        return terminal_speeds_measurement(case, tracks, IDS)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         return {"M1": settling_ratio(m.get("v_large_px_s"), m.get("v_small_px_s"), m.get("radius_large_px"),

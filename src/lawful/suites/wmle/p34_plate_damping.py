@@ -32,20 +32,19 @@ from lawful.case import Case, GroundTruth, ObjectSpec
 from lawful.result import Measurement
 from lawful.suites.base import Law
 from lawful.suites.wmle import _pendulums as pk
+from lawful.suites.wmle._damping import (  # noqa: F401  (re-exported: the tests use them)
+    CUTOFF_SHARE, MIN_CUTOFF_DEG, count_cycles, cycle_counts_measurement, half_swing_extrema,
+)
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, steady_xy, style_of,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, style_of,
 )
 from lawful.tracks import Tracks
-from lawful.world import physics_more as pm
 from lawful.world.appearance import object_colors
-from lawful.world.draw import Scene
-from lawful.world import matter
+from lawful.world.scenes.pendulums import plate_angle, plate_damping_frames, plate_item
 
 IDS = ("solid", "slotted")
 G = 9.81
 MIN_WINDOW_S = 2.0
-MIN_CUTOFF_DEG = 1.0
-CUTOFF_SHARE = 0.1
 N_SLOTS = 5
 
 
@@ -58,44 +57,6 @@ def cycle_order(n_solid: int | None, n_slotted: int | None) -> MetricScore:
                                     N_solid=n_solid, N_slotted=0)
     return MetricScore.measured(float(n_solid < n_slotted), None, N_solid=n_solid, N_slotted=n_slotted,
                                 ratio=n_solid / n_slotted)
-
-
-def half_swing_extrema(theta: np.ndarray) -> list[tuple[int, float]]:
-    """``(index, θ)`` of the extremum of each half-swing closed by a crossing of zero: from the first
-    sample (the release) or a crossing to the next crossing in the other direction. NaN samples are not
-    bridged (a crossing across them does not count)."""
-    th = np.asarray(theta, float)
-    cr = pk.crossing_indices(th, 0.0)
-    kept: list[tuple[float, int]] = []
-    for c, d in cr:  # back-and-forth jitter at zero: crossings must alternate
-        if kept and kept[-1][1] == d:
-            continue
-        kept.append((c, d))
-    bounds = [0.0] + [c for c, _ in kept]
-    out = []
-    for a, b in zip(bounds[:-1], bounds[1:]):
-        i0, i1 = int(math.ceil(a)), int(math.floor(b))
-        seg = th[i0:i1 + 1]
-        if not np.isfinite(seg).any():
-            continue
-        j = int(np.nanargmax(np.abs(seg))) + i0
-        out.append((j, float(th[j])))
-    return out
-
-
-def count_cycles(extrema: list[tuple[int, float]], cutoff: float) -> int:
-    """Complete cycles of a run of extrema beyond ``cutoff``: pairs of same-polarity events, the run ending
-    at the first extremum within the cutoff; the larger count of the two polarities."""
-    run = []
-    for _, v in extrema:
-        if abs(v) <= cutoff:
-            break
-        if run and np.sign(v) == np.sign(run[-1]):
-            break  # a missed half-swing: the run is not a clean alternation
-        run.append(v)
-    pos = sum(1 for a, b in zip(run[:-2], run[2:]) if a > 0 and b > 0)
-    neg = sum(1 for a, b in zip(run[:-2], run[2:]) if a < 0 and b < 0)
-    return max(pos, neg)
 
 
 class PlateDamping(WmleTask):
@@ -140,7 +101,7 @@ class PlateDamping(WmleTask):
             "time runs at a steady rate.")
         objects = []
         for p in pends:
-            item = self._item(p, math.radians(amp) * side)
+            item = plate_item(p, math.radians(amp) * side)
             cx, cy = item.centre()
             r = 0.5 * math.hypot(w, h) + 1.0
             objects.append(ObjectSpec(id=p["id"], shape="other", color=tuple(p["color"]),
@@ -158,7 +119,7 @@ class PlateDamping(WmleTask):
         t = frame_times(case)
         tracks = {}
         for p in pends:
-            th = self._angle(case, p, t, "true")
+            th = plate_angle(case.known, p, t, "true", G)
             x, y = p["pivot_x"] + L_px * np.sin(th), p["pivot_y"] + L_px * np.cos(th)
             tracks[p["id"]] = [(float(a), float(b), float(c)) for a, b, c in zip(t, x, y)]
         n_true = {p["id"]: self._true_cycles(case, p, "true") for p in pends}
@@ -166,77 +127,18 @@ class PlateDamping(WmleTask):
                                                             "s1": float(n_true["solid"] < n_true["slotted"])})
         return case, next(iter(self.render(case)))
 
-    @staticmethod
-    def _angle(case: Case, p: dict, t: np.ndarray, law: Law) -> np.ndarray:
-        z = p["zeta"] if law == "true" else p["anti_zeta"]
-        s = np.clip(np.asarray(t, float) - case.known["hold_s"], 0.0, None)
-        return int(p["side"]) * pm.damped_pendulum_angle(s, p["length_m"], math.radians(p["amplitude_deg"]), z, G)
-
     def _true_cycles(self, case: Case, p: dict, law: Law) -> int:
         t = np.arange(0, case.duration, 1e-3)
-        th = np.degrees(self._angle(case, p, t, law))
+        th = np.degrees(plate_angle(case.known, p, t, law, G))
         return count_cycles(half_swing_extrema(th), max(MIN_CUTOFF_DEG, CUTOFF_SHARE * p["amplitude_deg"]))
-
-    @staticmethod
-    def _item(p: dict, angle: float) -> matter.PlatePendulum:
-        return matter.PlatePendulum(p["pivot_x"], p["pivot_y"], p["length_px"], float(angle), p["plate_w"], p["plate_h"],
-                             tuple(p["color"]), slots=int(p["slots"]))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
         k = case.known
-        pends = k["pendulums"]
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
-        x0, x1 = pk.support_span(pends)
-        scene.support(x0, x1, pk.SUPPORT_Y)
-        base = scene.frame()
-        for p in pends:
-            matter.PolePair(p["pivot_x"], p["pivot_y"] + p["length_px"], 0.8 * p["plate_w"], 0.7 * p["plate_h"]).draw(
-                base, scene.style)
-        t = frame_times(case)
-        ang = [self._angle(case, p, t, law) for p in pends]
-        for i in range(len(t)):
-            img = base.copy()
-            for p, a in zip(pends, ang):
-                self._item(p, float(a[i])).draw(img, scene.style)
-            yield img
+        yield from plate_damping_frames(k, case.width, case.height, style_of(case), pk.support_span(k["pendulums"]),
+                                        pk.SUPPORT_Y, frame_times(case), G, law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        piv = pk.pivots(case, tracks, IDS)
-        theta, ends, th0 = {}, {}, {}
-        for oid in IDS:
-            tr, t, vis, x, y = steady_xy(case, tracks, oid)
-            px, py = piv[oid]
-            th = np.degrees(np.arctan2(x - px, y - py))
-            theta[oid] = th
-            idx = np.flatnonzero(np.isfinite(th))
-            if len(idx) < 3:
-                m.notes["unresolved"] = f"{oid}: not tracked"
-                return m
-            ends[oid] = (int(idx[0]), int(idx[-1]))
-            th0[oid] = float(np.median(th[idx[:3]]))
-            m.set(f"theta0_{oid}_deg", th0[oid])
-            m.events.append(event(oid, f"release_{oid}", float(idx[0]), tracks))
-        i0 = max(e[0] for e in ends.values())
-        i1 = min(e[1] for e in ends.values())
-        t = np.asarray(tracks.t, float)
-        span = float(t[i1] - t[i0]) if i1 > i0 else 0.0
-        m.set("window_s", span)
-        if span < MIN_WINDOW_S:
-            m.notes["unresolved"] = f"common window {span:.2f} s < {MIN_WINDOW_S} s"
-            return m
-        cutoff = max(MIN_CUTOFF_DEG, CUTOFF_SHARE * 0.5 * (abs(th0["solid"]) + abs(th0["slotted"])))
-        m.set("cutoff_deg", cutoff)
-        for oid in IDS:
-            ex = half_swing_extrema(theta[oid][i0:i1 + 1])
-            n = count_cycles(ex, cutoff)
-            m.set(f"cycles_{oid}", float(n))
-            m.notes[f"extrema_{oid}"] = [[int(j + i0), round(v, 3)] for j, v in ex]
-            for j, v in ex:
-                if abs(v) > cutoff:
-                    m.events.append(event(oid, "swing_extremum", float(j + i0), tracks, v))
-        m.notes["interval"] = [int(i0), int(i1) + 1]
-        return m
+        return cycle_counts_measurement(case, tracks, IDS, MIN_WINDOW_S)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         if "unresolved" in m.notes:

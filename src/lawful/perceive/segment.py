@@ -35,6 +35,7 @@ THRESHOLD_FRACTION = 0.36  # threshold = this x squared distance to the nearest 
 BACKGROUND_QUANTILE = 0.1  # a colour covering more of the frame than this share caps the threshold
 LOCAL_QUANTILE = 0.02  # the "nearest background colour": this quantile around the object
 HINT_TOLERANCE = 30.0  # chroma distance within which a pixel has the case's stated colour
+PIECE_SHARE = 0.1  # a second piece of an object's colour wholly in its box, this share of the first's size, is it too
 _ONES = np.ones((1, 3), np.float32)
 _K3_SEG = np.ones((3, 3), np.uint8)
 # opponent axes of RGB: (R - G) / sqrt 2 and (R + G - 2 B) / sqrt 6 (greys have none)
@@ -271,7 +272,7 @@ def learn_from_box(feat: np.ndarray, box: tuple[int, int, int, int], background:
             raise NotFound("the mask is (nearly) empty")
     elif hint is not None:
         near = (chroma_distance(region, hint) < hint_tolerance(hint, background)).astype(np.uint8)
-        blob = _component_in_box(near, in_box, min_px)
+        blob = _component_in_box(near, in_box, min_px, pieces=True)
         if blob is not None and (blob > 0)[~in_box].sum() > 0.6 * (blob > 0)[in_box].sum():
             blob = None  # spills far past the box: the backdrop, not the object
     if blob is None:
@@ -288,7 +289,7 @@ def learn_from_box(feat: np.ndarray, box: tuple[int, int, int, int], background:
     model.threshold = float(np.clip(THRESHOLD_FRACTION * min(near_local, near_bg), *THRESHOLD_RANGE))
     model.bg_d2 = float(np.quantile(bg_d2, 0.002)) if finite else float("inf")
     # the final blob: model pixels connected to the learned blob, holes filled (a mask is kept as given)
-    m = None if seed is not None else _component_in_box(model.mask(region) | blob, in_box, 1)
+    m = None if seed is not None else _component_in_box(model.mask(region) | blob, in_box, 1, pieces=True)
     m = fill_holes(blob if m is None else m)
     if seed is None and (m > 0)[~in_box].sum() > 0.1 * (m > 0)[in_box].sum():
         m = _without_thin_runs(m, in_box, min(x1 - x0, y1 - y0))
@@ -328,10 +329,12 @@ def _without_thin_runs(m: np.ndarray, in_box: np.ndarray, side: int) -> np.ndarr
     return m if kept is None else kept
 
 
-def _component_in_box(mask: np.ndarray, in_box: np.ndarray, min_px: int) -> np.ndarray | None:
+def _component_in_box(mask: np.ndarray, in_box: np.ndarray, min_px: int, pieces: bool = False) -> np.ndarray | None:
     """The 8-connected component of ``mask`` with the most pixels inside ``in_box`` (at least
-    ``min_px``), as a uint8 0/1 mask, else None."""
-    n, labels, _, _ = components(mask.astype(np.uint8))
+    ``min_px``), as a uint8 0/1 mask, else None. ``pieces``: with every other component wholly inside
+    the box of at least :data:`PIECE_SHARE` of its pixels (an object its own cut or marker splits: a split
+    ring's short side is the ring, not a look-alike of it)."""
+    n, labels, stats, _ = components(mask.astype(np.uint8))
     if n <= 1:
         return None
     counts = np.bincount(labels[in_box], minlength=n)
@@ -339,7 +342,11 @@ def _component_in_box(mask: np.ndarray, in_box: np.ndarray, min_px: int) -> np.n
     k = int(np.argmax(counts))
     if counts[k] < min_px:
         return None
-    return (labels == k).astype(np.uint8)
+    keep = [k]
+    if pieces:
+        keep += [j for j in range(1, n) if j != k and counts[j] == stats[j, 4]
+                 and counts[j] >= max(min_px, PIECE_SHARE * counts[k])]
+    return (np.isin(labels, keep) if len(keep) > 1 else labels == k).astype(np.uint8)
 
 
 def _differs_from_ring(region: np.ndarray, in_box: np.ndarray) -> np.ndarray:

@@ -58,3 +58,37 @@ def test_reference_and_twin_end_to_end(tmp_path):
         assert out[law].metrics["C"] == pytest.approx(100.0)
     assert out["true"].metrics["P"] == 100.0 and out["anti"].metrics["P"] == 0.0
     assert out["anti"].residuals["M1"] > 0 and out["anti"].extra["metric_status"]["M1"] == "measured"
+
+
+def _bands(case, left_after, right_after, ice_after=(), T=60):
+    """Tracks with two water bands at row 180 before and ``*_after`` after the melt (noise 0.05 px), and the ice
+    seen in the first half plus at the samples ``ice_after``."""
+    from lawful.perceive.regions import RegionSeries
+
+    rng = np.random.default_rng(0)
+    tr = Tracks.empty([], T, fps=case.fps)
+    for name, y1 in (("water_left", left_after), ("water_right", right_after)):
+        rows = np.where(np.arange(T) < T // 2, 180.0, y1) + rng.normal(0, 0.05, T)
+        tr.regions[name] = RegionSeries.from_values(name, "level", sigma=0.1, row=rows, contrast=np.full(T, 25.0))
+    area = np.where(np.arange(T) < T // 2, 3000.0, np.nan)
+    area[list(ice_after)] = 25.0
+    tr.regions["ice"] = RegionSeries.from_values("ice", "blobs", area=area[:, None])
+    return tr
+
+
+def test_a_lone_ice_sighting_and_a_stale_band_leave_the_drop_scored():
+    """CRF 35 (studio P26, index 0): a 25-px ice-coloured blob in one end frame, and one band whose surface the
+    codec kept at the old row. One end sighting is not ice; a band that resolves no change says nothing."""
+    task = IceWithStone()
+    case, _ = task.make_case(0, 1000)
+    from lawful.suites.wmle.p25_ice_melt_fresh import windows
+
+    first = int(np.flatnonzero(windows(60)[1])[3])
+    tr = _bands(case, 183.0, 180.4, ice_after=[first])
+    got = task.metrics(case, task.measure(case, tr))["M1"]
+    assert got.value == 1.0 and got.components["d_px"] == pytest.approx(-3.0, abs=0.05)
+    tr = _bands(case, 183.0, 183.0, ice_after=[first, first + 1])  # ice in two neighbouring samples: seen
+    assert "ice still seen" in task.metrics(case, task.measure(case, tr))["M1"].reason
+    tr = _bands(case, 183.0, 177.0)  # one band falls, the other rises: unresolved, never a guess
+    got = task.metrics(case, task.measure(case, tr))["M1"]
+    assert got.status == "operational_zero" and "opposite signs" in got.reason

@@ -6,15 +6,18 @@ volume, so the level falls by ``V_stone (ρ_s/ρ_w − 1) / A``. The ice itself 
 it displaced.
 
 Readings: as P25 (:class:`~lawful.suites.wmle.p25_ice_melt_fresh.MeltingScene`: water bands beside the ice,
-the ice blob for the melt; no walls needed). ``d = y_before − y_after`` (rows; negative when the level falls),
-the medians over the *before* and *after* windows.
+the ice blob for the melt; no walls needed); the ice counts as seen in a sample only when a neighbouring sample
+sees it too (:func:`persistent`). Per band, ``d = y_before − y_after`` (rows; negative when the level falls),
+the medians over the *before* and *after* windows, and its resolution ``δ = max(1 px, k σ_d)``,
+``σ_d = √(σ_b² + σ_a²)``, each window's ``σ`` the larger of its readings' median stated error and the robust
+spread (1.4826 MAD) of its rows; ``k`` for :data:`lawful.perceive.noise.FALSE_ALARM`. The bands are independent
+looks at one level: a band whose ``|d| ≤ δ`` says nothing about the sign (a compression block that kept the old
+surface); ``d`` and ``δ`` are the means over the bands that resolve a change, or over all bands when none does.
 
 - M1 ``e1 = d / H_initial`` (``H_initial``: the liquid's initial height, the vessel's inside bottom minus
-  ``y_before``); ``s1 = 𝟙[e1 < 0]``, scored only when the melt is seen (ice present before, gone after) and
-  ``|d| > δ``; otherwise an operational zero ("unresolved"). The resolution ``δ = max(1 px, k σ_d)``,
-  ``σ_d = √(σ_b² + σ_a²)``, each window's ``σ`` the larger of its readings' median stated error (one edge seen
-  in two bands: not averaged down) and the robust spread (1.4826 MAD) of its rows; ``k`` for
-  :data:`lawful.perceive.noise.FALSE_ALARM`. M2 is not defined.
+  ``y_before``); ``s1 = 𝟙[e1 < 0]``, scored only when the melt is seen (ice present before, gone after) and a
+  band resolves a change; otherwise, or when bands resolve changes of opposite signs, an operational zero
+  ("unresolved"). M2 is not defined.
 
 Twin: the level rises by ``anti_rise_px`` when the stone is freed.
 """
@@ -43,6 +46,16 @@ def window_sigma(rows: np.ndarray, stated: np.ndarray) -> float:
     spread = 1.4826 * float(np.median(np.abs(rows - np.median(rows)))) if len(rows) else 0.0
     s = float(np.nanmedian(stated)) if len(stated) else 0.0
     return max(s if np.isfinite(s) else 0.0, spread)
+
+
+def persistent(seen: np.ndarray) -> np.ndarray:
+    """``seen`` where a neighbouring sample also sees it: ice melts over many frames, so a sighting in one frame
+    alone (a compression artefact of the ice's colour, 25 px in one of 22 end frames of a CRF 35 clip) is not ice."""
+    s = np.asarray(seen, bool)
+    nb = np.zeros_like(s)
+    nb[1:] |= s[:-1]
+    nb[:-1] |= s[1:]
+    return s & nb
 
 
 def resolution(sig_before: float, sig_after: float) -> float:
@@ -140,26 +153,32 @@ class IceWithStone(WmleTask):
         if any(r is None or "row" not in r.values for r in regs) or ice is None:
             m.notes["unresolved"] = "a region was never read"
             return m
-        rows = np.stack([np.where(r.ok, r["row"], np.nan) for r in regs])
-        sig = np.stack([np.where(r.ok, r.sigma, np.nan) for r in regs])
-        n = np.isfinite(rows).sum(0)
-        y = np.where(n > 0, np.nansum(rows, 0) / np.maximum(n, 1), np.nan)
-        before, after = windows(len(y))
-        why = melt_seen(ice.ok, before, after)
+        before, after = windows(len(regs[0].ok))
+        why = melt_seen(persistent(ice.ok), before, after)
         if why:
             m.notes["unresolved"] = why
             return m
-        ok = np.isfinite(y)
-        if (ok & before).sum() < 5 or (ok & after).sum() < 5:
+        bands = []  # (y_before, d, δ) per band with ≥ 5 readable levels in both windows
+        for r in regs:
+            y, sig = np.where(r.ok, r["row"], np.nan), np.where(r.ok, r.sigma, np.nan)
+            ok = np.isfinite(y)
+            if (ok & before).sum() >= 5 and (ok & after).sum() >= 5:
+                yb, ya = y[ok & before], y[ok & after]
+                sb, sa = window_sigma(yb, sig[ok & before]), window_sigma(ya, sig[ok & after])
+                bands.append((float(np.median(yb)), float(np.median(yb) - np.median(ya)), resolution(sb, sa)))
+        if not bands:
             m.notes["unresolved"] = "too few readable levels before or after"
             return m
-        yb, ya = y[ok & before], y[ok & after]
-        sb = window_sigma(yb, sig[:, ok & before].ravel())
-        sa = window_sigma(ya, sig[:, ok & after].ravel())
-        m.set("level_before_px", float(np.median(yb)))
-        m.set("level_after_px", float(np.median(ya)))
-        m.set("level_change_px", float(np.median(yb) - np.median(ya)))
-        m.set("resolution_px", resolution(sb, sa))
+        signs = {np.sign(d) for _, d, delta in bands if abs(d) > delta}
+        if len(signs) > 1:
+            m.notes["unresolved"] = "the water bands resolve level changes of opposite signs"
+            return m
+        use = [b for b in bands if abs(b[1]) > b[2]] or bands
+        m.set("level_before_px", float(np.mean([b[0] for b in bands])))
+        m.set("level_after_px", float(np.mean([b[0] - b[1] for b in bands])))
+        m.set("level_change_px", float(np.mean([b[1] for b in use])))
+        m.set("resolution_px", float(np.mean([b[2] for b in use])))
+        m.set("bands_resolved", float(sum(abs(d) > delta for _, d, delta in bands)))
         return m
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:

@@ -1,4 +1,5 @@
-"""Extraction for WMLE electromagnetism tasks: a magnet's entry into a coil and lamp readings (P30)."""
+"""Extraction for WMLE electromagnetism tasks: a magnet's entry into a coil and lamp readings (P30); two charged
+balls' rest angles and offsets about their pivot (P31)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 from lawful.case import Case
 from lawful.perceive import noise
 from lawful.result import Measurement
+from lawful.suites.wmle import _pendulums as pk
 from lawful.suites.wmle.common import event
 from lawful.tracks import Tracks
 
@@ -16,6 +18,10 @@ LIT_FLOOR = 15.0  # luma levels (6 % of full scale): a smaller rise is no visibl
 CLEAR_AREA = 0.85  # a sighting with at least this share of the first area is whole (not behind the coil)
 FIT_N = 4  # clear sightings extrapolated to the entrance
 EDGE_PX = 2.0  # a clear sighting's box ends more than this short of the coil
+SETTLED_S = 1.0  # P31's settled window: the clip's last second
+SETTLE_SHARE = 0.10  # a settled ball ranges over less than this share of its offset (beyond noise)
+LENGTH_SHARE = 0.05  # equal, fixed strings: lengths agree within this share of the mean (beyond noise)
+IDS_ = ("left", "right")  # P31's balls
 
 
 def lit_mask(luma: np.ndarray, ok: np.ndarray) -> tuple[np.ndarray, float, float]:
@@ -112,4 +118,74 @@ def coil_entry_measurement(case: Case, tracks: Tracks, match_s: float) -> Measur
     hits = np.flatnonzero(lit_any & read & win)
     if len(hits):
         m.events.append(event("indicator", "lit_at_entry", float(hits[0]), tracks))
+    return m
+
+
+def symmetric_rest_measurement(case: Case, tracks: Tracks) -> Measurement:
+    """Rest angles, outward offsets and thread lengths of the balls ``left`` and ``right`` over the settled
+    window; ``notes['failure']`` lists observed failures (no separation, not settled, unequal or changing
+    threads), ``notes['unresolved']`` why nothing could be measured."""
+    m = Measurement()
+    t = np.asarray(tracks.t, float)
+    vis = {b: np.asarray(tracks[b].visible, bool) for b in IDS_}
+    joint = vis["left"] & vis["right"]
+    if joint.sum() < 6:
+        m.notes["unresolved"] = "the two balls are seen together in fewer than 6 samples"
+        return m
+    piv = case.known.get("pivot")
+    if piv is None:
+        fits = pk.fit_pivots_on_one_bar([(tracks[b].x[vis[b]], tracks[b].y[vis[b]]) for b in IDS_])
+        ok = [f for f in fits if math.isfinite(f[0])]
+        if not ok:
+            m.notes["unresolved"] = "no pivot: the case states none and the paths are too short to fit one"
+            return m
+        piv = (float(np.mean([f[0] for f in ok])), float(ok[0][1]))
+    cx, cy = float(piv[0]), float(piv[1])
+    m.notes["pivot"] = [cx, cy]
+    sig = max(noise.track_noise(tracks[b]).sigma for b in IDS_)
+    sig = sig if math.isfinite(sig) else 0.0
+    kk = noise.k_for()
+    m.notes["noise_px"] = sig
+    x = {b: np.where(joint, tracks[b].x, np.nan) for b in IDS_}
+    y = {b: np.where(joint, tracks[b].y, np.nan) for b in IDS_}
+    off = {"left": cx - x["left"], "right": x["right"] - cx}
+    win = joint & (t >= t[-1] - SETTLED_S + 1e-9)
+    if win.sum() < 3:
+        m.notes["unresolved"] = "fewer than 3 joint samples in the settled window"
+        return m
+    i_win = int(np.flatnonzero(win)[0])
+    first = int(np.flatnonzero(joint)[0])
+    d = {b: float(np.median(off[b][win])) for b in IDS_}
+    theta = {b: float(np.degrees(np.median(np.arctan2(off[b][win], y[b][win] - cy)))) for b in IDS_}
+    length = {b: np.hypot(x[b] - cx, y[b] - cy) for b in IDS_}
+    L = {b: float(np.nanmedian(length[b])) for b in IDS_}
+    m.set("theta_left_deg", theta["left"])
+    m.set("theta_right_deg", theta["right"])
+    m.set("offset_left_px", d["left"])
+    m.set("offset_right_px", d["right"])
+    m.set("length_left_px", L["left"])
+    m.set("length_right_px", L["right"])
+    failures = []
+    sep0 = off["left"][first] + off["right"][first]
+    if not (d["left"] > 0 and d["right"] > 0) or d["left"] + d["right"] - sep0 <= 2 * kk * sig:
+        failures.append(f"no outward separation (offsets {d['left']:.1f}, {d['right']:.1f} px; first "
+                        f"separation {sep0:.1f} px)")
+    else:
+        grow = np.flatnonzero(joint & (off["left"] + off["right"] - sep0 > 2 * kk * sig))
+        m.events.append(event("left", "separation", float(grow[0]), tracks))
+    step = kk * sig * math.sqrt(2)
+    spread = {b: float(np.ptp(x[b][win])) for b in IDS_}
+    m.notes["settled_range_px"] = spread
+    if any(spread[b] > SETTLE_SHARE * abs(d[b]) + step for b in IDS_):
+        failures.append(f"not settled: positions over the last {SETTLED_S:g} s range over {spread} px")
+    else:
+        m.events.append(event("left", "settled", float(i_win), tracks))
+    mean_L = 0.5 * (L["left"] + L["right"])
+    var_L = {b: float(np.nanmax(length[b]) - np.nanmin(length[b])) for b in IDS_}
+    if abs(L["left"] - L["right"]) > LENGTH_SHARE * mean_L + step or \
+            any(v > LENGTH_SHARE * mean_L + 2 * step for v in var_L.values()):
+        failures.append(f"threads not equal and fixed (lengths {L['left']:.1f}, {L['right']:.1f} px; "
+                        f"ranges {var_L} px)")
+    if failures:
+        m.notes["failure"] = "; ".join(failures)
     return m

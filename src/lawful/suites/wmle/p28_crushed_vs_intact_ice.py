@@ -29,35 +29,21 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case, GroundTruth
-from lawful.perceive import noise
 from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.suites.base import Law
-from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, \
-    style_of
+from lawful.suites.wmle._ice import lead_measurement, runs, side_levels
+from lawful.suites.wmle.common import (
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, style_of,
+)
 from lawful.tracks import Tracks
 from lawful.world import liquids as lq
-from lawful.world import melting as mt
-from lawful.world.draw import Scene
+from lawful.world.scenes.ice import PILE, SIDES, crushed_vs_intact_frames, melt_fractions
 
 LEAD_S = 0.25
 EVIDENCE_S = 0.50
-SIDES = ("crushed", "intact")
 BANDS = ("left", "right")
 WATER = (110, 165, 215)
-PILE = (4, 3)  # crushed pieces drawn: columns × layers (the rest of the N pieces lie behind them)
-
-
-def _listed(a: np.ndarray) -> list:
-    """A JSON-friendly list: floats, None where not finite."""
-    return [round(float(v), 6) if np.isfinite(v) else None for v in np.asarray(a, float)]
-
-
-def runs(mask: np.ndarray) -> list[tuple[int, int]]:
-    """``[(start, end)]`` (end exclusive) of the runs of consecutive True samples."""
-    m = np.r_[False, np.asarray(mask, bool), False].astype(int)
-    d = np.diff(m)
-    return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)))
 
 
 def lead_indicator(t: np.ndarray, h_c: np.ndarray, h_i: np.ndarray, u_c: np.ndarray, u_i: np.ndarray,
@@ -82,14 +68,6 @@ def lead_indicator(t: np.ndarray, h_c: np.ndarray, h_i: np.ndarray, u_c: np.ndar
                                     readable_run_s=longest_joint)
     return MetricScore.operational_zero(f"longest joint reading {longest_joint:.2f} s < {EVIDENCE_S} s and no "
                                         f"lead of {LEAD_S} s", lead_s=longest_lead, readable_run_s=longest_joint)
-
-
-def melt_fractions(t, t0: float, speed: float, s_piece: float, s_block: float, law: str = "true"):
-    """Melted shares ``[T]`` of the crushed ice and the block (edges receding at ``speed`` px/s from ``t0``);
-    the twin's block melts like the crushed ice."""
-    f_c = mt.melted_fraction(np.asarray(t, float) - t0, [s_piece], speed)
-    f_b = f_c if law == "anti" else mt.melted_fraction(np.asarray(t, float) - t0, [s_block], speed)
-    return f_c, f_b
 
 
 class CrushedVsIntactIce(WmleTask):
@@ -161,70 +139,13 @@ class CrushedVsIntactIce(WmleTask):
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
-        cav = [tuple(k["vessels"][s]) for s in SIDES]
-        tank = lq.Tank(cav, tuple(k["water"]), open_top=(0, 1), glass=tuple(k["glass"]))
-        t = frame_times(case)
-        e = k["edge_px"]
-        f_c, f_b = melt_fractions(t, k["melt_start_s"], k["edge_speed_px_s"], e["crushed"], e["intact"], law)
-        for i in range(len(t)):
-            rows, layers = {}, []
-            for j, (s, f, s0) in enumerate(zip(SIDES, (f_c[i], f_b[i]), (e["crushed"], e["intact"]))):
-                x0, _, x1, y_b = k["vessels"][s]
-                row = y_b - k["water_px"] - f * k["rise_px"]
-                rows[j] = (float(row), 0.0)
-                edge = s0 * (1.0 - f) ** (1.0 / 3.0)
-                xc = 0.5 * (x0 + x1)
-                if s == "intact":
-                    boxes = [(xc - edge / 2, y_b - edge, xc + edge / 2, y_b)]
-                else:  # a heap: layer r holds PILE[0] − r pieces, each resting on the two below it
-                    nx, ny = PILE
-                    boxes = [(xc + (c - (nx - r) / 2) * s0 + (s0 - edge) / 2, y_b - (r + 1) * edge,
-                              xc + (c - (nx - r) / 2) * s0 + (s0 + edge) / 2, y_b - r * edge)
-                             for r in range(ny) for c in range(nx - r)]
-                layers.append(mt.draw_pieces(boxes if edge > 0.3 else [], row, k["water"]))
-            yield tank.draw(scene.static_layer.copy(), rows, layers=layers)
-
-    def side_levels(self, tracks: Tracks, side: str) -> tuple[np.ndarray, np.ndarray]:
-        """A vessel's level row and its standard error per sample (mean of its readable bands; NaN where none)."""
-        T = len(tracks.frames)
-        rs = [tracks.regions.get(f"{side}_{b}") for b in BANDS]
-        rs = [r for r in rs if r is not None and "row" in r.values]
-        if not rs:
-            return np.full(T, np.nan), np.full(T, np.nan)
-        rows = np.vstack([np.where(r.ok, r["row"], np.nan) for r in rs])
-        sig = np.vstack([np.where(r.ok, r.sigma, np.nan) for r in rs])
-        n = np.isfinite(rows).sum(0)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            row = np.where(n > 0, np.nansum(rows, 0) / np.maximum(n, 1), np.nan)
-            sg = np.where(n > 0, np.sqrt(np.nansum(sig**2, 0)) / np.maximum(n, 1), np.nan)
-        return row, sg
+        yield from crushed_vs_intact_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        k = noise.k_for()
-        h, u, H = {}, {}, {}
-        for s in SIDES:
-            x0, y0, x1, y1 = case.known["vessels"][s]
-            H[s] = float(y1 - y0)
-            row, sg = self.side_levels(tracks, s)
-            h[s] = (y1 - row) / H[s]
-            u[s] = k * sg / H[s]
-        t = np.asarray(tracks.t, float)
-        if len(t) > 1 and not np.all(np.diff(t) > 0):  # no sample times: the frames at the case's rate
-            t = np.asarray(tracks.frames, float) / case.fps
-        m.notes["t"] = [float(v) for v in t]
-        m.notes["heights"] = {s: _listed(h[s]) for s in SIDES}
-        m.notes["uncertainties"] = {s: _listed(u[s]) for s in SIDES}
-        m.notes["floor"] = 1.0 / min(H.values())
-        joint = np.isfinite(h["crushed"]) & np.isfinite(h["intact"])
-        if joint.any():
-            m.set("max_lead_px", float(np.nanmax(np.where(joint, h["crushed"] - h["intact"], np.nan))) * H["crushed"])
-        return m
+        return lead_measurement(case, tracks, SIDES, BANDS)
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
-        return {f"readable_{s}": float(np.mean(np.isfinite(self.side_levels(tracks, s)[0]))) if len(tracks.frames)
+        return {f"readable_{s}": float(np.mean(np.isfinite(side_levels(tracks, s, BANDS)[0]))) if len(tracks.frames)
                 else 0.0 for s in SIDES}
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:

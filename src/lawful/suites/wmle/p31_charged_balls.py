@@ -33,25 +33,20 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case, GroundTruth, ObjectSpec
-from lawful.perceive import noise
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
 from lawful.suites.principia._scene import color_name
-from lawful.suites.wmle import _pendulums as pk
+from lawful.suites.wmle._electro import symmetric_rest_measurement
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, contrasting_colors, event, frame_times,
-    sphere_box, style_of,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, contrasting_colors, frame_times, sphere_box,
+    style_of,
 )
 from lawful.tracks import Tracks
-from lawful.world.draw import Bob, Scene, String
-from lawful.world.em import settle
+from lawful.world.scenes.electro import ball_angles, ball_xy, charged_balls_frames
 
 IDS = ("left", "right")
 SUPPORT_Y = 34.0
-SETTLED_S = 1.0  # the settled window: the clip's last second
-SETTLE_SHARE = 0.10  # a settled ball ranges over less than this share of its offset (beyond noise)
-LENGTH_SHARE = 0.05  # equal, fixed strings: lengths agree within this share of the mean (beyond noise)
 
 
 def angle_asymmetry(theta_l: float | None, theta_r: float | None) -> MetricScore:
@@ -68,20 +63,6 @@ def offset_asymmetry(d_l: float | None, d_r: float | None) -> MetricScore:
         return MetricScore.operational_zero("an outward offset was not resolved")
     e2 = abs(math.log(d_l / d_r))
     return MetricScore.measured(q(e2, 1.0), e2, d_l=d_l, d_r=d_r)
-
-
-def ball_angles(k: dict, t, law: str = "true") -> dict[str, np.ndarray]:
-    """Outward string angle (rad) of each ball at times ``t`` (s)."""
-    out = {}
-    for b in IDS:
-        eq = k["theta_eq_deg"] * (k["anti_angle_factor"] if law == "anti" and b == k["anti_ball"] else 1.0)
-        out[b] = np.radians(settle(t, k["t_on_s"], k["theta0_deg"], eq, k["period_s"], k["zeta"]))
-    return out
-
-
-def ball_xy(k: dict, b: str, theta) -> tuple[np.ndarray, np.ndarray]:
-    s = -1.0 if b == "left" else 1.0
-    return k["pivot"][0] + s * k["length_px"] * np.sin(theta), k["pivot"][1] + k["length_px"] * np.cos(theta)
 
 
 class ChargedBalls(WmleTask):
@@ -145,83 +126,10 @@ class ChargedBalls(WmleTask):
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(352.0)
-        px, py = k["pivot"]
-        scene.support(px - 90.0, px + 90.0, py)
-        t = frame_times(case)
-        th = ball_angles(k, t, law)
-        pos = {b: ball_xy(k, b, th[b]) for b in IDS}
-        for i in range(len(t)):
-            its = [String((px, py), (float(pos[b][0][i]), float(pos[b][1][i]))) for b in IDS]
-            its += [Bob(float(pos[b][0][i]), float(pos[b][1][i]), k["radius_px"], tuple(k["colors"][b])) for b in IDS]
-            yield scene.frame(its)
+        yield from charged_balls_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        t = np.asarray(tracks.t, float)
-        vis = {b: np.asarray(tracks[b].visible, bool) for b in IDS}
-        joint = vis["left"] & vis["right"]
-        if joint.sum() < 6:
-            m.notes["unresolved"] = "the two balls are seen together in fewer than 6 samples"
-            return m
-        piv = case.known.get("pivot")
-        if piv is None:
-            fits = pk.fit_pivots_on_one_bar([(tracks[b].x[vis[b]], tracks[b].y[vis[b]]) for b in IDS])
-            ok = [f for f in fits if math.isfinite(f[0])]
-            if not ok:
-                m.notes["unresolved"] = "no pivot: the case states none and the paths are too short to fit one"
-                return m
-            piv = (float(np.mean([f[0] for f in ok])), float(ok[0][1]))
-        cx, cy = float(piv[0]), float(piv[1])
-        m.notes["pivot"] = [cx, cy]
-        sig = max(noise.track_noise(tracks[b]).sigma for b in IDS)
-        sig = sig if math.isfinite(sig) else 0.0
-        kk = noise.k_for()
-        m.notes["noise_px"] = sig
-        x = {b: np.where(joint, tracks[b].x, np.nan) for b in IDS}
-        y = {b: np.where(joint, tracks[b].y, np.nan) for b in IDS}
-        off = {"left": cx - x["left"], "right": x["right"] - cx}
-        win = joint & (t >= t[-1] - SETTLED_S + 1e-9)
-        if win.sum() < 3:
-            m.notes["unresolved"] = "fewer than 3 joint samples in the settled window"
-            return m
-        i_win = int(np.flatnonzero(win)[0])
-        first = int(np.flatnonzero(joint)[0])
-        d = {b: float(np.median(off[b][win])) for b in IDS}
-        theta = {b: float(np.degrees(np.median(np.arctan2(off[b][win], y[b][win] - cy)))) for b in IDS}
-        length = {b: np.hypot(x[b] - cx, y[b] - cy) for b in IDS}
-        L = {b: float(np.nanmedian(length[b])) for b in IDS}
-        m.set("theta_left_deg", theta["left"])
-        m.set("theta_right_deg", theta["right"])
-        m.set("offset_left_px", d["left"])
-        m.set("offset_right_px", d["right"])
-        m.set("length_left_px", L["left"])
-        m.set("length_right_px", L["right"])
-        failures = []
-        sep0 = off["left"][first] + off["right"][first]
-        if not (d["left"] > 0 and d["right"] > 0) or d["left"] + d["right"] - sep0 <= 2 * kk * sig:
-            failures.append(f"no outward separation (offsets {d['left']:.1f}, {d['right']:.1f} px; first "
-                            f"separation {sep0:.1f} px)")
-        else:
-            grow = np.flatnonzero(joint & (off["left"] + off["right"] - sep0 > 2 * kk * sig))
-            m.events.append(event("left", "separation", float(grow[0]), tracks))
-        step = kk * sig * math.sqrt(2)
-        spread = {b: float(np.ptp(x[b][win])) for b in IDS}
-        m.notes["settled_range_px"] = spread
-        if any(spread[b] > SETTLE_SHARE * abs(d[b]) + step for b in IDS):
-            failures.append(f"not settled: positions over the last {SETTLED_S:g} s range over {spread} px")
-        else:
-            m.events.append(event("left", "settled", float(i_win), tracks))
-        mean_L = 0.5 * (L["left"] + L["right"])
-        var_L = {b: float(np.nanmax(length[b]) - np.nanmin(length[b])) for b in IDS}
-        if abs(L["left"] - L["right"]) > LENGTH_SHARE * mean_L + step or \
-                any(v > LENGTH_SHARE * mean_L + 2 * step for v in var_L.values()):
-            failures.append(f"threads not equal and fixed (lengths {L['left']:.1f}, {L['right']:.1f} px; "
-                            f"ranges {var_L} px)")
-        if failures:
-            m.notes["failure"] = "; ".join(failures)
-        return m
+        return symmetric_rest_measurement(case, tracks)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         if "unresolved" in m.notes:

@@ -1,4 +1,5 @@
-"""Electromagnetism scenes: a magnet sliding through a coil wired to a two-lamp indicator (WMLE P30)."""
+"""Electromagnetism scenes: a magnet sliding through a coil wired to a two-lamp indicator (WMLE P30); two charged balls
+repelling on threads from one pivot (P31)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.world.appearance import Style
-from lawful.world.draw import Scene
-from lawful.world.em import Coil, Led, Magnet
+from lawful.world.draw import Bob, Scene, String
+from lawful.world.em import Coil, Led, Magnet, settle
 
 LAMPS = ("entry", "exit")
 LAMP_COLORS = {"entry": (40, 210, 70), "exit": (235, 60, 40)}
+BALLS = ("left", "right")
 
 
 def magnet_x(k: dict, t) -> np.ndarray:
@@ -59,3 +61,37 @@ def coil_indicator_frames(k: dict, width: int, height: int, style: Style | None,
     for i in range(len(t)):
         yield scene.frame([magnet_item(k, float(x[i])), coil,
                            *(Led(*k["lamps_xy"][n], r, LAMP_COLORS[n], float(lv[n][i])) for n in LAMPS)])
+
+
+# ----------------------------------------------------------------------------- P31: charged balls
+
+
+def ball_angles(k: dict, t, law: str = "true") -> dict[str, np.ndarray]:
+    """Outward string angle (rad) of each ball (left, right) at times ``t`` (s): pushed apart at ``t_on_s``, settling
+    at ``theta_eq_deg`` (the twin's ``anti_ball`` at ``anti_angle_factor`` times that)."""
+    out = {}
+    for b in BALLS:
+        eq = k["theta_eq_deg"] * (k["anti_angle_factor"] if law == "anti" and b == k["anti_ball"] else 1.0)
+        out[b] = np.radians(settle(t, k["t_on_s"], k["theta0_deg"], eq, k["period_s"], k["zeta"]))
+    return out
+
+
+def ball_xy(k: dict, b: str, theta) -> tuple[np.ndarray, np.ndarray]:
+    """Centre (px) of ball ``b`` (left or right) hanging at outward angle ``theta`` (rad) from the pivot."""
+    s = -1.0 if b == "left" else 1.0
+    return k["pivot"][0] + s * k["length_px"] * np.sin(theta), k["pivot"][1] + k["length_px"] * np.cos(theta)
+
+
+def charged_balls_frames(k: dict, width: int, height: int, style: Style | None, times: np.ndarray,
+                         law: str) -> Iterator[np.ndarray]:
+    """The bar, both threads and balls swinging apart to rest (``k``: P31's known)."""
+    scene = Scene(width, height, style).ground(352.0)
+    px, py = k["pivot"]
+    scene.support(px - 90.0, px + 90.0, py)
+    t = times
+    th = ball_angles(k, t, law)
+    pos = {b: ball_xy(k, b, th[b]) for b in BALLS}
+    for i in range(len(t)):
+        its = [String((px, py), (float(pos[b][0][i]), float(pos[b][1][i]))) for b in BALLS]
+        its += [Bob(float(pos[b][0][i]), float(pos[b][1][i]), k["radius_px"], tuple(k["colors"][b])) for b in BALLS]
+        yield scene.frame(its)

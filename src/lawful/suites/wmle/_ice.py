@@ -1,0 +1,158 @@
+"""Extraction for WMLE ice tasks: vessel levels from ``level`` probe bands (P28); water level, ice and walls
+before and after a block melts afloat (P25, P26, with their shared :class:`MeltingScene`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lawful.case import Case
+from lawful.perceive import noise
+from lawful.perceive.regions import Probe
+from lawful.result import Measurement
+from lawful.suites.wmle.common import style_of
+from lawful.tracks import Tracks
+from lawful.world import liquids as lq
+from lawful.world.draw import Scene
+from lawful.world.scenes.ice import melting_frame, melting_layout, melting_tank
+
+BEFORE_SHARE, AFTER_SHARE, MIN_WINDOW = 0.08, 0.15, 5
+WATER_BANDS = ("water_left", "water_right")
+
+
+def _listed(a: np.ndarray) -> list:
+    """A JSON-friendly list: floats, None where not finite."""
+    return [round(float(v), 6) if np.isfinite(v) else None for v in np.asarray(a, float)]
+
+
+def runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    """``[(start, end)]`` (end exclusive) of the runs of consecutive True samples."""
+    m = np.r_[False, np.asarray(mask, bool), False].astype(int)
+    d = np.diff(m)
+    return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)))
+
+
+def side_levels(tracks: Tracks, side: str, bands: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """A vessel's level row and its standard error per sample (mean of its readable bands; NaN where none)."""
+    T = len(tracks.frames)
+    rs = [tracks.regions.get(f"{side}_{b}") for b in bands]
+    rs = [r for r in rs if r is not None and "row" in r.values]
+    if not rs:
+        return np.full(T, np.nan), np.full(T, np.nan)
+    rows = np.vstack([np.where(r.ok, r["row"], np.nan) for r in rs])
+    sig = np.vstack([np.where(r.ok, r.sigma, np.nan) for r in rs])
+    n = np.isfinite(rows).sum(0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        row = np.where(n > 0, np.nansum(rows, 0) / np.maximum(n, 1), np.nan)
+        sg = np.where(n > 0, np.sqrt(np.nansum(sig**2, 0)) / np.maximum(n, 1), np.nan)
+    return row, sg
+
+
+def lead_measurement(case: Case, tracks: Tracks, sides: tuple[str, str], bands: tuple[str, ...]) -> Measurement:
+    """Per vessel of ``sides``: relative liquid heights ``(bottom − row) / H`` and their uncertainties ``k σ / H``
+    per sample (``notes``), the one-pixel floor and the largest lead of ``sides[0]`` (``max_lead_px``)."""
+    m = Measurement()
+    k = noise.k_for()
+    h, u, H = {}, {}, {}
+    for s in sides:
+        x0, y0, x1, y1 = case.known["vessels"][s]
+        H[s] = float(y1 - y0)
+        row, sg = side_levels(tracks, s, bands)
+        h[s] = (y1 - row) / H[s]
+        u[s] = k * sg / H[s]
+    t = np.asarray(tracks.t, float)
+    if len(t) > 1 and not np.all(np.diff(t) > 0):  # no sample times: the frames at the case's rate
+        t = np.asarray(tracks.frames, float) / case.fps
+    m.notes["t"] = [float(v) for v in t]
+    m.notes["heights"] = {s: _listed(h[s]) for s in sides}
+    m.notes["uncertainties"] = {s: _listed(u[s]) for s in sides}
+    m.notes["floor"] = 1.0 / min(H.values())
+    joint = np.isfinite(h[sides[0]]) & np.isfinite(h[sides[1]])
+    if joint.any():
+        m.set("max_lead_px", float(np.nanmax(np.where(joint, h[sides[0]] - h[sides[1]], np.nan))) * H[sides[0]])
+    return m
+
+
+# ----------------------------------------------------------------------------- P25, P26: a block melting afloat
+
+
+def windows(T: int) -> tuple[np.ndarray, np.ndarray]:
+    """Boolean masks of the *before* and *after* samples."""
+    nb, na = max(MIN_WINDOW, int(np.ceil(BEFORE_SHARE * T))), max(MIN_WINDOW, int(np.ceil(AFTER_SHARE * T)))
+    before, after = np.zeros(T, bool), np.zeros(T, bool)
+    before[:nb], after[max(0, T - na):] = True, True
+    return before, after
+
+
+def water_level(tracks: Tracks) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Per sample: the mean row of the readable water bands, its standard error, and whether any was read."""
+    regs = [tracks.regions.get(b) for b in WATER_BANDS]
+    if any(r is None or "row" not in r.values for r in regs):
+        return None
+    rows = np.stack([np.where(r.ok, r["row"], np.nan) for r in regs])
+    sig = np.stack([np.where(r.ok, r.sigma, np.nan) for r in regs])
+    n = np.isfinite(rows).sum(0)
+    with np.errstate(invalid="ignore"):
+        y = np.nanmean(np.where(n > 0, rows, 0.0), 0) if n.any() else np.full(rows.shape[1], np.nan)
+        s = np.sqrt(np.nansum(sig**2, 0)) / np.maximum(n, 1)
+    y = np.where(n > 0, y, np.nan)
+    return y, s, n > 0
+
+
+def melt_seen(ice_ok: np.ndarray, before: np.ndarray, after: np.ndarray) -> str:
+    """'' when the ice is there before and gone after, else why not."""
+    if ice_ok[before].mean() < 0.5:
+        return "no ice seen at the start"
+    if ice_ok[after].any():
+        return "ice still seen at the end"
+    return ""
+
+
+def inner_width(walls) -> np.ndarray:
+    """Per sample, the inside width between two wall blobs (NaN where not both)."""
+    return walls["x0"][:, 1] - walls["x1"][:, 0]
+
+
+class MeltingScene:
+    """The glass, water and floating ice block shared by P25 and P26 (parameters in ``case.known``)."""
+
+    layout = staticmethod(melting_layout)
+    frame = staticmethod(melting_frame)
+
+    @staticmethod
+    def probes(case: Case) -> list[Probe]:
+        k = case.known
+        return ([Probe(b, "level", tuple(float(v) for v in k["bands"][b])) for b in WATER_BANDS]
+                + [Probe("ice", "blobs", tuple(k["ice"]), color=tuple(k["ice_color"])),
+                   Probe("walls", "blobs", tuple(k["walls"]), color=tuple(k["wall_color"]), count=2)])
+
+    @staticmethod
+    def tank(case: Case) -> tuple[Scene, lq.Tank]:
+        return melting_tank(case.known, case.width, case.height, style_of(case))
+
+
+def melt_level_measurement(case: Case, tracks: Tracks) -> Measurement:
+    """Median water level before and after the melt and the vessel's inside width then (``notes['unresolved']``
+    when the ice is not seen to melt or too few levels are readable)."""
+    m = Measurement()
+    lev = water_level(tracks)
+    ice, walls = tracks.regions.get("ice"), tracks.regions.get("walls")
+    if lev is None or ice is None or walls is None:
+        m.notes["unresolved"] = "a region was never read"
+        return m
+    y, _, ok = lev
+    before, after = windows(len(y))
+    why = melt_seen(ice.ok, before, after)
+    if why:
+        m.notes["unresolved"] = why
+        return m
+    if (ok & before).sum() < MIN_WINDOW or (ok & after).sum() < MIN_WINDOW:
+        m.notes["unresolved"] = "too few readable levels before or after"
+        return m
+    m.set("level_before_px", float(np.median(y[ok & before])))
+    m.set("level_after_px", float(np.median(y[ok & after])))
+    w = inner_width(walls)
+    for name, sel in (("before", before), ("after", after)):
+        good = sel & np.isfinite(w)
+        m.set(f"width_{name}_px", float(np.median(w[good])) if good.sum() >= MIN_WINDOW else None,
+              f"vessel walls not found {name}")
+    return m

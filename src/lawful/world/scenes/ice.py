@@ -1,0 +1,106 @@
+"""Ice scenes: a block melting afloat in a glass of water (WMLE P25, P26); equal masses of crushed ice and one
+block melting in two jars (P28)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from lawful.world import liquids as lq
+from lawful.world import melting as mt
+from lawful.world.appearance import Style
+from lawful.world.draw import Scene
+
+DRAFT = 0.917  # share of a floating ice block below the waterline (ice / water density)
+SIDES = ("crushed", "intact")
+PILE = (4, 3)  # crushed pieces drawn: columns × layers (the rest of the N pieces lie behind them)
+
+
+def melt_fractions(t, t0: float, speed: float, s_piece: float, s_block: float, law: str = "true"):
+    """Melted shares ``[T]`` of the crushed ice and the block (edges receding at ``speed`` px/s from ``t0``);
+    the twin's block melts like the crushed ice."""
+    f_c = mt.melted_fraction(np.asarray(t, float) - t0, [s_piece], speed)
+    f_b = f_c if law == "anti" else mt.melted_fraction(np.asarray(t, float) - t0, [s_block], speed)
+    return f_c, f_b
+
+
+def crushed_vs_intact_frames(k: dict, width: int, height: int, style: Style | None, times: np.ndarray,
+                             law: str) -> Iterator[np.ndarray]:
+    """Two jars of water, a heap of pieces in one and a block in the other, melting as the levels rise."""
+    scene = Scene(width, height, style).ground(k["ground_y"])
+    cav = [tuple(k["vessels"][s]) for s in SIDES]
+    tank = lq.Tank(cav, tuple(k["water"]), open_top=(0, 1), glass=tuple(k["glass"]))
+    t = times
+    e = k["edge_px"]
+    f_c, f_b = melt_fractions(t, k["melt_start_s"], k["edge_speed_px_s"], e["crushed"], e["intact"], law)
+    for i in range(len(t)):
+        rows, layers = {}, []
+        for j, (s, f, s0) in enumerate(zip(SIDES, (f_c[i], f_b[i]), (e["crushed"], e["intact"]))):
+            x0, _, x1, y_b = k["vessels"][s]
+            row = y_b - k["water_px"] - f * k["rise_px"]
+            rows[j] = (float(row), 0.0)
+            edge = s0 * (1.0 - f) ** (1.0 / 3.0)
+            xc = 0.5 * (x0 + x1)
+            if s == "intact":
+                boxes = [(xc - edge / 2, y_b - edge, xc + edge / 2, y_b)]
+            else:  # a heap: layer r holds PILE[0] − r pieces, each resting on the two below it
+                nx, ny = PILE
+                boxes = [(xc + (c - (nx - r) / 2) * s0 + (s0 - edge) / 2, y_b - (r + 1) * edge,
+                          xc + (c - (nx - r) / 2) * s0 + (s0 + edge) / 2, y_b - r * edge)
+                         for r in range(ny) for c in range(nx - r)]
+            layers.append(mt.draw_pieces(boxes if edge > 0.3 else [], row, k["water"]))
+        yield tank.draw(scene.static_layer.copy(), rows, layers=layers)
+
+
+# ----------------------------------------------------------------------------- P25, P26: a block melting afloat
+
+
+def melting_layout(rng: np.random.Generator) -> dict:
+    """Glass, water, floating ice block and probe boxes shared by P25 and P26, drawn from ``rng``."""
+    W_v = float(rng.integers(240, 281))
+    xv0 = float(np.round(320 - W_v / 2 + rng.uniform(-50, 50))) - 0.5
+    vessel = [xv0, 59.5, xv0 + W_v, 321.5]
+    side0 = float(rng.uniform(62, 76))
+    xc = xv0 + W_v / 2 + float(rng.uniform(-8, 8))
+    y_w = float(rng.uniform(175, 195))
+    tint = lq.LIQUID_TINTS[int(rng.integers(len(lq.LIQUID_TINTS)))]
+    water = [int(0.45 * c + 0.55 * 235) for c in tint]
+    glass = [int(v) for v in np.clip(np.asarray(lq.GLASS_TINT) + rng.uniform(-18, 10), 0, 255)]
+    m = 9.0
+    half = side0 / 2
+    return {"vessel": vessel, "ice_side0": side0, "ice_x": xc, "waterline0": y_w, "water": water,
+            "glass": glass, "ground_y": vessel[3] + 3.5, "wall_color": list(lq.WALL), "ice_color": list(lq.ICE),
+            "bands": {"water_left": [xv0 + m, vessel[1] + 4, xc - half - m, vessel[3] - 4],
+                      "water_right": [xc + half + m, vessel[1] + 4, xv0 + W_v - m, vessel[3] - 4]},
+            "ice": [xc - half - 6, y_w - 30, xc + half + 6, y_w + side0 + 4],
+            "walls": [xv0 - 12, y_w + 40, xv0 + W_v + 12, y_w + 56]}
+
+
+def melting_tank(k: dict, width: int, height: int, style: Style | None) -> tuple[Scene, lq.Tank]:
+    """The scene and the glass of water (``k``: :func:`melting_layout`'s numbers)."""
+    scene = Scene(width, height, style).ground(k["ground_y"])
+    return scene, lq.Tank([tuple(k["vessel"])], tuple(k["water"]), open_top=(0,), glass=tuple(k["glass"]),
+                          wall_color=tuple(k["wall_color"]))
+
+
+def melting_frame(scene: Scene, tank: lq.Tank, k: dict, y_w: float, side: float, extra=()) -> np.ndarray:
+    """The tank at waterline ``y_w`` with the ice block of edge ``side`` floating at draft ``DRAFT``."""
+    layers = list(extra)
+    if side > 0.5:
+        top = y_w - (1 - DRAFT) * side
+        box = (k["ice_x"] - side / 2, top, k["ice_x"] + side / 2, top + side)
+        layers.insert(0, lq.draw_ice(box, y_w, tuple(k["water"])))
+    return tank.draw(scene.static_layer.copy(), {0: (y_w, 0.0)}, layers=layers)
+
+
+def fresh_melt_frames(k: dict, width: int, height: int, style: Style | None, times: np.ndarray,
+                      law: str) -> Iterator[np.ndarray]:
+    """The block melting away; the level stays (the twin's rises by ``anti_rise_px`` as it melts)."""
+    scene, tank = melting_tank(k, width, height, style)
+    t = times
+    side = lq.melt_side(t, k["ice_side0"], k["melt_start_s"], k["melt_end_s"])
+    melted = 1 - (side / k["ice_side0"]) ** 3
+    y_w = k["waterline0"] - (k["anti_rise_px"] if law == "anti" else 0.0) * melted
+    for yw, s in zip(y_w, side):
+        yield melting_frame(scene, tank, k, float(yw), float(s))

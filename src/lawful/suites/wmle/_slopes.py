@@ -1,5 +1,5 @@
 """Extraction for WMLE slope tasks: a block's round trip on a rough incline (P11), bodies released
-together down inclines (P9; also P29).
+together down inclines (P9; also P29), sliding onsets on a tilting board (P6).
 
 The block's distance ``s(t)`` along its path is the projection of its centroid's displacement on the
 path's principal direction; the ascent and descent are fitted jointly by parabolas sharing their vertex
@@ -15,7 +15,8 @@ from scipy.optimize import least_squares
 
 from lawful.perceive import events, noise
 from lawful.result import Measurement
-from lawful.suites.wmle.common import event
+from lawful.case import Case
+from lawful.suites.wmle.common import departure_time, event, local_poly_value, steady_visible
 from lawful.suites.wmle.kinematics import local_crossing_time
 from lawful.tracks import Tracks
 
@@ -23,6 +24,8 @@ MOVE_PX = 2.0
 MIN_FIT_SAMPLES = 5
 ROBUST_PX = 0.5  # residual (px) past which a sample weighs less in the fits (soft L1)
 STAY_S = 0.5  # an ascent-only event: the block rests at its highest point at least this long
+SLIDE_TOL_PX = 1.0  # P6: a block's distance to the hinge shrinking by this much has started to slide
+TILT_EVENT_DEG = 3.0  # P6: the board's turn reported as the tilt event
 
 
 def path_coordinate(tracks: Tracks, oid: str) -> tuple[np.ndarray, float] | None:
@@ -293,4 +296,48 @@ def release_and_travel_ratio(tracks: Tracks, ids: tuple[str, str], fractions: np
         m.notes["unresolved"] = "fewer than three common distances reached by both bodies"
         return m
     m.set("travel_time_ratio", float(np.median(ratios)))
+    return m
+
+
+# ----------------------------------------------------------------------------- P6: sliding onsets
+
+
+def sliding_onset_measurement(case: Case, tracks: Tracks) -> Measurement:
+    """Onset frame and board inclination at onset of ``block_left`` (``_l``) and ``block_right`` (``_r``): a block
+    resting on the board keeps its distance to the hinge; onset is when that distance starts to shrink."""
+    m = Measurement()
+    t = np.asarray(tracks.t, float)
+    hx, hy = case.known["hinge"]
+    n_frames = float(tracks.meta.get("n_frames") or round(case.duration * case.fps))
+    max_turn, i_tilt = 0.0, None
+    for oid, tag in (("block_left", "l"), ("block_right", "r")):
+        tr = tracks[oid]
+        vis = steady_visible(tr, (case.width, case.height))
+        if vis.sum() < 6 or not vis[0]:
+            m.notes[f"untracked_{tag}"] = True
+            continue
+        x, y = np.where(vis, tr.x, np.nan), np.where(vis, tr.y, np.nan)
+        dist = np.hypot(x - hx, y - hy)
+        phi = np.degrees(np.arctan2(-(y - hy), x - hx))
+        d0, phi0 = float(dist[0]), float(phi[0])
+        turn = np.abs(phi - phi0)
+        max_turn = max(max_turn, float(np.nanmax(turn)))
+        tilted = np.flatnonzero(turn >= TILT_EVENT_DEG)
+        if len(tilted):
+            i_tilt = int(tilted[0]) if i_tilt is None else min(i_tilt, int(tilted[0]))
+        t_on = departure_time(t, np.maximum(d0 - dist, 0.0), SLIDE_TOL_PX, n_fit=5)
+        if t_on is None:
+            m.notes[f"stayed_{tag}"] = True
+            last = np.flatnonzero(vis)[-1]
+            m.set(f"onset_frame_{tag}", n_frames, "")
+            m.set(f"onset_angle_{tag}_deg", float(phi[last] - phi0) + case.known.get("board_angle0_deg", 0.0))
+            continue
+        rigid = vis & (t <= t_on)
+        theta_on = local_poly_value(t[rigid], phi[rigid], t_on, k=6, deg=1) if rigid.sum() >= 2 else phi0
+        m.set(f"onset_frame_{tag}", t_on / case.duration * n_frames)
+        m.set(f"onset_angle_{tag}_deg", theta_on - phi0 + case.known.get("board_angle0_deg", 0.0))
+        m.events.append(event(oid, "onset", float(np.interp(t_on, t, np.arange(len(t)))), tracks))
+    m.set("n_frames", n_frames)
+    if i_tilt is not None:
+        m.events.append(event("board", "tilt", float(i_tilt), tracks, value=max_turn))
     return m

@@ -19,18 +19,15 @@ from lawful.case import Case, GroundTruth, ObjectSpec
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
+from lawful.suites.wmle._slopes import sliding_onset_measurement
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, contrasting_colors, departure_time, event,
-    frame_times, local_poly_value, steady_visible, style_of,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, contrasting_colors, frame_times, style_of,
 )
 from lawful.tracks import Tracks
-from lawful.world.draw import Block, Scene
+from lawful.world.scenes.slopes import LIP, tilting_board_frames, tilting_board_positions
 
 G = 9.81
 BOTH_STAY_PUT = 0.7
-SLIDE_TOL_PX = 1.0
-TILT_EVENT_DEG = 3.0
-LIP = (8.0, 14.0)  # stop at the hinge end: thickness along the board, height above it (px)
 
 
 def onset_frame_metric(f_l: float, f_r: float, n_frames: float) -> MetricScore:
@@ -107,112 +104,15 @@ class SlidingOnset(WmleTask):
         )
         return case, next(self.render(case))
 
-    # --- simulation and drawing ---------------------------------------------------------------
-    def _slides(self, case: Case, law: Law) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Fine-grid times, board angle (rad) and distances along the board ``[2, n]`` (px) of both blocks."""
-        k = case.known
-        dt = 1.0 / (case.fps * 16)
-        t = np.arange(0.0, case.duration + 2 * dt, dt)
-        theta = np.radians(k["board_angle0_deg"] + np.minimum(k["tilt_rate_deg_s"] * t, k["max_tilt_deg"]))
-        g = k["g"] * k["px_per_m"]
-        onset = [math.radians(k["onset_angle_deg"])] * 2
-        if law == "anti":
-            onset[1] += math.radians(k["anti_onset_delta_deg"])
-        mu_k = [k["mu_kinetic"], k["mu_kinetic"] if law == "true" else 0.8 * math.tan(onset[1])]
-        (wl, _), (wr, _) = k["sizes_px"]
-        s = np.array(k["s_px"], float)
-        v = np.zeros(2)
-        out = np.empty((2, len(t)))
-        for i, th in enumerate(theta):
-            for j in range(2):
-                if th >= onset[j]:
-                    a = g * (math.sin(th) - mu_k[j] * math.cos(th))
-                    v[j] = max(0.0, v[j] + a * dt)
-                    s[j] -= v[j] * dt
-            low_l = LIP[0] + wl / 2
-            if s[0] <= low_l:
-                s[0], v[0] = low_l, 0.0
-            low_r = s[0] + (wl + wr) / 2
-            if s[1] <= low_r:
-                s[1], v[1] = low_r, min(v[1], v[0])
-            out[:, i] = s
-        return t, theta, out
-
     def _positions(self, case: Case, times: np.ndarray, law: Law) -> dict[str, np.ndarray]:
-        k = case.known
-        t, theta, s = self._slides(case, law)
-        th = np.interp(times, t, theta)
-        hx, hy = k["hinge"]
-        out = {}
-        for j, oid in enumerate(("block_left", "block_right")):
-            h = k["sizes_px"][j][1]
-            sj = np.interp(times, t, s[j])
-            out[oid] = np.stack([hx + sj * np.cos(th) - h / 2 * np.sin(th),
-                                 hy - sj * np.sin(th) - h / 2 * np.cos(th)], axis=1)
-        return out
+        return tilting_board_positions(case.known, case.fps, case.duration, times, law)
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        style = style_of(case)
-        hx, hy = k["hinge"]
-        L, tb = k["board_length_px"], k["board_thickness_px"]
-        scene = Scene(case.width, case.height, style).ground(hy + tb + 14)
-        scene.ramp([(hx - 14, hy + tb + 14), (hx + 14, hy + tb + 14), (hx, hy + tb / 2)])  # hinge stand
-        board_col = tuple(int(c * 0.8) for c in style.ramp_color)
-        times = frame_times(case)
-        pos = self._positions(case, times, law)
-        t, theta, _ = self._slides(case, law)
-        th = np.interp(times, t, theta)
-        cols = [tuple(c) for c in k["colors"]]
-        for i, a in enumerate(th):
-            c, s_ = math.cos(a), math.sin(a)
-            items = [Block(hx + L / 2 * c + tb / 2 * s_, hy - L / 2 * s_ + tb / 2 * c, L, tb, -a, board_col),
-                     Block(hx + LIP[0] / 2 * c - LIP[1] / 2 * s_, hy - LIP[0] / 2 * s_ - LIP[1] / 2 * c,
-                           LIP[0], LIP[1], -a, board_col)]
-            for j, oid in enumerate(("block_left", "block_right")):
-                w, h = k["sizes_px"][j]
-                x, y = pos[oid][i]
-                items.append(Block(float(x), float(y), w, h, -a, cols[j]))
-            yield scene.frame(items)
+        yield from tilting_board_frames(case.known, case.width, case.height, style_of(case), case.fps, case.duration,
+                                        frame_times(case), law)
 
-    # --- measurement --------------------------------------------------------------------------
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        t = np.asarray(tracks.t, float)
-        hx, hy = case.known["hinge"]
-        n_frames = float(tracks.meta.get("n_frames") or round(case.duration * case.fps))
-        max_turn, i_tilt = 0.0, None
-        for oid, tag in (("block_left", "l"), ("block_right", "r")):
-            tr = tracks[oid]
-            vis = steady_visible(tr, (case.width, case.height))
-            if vis.sum() < 6 or not vis[0]:
-                m.notes[f"untracked_{tag}"] = True
-                continue
-            x, y = np.where(vis, tr.x, np.nan), np.where(vis, tr.y, np.nan)
-            dist = np.hypot(x - hx, y - hy)
-            phi = np.degrees(np.arctan2(-(y - hy), x - hx))
-            d0, phi0 = float(dist[0]), float(phi[0])
-            turn = np.abs(phi - phi0)
-            max_turn = max(max_turn, float(np.nanmax(turn)))
-            tilted = np.flatnonzero(turn >= TILT_EVENT_DEG)
-            if len(tilted):
-                i_tilt = int(tilted[0]) if i_tilt is None else min(i_tilt, int(tilted[0]))
-            t_on = departure_time(t, np.maximum(d0 - dist, 0.0), SLIDE_TOL_PX, n_fit=5)
-            if t_on is None:
-                m.notes[f"stayed_{tag}"] = True
-                last = np.flatnonzero(vis)[-1]
-                m.set(f"onset_frame_{tag}", n_frames, "")
-                m.set(f"onset_angle_{tag}_deg", float(phi[last] - phi0) + case.known.get("board_angle0_deg", 0.0))
-                continue
-            rigid = vis & (t <= t_on)
-            theta_on = local_poly_value(t[rigid], phi[rigid], t_on, k=6, deg=1) if rigid.sum() >= 2 else phi0
-            m.set(f"onset_frame_{tag}", t_on / case.duration * n_frames)
-            m.set(f"onset_angle_{tag}_deg", theta_on - phi0 + case.known.get("board_angle0_deg", 0.0))
-            m.events.append(event(oid, "onset", float(np.interp(t_on, t, np.arange(len(t)))), tracks))
-        m.set("n_frames", n_frames)
-        if i_tilt is not None:
-            m.events.append(event("board", "tilt", float(i_tilt), tracks, value=max_turn))
-        return m
+        return sliding_onset_measurement(case, tracks)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         if m.notes.get("untracked_l") or m.notes.get("untracked_r"):

@@ -1,5 +1,6 @@
 """Scenes on slopes: a block pushed up a rough incline (WMLE P11), a sphere and a ring rolling down twin
-inclines (P9), a marked ball rolling down onto the floor (P8)."""
+inclines (P9), a marked ball rolling down onto the floor (P8), two
+blocks on a slowly tilting board (P6)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ import numpy as np
 from lawful.world.appearance import Style
 from lawful.world.draw import Block, Cylinder, Scene, Sphere
 from lawful.world.physics import rolling_distance
+
+LIP = (8.0, 14.0)  # P6's stop at the hinge end: thickness along the board, height above it (px)
 
 
 def slope_frame(k: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -178,3 +181,75 @@ def rolling_ball_frames(k: dict, width: int, height: int, style: Style | None, x
     color = tuple(k["color"])
     for (x, y), a in zip(xy, phi):
         yield scene.frame([Cylinder(float(x), float(y), k["radius_px"], color, angle=float(a))])
+
+
+# ----------------------------------------------------------------------------- P6: blocks on a tilting board
+
+
+def tilting_board_slides(k: dict, fps: float, duration: float, law: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fine-grid times, board angle (rad) and distances along the board ``[2, n]`` (px) of both blocks: the board
+    tilts steadily; a block slides once the tilt reaches its onset angle (the twin's right block later)."""
+    dt = 1.0 / (fps * 16)
+    t = np.arange(0.0, duration + 2 * dt, dt)
+    theta = np.radians(k["board_angle0_deg"] + np.minimum(k["tilt_rate_deg_s"] * t, k["max_tilt_deg"]))
+    g = k["g"] * k["px_per_m"]
+    onset = [math.radians(k["onset_angle_deg"])] * 2
+    if law == "anti":
+        onset[1] += math.radians(k["anti_onset_delta_deg"])
+    mu_k = [k["mu_kinetic"], k["mu_kinetic"] if law == "true" else 0.8 * math.tan(onset[1])]
+    (wl, _), (wr, _) = k["sizes_px"]
+    s = np.array(k["s_px"], float)
+    v = np.zeros(2)
+    out = np.empty((2, len(t)))
+    for i, th in enumerate(theta):
+        for j in range(2):
+            if th >= onset[j]:
+                a = g * (math.sin(th) - mu_k[j] * math.cos(th))
+                v[j] = max(0.0, v[j] + a * dt)
+                s[j] -= v[j] * dt
+        low_l = LIP[0] + wl / 2
+        if s[0] <= low_l:
+            s[0], v[0] = low_l, 0.0
+        low_r = s[0] + (wl + wr) / 2
+        if s[1] <= low_r:
+            s[1], v[1] = low_r, min(v[1], v[0])
+        out[:, i] = s
+    return t, theta, out
+
+
+def tilting_board_positions(k: dict, fps: float, duration: float, times: np.ndarray, law: str) -> dict[str, np.ndarray]:
+    """Centres ``[T, 2]`` of ``block_left`` and ``block_right`` at ``times``."""
+    t, theta, s = tilting_board_slides(k, fps, duration, law)
+    th = np.interp(times, t, theta)
+    hx, hy = k["hinge"]
+    out = {}
+    for j, oid in enumerate(("block_left", "block_right")):
+        h = k["sizes_px"][j][1]
+        sj = np.interp(times, t, s[j])
+        out[oid] = np.stack([hx + sj * np.cos(th) - h / 2 * np.sin(th),
+                             hy - sj * np.sin(th) - h / 2 * np.cos(th)], axis=1)
+    return out
+
+
+def tilting_board_frames(k: dict, width: int, height: int, style: Style, fps: float, duration: float,
+                         times: np.ndarray, law: str) -> Iterator[np.ndarray]:
+    """The hinged board with its stop lip tilting, the two blocks on it (``k``: P6's known)."""
+    hx, hy = k["hinge"]
+    L, tb = k["board_length_px"], k["board_thickness_px"]
+    scene = Scene(width, height, style).ground(hy + tb + 14)
+    scene.ramp([(hx - 14, hy + tb + 14), (hx + 14, hy + tb + 14), (hx, hy + tb / 2)])  # hinge stand
+    board_col = tuple(int(c * 0.8) for c in style.ramp_color)
+    pos = tilting_board_positions(k, fps, duration, times, law)
+    t, theta, _ = tilting_board_slides(k, fps, duration, law)
+    th = np.interp(times, t, theta)
+    cols = [tuple(c) for c in k["colors"]]
+    for i, a in enumerate(th):
+        c, s_ = math.cos(a), math.sin(a)
+        items = [Block(hx + L / 2 * c + tb / 2 * s_, hy - L / 2 * s_ + tb / 2 * c, L, tb, -a, board_col),
+                 Block(hx + LIP[0] / 2 * c - LIP[1] / 2 * s_, hy - LIP[0] / 2 * s_ - LIP[1] / 2 * c,
+                       LIP[0], LIP[1], -a, board_col)]
+        for j, oid in enumerate(("block_left", "block_right")):
+            w, h = k["sizes_px"][j]
+            x, y = pos[oid][i]
+            items.append(Block(float(x), float(y), w, h, -a, cols[j]))
+        yield scene.frame(items)

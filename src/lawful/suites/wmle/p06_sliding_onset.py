@@ -24,7 +24,7 @@ from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, contrasting_colors, frame_times, style_of,
 )
 from lawful.tracks import Tracks
-from lawful.world.scenes.slopes import LIP, tilting_board_frames, tilting_board_positions
+from lawful.world.scenes.slopes import tilting_board_frames, tilting_board_positions
 
 G = 9.81
 BOTH_STAY_PUT = 0.7

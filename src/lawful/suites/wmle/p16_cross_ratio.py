@@ -33,17 +33,17 @@ from lawful.perceive import noise
 from lawful.result import Measurement
 from lawful.score.wmle import cv, q
 from lawful.suites.base import Law
+from lawful.suites.wmle._optics import cross_ratio_measurement, frame_cross_ratio  # noqa: F401  (tests use it)
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, contrasting_colors, frame_times, sphere_box,
-    steady_visible, style_of,
+    style_of,
 )
 from lawful.tracks import Tracks
 from lawful.world import optics
-from lawful.world.draw import Scene, Sphere
+from lawful.world.scenes.light import rod_markers, sliding_rod_frames
 
 IDS = ("marker_1", "marker_2", "marker_3", "marker_4")
 MIN_FRAMES = 5
-ROD_WIDTH = 7.0
 
 
 def cross_ratio_constancy(chis) -> MetricScore:
@@ -74,13 +74,6 @@ def collinearity(ratios) -> MetricScore:
     return MetricScore.measured(q(e2, 0.05), e2)
 
 
-def frame_cross_ratio(points: np.ndarray) -> tuple[float, float]:
-    """χ of four image points ``[4, 2]`` along their PCA line, and their collinearity RMS over the span."""
-    t, rms = optics.collinear_positions(points)
-    span = t[-1] - t[0]
-    return optics.cross_ratio(t), (rms / span if span > 0 else math.nan)
-
-
 def _drift_for(s, factor: float) -> float:
     """How far the third marker must creep (share of the rod) for χ to change by ``factor``:
     ``χ = A (s3 − s1) / (s3 − s2)`` with ``A = (s4 − s2) / (s4 − s1)`` solved for ``s3``."""
@@ -88,15 +81,6 @@ def _drift_for(s, factor: float) -> float:
     A = (s4 - s2) / (s4 - s1)
     chi = factor * optics.cross_ratio(s)
     return (chi * s2 - A * s1) / (chi - A) - s3
-
-
-def _usable(case: Case, tr) -> np.ndarray:
-    """``[T]`` a marker's steady sightings less those off its local trajectory by more than its measured
-    noise allows (:func:`lawful.perceive.noise.centroid_outliers`: compression smears a moving blob)."""
-    vis = steady_visible(tr, (case.width, case.height))
-    if vis.sum() < 5:
-        return vis
-    return vis & ~noise.centroid_outliers(tr, vis, noise.track_noise(tr, vis).sigma)
 
 
 class CrossRatio(WmleTask):
@@ -147,7 +131,7 @@ class CrossRatio(WmleTask):
                    "anti_drift": drift,
                    "anti_note": "twin: one inner marker creeps along the pole by anti_drift of its length"},
         )
-        xy = self._markers(case, frame_times(case), "true")
+        xy = rod_markers(case.known, frame_times(case), "true")
         for j, o in enumerate(case.objects):
             o.box = sphere_box(float(xy[0, j, 0]), float(xy[0, j, 1]), r)
         chi = optics.cross_ratio(s)
@@ -157,70 +141,11 @@ class CrossRatio(WmleTask):
             quantities={"chi_world": chi, "e1": 0.0, "e2": 0.0})
         return case, next(self.render(case))
 
-    def _pose(self, case: Case, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Rod ends (plane px) ``[T, 2]`` each: top on the wall, foot on the floor."""
-        k = case.known
-        u = np.clip((np.asarray(t, float) - k["hold_s"]) / k["slide_s"], 0, 1)
-        u = u * u * (3 - 2 * u)
-        phi = np.radians(k["phi0_deg"] + (k["phi1_deg"] - k["phi0_deg"]) * u)
-        L, wx, fy = k["rod_px"], k["wall_x"], k["floor_y"]
-        top = np.stack([np.full_like(phi, wx), fy - L * np.sin(phi)], 1)
-        foot = np.stack([wx + L * np.cos(phi), np.full_like(phi, fy)], 1)
-        return top, foot
-
-    def _fractions(self, case: Case, t: np.ndarray, law: Law) -> np.ndarray:
-        k = case.known
-        s = np.tile(np.asarray(k["marker_s"], float), (len(t), 1))
-        if law == "anti":
-            u = np.clip((np.asarray(t, float) - k["hold_s"]) / k["slide_s"], 0, 1)
-            s[:, k["anti_marker"] - 1] += k["anti_drift"] * u
-        return s
-
-    def _markers(self, case: Case, t: np.ndarray, law: Law) -> np.ndarray:
-        """Marker centres in image px ``[T, 4, 2]``."""
-        top, foot = self._pose(case, t)
-        s = self._fractions(case, t, law)
-        plane = top[:, None, :] + s[..., None] * (foot - top)[:, None, :]
-        H = np.asarray(case.known["homography"])
-        return optics.apply_homography(H, plane.reshape(-1, 2)).reshape(plane.shape)
-
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["floor_y"])
-        scene.platform(-10, -10, k["wall_x"], k["floor_y"])
-        H = np.asarray(k["homography"])
-        t = frame_times(case)
-        top, foot = self._pose(case, t)
-        s = self._fractions(case, t, law)
-        style = scene.style
-        wood = tuple(int(0.55 * c) for c in style.ramp_color)
-        for i in range(len(t)):
-            img = scene.static_layer.copy()
-            d = (foot[i] - top[i]) / np.linalg.norm(foot[i] - top[i])
-            n = np.array([-d[1], d[0]]) * ROD_WIDTH / 2
-            optics.fill_polygon(img, [top[i] + n, foot[i] + n, foot[i] - n, top[i] - n], wood)
-            for j in range(4):
-                p = top[i] + s[i, j] * (foot[i] - top[i])
-                Sphere(float(p[0]), float(p[1]), k["radius_px"], tuple(k["colors"][j])).draw(img, style)
-            yield cv2.warpPerspective(img, H, (case.width, case.height), flags=cv2.INTER_LINEAR,
-                                      borderMode=cv2.BORDER_REPLICATE)
+        yield from sliding_rod_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        ids = [o for o in IDS if o in tracks]
-        chis, ratios = [], []
-        if len(ids) == 4:
-            vis = np.all([_usable(case, tracks[o]) for o in ids], 0)
-            for i in range(len(tracks)):
-                chi, ratio = (frame_cross_ratio(np.array([tracks[o].xy[i] for o in ids], float)) if vis[i]
-                              else (math.nan, math.nan))
-                chis.append(chi)
-                ratios.append(ratio)
-        m.notes["chi"] = [float(c) if math.isfinite(c) else None for c in chis]  # per sample; None: not seen
-        m.notes["collinearity"] = [float(r) if math.isfinite(r) else None for r in ratios]
-        m.set("chi_mean", float(np.nanmean(chis)) if np.isfinite(chis).any() else None,
-              "no frame with all four markers")
-        return m
+        return cross_ratio_measurement(case, tracks, IDS)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         def series(key):

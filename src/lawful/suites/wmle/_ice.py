@@ -1,5 +1,6 @@
-"""Extraction for WMLE ice tasks: vessel levels from ``level`` probe bands (P28); water level, ice and walls
-before and after a block melts afloat (P25, P26, with their shared :class:`MeltingScene`)."""
+"""Extraction for WMLE ice tasks: vessel levels from ``level`` probe bands (P28); water level, ice and
+walls before and after a block melts afloat (P25, P26, with their shared :class:`MeltingScene`); initial
+and terminal level and ice evidence (P27)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,10 @@ from lawful.world.scenes.ice import melting_frame, melting_layout, melting_tank
 
 BEFORE_SHARE, AFTER_SHARE, MIN_WINDOW = 0.08, 0.15, 5
 WATER_BANDS = ("water_left", "water_right")
+INITIAL_SHARE = 0.10  # P27's initial window: this share of the clip (at least MIN_SAMPLES samples)
+TERMINAL_SHARE = 0.20
+MIN_SAMPLES = 3
+CONFIRM = 3  # P27: ice read in each of the last CONFIRM samples is residual ice
 
 
 def _listed(a: np.ndarray) -> list:
@@ -155,4 +160,56 @@ def melt_level_measurement(case: Case, tracks: Tracks) -> Measurement:
         good = sel & np.isfinite(w)
         m.set(f"width_{name}_px", float(np.median(w[good])) if good.sum() >= MIN_WINDOW else None,
               f"vessel walls not found {name}")
+    return m
+
+
+# ----------------------------------------------------------------------------- P27: ice melting in brine
+
+
+def window_level(rows: np.ndarray, sigma: np.ndarray, ok: np.ndarray, window: np.ndarray):
+    """Median row of a window and its uncertainty ``max(median σ, 1.4826 MAD)``, or None with too few readings."""
+    sel = window & ok & np.isfinite(rows)
+    if sel.sum() < MIN_SAMPLES:
+        return None
+    r = rows[sel]
+    med = float(np.median(r))
+    spread = 1.4826 * float(np.median(np.abs(r - med)))
+    stated = float(np.nanmedian(sigma[sel])) if np.isfinite(sigma[sel]).any() else 0.0
+    return med, max(stated, spread)
+
+
+def level_change_uncertainty(sig_before: float, sig_after: float) -> float:
+    """``δ_y = max(1 px, k √(σ_b² + σ_a²))``."""
+    return max(1.0, noise.k_for() * float(np.hypot(sig_before, sig_after)))
+
+
+def level_and_ice_measurement(case: Case, tracks: Tracks, sides: tuple[str, ...]) -> Measurement:
+    """Level before and after (medians over the initial and terminal windows of the ``level_{side}`` bands),
+    its change and uncertainty, and the ice evidence (blob area) then, with ``residual_ice_confirmed``."""
+    m = Measurement()
+    T = len(tracks.frames)
+    first, last = np.zeros(T, bool), np.zeros(T, bool)
+    first[:max(MIN_SAMPLES, int(np.ceil(INITIAL_SHARE * T)))] = True
+    last[max(0, T - max(MIN_SAMPLES, int(np.ceil(TERMINAL_SHARE * T)))):] = True
+    lv = [tracks.regions.get(f"level_{s}") for s in sides]
+    lv = [r for r in lv if r is not None and "row" in r.values]
+    if lv:
+        rows = np.vstack([np.where(r.ok, r["row"], np.nan) for r in lv])
+        sig = np.vstack([np.where(r.ok, r.sigma, np.nan) for r in lv])
+        n = np.isfinite(rows).sum(0)
+        row = np.where(n > 0, np.nansum(rows, 0) / np.maximum(n, 1), np.nan)  # the mean of the readable bands
+        sg = np.sqrt(np.nansum(sig**2, 0)) / np.maximum(n, 1)
+        ok = n > 0
+        b, a = window_level(row, sg, ok, first), window_level(row, sg, ok, last)
+        if b and a:
+            m.set("y_before_px", b[0])
+            m.set("y_after_px", a[0])
+            m.set("dy_px", b[0] - a[0])
+            m.set("delta_y_px", level_change_uncertainty(b[1], a[1]))
+    ice = tracks.regions.get("ice")
+    if ice is not None and "area" in ice.values:
+        E = np.where(ice.ok, np.nansum(np.nan_to_num(ice["area"], nan=0.0).reshape(T, -1), 1), 0.0)
+        m.set("E_initial_px2", float(np.median(E[first])))
+        m.set("E_terminal_px2", float(np.median(E[last])))
+        m.notes["residual_ice_confirmed"] = bool(T >= CONFIRM and ice.ok[-CONFIRM:].all())
     return m

@@ -30,41 +30,22 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case, GroundTruth
-from lawful.perceive import noise
 from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.score.wmle import clip01
 from lawful.suites.base import Law
+from lawful.suites.wmle._ice import (  # noqa: F401  (re-exported: the tests use window_level)
+    INITIAL_SHARE, MIN_SAMPLES, level_and_ice_measurement, level_change_uncertainty, window_level,
+)
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, \
     style_of
 from lawful.tracks import Tracks
 from lawful.world import liquids as lq
 from lawful.world import melting as mt
-from lawful.world.draw import Scene
+from lawful.world.scenes.ice import brine_melt_frames
 
-INITIAL_SHARE = 0.10
-TERMINAL_SHARE = 0.20
-MIN_WINDOW = 3
-CONFIRM = 3
 SIDES = ("left", "right")
 SEEN_THROUGH = 0.55  # share of the ice's own colour where it is under water
-
-
-def window_level(rows: np.ndarray, sigma: np.ndarray, ok: np.ndarray, window: np.ndarray):
-    """Median row of a window and its uncertainty ``max(median σ, 1.4826 MAD)``, or None with too few readings."""
-    sel = window & ok & np.isfinite(rows)
-    if sel.sum() < MIN_WINDOW:
-        return None
-    r = rows[sel]
-    med = float(np.median(r))
-    spread = 1.4826 * float(np.median(np.abs(r - med)))
-    stated = float(np.nanmedian(sigma[sel])) if np.isfinite(sigma[sel]).any() else 0.0
-    return med, max(stated, spread)
-
-
-def level_change_uncertainty(sig_before: float, sig_after: float) -> float:
-    """``δ_y = max(1 px, k √(σ_b² + σ_a²))``."""
-    return max(1.0, noise.k_for() * float(np.hypot(sig_before, sig_after)))
 
 
 def level_rise(dy: float | None, delta: float | None, h_initial: float | None) -> MetricScore:
@@ -152,64 +133,18 @@ class IceInSaltWater(WmleTask):
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
-        x0, y_top, x1, y_b = k["cavity"]
-        brine = tuple(k["brine"])
-        tank = lq.Tank([(x0, y_top, x1, y_b)], brine, open_top=(0,), glass=tuple(k["glass"]))
-        t = frame_times(case)
-        t0, t1 = k["melt_s"]
-        f = mt.melted_fraction(t - t0, [1.0], 1.0 / (t1 - t0))  # a cube's edge receding at a constant speed
-        sign = {"true": 1.0}.get(law, {"falls": -1.0, "stays": 0.0}[k["anti_mode"]])
-        w_i, h_i = k["ice_size_px"]
-        draft = lq.RHO_ICE / k["rho_salt"]
-        light = tuple(0.55 * np.asarray(brine, float) + 0.45 * 255.0)
-        for i, fi in enumerate(f):
-            row = k["y_surface"] - sign * fi * k["rise_px"]
-            s = (1.0 - fi) ** (1.0 / 3.0)
-            w, h = w_i * s, h_i * s
-            box = (k["ice_x"] - w / 2, row - h * (1 - draft), k["ice_x"] + w / 2, row + h * draft)
-            streak = float(np.clip(4 * fi * (1 - fi), 0, 1)) if fi < 1 else 0.0
-            layers = (mt.mixing_streaks(k["ice_x"] - w_i / 2 + 6, k["ice_x"] + w_i / 2 - 6, row + h * draft,
-                                        y_b - 4.0, streak, 0.8 * t[i], light),
-                      mt.draw_pieces([box] if s > 0.02 else [], row, brine, seen_through=SEEN_THROUGH))
-            yield tank.draw(scene.static_layer.copy(), {0: (float(row), 0.0)}, layers=layers)
+        yield from brine_melt_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law,
+                                     SEEN_THROUGH)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        T = len(tracks.frames)
-        first, last = np.zeros(T, bool), np.zeros(T, bool)
-        first[:max(MIN_WINDOW, int(np.ceil(INITIAL_SHARE * T)))] = True
-        last[max(0, T - max(MIN_WINDOW, int(np.ceil(TERMINAL_SHARE * T)))):] = True
-        lv = [tracks.regions.get(f"level_{s}") for s in SIDES]
-        lv = [r for r in lv if r is not None and "row" in r.values]
-        if lv:
-            rows = np.vstack([np.where(r.ok, r["row"], np.nan) for r in lv])
-            sig = np.vstack([np.where(r.ok, r.sigma, np.nan) for r in lv])
-            n = np.isfinite(rows).sum(0)
-            row = np.where(n > 0, np.nansum(rows, 0) / np.maximum(n, 1), np.nan)  # the mean of the readable bands
-            sg = np.sqrt(np.nansum(sig**2, 0)) / np.maximum(n, 1)
-            ok = n > 0
-            b, a = window_level(row, sg, ok, first), window_level(row, sg, ok, last)
-            if b and a:
-                m.set("y_before_px", b[0])
-                m.set("y_after_px", a[0])
-                m.set("dy_px", b[0] - a[0])
-                m.set("delta_y_px", level_change_uncertainty(b[1], a[1]))
-        ice = tracks.regions.get("ice")
-        if ice is not None and "area" in ice.values:
-            E = np.where(ice.ok, np.nansum(np.nan_to_num(ice["area"], nan=0.0).reshape(T, -1), 1), 0.0)
-            m.set("E_initial_px2", float(np.median(E[first])))
-            m.set("E_terminal_px2", float(np.median(E[last])))
-            m.notes["residual_ice_confirmed"] = bool(T >= CONFIRM and ice.ok[-CONFIRM:].all())
-        return m
+        return level_and_ice_measurement(case, tracks, SIDES)
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
         lv = [tracks.regions[f"level_{s}"].ok for s in SIDES if f"level_{s}" in tracks.regions]
         out = {"readable_level": float(np.mean(np.any(lv, 0))) if lv else 0.0}
         ice = tracks.regions.get("ice")
         T = len(tracks.frames)
-        n0 = max(MIN_WINDOW, int(np.ceil(INITIAL_SHARE * T)))
+        n0 = max(MIN_SAMPLES, int(np.ceil(INITIAL_SHARE * T)))
         out["readable_ice"] = float(np.mean(ice.ok[:n0])) if ice is not None and T else 0.0
         return out
 

@@ -1,5 +1,5 @@
 """Ice scenes: a block melting afloat in a glass of water (WMLE P25, P26); equal masses of crushed ice and one
-block melting in two jars (P28)."""
+block melting in two jars (P28); a freshwater block melting in brine (P27)."""
 
 from __future__ import annotations
 
@@ -104,3 +104,33 @@ def fresh_melt_frames(k: dict, width: int, height: int, style: Style | None, tim
     y_w = k["waterline0"] - (k["anti_rise_px"] if law == "anti" else 0.0) * melted
     for yw, s in zip(y_w, side):
         yield melting_frame(scene, tank, k, float(yw), float(s))
+
+
+# ----------------------------------------------------------------------------- P27: ice melting in brine
+
+
+def brine_melt_frames(k: dict, width: int, height: int, style: Style | None, times: np.ndarray, law: str,
+                      seen_through: float) -> Iterator[np.ndarray]:
+    """The tank of brine and the floating block melting with clear streaks; the level rises by ``rise_px``
+    (the twin's falls or stays, ``anti_mode``)."""
+    scene = Scene(width, height, style).ground(k["ground_y"])
+    x0, y_top, x1, y_b = k["cavity"]
+    brine = tuple(k["brine"])
+    tank = lq.Tank([(x0, y_top, x1, y_b)], brine, open_top=(0,), glass=tuple(k["glass"]))
+    t = times
+    t0, t1 = k["melt_s"]
+    f = mt.melted_fraction(t - t0, [1.0], 1.0 / (t1 - t0))  # a cube's edge receding at a constant speed
+    sign = {"true": 1.0}.get(law, {"falls": -1.0, "stays": 0.0}[k["anti_mode"]])
+    w_i, h_i = k["ice_size_px"]
+    draft = lq.RHO_ICE / k["rho_salt"]
+    light = tuple(0.55 * np.asarray(brine, float) + 0.45 * 255.0)
+    for i, fi in enumerate(f):
+        row = k["y_surface"] - sign * fi * k["rise_px"]
+        s = (1.0 - fi) ** (1.0 / 3.0)
+        w, h = w_i * s, h_i * s
+        box = (k["ice_x"] - w / 2, row - h * (1 - draft), k["ice_x"] + w / 2, row + h * draft)
+        streak = float(np.clip(4 * fi * (1 - fi), 0, 1)) if fi < 1 else 0.0
+        layers = (mt.mixing_streaks(k["ice_x"] - w_i / 2 + 6, k["ice_x"] + w_i / 2 - 6, row + h * draft,
+                                    y_b - 4.0, streak, 0.8 * t[i], light),
+                  mt.draw_pieces([box] if s > 0.02 else [], row, brine, seen_through=seen_through))
+        yield tank.draw(scene.static_layer.copy(), {0: (float(row), 0.0)}, layers=layers)

@@ -25,27 +25,21 @@ import math
 from collections.abc import Iterator
 
 import numpy as np
-from scipy.ndimage import median_filter
 
 from lawful.case import Case, GroundTruth
 from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
+from lawful.suites.wmle._granular import flank_angles, repose_measurement  # noqa: F401  (tests use flank_angles)
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, style_of,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, style_of,
 )
 from lawful.tracks import Tracks
-from lawful.world.draw import Scene
-from lawful.world import matter
+from lawful.world.scenes.granular import sand_piles_frames
 
 SAND = (206, 172, 112)  # dry-sand tan (matter.SAND)
-
 IDS = ("small", "large")
-MEDIAN_COLUMNS = 9
-TRIM_BASE, TRIM_APEX = 0.15, 0.8
-MIN_COLUMNS = 8
-MIN_FRAMES = 3
 STREAM_TOP = 6.0
 
 
@@ -63,28 +57,6 @@ def flank_asymmetry(small_lr: tuple | None, large_lr: tuple | None) -> MetricSco
         return MetricScore.operational_zero("a flank angle was not resolved")
     e2 = max(abs(small_lr[0] - small_lr[1]), abs(large_lr[0] - large_lr[1]))
     return MetricScore.measured(q(e2, 90.0), e2)
-
-
-def flank_angles(x: np.ndarray, top: np.ndarray, floor_y: float) -> tuple[float, float] | None:
-    """Left and right flank angles (degrees) of one pile profile ``top`` ``[W]`` (rows, NaN = no sand) over
-    columns ``x`` ``[W]``; None when a flank has fewer than ``MIN_COLUMNS`` usable columns."""
-    x, top = np.asarray(x, float), np.asarray(top, float)
-    h = floor_y - top
-    filled = np.where(np.isfinite(h), h, 0.0)
-    hf = median_filter(filled, size=MEDIAN_COLUMNS, mode="nearest")
-    k = int(np.argmax(hf))
-    H = float(hf[k])
-    if H <= 0:
-        return None
-    band = np.isfinite(h) & (hf >= TRIM_BASE * H) & (hf <= TRIM_APEX * H)
-    out = []
-    for side in (np.arange(len(x)) < k, np.arange(len(x)) > k):
-        sel = band & side
-        if sel.sum() < MIN_COLUMNS:
-            return None
-        slope = np.polyfit(x[sel], top[sel], 1)[0]
-        out.append(math.degrees(math.atan(abs(slope))))
-    return out[0], out[1]
 
 
 class SandPileAngles(WmleTask):
@@ -143,52 +115,12 @@ class SandPileAngles(WmleTask):
         col = tuple(case.known.get("sand_color", SAND))
         return [Probe(f"pile_{o}", "profile", tuple(case.known["piles"][o]["region"]), color=col) for o in IDS]
 
-    @staticmethod
-    def _height(case: Case, oid: str, t: float) -> float:
-        """Pile height at ``t``: fed at a constant rate, a cone's volume ∝ h³ grows linearly."""
-        k = case.known
-        t0 = k["grow_t0_s"]
-        return k["piles"][oid]["h_end"] * ((t + t0) / (case.duration + t0)) ** (1.0 / 3.0)
-
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["floor_y"])
-        base = scene.frame()
-        tex = matter.grain_texture(case.seed, case.height, case.width)
-        key = "alpha_deg" if law == "true" else "anti_alpha_deg"
-        for i, t in enumerate(frame_times(case)):
-            img = base.copy()
-            for oid in IDS:
-                p = k["piles"][oid]
-                a = p[key]
-                matter.SandPile(p["x"], k["floor_y"], self._height(case, oid, float(t)), a, a, texture=tex,
-                         stream_top=STREAM_TOP, phase=i).draw(img, scene.style)
-            yield img
+        yield from sand_piles_frames(case.known, case.width, case.height, style_of(case), case.seed, case.duration,
+                                     frame_times(case), STREAM_TOP, law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        floor_y = float(case.known["floor_y"])
-        per = {}
-        for oid in IDS:
-            reg = tracks.regions.get(f"pile_{oid}") if tracks.regions else None
-            if reg is None:
-                m.notes["unresolved"] = f"{oid} pile not read"
-                return m
-            rows = [flank_angles(reg.columns, reg["top"][i], floor_y) if reg.ok[i] else None
-                    for i in range(len(reg.ok))]
-            per[oid] = rows
-        both = [i for i in range(len(per["small"])) if per["small"][i] is not None and per["large"][i] is not None]
-        m.notes["frames_read"] = len(both)
-        if len(both) < MIN_FRAMES:
-            m.notes["unresolved"] = f"both piles' flanks read in {len(both)} frames (< {MIN_FRAMES})"
-            return m
-        m.events.append(event("piles", "angles_read", float(both[0]), tracks))
-        for oid in IDS:
-            lr = np.array([per[oid][i] for i in both])
-            m.set(f"alpha_{oid}_left_deg", float(np.median(lr[:, 0])))
-            m.set(f"alpha_{oid}_right_deg", float(np.median(lr[:, 1])))
-            m.set(f"alpha_{oid}_deg", float(np.median(lr.mean(1))))
-        return m
+        return repose_measurement(case, tracks, IDS)
 
     def extra_consistency(self, case: Case, tracks: Tracks, measurement: Measurement) -> dict[str, float]:
         regs = [tracks.regions.get(f"pile_{o}") for o in IDS] if tracks.regions else []

@@ -1,0 +1,68 @@
+"""Extraction for WMLE granular tasks: flank angles of a pile's profile (P35)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.ndimage import median_filter
+
+from lawful.case import Case
+from lawful.result import Measurement
+from lawful.suites.wmle.common import event
+from lawful.tracks import Tracks
+
+MEDIAN_COLUMNS = 9
+TRIM_BASE, TRIM_APEX = 0.15, 0.8
+MIN_COLUMNS = 8
+MIN_FRAMES = 3
+
+
+def flank_angles(x: np.ndarray, top: np.ndarray, floor_y: float) -> tuple[float, float] | None:
+    """Left and right flank angles (degrees) of one pile profile ``top`` ``[W]`` (rows, NaN = no sand) over
+    columns ``x`` ``[W]``; None when a flank has fewer than ``MIN_COLUMNS`` usable columns."""
+    x, top = np.asarray(x, float), np.asarray(top, float)
+    h = floor_y - top
+    filled = np.where(np.isfinite(h), h, 0.0)
+    hf = median_filter(filled, size=MEDIAN_COLUMNS, mode="nearest")
+    k = int(np.argmax(hf))
+    H = float(hf[k])
+    if H <= 0:
+        return None
+    band = np.isfinite(h) & (hf >= TRIM_BASE * H) & (hf <= TRIM_APEX * H)
+    out = []
+    for side in (np.arange(len(x)) < k, np.arange(len(x)) > k):
+        sel = band & side
+        if sel.sum() < MIN_COLUMNS:
+            return None
+        slope = np.polyfit(x[sel], top[sel], 1)[0]
+        out.append(math.degrees(math.atan(abs(slope))))
+    return out[0], out[1]
+
+
+def repose_measurement(case: Case, tracks: Tracks, ids: tuple[str, str]) -> Measurement:
+    """Median left, right and mean flank angles of each pile (``pile_{id}`` profiles) over the frames where
+    both piles' flanks were read."""
+    m = Measurement()
+    floor_y = float(case.known["floor_y"])
+    per = {}
+    for oid in ids:
+        reg = tracks.regions.get(f"pile_{oid}") if tracks.regions else None
+        if reg is None:
+            m.notes["unresolved"] = f"{oid} pile not read"
+            return m
+        rows = [flank_angles(reg.columns, reg["top"][i], floor_y) if reg.ok[i] else None
+                for i in range(len(reg.ok))]
+        per[oid] = rows
+    both = [i for i in range(len(per[ids[0]])) if per[ids[0]][i] is not None and per[ids[1]][i] is not None]
+    m.notes["frames_read"] = len(both)
+    if len(both) < MIN_FRAMES:
+        m.notes["unresolved"] = f"both piles' flanks read in {len(both)} frames (< {MIN_FRAMES})"
+        return m
+    m.events.append(event("piles", "angles_read", float(both[0]), tracks))
+    for oid in ids:
+        lr = np.array([per[oid][i] for i in both])
+        m.set(f"alpha_{oid}_left_deg", float(np.median(lr[:, 0])))
+        m.set(f"alpha_{oid}_right_deg", float(np.median(lr[:, 1])))
+        m.set(f"alpha_{oid}_deg", float(np.median(lr.mean(1))))
+    return m

@@ -1,5 +1,5 @@
 """Extraction for WMLE electromagnetism tasks: a magnet's entry into a coil and lamp readings (P30); two charged
-balls' rest angles and offsets about their pivot (P31)."""
+balls' rest angles and offsets about their pivot (P31); compass-needle directions about their dials (P32)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,10 @@ EDGE_PX = 2.0  # a clear sighting's box ends more than this short of the coil
 SETTLED_S = 1.0  # P31's settled window: the clip's last second
 SETTLE_SHARE = 0.10  # a settled ball ranges over less than this share of its offset (beyond noise)
 LENGTH_SHARE = 0.05  # equal, fixed strings: lengths agree within this share of the mean (beyond noise)
-IDS_ = ("left", "right")  # P31's balls
+IDS_ = ("left", "right")  # P31's balls, P32's needles
+FINAL_N = 5  # P32: the final samples read
+MIN_VALID = 2  # P32: jointly readable final samples the median needs
+ROTATION_FLOOR_DEG = 3.0  # P32: a needle has turned once it leaves its first direction by this much (or noise's)
 
 
 def lit_mask(luma: np.ndarray, ok: np.ndarray) -> tuple[np.ndarray, float, float]:
@@ -188,4 +191,59 @@ def symmetric_rest_measurement(case: Case, tracks: Tracks) -> Measurement:
                         f"ranges {var_L} px)")
     if failures:
         m.notes["failure"] = "; ".join(failures)
+    return m
+
+
+# ----------------------------------------------------------------------------- P32: compass needles
+
+
+def separation_deg(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Smallest angle (degrees, 0–180) between directions ``a`` and ``b`` (radians)."""
+    d = np.abs(np.angle(np.exp(1j * (np.asarray(a, float) - np.asarray(b, float)))))
+    return np.degrees(d)
+
+
+def needle_directions(case: Case, tracks: Tracks) -> tuple[dict, dict, np.ndarray]:
+    """Per needle: direction (rad) ``[T]`` and readable ``[T]``; and the joint readable mask."""
+    kk = noise.k_for()
+    ang, ok = {}, {}
+    for b in IDS_:
+        tr = tracks[b]
+        c = np.asarray(case.known["dials"][b], float)
+        dx, dy = tr.x - c[0], tr.y - c[1]
+        sig = noise.track_noise(tr).sigma
+        floor = max(kk * (sig if math.isfinite(sig) else 0.0), 1.0)
+        ok[b] = np.asarray(tr.visible, bool) & (np.hypot(dx, dy) > floor)
+        ang[b] = np.where(ok[b], np.arctan2(dy, dx), np.nan)
+    return ang, ok, ok["left"] & ok["right"]
+
+
+def needle_separation_measurement(case: Case, tracks: Tracks) -> Measurement:
+    """Rotation events, final directions and the median separation of the two needles over the final
+    ``FINAL_N`` samples (``separation_deg``, with ``MIN_VALID`` jointly readable ones)."""
+    m = Measurement()
+    n = len(tracks)
+    ang, ok, joint = needle_directions(case, tracks)
+    kk = noise.k_for()
+    for b in IDS_:
+        seen = np.flatnonzero(ok[b])
+        if len(seen) == 0:
+            continue
+        c = case.known["dials"][b]
+        r0 = math.hypot(tracks[b].x[seen[0]] - c[0], tracks[b].y[seen[0]] - c[1])
+        sig = noise.track_noise(tracks[b]).sigma
+        thr = max(ROTATION_FLOOR_DEG, math.degrees(kk * (sig if math.isfinite(sig) else 0.0) * math.sqrt(2) / r0))
+        turned = np.flatnonzero(ok[b] & (separation_deg(ang[b], ang[b][seen[0]]) > thr))
+        if len(turned):
+            m.events.append(event(b, f"rotation_{b}", float(turned[0]), tracks))
+        m.set(f"final_direction_{b}_deg", float(np.degrees(ang[b][seen[-1]])))
+    last = np.arange(max(0, n - FINAL_N), n)
+    use = last[joint[last]]
+    m.notes["final_readable"] = int(len(use))
+    m.notes["final_samples"] = int(len(last))
+    if len(use):
+        d = separation_deg(ang["left"][use], ang["right"][use])
+        m.notes["final_separations_deg"] = [float(v) for v in d]
+        if len(use) >= MIN_VALID:
+            m.set("separation_deg", float(np.median(d)))
     return m

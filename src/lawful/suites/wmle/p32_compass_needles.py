@@ -25,20 +25,18 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case, GroundTruth, ObjectSpec
-from lawful.perceive import noise
 from lawful.result import Measurement
 from lawful.suites.base import Law
+from lawful.suites.wmle._electro import (  # noqa: F401  (re-exported: the tests use separation_deg)
+    MIN_VALID, needle_separation_measurement, separation_deg,
+)
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, contrasting_colors, event, frame_times, style_of,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, contrasting_colors, frame_times, style_of,
 )
 from lawful.tracks import Tracks
-from lawful.world.draw import Scene
-from lawful.world.em import COPPER, Compass, settle
+from lawful.world.scenes.electro import compass_frames, dial_items, needle_angles
 
 IDS = ("left", "right")
-FINAL_N = 5  # the final samples read
-MIN_VALID = 2
-ROTATION_FLOOR_DEG = 3.0  # a needle has turned once it leaves its first direction by this much (or noise's bound)
 
 
 def opposition(d_deg: float | None, n_valid: int = MIN_VALID) -> MetricScore:
@@ -46,28 +44,6 @@ def opposition(d_deg: float | None, n_valid: int = MIN_VALID) -> MetricScore:
     if d_deg is None or n_valid < MIN_VALID:
         return MetricScore.operational_zero(f"fewer than {MIN_VALID} jointly readable final samples ({n_valid})")
     return MetricScore.measured((1.0 - math.cos(math.pi * d_deg / 180.0)) / 2.0, d_deg, n_valid=n_valid)
-
-
-def separation_deg(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Smallest angle (degrees, 0–180) between directions ``a`` and ``b`` (radians)."""
-    d = np.abs(np.angle(np.exp(1j * (np.asarray(a, float) - np.asarray(b, float)))))
-    return np.degrees(d)
-
-
-def needle_angles(k: dict, t, law: str = "true") -> dict[str, np.ndarray]:
-    """North direction (rad, screen) of each needle at times ``t`` (s)."""
-    out = {}
-    for b in IDS:
-        end = k["final_deg"]["left" if law == "anti" else b]
-        start = k["north_deg"]
-        delta = (end - start + 180.0) % 360.0 - 180.0
-        out[b] = np.radians(settle(t, k["t_on_s"], start, start + delta, k["period_s"], k["zeta"]))
-    return out
-
-
-def dial_items(k: dict, ang: dict[str, float]) -> list:
-    return [Compass(k["dials"][b][0], k["dials"][b][1], k["dial_r_px"], float(ang[b]), tuple(k["colors"][b]))
-            for b in IDS]
 
 
 class CompassNeedles(WmleTask):
@@ -138,58 +114,10 @@ class CompassNeedles(WmleTask):
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case))
-        wx, wy = k["wire"]
-        scene.platform(24.0, 40.0, case.width - 24.0, case.height - 40.0)
-        scene.marker_line((wx, 40.0), (wx, wy), COPPER, 3)  # the lead running off above the board
-        scene.ramp([(wx - 5, wy - 5), (wx + 5, wy - 5), (wx + 5, wy + 5), (wx - 5, wy + 5)], COPPER)  # the wire's end
-        t = frame_times(case)
-        ang = needle_angles(k, t, law)
-        for i in range(len(t)):
-            yield scene.frame(dial_items(k, {b: float(ang[b][i]) for b in IDS}))
-
-    def _directions(self, case: Case, tracks: Tracks) -> tuple[dict, dict, np.ndarray]:
-        """Per needle: direction (rad) ``[T]`` and readable ``[T]``; and the joint readable mask."""
-        kk = noise.k_for()
-        ang, ok = {}, {}
-        for b in IDS:
-            tr = tracks[b]
-            c = np.asarray(case.known["dials"][b], float)
-            dx, dy = tr.x - c[0], tr.y - c[1]
-            sig = noise.track_noise(tr).sigma
-            floor = max(kk * (sig if math.isfinite(sig) else 0.0), 1.0)
-            ok[b] = np.asarray(tr.visible, bool) & (np.hypot(dx, dy) > floor)
-            ang[b] = np.where(ok[b], np.arctan2(dy, dx), np.nan)
-        return ang, ok, ok["left"] & ok["right"]
+        yield from compass_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        n = len(tracks)
-        ang, ok, joint = self._directions(case, tracks)
-        kk = noise.k_for()
-        for b in IDS:
-            seen = np.flatnonzero(ok[b])
-            if len(seen) == 0:
-                continue
-            c = case.known["dials"][b]
-            r0 = math.hypot(tracks[b].x[seen[0]] - c[0], tracks[b].y[seen[0]] - c[1])
-            sig = noise.track_noise(tracks[b]).sigma
-            thr = max(ROTATION_FLOOR_DEG, math.degrees(kk * (sig if math.isfinite(sig) else 0.0) * math.sqrt(2) / r0))
-            turned = np.flatnonzero(ok[b] & (separation_deg(ang[b], ang[b][seen[0]]) > thr))
-            if len(turned):
-                m.events.append(event(b, f"rotation_{b}", float(turned[0]), tracks))
-            m.set(f"final_direction_{b}_deg", float(np.degrees(ang[b][seen[-1]])))
-        last = np.arange(max(0, n - FINAL_N), n)
-        use = last[joint[last]]
-        m.notes["final_readable"] = int(len(use))
-        m.notes["final_samples"] = int(len(last))
-        if len(use):
-            d = separation_deg(ang["left"][use], ang["right"][use])
-            m.notes["final_separations_deg"] = [float(v) for v in d]
-            if len(use) >= MIN_VALID:
-                m.set("separation_deg", float(np.median(d)))
-        return m
+        return needle_separation_measurement(case, tracks)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         return {"M1": opposition(m.get("separation_deg"), int(m.notes.get("final_readable", 0)))}

@@ -1,5 +1,5 @@
 """Electromagnetism scenes: a magnet sliding through a coil wired to a two-lamp indicator (WMLE P30); two charged balls
-repelling on threads from one pivot (P31)."""
+repelling on threads from one pivot (P31); two compasses beside a current-carrying wire (P32)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 
 from lawful.world.appearance import Style
 from lawful.world.draw import Bob, Scene, String
-from lawful.world.em import Coil, Led, Magnet, settle
+from lawful.world.em import COPPER, Coil, Compass, Led, Magnet, settle
 
 LAMPS = ("entry", "exit")
 LAMP_COLORS = {"entry": (40, 210, 70), "exit": (235, 60, 40)}
@@ -95,3 +95,38 @@ def charged_balls_frames(k: dict, width: int, height: int, style: Style | None, 
         its = [String((px, py), (float(pos[b][0][i]), float(pos[b][1][i]))) for b in BALLS]
         its += [Bob(float(pos[b][0][i]), float(pos[b][1][i]), k["radius_px"], tuple(k["colors"][b])) for b in BALLS]
         yield scene.frame(its)
+
+
+# ----------------------------------------------------------------------------- P32: compass needles
+
+
+def needle_angles(k: dict, t, law: str = "true") -> dict[str, np.ndarray]:
+    """North direction (rad, screen) of each needle (left, right) at times ``t`` (s): swinging from ``north_deg`` to
+    ``final_deg`` once the current is on (the twin's both to the left one's)."""
+    out = {}
+    for b in BALLS:
+        end = k["final_deg"]["left" if law == "anti" else b]
+        start = k["north_deg"]
+        delta = (end - start + 180.0) % 360.0 - 180.0
+        out[b] = np.radians(settle(t, k["t_on_s"], start, start + delta, k["period_s"], k["zeta"]))
+    return out
+
+
+def dial_items(k: dict, ang: dict[str, float]) -> list:
+    """The two compasses, needles at ``ang`` (rad)."""
+    return [Compass(k["dials"][b][0], k["dials"][b][1], k["dial_r_px"], float(ang[b]), tuple(k["colors"][b]))
+            for b in BALLS]
+
+
+def compass_frames(k: dict, width: int, height: int, style: Style | None, times: np.ndarray,
+                   law: str) -> Iterator[np.ndarray]:
+    """Top view of the board, the wire's end and lead, and both compasses turning (``k``: P32's known)."""
+    scene = Scene(width, height, style)
+    wx, wy = k["wire"]
+    scene.platform(24.0, 40.0, width - 24.0, height - 40.0)
+    scene.marker_line((wx, 40.0), (wx, wy), COPPER, 3)  # the lead running off above the board
+    scene.ramp([(wx - 5, wy - 5), (wx + 5, wy - 5), (wx + 5, wy + 5), (wx - 5, wy + 5)], COPPER)  # the wire's end
+    t = times
+    ang = needle_angles(k, t, law)
+    for i in range(len(t)):
+        yield scene.frame(dial_items(k, {b: float(ang[b][i]) for b in BALLS}))

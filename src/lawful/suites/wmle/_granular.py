@@ -1,4 +1,5 @@
-"""Extraction for WMLE granular tasks: flank angles of a pile's profile (P35)."""
+"""Extraction for WMLE granular tasks: flank angles of a pile's profile (P35); discharge exponents of
+draining funnels from their fill heights (P36)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,17 @@ import numpy as np
 from scipy.ndimage import median_filter
 
 from lawful.case import Case
+from lawful.perceive import noise
 from lawful.result import Measurement
 from lawful.suites.wmle.common import event
 from lawful.tracks import Tracks
+from lawful.world import flows
 
 MEDIAN_COLUMNS = 9
 TRIM_BASE, TRIM_APEX = 0.15, 0.8
 MIN_COLUMNS = 8
 MIN_FRAMES = 3
+MIN_SAMPLES = 12  # P36: level readings a drain-law fit needs
 
 
 def flank_angles(x: np.ndarray, top: np.ndarray, floor_y: float) -> tuple[float, float] | None:
@@ -65,4 +69,45 @@ def repose_measurement(case: Case, tracks: Tracks, ids: tuple[str, str]) -> Meas
         m.set(f"alpha_{oid}_left_deg", float(np.median(lr[:, 0])))
         m.set(f"alpha_{oid}_right_deg", float(np.median(lr[:, 1])))
         m.set(f"alpha_{oid}_deg", float(np.median(lr.mean(1))))
+    return m
+
+
+def fit_heights(t: np.ndarray, h: np.ndarray, ok: np.ndarray, stated_sigma: np.ndarray) -> tuple[dict | None, str]:
+    """β of one funnel from its fill heights (see the module docstring); a reason when unmeasured."""
+    use = ok & np.isfinite(h)
+    if use.sum() < MIN_SAMPLES:
+        return None, f"{int(use.sum())} level readings (< {MIN_SAMPLES})"
+    s_res = noise.sigma(np.where(use, h, np.nan))
+    s_read = float(np.nanmedian(stated_sigma[use])) if np.isfinite(stated_sigma[use]).any() else 0.0
+    sig = max(s_res if math.isfinite(s_res) else 0.0, s_read)
+    drop = float(np.median(h[use][:3]) - np.median(h[use][-3:]))
+    if drop <= noise.k_for() * max(sig, 0.1):
+        return None, f"the level fell {drop:.2f} px, within its noise"
+    fit = flows.fit_drain_exponent(t[use], h[use], sigma=sig)
+    if fit is None:
+        return None, "the drain law could not be fitted"
+    fit["sigma_px"] = sig
+    return fit, ""
+
+
+def discharge_measurement(case: Case, tracks: Tracks, materials: tuple[str, ...]) -> Measurement:
+    """β and its standard error per funnel of ``materials`` (``funnel_{m}`` level readings, heights above the
+    apex), fitted to the integrated cone drain law."""
+    m = Measurement()
+    t = np.asarray(tracks.t, float)
+    if len(t) > 1 and not np.all(np.diff(t) > 0):  # no sample times: the frames at the case's rate
+        t = np.asarray(tracks.frames, float) / case.fps
+    for mat in materials:
+        reg = tracks.regions.get(f"funnel_{mat}") if tracks.regions else None
+        if reg is None or "row" not in reg.values:
+            m.notes["unresolved"] = f"the {mat} level was never read"
+            return m
+        h = float(case.known["funnels"][mat]["apex"][1]) - np.asarray(reg["row"], float)
+        fit, why = fit_heights(t, h, reg.ok, np.asarray(reg.sigma, float))
+        if fit is None:
+            m.notes["unresolved"] = f"{mat}: {why}"
+            return m
+        m.set(f"beta_{mat}", fit["beta"])
+        m.set(f"beta_{mat}_se", fit["beta_se"])
+        m.notes[f"fit_{mat}"] = {k: round(v, 4) if isinstance(v, float) else v for k, v in fit.items()}
     return m

@@ -35,17 +35,16 @@ from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
+from lawful.suites.wmle._granular import discharge_measurement
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, \
     style_of
 from lawful.tracks import Tracks
 from lawful.world import flows
 from lawful.world import liquids as lq
-from lawful.world.matter import grain_texture
-from lawful.world.draw import Scene
+from lawful.world.scenes.granular import funnels_frames
 
 MATERIALS = ("water", "sand")
 BETA_LAW = {"water": 0.5, "sand": 0.0}
-MIN_SAMPLES = 12
 INSET = 6.0  # px the level region keeps from the walls
 
 
@@ -59,24 +58,6 @@ def beta_residual(b_water: float | None, se_water: float | None, b_sand: float |
     excess = max(0.0, dw - k * (se_water or 0.0)) + max(0.0, ds - k * (se_sand or 0.0))
     return MetricScore.measured(q(dw + ds, 1.0), dw + ds, beta_water=b_water, beta_sand=b_sand,
                                 se_water=se_water, se_sand=se_sand, e1_beyond_noise=excess)
-
-
-def fit_heights(t: np.ndarray, h: np.ndarray, ok: np.ndarray, stated_sigma: np.ndarray) -> tuple[dict | None, str]:
-    """β of one funnel from its fill heights (see the module docstring); a reason when unmeasured."""
-    use = ok & np.isfinite(h)
-    if use.sum() < MIN_SAMPLES:
-        return None, f"{int(use.sum())} level readings (< {MIN_SAMPLES})"
-    s_res = noise.sigma(np.where(use, h, np.nan))
-    s_read = float(np.nanmedian(stated_sigma[use])) if np.isfinite(stated_sigma[use]).any() else 0.0
-    sig = max(s_res if math.isfinite(s_res) else 0.0, s_read)
-    drop = float(np.median(h[use][:3]) - np.median(h[use][-3:]))
-    if drop <= noise.k_for() * max(sig, 0.1):
-        return None, f"the level fell {drop:.2f} px, within its noise"
-    fit = flows.fit_drain_exponent(t[use], h[use], sigma=sig)
-    if fit is None:
-        return None, "the drain law could not be fitted"
-    fit["sigma_px"] = sig
-    return fit, ""
 
 
 class FunnelDischarge(WmleTask):
@@ -143,48 +124,11 @@ class FunnelDischarge(WmleTask):
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
-        t = frame_times(case)
-        tex = grain_texture(int(k["style_seed"]), case.height, case.width)
-        heads = {}
-        for m in MATERIALS:
-            f = k["funnels"][m]
-            beta, T = BETA_LAW[m], f["t_empty_s"]
-            if m == "water" and law == "anti":
-                beta, T = 0.0, k["anti_t_empty_s"]
-            heads[m] = flows.drain_head(t, k["h0_px"], T, beta)
-        for i in range(len(t)):
-            img = scene.static_layer.copy()
-            for m in MATERIALS:
-                f = k["funnels"][m]
-                (x, ya), hh = f["apex"], float(heads[m][i])
-                w = 3.2 * (hh / k["h0_px"]) ** 0.25 if m == "water" and law == "true" else 3.2  # Torricelli jet
-                flows.draw_funnel(img, x, ya, f["rim_y"], f["tan_half_angle"], ya - hh,
-                                  k["liquid"] if m == "water" else k["sand"], tex if m == "sand" else None,
-                                  stem=k["stem_px"], outlet=k["outlet_px"], stream_to=k["ground_y"], stream_w=w,
-                                  glass=tuple(k["glass"]))
-            yield img
+        yield from funnels_frames(case.known, case.width, case.height, style_of(case), frame_times(case), BETA_LAW,
+                                  law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        t = np.asarray(tracks.t, float)
-        if len(t) > 1 and not np.all(np.diff(t) > 0):  # no sample times: the frames at the case's rate
-            t = np.asarray(tracks.frames, float) / case.fps
-        for mat in MATERIALS:
-            reg = tracks.regions.get(f"funnel_{mat}") if tracks.regions else None
-            if reg is None or "row" not in reg.values:
-                m.notes["unresolved"] = f"the {mat} level was never read"
-                return m
-            h = float(case.known["funnels"][mat]["apex"][1]) - np.asarray(reg["row"], float)
-            fit, why = fit_heights(t, h, reg.ok, np.asarray(reg.sigma, float))
-            if fit is None:
-                m.notes["unresolved"] = f"{mat}: {why}"
-                return m
-            m.set(f"beta_{mat}", fit["beta"])
-            m.set(f"beta_{mat}_se", fit["beta_se"])
-            m.notes[f"fit_{mat}"] = {k: round(v, 4) if isinstance(v, float) else v for k, v in fit.items()}
-        return m
+        return discharge_measurement(case, tracks, MATERIALS)
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
         return self.readable(tracks, {mat: f"funnel_{mat}" for mat in MATERIALS})

@@ -19,6 +19,19 @@ def test_white_background_fraction():
     assert C.white_background(ref, np.zeros_like(ref)) == C.NA  # no white area: not applicable
 
 
+def test_ink_and_white_masks_follow_their_definitions_per_pixel():
+    """ink: min channel < INK_LEVEL or max - min > 60; near-white: every channel >= the level. Checked
+    pixel by pixel against the definitions on random colours and on hand-picked edge cases."""
+    rng = np.random.default_rng(7)
+    img = rng.integers(0, 256, (31, 29, 3), dtype=np.uint8)
+    img[0, :4] = [(199, 255, 255), (200, 255, 255), (255, 255, 199), (250, 250, 250)]
+    want_ink = np.array([[min(p) < C.INK_LEVEL or int(max(p)) - int(min(p)) > 60 for p in row] for row in img])
+    assert np.array_equal(C.ink(img), want_ink)
+    assert C.ink(img)[0, :4].tolist() == [True, False, True, False]
+    want_white = np.array([[all(int(c) >= 250 for c in p) for p in row] for row in img])
+    assert np.array_equal(C._all_channels(img, 250), want_white)
+
+
 def test_ink_f1():
     a = np.zeros((30, 30), bool)
     a[10, 5:25] = True

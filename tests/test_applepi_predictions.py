@@ -91,3 +91,28 @@ def test_dataset_files_are_lossless_and_identical_clips_are_encoded_once(tmp_pat
     last = P.last_frame(clips[0])
     err = np.abs(last.astype(int) - case.image("input_image"))
     assert err.mean() < 1 and err.max() <= 8  # the answer is the input, through CRF 8
+
+
+def test_one_linked_clip_answering_four_subtracks_is_decoded_once(tmp_path, monkeypatch):
+    """Static answers every non-Deduction subtrack with one clip (hard links): scoring decodes it once and
+    gives each subtrack the checks of that one image."""
+    from lawful.suites.applepi import build as B
+    from lawful.suites.applepi import dataset as D
+    from lawful.suites.applepi import evaluate as E
+    from lawful.suites.applepi import models as M
+
+    root = tmp_path / "ds"
+    case = D.GTCase(root, B.write_case(root, "FreeFall", 1, seed=1, width=96, height=64, duration=0.25))
+    M.write_predictions("static", case, tmp_path / "static", num_rollouts=2)
+    calls = []
+    real = E.answer_image
+    monkeypatch.setattr(E, "answer_image", lambda out, shape: calls.append(out.path) or real(out, shape))
+    results = E.evaluate_case(case, tmp_path / "static", 2)
+    answered = [r for r in results if r.output.subtrack != "deduction"]
+    assert len(answered) == 8 and all(r.output.status != "invalid" for r in answered)
+    assert len(calls) == 1
+    img = real(P.find_output(tmp_path / "static", case.entry, "perception_graphic", 1), case.shape)
+    from lawful.suites.applepi import checks as C
+
+    graphic = [r for r in answered if r.output.subtrack == "perception_graphic"]
+    assert [r.output.metrics for r in graphic] == [C.perception_graphic(case, img)] * 2

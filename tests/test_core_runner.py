@@ -56,6 +56,33 @@ def test_resume_redoes_nothing(small_run):
     assert mtimes == {p: p.stat().st_mtime for p in (out / "videos").rglob("*.mp4")}
 
 
+def test_resume_without_report_writes_nothing(small_run):
+    """``report=False`` (the CLI adds Apple-π's section and writes once): the stored results are reused and
+    no leaderboard or report is (re)written."""
+    out, _ = small_run
+    board = out / "leaderboard.json"
+    kept = board.read_bytes()
+    board.unlink()
+    assert run(RunConfig(["principia"], ["reference", "counterfactual", "static"], out, cases_per_task=1,
+                         workers=2, tasks=TASKS, progress=False, report=False)) == {}
+    assert not board.exists()
+    board.write_bytes(kept)
+
+
+def test_cases_built_in_a_pool_are_the_files_built_inline(tmp_path):
+    from lawful.runner.run import build_cases
+    from lawful.suites.base import get_suite
+
+    suite = get_suite("principia")
+    inline = build_cases(suite, tmp_path / "a", 2, 5, TASKS, progress=False)
+    pooled = build_cases(suite, tmp_path / "b", 2, 5, TASKS, progress=False, workers=2)
+    assert [p.name for p in inline] == [p.name for p in pooled] == [
+        "drop-000.json", "drop-001.json", "pendulum-000.json", "pendulum-001.json"]
+    files = sorted(p.name for p in (tmp_path / "a").iterdir())
+    assert files == sorted(p.name for p in (tmp_path / "b").iterdir()) and len(files) == 8
+    assert all((tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes() for f in files)
+
+
 def test_killed_run_resumes(tmp_path):
     """Kill a run mid-way; the same command finishes it without redoing stored videos."""
     cmd = [sys.executable, "-m", "lawful.cli", "run", "--out", str(tmp_path), "-n", "1", "--tasks", "drop,pendulum",

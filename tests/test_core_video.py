@@ -29,6 +29,20 @@ def test_odd_size_is_padded(tmp_path):
     assert (probe(p).width, probe(p).height) == (34, 22)
 
 
+def test_rgb_codec_is_exact_at_crf_0_and_keeps_colour_resolution(tmp_path):
+    """``codec="rgb"`` (Apple-π's answers): RGB H.264 at CRF 0 is lossless, including 1-px colour detail that
+    4:2:0 chroma halves; the default codec loses it; an unknown codec is a one-line error."""
+    rng = np.random.default_rng(3)
+    frames = [rng.integers(0, 256, (22, 34, 3), dtype=np.uint8) for _ in range(3)]
+    p = write_video(tmp_path / "rgb.mp4", frames, fps=8, crf=0, codec="rgb")
+    got = read_frames(p)
+    assert got.shape == (3, 22, 34, 3) and all(np.array_equal(g, f) for g, f in zip(got, frames))
+    lossy = read_frames(write_video(tmp_path / "yuv.mp4", frames, fps=8, crf=0))
+    assert np.abs(lossy.astype(int) - np.stack(frames)).mean() > 5
+    with pytest.raises(ValueError, match="unknown codec"):
+        write_video(tmp_path / "x.mp4", frames, fps=8, codec="vp9")
+
+
 def test_bad_files(tmp_path):
     with pytest.raises(VideoError, match="no such video"):
         probe(tmp_path / "missing.mp4")

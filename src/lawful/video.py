@@ -1,7 +1,8 @@
 """All video reading and writing: probe, stream frames, write H.264, and the time rule.
 
 Reading streams frames through OpenCV's FFmpeg backend (about 2x faster than
-PyAV here) and falls back to PyAV; writing uses PyAV (libx264, yuv420p).
+PyAV here) and falls back to PyAV; writing uses PyAV (libx264: yuv420p, or RGB for
+answers that must survive the codec).
 Frames are ``uint8`` RGB arrays ``[H, W, 3]``. A yuv420p video read smaller than it
 is (``max_side``) is decoded by PyAV and shrunk before colour conversion
 (:func:`_shrunk_rgb`): the same frames, within rounding, as OpenCV's full-size
@@ -364,12 +365,25 @@ def read_first_frame(path: str | Path) -> np.ndarray:
     raise VideoError(f"{path}: no decodable frames")
 
 
-def write_video(path: str | Path, frames: Iterable[np.ndarray], fps: float, crf: int = 18) -> Path:
-    """Encode RGB frames to H.264 MP4 (yuv420p; odd sizes are padded by one pixel). A frame that is the
-    same object as the one before (a still, e.g. ``itertools.repeat``) is converted to YUV once."""
+CODECS = ("yuv420p", "rgb")  # write_video's codecs
+
+
+def write_video(path: str | Path, frames: Iterable[np.ndarray], fps: float, crf: int = 18,
+                codec: str = "yuv420p") -> Path:
+    """Encode RGB frames to H.264 MP4 (libx264, preset veryfast); odd sizes are padded by one pixel.
+
+    ``codec="yuv420p"``: what players expect. ``codec="rgb"``: coded in RGB (``libx264rgb``: no colour
+    conversion to encode or decode, full-resolution colour; 4:4:4 YUV where that encoder is missing),
+    for answers that must survive the codec (Apple-π's built-in outputs). A frame that is the same
+    object as the one before (a still, e.g. ``itertools.repeat``) is converted once."""
     import av
     from fractions import Fraction
 
+    if codec not in CODECS:
+        raise ValueError(f"unknown codec {codec!r} (choose one of {', '.join(CODECS)})")
+    rgb = codec == "rgb" and "libx264rgb" in av.codecs_available
+    encoder = "libx264rgb" if rgb else "libx264"
+    pix_fmt = "rgb24" if rgb else ("yuv444p" if codec == "rgb" else "yuv420p")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     # A name of this writer's own: two processes making the same video at once (an interrupted run's task
@@ -385,13 +399,15 @@ def write_video(path: str | Path, frames: Iterable[np.ndarray], fps: float, crf:
                 frame = np.ascontiguousarray(frame, dtype=np.uint8)
                 h, w = frame.shape[:2]
                 if stream is None:
-                    stream = container.add_stream("libx264", rate=Fraction(fps).limit_denominator(1001))
+                    stream = container.add_stream(encoder, rate=Fraction(fps).limit_denominator(1001))
                     stream.width, stream.height = w + (w % 2), h + (h % 2)
-                    stream.pix_fmt = "yuv420p"
+                    stream.pix_fmt = pix_fmt
                     stream.options = {"crf": str(crf), "preset": "veryfast"}
                 if (w % 2) or (h % 2):
                     frame = np.pad(frame, ((0, h % 2), (0, w % 2), (0, 0)), mode="edge")
-                vf = av.VideoFrame.from_ndarray(frame, format="rgb24").reformat(format="yuv420p")
+                vf = av.VideoFrame.from_ndarray(frame, format="rgb24")
+                if pix_fmt != "rgb24":
+                    vf = vf.reformat(format=pix_fmt)
             vf.pts = None
             for packet in stream.encode(vf):
                 container.mux(packet)

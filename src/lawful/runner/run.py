@@ -52,6 +52,7 @@ class RunConfig:
     executor: str = "local"  # or "ray" (lawful.runner.ray_exec)
     address: str | None = None  # ray: the cluster ("auto": the one this machine belongs to); None: a local instance
     gpus_per_generation: float | None = None  # ray: GPUs per generation (default: what the generator declares)
+    report: bool = True  # False: write no leaderboard/report (a caller adding sections writes them once, after)
 
     @property
     def n_workers(self) -> int:
@@ -65,30 +66,57 @@ def case_seed(seed: int, suite: str, task: str, index: int) -> int:
 
 
 def build_cases(suite: Suite, out: Path, n: int | None = None, seed: int = 0,
-                tasks: Iterable[str] | None = None, progress: bool = True) -> list[Path]:
-    """Write (or reuse) ``n`` cases per task of ``suite`` under ``out``; return the case files."""
+                tasks: Iterable[str] | None = None, progress: bool = True, workers: int = 1) -> list[Path]:
+    """Write (or reuse) ``n`` cases per task of ``suite`` under ``out``; return the case files.
+
+    ``workers > 1``: missing cases are made in a process pool (each case is a function of its seed alone,
+    so the files are the same)."""
     out.mkdir(parents=True, exist_ok=True)
     n = n or suite.default_cases_per_task
     names = list(tasks) if tasks else list(suite.tasks)
-    jobs = [(name, i) for name in names for i in range(n)]
-    paths = []
+    paths, todo = [], []
+    for name in names:
+        task_name = suite.task(name).name
+        for i in range(n):
+            paths.append(out / f"{task_name}-{i:03d}.json")
+            if not paths[-1].exists():
+                todo.append((name, i))
     with progress_bar(progress) as bar:
-        tid = bar.add_task(f"cases  {suite.name}", total=len(jobs))
-        for name, i in jobs:
-            task = suite.task(name)
-            case_id = f"{task.name}-{i:03d}"
-            path = out / f"{case_id}.json"
-            if not path.exists():
-                case, frame = task.make_case(i, case_seed(seed, suite.name, name, i))
-                if frame is None:  # a text-only case (PhyGround): no first frame to write
-                    case = case.model_copy(update={"id": case_id})
-                else:
-                    case = case.model_copy(update={"id": case_id, "first_frame": f"{case_id}.png"})
-                    Image.fromarray(frame).save(out / f"{case_id}.png")
-                case.save(out)
-            paths.append(path)
-            bar.advance(tid)
+        tid = bar.add_task(f"cases  {suite.name}", total=len(paths))
+        bar.advance(tid, len(paths) - len(todo))
+        if workers > 1 and len(todo) > 1:
+            from lawful.runner.pool import process_pool
+
+            global _BUILDING
+            _BUILDING = suite  # forked workers inherit it (a suite need not be picklable)
+            try:
+                with process_pool(min(workers, len(todo))) as pool:
+                    for _ in pool.map(_write_case, *zip(*[(None, name, i, seed, out) for name, i in todo])):
+                        bar.advance(tid)
+            finally:
+                _BUILDING = None
+        else:
+            for name, i in todo:
+                _write_case(suite, name, i, seed, out)
+                bar.advance(tid)
     return paths
+
+
+_BUILDING: Suite | None = None  # the suite a case-building pool works for
+
+
+def _write_case(suite: Suite | None, name: str, i: int, seed: int, out: Path) -> None:
+    """Make case ``i`` of task ``name`` and write its JSON (and first frame, if any) under ``out``."""
+    suite = suite or _BUILDING
+    task = suite.task(name)
+    case_id = f"{task.name}-{i:03d}"
+    case, frame = task.make_case(i, case_seed(seed, suite.name, name, i))
+    if frame is None:  # a text-only case (PhyGround): no first frame to write
+        case = case.model_copy(update={"id": case_id})
+    else:
+        case = case.model_copy(update={"id": case_id, "first_frame": f"{case_id}.png"})
+        Image.fromarray(frame).save(out / f"{case_id}.png")
+    case.save(out)
 
 
 def plan_jobs(store: Store, suite_name: str, case_paths: list[Path], models: list[str], out: Path,
@@ -144,7 +172,8 @@ def execute(jobs: list[Job], store: Store, workers: int, progress: bool = True, 
 
 
 def run(config: RunConfig) -> dict:
-    """Build, generate, evaluate and aggregate; return the leaderboard dict (also written to the run folder)."""
+    """Build, generate, evaluate and aggregate; return the leaderboard dict (also written to the run folder;
+    ``{}`` and nothing written with ``config.report=False``)."""
     from lawful.report.leaderboard import write_reports
 
     out = Path(config.out)
@@ -158,12 +187,12 @@ def run(config: RunConfig) -> dict:
             if config.tasks and not tasks:
                 continue
             cases = build_cases(suite, out / "cases" / name, config.cases_per_task, config.seed, tasks,
-                                config.progress)
+                                config.progress, config.n_workers)
             jobs, reused = plan_jobs(store, name, cases, config.models, out, config.rollouts, config.seed_base)
             _say_reused(reused, len(jobs), name, config.progress)
             pregenerate(jobs, out, config.progress)  # hosted APIs: submit / poll / download first (no-op otherwise)
             execute(jobs, store, config.n_workers, config.progress, label=name, executor=executor)
-        return write_reports(store, out, config.suites)
+        return write_reports(store, out, config.suites) if config.report else {}
 
 
 def evaluate_folder(suite_name: str, videos: Path, out: Path, cases_dir: Path | None = None,

@@ -61,10 +61,16 @@ def score_output(case: GTCase, out: Output, opts: Options, memo: dict | None = N
                 m.update(checks.deduction_motion_masks(case, out))
             memo[key] = m
         return dict(memo[key]), ""
-    file_key = (out.subtrack, "file", _file_hash(out.path)) if out.path.is_file() else None
+    digest = _file_hash(out.path) if out.path.is_file() else None
+    file_key = (out.subtrack, "file", digest) if digest else None
     if file_key in memo:
         return dict(memo[file_key]), ""
-    img = answer_image(out, shape)
+    if digest is None:
+        img = answer_image(out, shape)
+    else:  # one file answering several subtracks (a linked clip) is decoded once
+        img = memo.get(("image", digest))
+        if img is None:
+            img = memo[("image", digest)] = answer_image(out, shape)
     key = (out.subtrack, hashlib.md5(img.tobytes()).hexdigest())
     if key not in memo:
         if out.subtrack == "perception_text":

@@ -17,12 +17,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import uuid
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from lawful import video as video_mod
 from lawful.suites.applepi import scenes
 from lawful.suites.applepi.dataset import GTCase, imwrite
 from lawful.suites.applepi.infographic import Infographic, formula_answer, target_state
@@ -33,49 +33,8 @@ CRF = 8  # RGB H.264 at CRF 8: above 50 dB on lawful's renders, so the built-in 
 
 
 def write_video(path: str | Path, frames: list[np.ndarray], fps: float, crf: int = CRF) -> Path:
-    """H.264 MP4 coded in RGB (``libx264rgb``: no colour conversion to encode or decode, full-resolution
-    colour; 4:4:4 YUV where that encoder is missing), odd sizes padded by one pixel, written atomically.
-    A frame that is the same object as the one before is converted once."""
-    import av
-
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # A part file of this writer's own (as lawful.video.write_video): concurrent writers never interleave.
-    tmp = path.with_name(f"{path.stem}.{os.getpid()}-{uuid.uuid4().hex[:8]}.part.mp4")
-    h, w = frames[0].shape[:2]
-    rgb = "libx264rgb" in av.codecs_available
-    try:
-        _encode(tmp, frames, fps, crf, w, h, rgb)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    tmp.replace(path)
-    return path
-
-
-def _encode(tmp: Path, frames: list[np.ndarray], fps: float, crf: int, w: int, h: int, rgb: bool) -> None:
-    from fractions import Fraction
-
-    import av
-
-    with av.open(str(tmp), "w") as c:
-        s = c.add_stream("libx264rgb" if rgb else "libx264", rate=Fraction(fps).limit_denominator(1001))
-        s.width, s.height = w + (w % 2), h + (h % 2)
-        s.pix_fmt = "rgb24" if rgb else "yuv444p"
-        s.options = {"crf": str(crf), "preset": "veryfast"}
-        prev, vf = None, None
-        for f in frames:
-            if f is not prev:
-                prev = f
-                f = np.ascontiguousarray(f, dtype=np.uint8)
-                if (w % 2) or (h % 2):
-                    f = np.pad(f, ((0, h % 2), (0, w % 2), (0, 0)), mode="edge")
-                vf = av.VideoFrame.from_ndarray(f, format="rgb24")
-            vf.pts = None
-            for pkt in s.encode(vf):
-                c.mux(pkt)
-        for pkt in s.encode():
-            c.mux(pkt)
+    """An output clip coded in RGB (:func:`lawful.video.write_video` with ``codec="rgb"``)."""
+    return video_mod.write_video(path, frames, fps, crf=crf, codec="rgb")
 
 
 def _renderer(case: GTCase):

@@ -1,5 +1,6 @@
 """Extraction for WMLE liquid tasks: a still surface read by level probes and a dropped ball's fall (P23);
-terminal settling speeds (P38)."""
+terminal settling speeds (P38); a floating column's settled submerged share (P22);
+terminal levels of a U-tube's arms (P21)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ MIN_FALL = 5  # fall samples the quadratic fits need
 GAP = 2  # missing samples a constant-speed window may bridge
 MIN_WINDOW = 6
 MIN_WINDOW_S = 0.25
+MIN_SETTLED = 5  # P22: settled samples with all four levels
+SETTLED_SHARE = 1 / 3  # P22: the settled window, the clip's last third
+MIN_TERMINAL = 5  # P21: overlapping terminal samples of both arms
+TERMINAL_SHARE = 0.25  # P21: the terminal window, the clip's last quarter
+FLOAT_BANDS = ("water_left", "water_right", "ice_top", "ice_bottom")
 
 
 def surface_line(xs: np.ndarray, ys: np.ndarray) -> tuple[float, float, float]:
@@ -194,4 +200,84 @@ def terminal_speeds_measurement(case: Case, tracks: Tracks, ids: tuple[str, ...]
         m.set(f"v_{oid}_px_s", win["speed"])
         m.notes[f"window_{oid}"] = [win["i0"], win["i1"]]
         m.events.append(event(oid, f"terminal_{oid}", float(win["i0"]), tracks, win["speed"]))
+    return m
+
+
+# ----------------------------------------------------------------------------- P22: an ice column afloat
+
+
+def settled_readings(rows: dict[str, np.ndarray], ok: dict[str, np.ndarray], share: float = SETTLED_SHARE,
+                     min_n: int = MIN_SETTLED, bands: tuple[str, ...] = FLOAT_BANDS) -> dict:
+    """Median submerged share and waterline gap over the settled samples, or ``{"reason": …}``."""
+    T = len(next(iter(rows.values())))
+    n = max(min_n, int(np.ceil(share * T)))
+    use = np.zeros(T, bool)
+    use[max(0, T - n):] = True
+    for k in bands:
+        use &= ok[k] & np.isfinite(rows[k])
+    if use.sum() < min_n:
+        return {"reason": f"{int(use.sum())} settled samples with all four levels (need ≥ {min_n})"}
+    yl, yr, top, bot = (rows[k][use] for k in bands)
+    h_total = bot - top
+    if not np.all(h_total > 0):
+        return {"reason": "the ice's bottom is not below its top"}
+    ratio = (bot - 0.5 * (yl + yr)) / h_total
+    return {"ratio": float(np.median(ratio)), "gap": float(np.median(np.abs(yl - yr))),
+            "h_total": float(np.median(h_total)), "n": int(use.sum())}
+
+
+def floating_measurement(tracks: Tracks, bands: tuple[str, ...] = FLOAT_BANDS) -> Measurement:
+    """Settled submerged share, waterline gap and ice height from the four ``level`` bands."""
+    m = Measurement()
+    reg = {b: tracks.regions.get(b) for b in bands}
+    if any(r is None or "row" not in r.values for r in reg.values()):
+        m.notes["unresolved"] = "a level was never read"
+        return m
+    res = settled_readings({b: reg[b]["row"] for b in bands}, {b: reg[b].ok for b in bands})
+    if "reason" in res:
+        m.notes["unresolved"] = res["reason"]
+        return m
+    m.set("submerged_fraction", res["ratio"])
+    m.set("waterline_gap_px", res["gap"])
+    m.set("ice_height_px", res["h_total"])
+    m.notes["settled_samples"] = res["n"]
+    return m
+
+
+# ----------------------------------------------------------------------------- P21: communicating vessels
+
+
+def terminal_levels(frames: np.ndarray, yl: np.ndarray, yr: np.ndarray, ok_l: np.ndarray, ok_r: np.ndarray,
+                    share: float = TERMINAL_SHARE, min_n: int = MIN_TERMINAL) -> dict:
+    """Medians and frame-index slopes of two level series over their overlapping terminal samples, or
+    ``{"reason": …}`` when fewer than ``min_n`` samples in the last ``share`` of the clip have both."""
+    T = len(frames)
+    n = max(min_n, int(np.ceil(share * T)))
+    both = np.zeros(T, bool)
+    both[max(0, T - n):] = True
+    both &= ok_l & ok_r & np.isfinite(yl) & np.isfinite(yr)
+    if both.sum() < min_n:
+        return {"reason": f"{int(both.sum())} overlapping terminal samples (need ≥ {min_n})"}
+    f = frames[both].astype(float)
+    return {"median_left": float(np.median(yl[both])), "median_right": float(np.median(yr[both])),
+            "slope_left": float(np.polyfit(f, yl[both], 1)[0]), "slope_right": float(np.polyfit(f, yr[both], 1)[0]),
+            "n": int(both.sum())}
+
+
+def terminal_levels_measurement(tracks: Tracks, arms: tuple[str, str] = ("left", "right")) -> Measurement:
+    """Terminal median levels and frame-index slopes of the ``arm_{a}`` level readings."""
+    m = Measurement()
+    reg = {a: tracks.regions.get(f"arm_{a}") for a in arms}
+    if any(r is None or "row" not in r.values for r in reg.values()):
+        m.notes["unresolved"] = "an arm's level was never read"
+        return m
+    res = terminal_levels(np.asarray(tracks.frames), reg["left"]["row"], reg["right"]["row"], reg["left"].ok,
+                          reg["right"].ok)
+    if "reason" in res:
+        m.notes["unresolved"] = res["reason"]
+        return m
+    for k in ("median_left", "median_right", "slope_left", "slope_right"):
+        m.set(f"{k}_px" if k.startswith("median") else f"{k}_px_per_frame", res[k])
+    m.notes["terminal_samples"] = res["n"]
+    m.notes["level_sigma_px"] = {a: float(np.nanmedian(reg[a].sigma)) if reg[a].ok.any() else None for a in arms}
     return m

@@ -29,16 +29,15 @@ from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
+from lawful.suites.wmle._liquids import FLOAT_BANDS as BANDS
+from lawful.suites.wmle._liquids import floating_measurement, settled_readings  # noqa: F401  (tests)
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, \
     style_of
 from lawful.tracks import Tracks
 from lawful.world import liquids as lq
-from lawful.world.draw import Scene
+from lawful.world.scenes.vessels import floating_column_rows, floating_ice_frames
 
 DRAFT = 0.917
-MIN_SETTLED = 5
-SETTLED_SHARE = 1 / 3
-BANDS = ("water_left", "water_right", "ice_top", "ice_bottom")
 
 
 def submerged_fraction(ratio: float | None) -> MetricScore:
@@ -55,26 +54,6 @@ def waterline_agreement(median_gap_px: float | None, width_px: float) -> MetricS
         return MetricScore.operational_zero("waterlines not resolved")
     e2 = median_gap_px / width_px
     return MetricScore.measured(q(e2, 0.05), e2, median_gap_px=median_gap_px)
-
-
-def settled_readings(rows: dict[str, np.ndarray], ok: dict[str, np.ndarray], share: float = SETTLED_SHARE,
-                     min_n: int = MIN_SETTLED) -> dict:
-    """Median submerged share and waterline gap over the settled samples, or ``{"reason": …}``."""
-    T = len(next(iter(rows.values())))
-    n = max(min_n, int(np.ceil(share * T)))
-    use = np.zeros(T, bool)
-    use[max(0, T - n):] = True
-    for k in BANDS:
-        use &= ok[k] & np.isfinite(rows[k])
-    if use.sum() < min_n:
-        return {"reason": f"{int(use.sum())} settled samples with all four levels (need ≥ {min_n})"}
-    yl, yr, top, bot = (rows[k][use] for k in BANDS)
-    h_total = bot - top
-    if not np.all(h_total > 0):
-        return {"reason": "the ice's bottom is not below its top"}
-    ratio = (bot - 0.5 * (yl + yr)) / h_total
-    return {"ratio": float(np.median(ratio)), "gap": float(np.median(np.abs(yl - yr))),
-            "h_total": float(np.median(h_total)), "n": int(use.sum())}
 
 
 class FloatingIce(WmleTask):
@@ -143,40 +122,14 @@ class FloatingIce(WmleTask):
 
     def motion(self, case: Case, law: Law) -> tuple[np.ndarray, np.ndarray]:
         """Waterline and ice-top rows per frame."""
-        k = case.known
-        _, w_i, h_i = k["ice_box0"]
-        f_end = DRAFT if law == "true" else k["anti_fraction"]
-        f0 = k["release_fraction"]
-        f = f_end + lq.damped(frame_times(case), f0 - f_end, k["period_s"], k["zeta"])
-        d = f * h_i  # submerged depth; water displaced raises the waterline
-        y_w = k["waterline_eq"] - k["area_ratio"] * (d - DRAFT * h_i)
-        return y_w, y_w + d - h_i
+        return floating_column_rows(case.known, frame_times(case), law, DRAFT)
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
-        xi0, w_i, h_i = k["ice_box0"]
-        tank = lq.Tank([tuple(k["vessel"])], tuple(k["water"]), open_top=(0,), glass=tuple(k["glass"]),
-                       extra_walls={0: [xi0, xi0 + w_i]})
-        for y_w, top in zip(*self.motion(case, law)):
-            ice = lq.draw_ice((xi0, float(top), xi0 + w_i, float(top) + h_i), float(y_w), tuple(k["water"]))
-            yield tank.draw(scene.static_layer.copy(), {0: (float(y_w), 0.0)}, layers=(ice,))
+        yield from floating_ice_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law,
+                                       DRAFT)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        reg = {b: tracks.regions.get(b) for b in BANDS}
-        if any(r is None or "row" not in r.values for r in reg.values()):
-            m.notes["unresolved"] = "a level was never read"
-            return m
-        res = settled_readings({b: reg[b]["row"] for b in BANDS}, {b: reg[b].ok for b in BANDS})
-        if "reason" in res:
-            m.notes["unresolved"] = res["reason"]
-            return m
-        m.set("submerged_fraction", res["ratio"])
-        m.set("waterline_gap_px", res["gap"])
-        m.set("ice_height_px", res["h_total"])
-        m.notes["settled_samples"] = res["n"]
-        return m
+        return floating_measurement(tracks)
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
         return self.readable(tracks, BANDS)

@@ -1,5 +1,6 @@
 """Liquid scenes: a ball dropped beside a glass of still liquid, the picture turned by the camera's tilt
-(WMLE P23); spheres settling through glycerin (P38)."""
+(WMLE P23); spheres settling through glycerin (P38); an ice column settling afloat
+(P22); liquid sloshing to one level in a U-tube (P21)."""
 
 from __future__ import annotations
 
@@ -91,3 +92,44 @@ def viscous_settling_frames(k: dict, width: int, height: int, style: Style | Non
             b = k["balls"][o]
             Sphere(b["x"], float(ys[o][i]), b["r_px"], color, specular=0.35).draw(img, scene.style)
         yield img
+
+
+# ----------------------------------------------------------------------------- P22: an ice column afloat
+
+
+def floating_column_rows(k: dict, times: np.ndarray, law: str, draft: float) -> tuple[np.ndarray, np.ndarray]:
+    """Waterline and ice-top rows at ``times``: the column bobs from ``release_fraction`` to ``draft`` of its
+    height under water (the twin to ``anti_fraction``), displacing water that raises the waterline."""
+    _, w_i, h_i = k["ice_box0"]
+    f_end = draft if law == "true" else k["anti_fraction"]
+    f0 = k["release_fraction"]
+    f = f_end + lq.damped(times, f0 - f_end, k["period_s"], k["zeta"])
+    d = f * h_i  # submerged depth; water displaced raises the waterline
+    y_w = k["waterline_eq"] - k["area_ratio"] * (d - draft * h_i)
+    return y_w, y_w + d - h_i
+
+
+def floating_ice_frames(k: dict, width: int, height: int, style: Style | None, times: np.ndarray, law: str,
+                        draft: float) -> Iterator[np.ndarray]:
+    """The glass of water and the ice column bobbing to rest (``k``: P22's known)."""
+    scene = Scene(width, height, style).ground(k["ground_y"])
+    xi0, w_i, h_i = k["ice_box0"]
+    tank = lq.Tank([tuple(k["vessel"])], tuple(k["water"]), open_top=(0,), glass=tuple(k["glass"]),
+                   extra_walls={0: [xi0, xi0 + w_i]})
+    for y_w, top in zip(*floating_column_rows(k, times, law, draft)):
+        ice = lq.draw_ice((xi0, float(top), xi0 + w_i, float(top) + h_i), float(y_w), tuple(k["water"]))
+        yield tank.draw(scene.static_layer.copy(), {0: (float(y_w), 0.0)}, layers=(ice,))
+
+
+def u_tube_frames(k: dict, width: int, height: int, style: Style | None, times: np.ndarray,
+                  law: str) -> Iterator[np.ndarray]:
+    """The U-tube with its liquid sloshing between the arms and calming (the twin's left level ends
+    ``anti_offset_px`` above the right one)."""
+    scene = Scene(width, height, style).ground(k["ground_y"])
+    tank = lq.Tank([tuple(c) for c in k["cavities"]], tuple(k["liquid"]), open_top=(0, 1),
+                   liquid_cavities=(2,), glass=tuple(k["glass"]))
+    t = times
+    yl, yr = lq.u_tube_levels(t, k["y_eq"], k["z0_left_px"], k["area_left"], k["area_right"], k["period_s"],
+                              k["zeta"], offset=k["anti_offset_px"] if law == "anti" else 0.0)
+    for a, b in zip(yl, yr):
+        yield tank.draw(scene.static_layer.copy(), {0: (float(a), 0.0), 1: (float(b), 0.0)})

@@ -30,14 +30,13 @@ from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
+from lawful.suites.wmle._liquids import terminal_levels, terminal_levels_measurement  # noqa: F401  (tests)
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, \
     style_of
 from lawful.tracks import Tracks
 from lawful.world import liquids as lq
-from lawful.world.draw import Scene
+from lawful.world.scenes.vessels import u_tube_frames
 
-MIN_TERMINAL = 5
-TERMINAL_SHARE = 0.25
 ARMS = ("left", "right")
 
 
@@ -55,23 +54,6 @@ def residual_motion(b_left: float | None, b_right: float | None, h_frame: float)
         return MetricScore.operational_zero("terminal slopes not resolved")
     e2 = max(abs(b_left), abs(b_right)) / h_frame
     return MetricScore.measured(q(e2, 1.0), e2, slope_left=b_left, slope_right=b_right)
-
-
-def terminal_levels(frames: np.ndarray, yl: np.ndarray, yr: np.ndarray, ok_l: np.ndarray, ok_r: np.ndarray,
-                    share: float = TERMINAL_SHARE, min_n: int = MIN_TERMINAL) -> dict:
-    """Medians and frame-index slopes of two level series over their overlapping terminal samples, or
-    ``{"reason": …}`` when fewer than ``min_n`` samples in the last ``share`` of the clip have both."""
-    T = len(frames)
-    n = max(min_n, int(np.ceil(share * T)))
-    both = np.zeros(T, bool)
-    both[max(0, T - n):] = True
-    both &= ok_l & ok_r & np.isfinite(yl) & np.isfinite(yr)
-    if both.sum() < min_n:
-        return {"reason": f"{int(both.sum())} overlapping terminal samples (need ≥ {min_n})"}
-    f = frames[both].astype(float)
-    return {"median_left": float(np.median(yl[both])), "median_right": float(np.median(yr[both])),
-            "slope_left": float(np.polyfit(f, yl[both], 1)[0]), "slope_right": float(np.polyfit(f, yr[both], 1)[0]),
-            "n": int(both.sum())}
 
 
 class CommunicatingVessels(WmleTask):
@@ -141,32 +123,10 @@ class CommunicatingVessels(WmleTask):
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
-        tank = lq.Tank([tuple(c) for c in k["cavities"]], tuple(k["liquid"]), open_top=(0, 1),
-                       liquid_cavities=(2,), glass=tuple(k["glass"]))
-        t = frame_times(case)
-        yl, yr = lq.u_tube_levels(t, k["y_eq"], k["z0_left_px"], k["area_left"], k["area_right"], k["period_s"],
-                                  k["zeta"], offset=k["anti_offset_px"] if law == "anti" else 0.0)
-        for a, b in zip(yl, yr):
-            yield tank.draw(scene.static_layer.copy(), {0: (float(a), 0.0), 1: (float(b), 0.0)})
+        yield from u_tube_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        reg = {a: tracks.regions.get(f"arm_{a}") for a in ARMS}
-        if any(r is None or "row" not in r.values for r in reg.values()):
-            m.notes["unresolved"] = "an arm's level was never read"
-            return m
-        res = terminal_levels(np.asarray(tracks.frames), reg["left"]["row"], reg["right"]["row"], reg["left"].ok,
-                              reg["right"].ok)
-        if "reason" in res:
-            m.notes["unresolved"] = res["reason"]
-            return m
-        for k in ("median_left", "median_right", "slope_left", "slope_right"):
-            m.set(f"{k}_px" if k.startswith("median") else f"{k}_px_per_frame", res[k])
-        m.notes["terminal_samples"] = res["n"]
-        m.notes["level_sigma_px"] = {a: float(np.nanmedian(reg[a].sigma)) if reg[a].ok.any() else None for a in ARMS}
-        return m
+        return terminal_levels_measurement(tracks, ARMS)
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
         return self.readable(tracks, {a: f"arm_{a}" for a in ARMS})

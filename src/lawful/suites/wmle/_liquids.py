@@ -1,6 +1,6 @@
 """Extraction for WMLE liquid tasks: a still surface read by level probes and a dropped ball's fall (P23);
 terminal settling speeds (P38); a floating column's settled submerged share (P22);
-terminal levels of a U-tube's arms (P21)."""
+terminal levels of a U-tube's arms (P21); capillary rises over a reservoir (P37)."""
 
 from __future__ import annotations
 
@@ -280,4 +280,46 @@ def terminal_levels_measurement(tracks: Tracks, arms: tuple[str, str] = ("left",
         m.set(f"{k}_px" if k.startswith("median") else f"{k}_px_per_frame", res[k])
     m.notes["terminal_samples"] = res["n"]
     m.notes["level_sigma_px"] = {a: float(np.nanmedian(reg[a].sigma)) if reg[a].ok.any() else None for a in arms}
+    return m
+
+
+# ----------------------------------------------------------------------------- P37: capillary rise
+
+
+def resolution(sig_narrow, sig_wide, diffs) -> float:
+    """``δ = max(1 px, k σ_d)``, ``σ_d = max(median √(σ_n² + σ_w²), 1.4826 MAD(diffs))``: the resolution of the
+    tubes' height difference (P37's docstring)."""
+    stated = float(np.nanmedian(np.hypot(np.asarray(sig_narrow, float), np.asarray(sig_wide, float))))
+    d = np.asarray(diffs, float)
+    spread = 1.4826 * float(np.median(np.abs(d - np.median(d)))) if len(d) else 0.0
+    s = max(stated if np.isfinite(stated) else 0.0, spread)
+    return max(1.0, noise.k_for() * s)
+
+
+def terminal_rises_measurement(tracks: Tracks, tubes: tuple[str, str] = ("narrow", "wide"),
+                               min_terminal: int = MIN_TERMINAL, share: float = TERMINAL_SHARE) -> Measurement:
+    """Terminal heights of the ``tube_{a}`` levels over the ``reservoir`` level, their median difference
+    ``d_px`` (first tube minus second) and its resolution."""
+    m = Measurement()
+    reg = {a: tracks.regions.get(a if a == "reservoir" else f"tube_{a}") for a in ("reservoir", *tubes)}
+    if any(r is None or "row" not in r.values for r in reg.values()):
+        m.notes["unresolved"] = "a level was never read"
+        return m
+    T = len(tracks.frames)
+    n = max(min_terminal, int(np.ceil(share * T)))
+    both = np.zeros(T, bool)
+    both[max(0, T - n):] = True
+    for r in reg.values():
+        both &= r.ok & np.isfinite(r["row"])
+    if both.sum() < min_terminal:
+        m.notes["unresolved"] = f"{int(both.sum())} paired terminal samples (need ≥ {min_terminal})"
+        return m
+    y0 = reg["reservoir"]["row"][both]
+    h = {a: y0 - reg[a]["row"][both] for a in tubes}
+    diffs = h[tubes[0]] - h[tubes[1]]
+    m.set("d_px", float(np.median(diffs)))
+    m.set("resolution_px", resolution(reg[tubes[0]].sigma[both], reg[tubes[1]].sigma[both], diffs))
+    for a in tubes:
+        m.set(f"h_{a}_px", float(np.median(h[a])))
+    m.notes["terminal_samples"] = int(both.sum())
     return m

@@ -26,30 +26,21 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case, GroundTruth
-from lawful.perceive import noise
 from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.suites.base import Law
+from lawful.suites.wmle._liquids import resolution, terminal_rises_measurement  # noqa: F401  (tests)
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, \
     style_of
 from lawful.tracks import Tracks
 from lawful.world import liquids as lq
 from lawful.world import melting as mt
-from lawful.world.draw import Scene
+from lawful.world.scenes.vessels import capillary_frames
 
 MIN_TERMINAL = 5
 TERMINAL_SHARE = 0.25
 TUBES = ("narrow", "wide")
 READINGS = ("reservoir", "narrow", "wide")
-
-
-def resolution(sig_narrow, sig_wide, diffs) -> float:
-    """``δ = max(1 px, k σ_d)``, ``σ_d = max(median √(σ_n² + σ_w²), 1.4826 MAD(diffs))`` (see the module docstring)."""
-    stated = float(np.nanmedian(np.hypot(np.asarray(sig_narrow, float), np.asarray(sig_wide, float))))
-    d = np.asarray(diffs, float)
-    spread = 1.4826 * float(np.median(np.abs(d - np.median(d)))) if len(d) else 0.0
-    s = max(stated if np.isfinite(stated) else 0.0, spread)
-    return max(1.0, noise.k_for() * s)
 
 
 def rise_order(d: float | None, delta: float | None) -> MetricScore:
@@ -133,46 +124,10 @@ class CapillaryRise(WmleTask):
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
-        tank = lq.Tank([tuple(k["cavity"])], tuple(k["liquid"]), open_top=(0,), glass=tuple(k["glass"]))
-        t = frame_times(case)
-        h = dict(k["h_px"])
-        if law == "anti":
-            h = {"narrow": h["wide"], "wide": h["narrow"]}
-        rise = {a: mt.washburn_rise(t, h[a], k["tau_s"][a]) for a in TUBES}
-        y_res = float(k["y_reservoir"])
-        for i in range(len(t)):
-            img = tank.draw(scene.static_layer.copy(), {0: (y_res, 0.0)})
-            for a in TUBES:
-                mt.draw_tube(img, tuple(k["bores"][a]), y_res - float(rise[a][i]), tuple(k["liquid"]),
-                             tuple(k["glass"]))
-            yield img
+        yield from capillary_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        reg = {a: tracks.regions.get(a if a == "reservoir" else f"tube_{a}") for a in READINGS}
-        if any(r is None or "row" not in r.values for r in reg.values()):
-            m.notes["unresolved"] = "a level was never read"
-            return m
-        T = len(tracks.frames)
-        n = max(MIN_TERMINAL, int(np.ceil(TERMINAL_SHARE * T)))
-        both = np.zeros(T, bool)
-        both[max(0, T - n):] = True
-        for r in reg.values():
-            both &= r.ok & np.isfinite(r["row"])
-        if both.sum() < MIN_TERMINAL:
-            m.notes["unresolved"] = f"{int(both.sum())} paired terminal samples (need ≥ {MIN_TERMINAL})"
-            return m
-        y0 = reg["reservoir"]["row"][both]
-        h = {a: y0 - reg[a]["row"][both] for a in TUBES}
-        diffs = h["narrow"] - h["wide"]
-        m.set("d_px", float(np.median(diffs)))
-        m.set("resolution_px", resolution(reg["narrow"].sigma[both], reg["wide"].sigma[both], diffs))
-        for a in TUBES:
-            m.set(f"h_{a}_px", float(np.median(h[a])))
-        m.notes["terminal_samples"] = int(both.sum())
-        return m
+        return terminal_rises_measurement(tracks, TUBES, MIN_TERMINAL, TERMINAL_SHARE)
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
         return self.readable(tracks, {a: a if a == "reservoir" else f"tube_{a}" for a in READINGS})

@@ -1,6 +1,7 @@
 """Liquid scenes: a ball dropped beside a glass of still liquid, the picture turned by the camera's tilt
 (WMLE P23); spheres settling through glycerin (P38); an ice column settling afloat
-(P22); liquid sloshing to one level in a U-tube (P21)."""
+(P22); liquid sloshing to one level in a U-tube (P21); water climbing two
+capillary tubes (P37)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy as np
 
 from lawful.world import liquids as lq
 from lawful.world import matter
+from lawful.world import melting as mt
 from lawful.world import physics_more as pm
 from lawful.world.appearance import Style
 from lawful.world.draw import Scene, Sphere, String
@@ -133,3 +135,23 @@ def u_tube_frames(k: dict, width: int, height: int, style: Style | None, times: 
                               k["zeta"], offset=k["anti_offset_px"] if law == "anti" else 0.0)
     for a, b in zip(yl, yr):
         yield tank.draw(scene.static_layer.copy(), {0: (float(a), 0.0), 1: (float(b), 0.0)})
+
+
+def capillary_frames(k: dict, width: int, height: int, style: Style | None, times: np.ndarray,
+                     law: str) -> Iterator[np.ndarray]:
+    """The basin and the narrow and wide tubes, water creeping up each to its Jurin height (swapped in
+    the twin)."""
+    scene = Scene(width, height, style).ground(k["ground_y"])
+    tank = lq.Tank([tuple(k["cavity"])], tuple(k["liquid"]), open_top=(0,), glass=tuple(k["glass"]))
+    t = times
+    h = dict(k["h_px"])
+    if law == "anti":
+        h = {"narrow": h["wide"], "wide": h["narrow"]}
+    rise = {a: mt.washburn_rise(t, h[a], k["tau_s"][a]) for a in ("narrow", "wide")}
+    y_res = float(k["y_reservoir"])
+    for i in range(len(t)):
+        img = tank.draw(scene.static_layer.copy(), {0: (y_res, 0.0)})
+        for a in ("narrow", "wide"):
+            mt.draw_tube(img, tuple(k["bores"][a]), y_res - float(rise[a][i]), tuple(k["liquid"]),
+                         tuple(k["glass"]))
+        yield img

@@ -1,6 +1,6 @@
 """Extraction for WMLE ice tasks: vessel levels from ``level`` probe bands (P28); water level, ice and
 walls before and after a block melts afloat (P25, P26, with their shared :class:`MeltingScene`); initial
-and terminal level and ice evidence (P27)."""
+and terminal level and ice evidence (P27); liquid height and vessel width before and after freezing (P24)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ WATER_BANDS = ("water_left", "water_right")
 INITIAL_SHARE = 0.10  # P27's initial window: this share of the clip (at least MIN_SAMPLES samples)
 TERMINAL_SHARE = 0.20
 MIN_SAMPLES = 3
+FREEZE_INITIAL, FREEZE_TERMINAL, FREEZE_MIN = 0.15, 0.25, 3  # P24's windows: shares of the clip, least samples
 CONFIRM = 3  # P27: ice read in each of the last CONFIRM samples is residual ice
 
 
@@ -212,4 +213,46 @@ def level_and_ice_measurement(case: Case, tracks: Tracks, sides: tuple[str, ...]
         m.set("E_initial_px2", float(np.median(E[first])))
         m.set("E_terminal_px2", float(np.median(E[last])))
         m.notes["residual_ice_confirmed"] = bool(T >= CONFIRM and ice.ok[-CONFIRM:].all())
+    return m
+
+
+# ----------------------------------------------------------------------------- P24: freezing expansion
+
+
+def freeze_windows(T: int) -> tuple[np.ndarray, np.ndarray]:
+    """Boolean masks ``[T]`` of the initial and terminal windows."""
+    first, last = np.zeros(T, bool), np.zeros(T, bool)
+    first[:max(FREEZE_MIN, int(np.ceil(FREEZE_INITIAL * T)))] = True
+    last[max(0, T - max(FREEZE_MIN, int(np.ceil(FREEZE_TERMINAL * T)))):] = True
+    return first, last
+
+
+def window_median(values: np.ndarray, ok: np.ndarray, window: np.ndarray) -> float | None:
+    """Median of ``values`` over the readable samples of ``window`` (None with fewer than ``FREEZE_MIN``)."""
+    sel = window & ok & np.isfinite(values)
+    return float(np.median(values[sel])) if sel.sum() >= FREEZE_MIN else None
+
+
+def freeze_measurement(case: Case, tracks: Tracks) -> Measurement:
+    """Column height above ``bottom_y`` (``surface`` level) at the start and the end, and the vessel's inside
+    width (``walls`` blobs) then."""
+    m = Measurement()
+    s, wl = tracks.regions.get("surface"), tracks.regions.get("walls")
+    T = len(tracks.frames)
+    first, last = freeze_windows(T)
+    m.notes["interval"] = [0, T]
+    if s is not None and "row" in s.values:
+        y_b = float(case.known["bottom_y"])
+        for key, win in (("H_water_px", first), ("H_ice_px", last)):
+            v = window_median(y_b - s["row"], s.ok, win)
+            if v is not None:
+                m.set(key, v)
+    if wl is not None and "x0" in wl.values:
+        width = wl["x0"][:, 1] - wl["x1"][:, 0] if wl["x0"].ndim == 2 and wl["x0"].shape[1] >= 2 else None
+        if width is not None:
+            ok = wl.ok & np.isfinite(width) & (width > 0)
+            for key, win in (("W_initial_px", first), ("W_final_px", last)):
+                v = window_median(width, ok, win)
+                if v is not None:
+                    m.set(key, v)
     return m

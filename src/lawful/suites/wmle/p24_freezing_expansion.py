@@ -10,8 +10,8 @@ horizontal strip across the vessel (``case.known["wall_strip"]``, colour ``known
 bottom is the stated inner bottom row ``known["bottom_y"]``; ``H = bottom_y − surface row``; ``W`` the gap
 between the walls' inner edges (the sample fills the vessel).
 
-- M1 ``e1 = H_ice / H_water − 1000/917``, ``H_water`` the median over the first :data:`INITIAL_SHARE` of the
-  samples, ``H_ice`` over the last :data:`TERMINAL_SHARE` (each at least :data:`MIN_WINDOW` readings);
+- M1 ``e1 = H_ice / H_water − 1000/917``, ``H_water`` the median over the first 15 % of the samples,
+  ``H_ice`` over the last 25 % (each at least 3 readings; ``wmle._ice.FREEZE_*``);
   ``s1 = q(e1; 1.0)``.
 - M2 ``e2 = |W_final − W_initial| / max(W_initial, 1 px)`` over the same windows; ``s2 = q(e2; 1.0)``.
 - A window with too few readings: that metric is an operational zero.
@@ -31,16 +31,14 @@ from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
+from lawful.suites.wmle._ice import freeze_measurement
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, \
     style_of
 from lawful.tracks import Tracks
 from lawful.world import liquids as lq
 from lawful.world import melting as mt
-from lawful.world.draw import Scene
+from lawful.world.scenes.ice import freezing_frames
 
-INITIAL_SHARE = 0.15
-TERMINAL_SHARE = 0.25
-MIN_WINDOW = 3
 EXPANSION = mt.freezing_expansion()  # 1000/917
 WATER_TINTS = ((70, 130, 200), (60, 140, 185), (85, 120, 205))
 
@@ -59,19 +57,6 @@ def width_stability(w_initial: float | None, w_final: float | None) -> MetricSco
         return MetricScore.operational_zero("initial or final width not resolved")
     e2 = abs(w_final - w_initial) / max(w_initial, 1.0)
     return MetricScore.measured(q(e2, 1.0), e2, W_initial=w_initial, W_final=w_final)
-
-
-def windows(T: int) -> tuple[np.ndarray, np.ndarray]:
-    """Boolean masks ``[T]`` of the initial and terminal windows."""
-    first, last = np.zeros(T, bool), np.zeros(T, bool)
-    first[:max(MIN_WINDOW, int(np.ceil(INITIAL_SHARE * T)))] = True
-    last[max(0, T - max(MIN_WINDOW, int(np.ceil(TERMINAL_SHARE * T)))):] = True
-    return first, last
-
-
-def window_median(values: np.ndarray, ok: np.ndarray, window: np.ndarray) -> float | None:
-    sel = window & ok & np.isfinite(values)
-    return float(np.median(values[sel])) if sel.sum() >= MIN_WINDOW else None
 
 
 class FreezingExpansion(WmleTask):
@@ -131,41 +116,11 @@ class FreezingExpansion(WmleTask):
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
-        x0, y_top, x1, y_b = k["cavity"]
-        f = mt.freeze_fraction(frame_times(case), *k["freeze_s"])
-        grow = 0.0 if law == "anti" else EXPANSION - 1.0
-        water, ice = np.asarray(k["water"], float), np.asarray(lq.ICE, float)
-        for fi in f:
-            row = y_b - k["h_water_px"] * (1.0 + grow * fi)
-            color = tuple(float(v) for v in (1 - fi) * water + fi * ice)
-            tank = lq.Tank([(x0, y_top, x1, y_b)], color, open_top=(0,), glass=tuple(k["glass"]),
-                           meniscus_px=lq.MENISCUS_PX * (1 - fi))
-            tex = mt.ice_texture((x0, row, x1, y_b), float(fi), k["texture_seed"])
-            yield tank.draw(scene.static_layer.copy(), {0: (float(row), 0.0)}, layers=(tex,))
+        yield from freezing_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law,
+                                   EXPANSION)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        s, wl = tracks.regions.get("surface"), tracks.regions.get("walls")
-        T = len(tracks.frames)
-        first, last = windows(T)
-        m.notes["interval"] = [0, T]
-        if s is not None and "row" in s.values:
-            y_b = float(case.known["bottom_y"])
-            for key, win in (("H_water_px", first), ("H_ice_px", last)):
-                v = window_median(y_b - s["row"], s.ok, win)
-                if v is not None:
-                    m.set(key, v)
-        if wl is not None and "x0" in wl.values:
-            width = wl["x0"][:, 1] - wl["x1"][:, 0] if wl["x0"].ndim == 2 and wl["x0"].shape[1] >= 2 else None
-            if width is not None:
-                ok = wl.ok & np.isfinite(width) & (width > 0)
-                for key, win in (("W_initial_px", first), ("W_final_px", last)):
-                    v = window_median(width, ok, win)
-                    if v is not None:
-                        m.set(key, v)
-        return m
+        return freeze_measurement(case, tracks)
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
         out = self.readable(tracks, ["surface"])

@@ -1,5 +1,6 @@
 """Ice scenes: a block melting afloat in a glass of water (WMLE P25, P26); equal masses of crushed ice and one
-block melting in two jars (P28); a freshwater block melting in brine (P27)."""
+block melting in two jars (P28); a freshwater block melting in brine (P27); water freezing and
+expanding in a jar (P24)."""
 
 from __future__ import annotations
 
@@ -134,3 +135,24 @@ def brine_melt_frames(k: dict, width: int, height: int, style: Style | None, tim
                                     y_b - 4.0, streak, 0.8 * t[i], light),
                   mt.draw_pieces([box] if s > 0.02 else [], row, brine, seen_through=seen_through))
         yield tank.draw(scene.static_layer.copy(), {0: (float(row), 0.0)}, layers=layers)
+
+
+# ----------------------------------------------------------------------------- P24: freezing expansion
+
+
+def freezing_frames(k: dict, width: int, height: int, style: Style | None, times: np.ndarray, law: str,
+                    expansion: float) -> Iterator[np.ndarray]:
+    """Water in a jar freezing from ``freeze_s``: the column grows by ``expansion`` (the twin's does not) and
+    turns to ice."""
+    scene = Scene(width, height, style).ground(k["ground_y"])
+    x0, y_top, x1, y_b = k["cavity"]
+    f = mt.freeze_fraction(times, *k["freeze_s"])
+    grow = 0.0 if law == "anti" else expansion - 1.0
+    water, ice = np.asarray(k["water"], float), np.asarray(lq.ICE, float)
+    for fi in f:
+        row = y_b - k["h_water_px"] * (1.0 + grow * fi)
+        color = tuple(float(v) for v in (1 - fi) * water + fi * ice)
+        tank = lq.Tank([(x0, y_top, x1, y_b)], color, open_top=(0,), glass=tuple(k["glass"]),
+                       meniscus_px=lq.MENISCUS_PX * (1 - fi))
+        tex = mt.ice_texture((x0, row, x1, y_b), float(fi), k["texture_seed"])
+        yield tank.draw(scene.static_layer.copy(), {0: (float(row), 0.0)}, layers=(tex,))

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from lawful.suites.base import Suite, register_suite
 from lawful.suites.principia.drop import Drop
-from lawful.suites.principia.incline import Friction, Inertia
+from lawful.suites.principia.friction import Friction
+from lawful.suites.principia.inertia import Inertia
 from lawful.suites.principia.momentum import MomentumHeight, MomentumMass
 from lawful.suites.principia.pendulum import Pendulum
 from lawful.suites.principia.projectile import Projectile

@@ -102,3 +102,26 @@ def test_reference_and_twin_end_to_end(tmp_path):
         assert sc.metrics["C"] >= 95
     assert P["true"] >= 95
     assert P["anti"] < 60
+
+
+def test_crossing_gap_gives_the_lines_shared_direction_error():
+    """In and out lines of a beam must meet the surface at one point; a gap of Δ px between their crossings is
+    each line off by Δ/√2 px there, a turn of Δ sin²a / (√2 |row − y|) about its centroid."""
+    from lawful.suites.wmle.p20_total_internal_reflection import _crossing_sd
+
+    T, row, gap = 6, 150.0, 0.8
+    tr = Tracks.empty([], T, fps=24.0)
+    inc, out = _pair(30.0, 1.333)
+    for part, (p, d), dx in (("in", inc, 0.0), ("out", out, gap)):
+        a = math.atan2(d[1], d[0])
+        tr.regions[f"{part}_0"] = RegionSeries.from_values(f"{part}_0", "line", x=[p[0] + dx] * T, y=[p[1]] * T,
+                                                           angle=[a] * T)
+    tr.regions["surface"] = RegionSeries.from_values("surface", "level", row=[row] * T)
+    got = _crossing_sd(tr, 0)
+    for part, (p, d) in (("in", inc), ("out", out)):
+        a = math.atan2(d[1], d[0])
+        want = gap * math.sin(a) ** 2 / (math.sqrt(2) * abs(row - p[1]))
+        assert got[part] == pytest.approx(np.full(T, want), rel=1e-9)
+    tr.regions["out_0"] = RegionSeries.from_values("out_0", "line", x=[out[0][0]] * T, y=[out[0][1]] * T,
+                                                   angle=[math.atan2(out[1][1], out[1][0])] * T)
+    assert np.allclose(_crossing_sd(tr, 0)["in"], 0.0, atol=1e-9)  # lines that meet: no shared error

@@ -11,8 +11,12 @@ laser's side of the normal at its entry point), ``out_k`` (air, the far side) an
 far side: the totally reflected beam), and the surface row (a ``level`` band). A frame of beam ``k``
 is a refraction when ``in_k`` and ``out_k`` are read, a total reflection when ``in_k`` and ``back_k`` are
 read and ``out_k`` is not. A refraction that leaves flatter than ``MAX_AIR_DEG`` from the normal
-(it runs along the region's edge at the surface, which cuts the beam askew) is not used; one whose ``n`` is off its beam's local trend by more than ``k``
-robust sds (a line spoilt where another beam crosses) is left out.
+(it runs along the region's edge at the surface, which cuts the beam askew) is not used, nor one with a line too
+short to state its direction's error; one whose ``n`` is off its beam's local trend by more than ``k`` robust sds
+(a line spoilt where another beam crosses) is left out. Each ``n`` carries its standard error from the lines' direction
+errors, each the line's own (``angle_sd``) and, in quadrature, the error its beam's lines share over the clip: they
+must meet the surface at one point, and how far apart they cross it says how far a block next to the entry point
+(where a turning beam never moves on) has turned them (:func:`_crossing_sd`).
 
 - M1 ``e1 = std(n) / mean(n)`` over every refraction of every beam, ``s1 = q(e1; 0.05)``. The variance
   that measurement noise adds is taken out (``σ²`` of each beam's ``n(t)`` about a local quadratic,
@@ -198,14 +202,16 @@ class TotalInternalReflection(WmleTask):
         up = np.array([0.0, 1.0])
         for j in range(len(case.known["beams"])):
             series, sds = [], []
+            shared = _crossing_sd(tracks, j)
             for i in range(len(tracks)):
                 inc = _beams.line_at(tracks, f"in_{j}", i)
                 out = _beams.line_at(tracks, f"out_{j}", i)
                 back = _beams.line_at(tracks, f"back_{j}", i)
                 if inc is not None and out is not None:
                     grazing = _beams.angle_from_normal(out[1], up) > math.radians(MAX_AIR_DEG)
-                    n, sd = (math.nan, math.nan) if grazing else beam_frame(
-                        inc, out, *(_angle_sd(tracks, f"{p}_{j}", i) for p in ("in", "out")))
+                    bad = grazing or any(_unweighed(tracks, f"{p}_{j}", i) for p in ("in", "out"))
+                    n, sd = (math.nan, math.nan) if bad else beam_frame(
+                        inc, out, *(math.hypot(_angle_sd(tracks, f"{p}_{j}", i), shared[p][i]) for p in ("in", "out")))
                     series.append(n)
                     sds.append(sd)
                     continue
@@ -238,6 +244,38 @@ def _angle_sd(tracks: Tracks, name: str, i: int) -> float:
     """A line reading's direction error (rad); NaN where the reading has none (made elsewhere)."""
     v = tracks.regions[name].values.get("angle_sd")
     return math.nan if v is None else float(v[i])
+
+
+def _unweighed(tracks: Tracks, name: str, i: int) -> bool:
+    """Whether a line reading made here has no direction error: too short for four pieces (a stray bit of colour
+    where a grazing beam leaves its region, read as a line along the normal: n = 0 on a studio CRF 35 clip)."""
+    v = tracks.regions[name].values.get("angle_sd")
+    return v is not None and not math.isfinite(float(v[i]))
+
+
+def _crossing_sd(tracks: Tracks, j: int) -> dict[str, np.ndarray]:
+    """Per frame, the direction error (rad) of beam ``j``'s ``in`` and ``out`` lines that stays from frame to frame.
+
+    Both lines must meet the surface at one point. Where they cross the surface row apart by a median ``Δ`` px
+    over the frames both are read (a compression block next to the entry point, where a turning beam never
+    moves on), each line is taken to be off by ``Δ/√2`` px there, across the line: a turn about its centroid
+    of ``Δ sin²a / (√2 |row − y|)``. Zero where fewer than 3 frames give both crossings."""
+    surf = tracks.regions.get("surface")
+    zero = {p: np.zeros(len(tracks)) for p in ("in", "out")}
+    if surf is None or f"in_{j}" not in tracks.regions or f"out_{j}" not in tracks.regions:
+        return zero
+    row = np.where(surf.ok, surf["row"], np.nan)
+    lines = {p: tracks.regions[f"{p}_{j}"] for p in ("in", "out")}
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s2 = {p: np.sin(r["angle"]) ** 2 for p, r in lines.items()}
+        dy = {p: np.abs(row - r["y"]) for p, r in lines.items()}
+        cross = {p: r["x"] + (row - r["y"]) / np.tan(r["angle"]) for p, r in lines.items()}
+        gap = cross["in"] - cross["out"]
+        ok = np.isfinite(gap)
+        if ok.sum() < 3:
+            return zero
+        delta = abs(float(np.median(gap[ok])))
+        return {p: np.nan_to_num(delta * s2[p] / (math.sqrt(2.0) * dy[p]), nan=0.0, posinf=0.0) for p in lines}
 
 
 def _drop_outliers(series: np.ndarray) -> np.ndarray:

@@ -61,6 +61,7 @@ import numpy as np
 from lawful.perceive import camera_dense as dense
 from lawful.perceive import camera_fit as fit
 from lawful.perceive import camera_path as path
+from lawful.perceive.camera_shake import Shake
 from lawful.perceive.camera_still import StillTest
 from lawful.perceive.camera_fit import (  # noqa: F401 (corner_shift, rotation_of, scale_of: re-exported)
     _corners, apply, compose, corner_shift, invert, rotation_of, scale_of,
@@ -117,12 +118,16 @@ class CameraMotion:
         self._ref = np.zeros((0, 2), np.float32)  # frame-0 positions
         self._still: StillTest | None = None  # while every key frame is still: no corners tracked yet
         self._boxes0 = None  # frame 0's object boxes (work px), for corners found there later
+        self._shake: Shake | None = None  # per-frame shake about frame 0 (used only where the path is static)
 
     # --- streaming ---------------------------------------------------------------------
     def update(self, rgb: np.ndarray, boxes=None) -> None:
         """Add the next frame: every ``stride``-th is estimated now, the others later or by interpolation."""
         self._held.append((self._n, rgb, boxes))
         self._n, self._out = self._n + 1, None
+        if self._shake is not None and self._shake.failed is None:
+            raw = self._gray(rgb)[1]
+            self._shake.add(dense.smooth(raw), ~self._excluded(self._boxes(boxes), raw.shape))
         if (self._n - 1) % self.stride == 0:
             self._flush()
 
@@ -134,7 +139,9 @@ class CameraMotion:
             self._flush()
         if self._out is None:
             path = self.estimated()
-            self._out = path if self.decision()["used"] else [IDENTITY.copy() for _ in path]
+            d = self.decision()
+            self._out = (self._shake.transforms() if d.get("shake", {}).get("used") else path) if d["used"] \
+                else [IDENTITY.copy() for _ in path]
         return self._out
 
     def estimated(self) -> list[np.ndarray]:
@@ -150,8 +157,12 @@ class CameraMotion:
         if self._held:
             self._flush()
         gw, gh = self._corners_w[3] + 1 if len(self._corners_w) else (1, 1)
-        return path.decide(self._keys, self._corners_w, (gw, gh), self._s, self.Z, self.max_uncertainty,
-                           self.min_shift)
+        d = path.decide(self._keys, self._corners_w, (gw, gh), self._s, self.Z, self.max_uncertainty, self.min_shift)
+        if self._shake is None or d["used"]:  # (a static or unreliable path: every frame's own shift may tell)
+            return d
+        sh = self._shake.verdict(self._n, self.Z)
+        why = f"{sh['reason']}; path: {d['reason']}" if sh["used"] else f"{d['reason']}; {sh['reason']}"
+        return {**d, "used": sh["used"], "shake": sh, "reason": why}
 
     def keys(self) -> list[tuple[int, np.ndarray, str, float]]:
         """The estimated key frames: ``(frame index, frame -> frame-0 transform in frame px, method, standard
@@ -262,6 +273,7 @@ class CameraMotion:
         self._static = self._rasterise(self._exclude, gw, gh)
         self._keep0 = self._keep_prev = ~self._excluded(self._boxes(boxes), g.shape)
         self._boxes0 = self._boxes(boxes)
+        self._shake = Shake(self._D0, self._keep0, self._s, max(self.min_shift, 0.5) * self._s)
         if self.min_shift > 0:  # (a camera declared moving is estimated from the start)
             self._still = StillTest(self._D0, self._keep0, self.min_shift * self._s, self.Z, self._s)
             self._tpl = (self._D0, self._still.template)

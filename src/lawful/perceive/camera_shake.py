@@ -1,0 +1,175 @@
+"""Per-frame camera shake about a still camera (:class:`Shake`).
+
+A camera on a stand still shakes by fractions of a pixel from frame to frame (a hand near it, a floor that
+carries steps, a renderer's jitter). The key-frame path of :class:`lawful.perceive.camera.CameraMotion`
+cannot see it (it interpolates between frames ``stride`` apart) and calls such a camera static, yet a
+measurement that differentiates positions twice (free fall, projectiles) reads 0.2 px of shake as that
+much noise in every sample. Here every frame is registered against frame 0 by a pure translation:
+
+- the points: frame 0's background pixels (off the objects' boxes and the ``exclude`` regions) whose
+  gradient stands above ``SIGMAS`` times the gradient of noise (the median gradient magnitude of the
+  background, flat areas being most of it), on the smoothed grey work image;
+- the fit: Gauss-Newton on ``D_k(y + d) - (g D_0(y) + c)`` with the gain and offset free (flicker), a few
+  steps (shake stays within the linear range of images smoothed at 1 px), Tukey-reweighted so that what
+  moves on its own (a shadow, a thread, an object outside its box) drops out; the gradient is the mean of
+  frame 0's and frame ``k``'s at the point (the symmetric form: less bias from noise in either);
+- its standard error: cluster-robust (residuals grouped in 8-px blocks, as in
+  :func:`lawful.perceive.camera_dense.covariance`).
+
+:meth:`Shake.verdict` says whether the shake is real, per axis: the estimates' scatter about their mean,
+in units of their own standard errors, must exceed what noise alone gives (``sum ((d - mean) / sd)^2``
+above the chi-square mean of ``N - 1`` by ``Z`` of its standard deviations; the mean is left out: frame 0's
+own noise shifts every estimate alike), and every frame's fit must hold (enough points, within ``MAX_PX``,
+and what the shift leaves, as a displacement, within ``bound``: not a zoom or turn). Then the camera
+is compensated by these translations even where the key-frame path is below the tracker's ``min_shift``:
+what matters for shake is its scatter against the precision of a smooth track, not its size.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from lawful.perceive import camera_dense as dense
+
+SIGMAS = 3.0  # gradient, in sigmas of the gradient of noise, for a pixel to pin the shift
+MAX_POINTS = 8000  # reference points (work px), spread evenly
+MAX_PX = 2.0  # work px: beyond this a pure translation about frame 0 is not shake (the path decides)
+_STEPS = 4  # Gauss-Newton steps per frame
+_BLOCK = 8  # work px: residuals within a block are treated as correlated
+
+
+class Shake:
+    """Frame 0's points; :meth:`add` registers each later frame (smoothed grey work image ``D``, usable
+    pixels ``keep``). ``scale``: work px per frame px."""
+
+    def __init__(self, D0: np.ndarray, keep0: np.ndarray, scale: float = 1.0, bound: float = 0.5):
+        self.s, self.bound = float(scale), float(bound)
+        self.est: list[tuple[np.ndarray, np.ndarray, int]] = [(np.zeros(2), np.zeros(2), 0)]  # (shift, sd, points)
+        self.failed: str | None = None
+        self._axes = (False, False)  # the axes along which the shake is compensated (set by verdict)
+        h, w = D0.shape
+        gx = cv2.Sobel(D0, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+        gy = cv2.Sobel(D0, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+        mag = cv2.magnitude(gx, gy)
+        ok = cv2.erode(keep0.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+        ok[:4], ok[-4:], ok[:, :4], ok[:, -4:] = False, False, False, False
+        m = mag[ok]
+        self.y = np.zeros((0, 2))
+        if m.size < 50:
+            self.failed = "frame 0 has too few background pixels"
+            return
+        noise = dense._MAD * float(np.median(m))
+        self.grad_sd = float(np.median(m)) / np.sqrt(2 * np.log(2))  # of noise, per component (|g| is Rayleigh)
+        idx = np.flatnonzero(ok & (mag > max(SIGMAS * noise, 0.05)))
+        if len(idx) < 30:
+            self.failed = f"frame 0 has {len(idx)} background pixels with a gradient above noise"
+            return
+        idx = idx[:: max(1, int(np.ceil(len(idx) / MAX_POINTS)))]
+        yy, xx = np.divmod(idx, w)
+        self.y = np.stack([xx, yy], 1).astype(np.float32)
+        self.R = D0.ravel()[idx].astype(np.float64)
+        self.g0 = np.stack([gx.ravel()[idx], gy.ravel()[idx]], 1).astype(np.float64)
+        self.blocks = (yy // _BLOCK) * (w // _BLOCK + 1) + xx // _BLOCK
+        self.size = (w, h)
+
+    def add(self, D: np.ndarray, keep: np.ndarray) -> None:
+        """Register the next frame against frame 0 (nothing once a frame failed)."""
+        if self.failed is not None:
+            return
+        k = len(self.est)
+        xi, yi = self.y[:, 0].astype(int), self.y[:, 1].astype(int)
+        use = keep[yi, xi]
+        if use.sum() < 30:
+            self.failed = f"frame {k}: too few background points off the objects ({int(use.sum())})"
+            return
+        gxk = cv2.Sobel(D, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+        gyk = cv2.Sobel(D, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+        d, wt = np.zeros(2), use.astype(float)
+        for step in range(_STEPS):
+            px, py = self.y[:, 0] + np.float32(d[0]), self.y[:, 1] + np.float32(d[1])
+            v = cv2.remap(D, px[None], py[None], cv2.INTER_LINEAR).ravel().astype(np.float64)
+            gk = np.stack([cv2.remap(gxk, px[None], py[None], cv2.INTER_LINEAR).ravel(),
+                           cv2.remap(gyk, px[None], py[None], cv2.INTER_LINEAR).ravel()], 1)
+            G = 0.5 * (self.g0 + gk)
+            J = np.column_stack([G, self.R - self.R.mean(), np.ones(len(v))])
+            e = v - self.R
+            for _ in range(2):  # reweighting rounds on this linearisation
+                Jw = J * wt[:, None]
+                p = np.linalg.lstsq(Jw.T @ J, Jw.T @ e, rcond=1e-12)[0]
+                r = e - J @ p
+                ru = r[use]
+                sig = max(dense._MAD * float(np.median(np.abs(ru - np.median(ru)))), dense._QUANT)
+                z = r / (dense._TUKEY * sig)
+                wt = np.where(use & (np.abs(z) < 1), (1 - z * z) ** 2, 0.0)
+            d = d - p[:2]  # D_k(y + d) ~ D_0(y): the content moved by +d
+            if np.abs(p[:2]).max() < 1e-3:
+                break
+        if not np.all(np.isfinite(d)) or np.abs(d).max() > MAX_PX:
+            self.failed = f"frame {k}: {np.abs(d / self.s).max():.2f} px from frame 0, beyond shake"
+            return
+        # what the shift leaves, as a displacement (|residual| / |gradient|, median over the gradient information):
+        # noise leaves a small fraction of a pixel, a zoom, turn or larger motion about its own size
+        g2 = np.sum(G * G, 1)[use]
+        o = np.argsort(np.abs(r[use]) / np.sqrt(np.maximum(g2, 1e-12)))
+        c = np.cumsum(g2[o])
+        misfit = float((np.abs(r[use]) / np.sqrt(np.maximum(g2, 1e-12)))[o][np.searchsorted(c, 0.5 * c[-1])])
+        if misfit > self.bound:
+            self.failed = f"frame {k}: residual of a {misfit / self.s:.2f} px misregistration: not a pure shift"
+            return
+        sd = self._sd(J, wt, r)
+        # an axis along which frame 0's gradient is not SIGMAS times what noise alone gives (stripes all along
+        # it) is not pinned: its noise fits a "shift" whose scatter the residuals cannot show
+        info = (wt[:, None] * self.g0 ** 2).sum(0) / max(wt.sum() * self.grad_sd ** 2, 1e-12)
+        self.est.append((d, np.where(info >= SIGMAS ** 2, sd, np.inf), int((wt > 0).sum())))
+
+    def _sd(self, J: np.ndarray, wt: np.ndarray, r: np.ndarray) -> np.ndarray:
+        """Cluster-robust standard errors of the shift along x and y (work px)."""
+        sel = wt > 0
+        _, bi = np.unique(self.blocks[sel], return_inverse=True)
+        G = int(bi.max()) + 1 if sel.any() else 0
+        if G < 8:
+            return np.full(2, np.inf)
+        Jw = J * wt[:, None]
+        try:
+            Hi = np.linalg.inv(Jw.T @ J)
+        except np.linalg.LinAlgError:
+            return np.full(2, np.inf)
+        q = J[sel] * (wt[sel] * r[sel])[:, None]
+        score = np.stack([np.bincount(bi, q[:, j], G) for j in range(q.shape[1])], 1)
+        cov = Hi @ (score.T @ score) @ Hi * (G / (G - 1))
+        return np.sqrt(np.maximum(np.diag(cov)[:2], 0.0))
+
+    def transforms(self) -> list[np.ndarray]:
+        """Frame -> frame-0 translations in frame px, one per frame registered."""
+        ax = np.asarray(self._axes, float)
+        return [np.array([[1.0, 0.0, -ax[0] * d[0] / self.s], [0.0, 1.0, -ax[1] * d[1] / self.s]])
+                for d, _, _ in self.est]
+
+    def verdict(self, n_frames: int, Z: float) -> dict:
+        """``used`` and the evidence per axis (x, y): shake rms and median standard error (frame px), the
+        chi-square statistic against what noise alone gives; an axis is compensated only where its shake is
+        real (a bare wall with level edges pins y, not x)."""
+        self._axes = (False, False)
+        if self.failed is not None:
+            return {"used": False, "reason": f"shake not measured: {self.failed}"}
+        if len(self.est) != n_frames or n_frames < 3:
+            return {"used": False, "reason": "shake not measured on every frame"}
+        d = np.array([e[0] for e in self.est[1:]])
+        sd = np.array([e[1] for e in self.est[1:]])
+        n = len(d)
+        fin = np.all(np.isfinite(sd) & (sd > 0), 0)
+        # the scatter about the mean: frame 0's own noise shifts every estimate alike (a constant, not shake)
+        chi = np.where(fin, np.sum(((d - d.mean(0)) / np.where(fin, sd, 1.0)) ** 2, 0), 0.0)
+        bar = (n - 1) + Z * np.sqrt(2 * (n - 1))
+        self._axes = tuple(bool(v) for v in fin & (chi > bar))
+        rms = d.std(0) / self.s
+        typ = np.where(fin, np.median(np.where(np.isfinite(sd), sd, 0.0), 0), np.inf) / self.s
+        ev = {"axes": "".join(a for a, u in zip("xy", self._axes) if u), "rms_px": [round(float(v), 4) for v in rms],
+              "sd_px": [round(float(v), 4) for v in typ], "chi2": [round(float(v), 1) for v in chi],
+              "bar": round(float(bar), 1), "points_min": int(min(e[2] for e in self.est[1:]))}
+        what = ", ".join(f"{a} {rms[j]:.3f} px rms, {typ[j]:.3f} px sd per frame (chi2 {chi[j]:.0f} vs {bar:.0f})"
+                         for j, a in enumerate("xy"))
+        if not any(self._axes):
+            return {"used": False, **ev, "reason": f"shake within its noise: {what}"}
+        return {"used": True, **ev, "reason": f"per-frame shake compensated along {ev['axes']} ({Z:g} sd): {what}"}

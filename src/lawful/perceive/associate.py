@@ -172,7 +172,7 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
         if can_widen:
             return step_group(group, frame, angles, regions, grow * 3, prev)
         return _contrast_fill(group, frame, regions, out, prev)
-    cost = [[o.cost(cx, cy, a) for _, _, cx, cy, a in cand] for o in group]
+    cost = [o.costs([c[2:] for c in cand]) for o in group]
     if len(group) == 1:
         c = min(range(len(cand)), key=cost[0].__getitem__)
         taken = {0: c} if cost[0][c] < _FAR else {}
@@ -358,13 +358,14 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
     gx0, gy0 = x + x0, y + y0
     gx1, gy1 = gx0 + bw - 1, gy0 + bh - 1
     touches = gx0 <= 0 or gy0 <= 0 or gx1 >= w - 1 or gy1 >= h - 1
-    blur = o.blur_of(m)
+    shape = moments2(m)
+    blur = o.blur_of(m, shape) if shape is not None else 0.0
     if o.speed() > o.diam and blur < o.blur_range()[0]:
         return None  # a piece of a streak (the rest sank into the noise): its centroid is not the object's
     if area > o.growth_limit() * (o.ref_area + o.diam * min(blur, o.blur_range()[1])):
         return None  # more than a streak of the object: it runs along something of its colour
     cut = touches and area < BORDER_CUT * o.expected_area()
-    return Found((cx, cy), (gx0, gy0, gx1, gy1), float(area), float("nan"), cut, touches, blur, moments2(m))
+    return Found((cx, cy), (gx0, gy0, gx1, gy1), float(area), float("nan"), cut, touches, blur, shape)
 
 
 def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -49,8 +49,9 @@ def measure(sub: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[in
     x1, y1 = x0 + sub.shape[1] - 1, y0 + sub.shape[0] - 1
     touches = x0 <= 0 or y0 <= 0 or x1 >= w - 1 or y1 >= h - 1
     cut = touches and m["m00"] < BORDER_CUT * o.expected_area()
+    shape = moments2(region, m)
     return Found((cx + x0, cy + y0), (x0, y0, x1, y1), float(m["m00"]), angle, cut, touches,
-                 o.blur_of(region), moments2(region))
+                 o.blur_of(region, shape) if shape is not None else 0.0, shape)
 
 
 def rim_centre(sub: np.ndarray, diam: float) -> tuple[float, float] | None:

@@ -69,16 +69,17 @@ def minor_spread(region: np.ndarray) -> float:
     return spreads(region)[1]
 
 
-def moments2(region: np.ndarray) -> tuple[float, float, float] | None:
-    """Second central moments ``(cxx, cyy, cxy)`` (px²) of the uint8 0/1 ``region``; None under 3 px."""
-    m = cv2.moments(region, binaryImage=True)
+def moments2(region: np.ndarray | None, m: dict | None = None) -> tuple[float, float, float] | None:
+    """Second central moments ``(cxx, cyy, cxy)`` (px²) of the uint8 0/1 ``region`` (or of its ``cv2.moments``
+    ``m``, when the caller has them); None under 3 px."""
+    m = cv2.moments(region, binaryImage=True) if m is None else m
     if m["m00"] < 3:
         return None
     return m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
 
 
 def streak_length(region: np.ndarray, vel: tuple[float, float],
-                  own: tuple[float, float, float] | None = None) -> float:
+                  own: tuple[float, float, float] | None = None, c: tuple | None = None) -> float:
     """Blur length (px) of the uint8 0/1 ``region`` along ``vel``.
 
     Blur sweeps the object's own shape over ``s`` px along the motion: it adds ``s²/12`` to the
@@ -87,11 +88,12 @@ def streak_length(region: np.ndarray, vel: tuple[float, float],
     direction scales the measured across variance (so a uniform change of scale cancels) to the
     unblurred along variance. Without it the object is taken as round (ratio 1: a disc has
     ``D²/16`` both ways), which counts an elongated object's own length along the motion as blur.
+    ``c``: the region's :func:`moments2`, when the caller has them.
     """
     speed = math.hypot(*vel)
     if speed < 1e-6:
         return 0.0
-    c = moments2(region)
+    c = moments2(region) if c is None else c
     if c is None:
         return 0.0
     ux, uy = vel[0] / speed, vel[1] / speed
@@ -132,6 +134,7 @@ class Tracked:
     minor: float = 0.0
     own: tuple | None = None  # unblurred second moments (:func:`moments2`) from the slowest recent sample
     own_speed: float = 0.0  # speed (px per sample) of the sample ``own`` was measured on
+    first_d2: np.ndarray | None = None  # first frame's colour distances, kept from the threshold's check to the look-alikes'
 
     # --- at rest ------------------------------------------------------------------------------
     def unchanged(self, frame: np.ndarray) -> Found | None:
@@ -222,9 +225,10 @@ class Tracked:
         if shape is not None and (self.own is None or s <= max(self.own_speed, 0.25 * self.diam)):
             self.own, self.own_speed = shape, s
 
-    def blur_of(self, region: np.ndarray) -> float:
-        """Blur length (px) of ``region`` along this object's motion (:func:`streak_length`)."""
-        return streak_length(region, self.vel, self.own)
+    def blur_of(self, region: np.ndarray, c: tuple | None = None) -> float:
+        """Blur length (px) of ``region`` (second moments ``c``, if known) along this object's motion
+        (:func:`streak_length`)."""
+        return streak_length(region, self.vel, self.own, c)
 
     def growth_limit(self) -> float:
         """Area (relative to the expected) past which a blob may hold more than the object: four
@@ -241,14 +245,20 @@ class Tracked:
         """Cost of taking the blob at ``(x, y)`` of ``area`` for this object (:data:`_FAR`: not
         allowed): within :meth:`reach` of the prediction and of an area the blur model allows;
         a small fragment (split by a marker) is allowed when very near."""
+        return self.costs([(x, y, area)])[0]
+
+    def costs(self, blobs) -> list[float]:
+        """:meth:`cost` of each ``(x, y, area)`` of ``blobs`` (the motion state's terms computed once)."""
         px, py = self.predict()
-        d = math.hypot(x - px, y - py)
         g = self.gate()
+        reach = self.reach()
         lo, hi = self.area_range()
-        ratio = math.log(lo / area) if area < lo else (math.log(area / hi) if area > hi else 0.0)
-        if (d < self.reach() and ratio < _LOG4) or d < 0.5 * g:
-            return d / g + 0.5 * ratio
-        return _FAR
+        out = []
+        for x, y, area in blobs:
+            d = math.hypot(x - px, y - py)
+            ratio = math.log(lo / area) if area < lo else (math.log(area / hi) if area > hi else 0.0)
+            out.append(d / g + 0.5 * ratio if (d < reach and ratio < _LOG4) or d < 0.5 * g else _FAR)
+        return out
 
     def window(self, w: int, h: int, grow: float = 1.0) -> tuple[int, int, int, int]:
         """Search rectangle (end-exclusive) around the predicted box, with a margin of half a step

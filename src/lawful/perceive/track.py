@@ -159,7 +159,8 @@ def _keep_out_patches(o: Tracked, got, feat: FrameFeatures, boxes) -> None:
     """
     full = feat.full
     h, w = full.shape[:2]
-    d2 = o.model.distance2(full).astype(np.float32)
+    o.first_d2 = o.model.distance2(full)  # float32; :func:`_decoys` masks it with the final threshold
+    d2 = o.first_d2.copy()
     for x0, y0, x1, y1 in boxes:
         px, py = (x1 - x0) // 2 + 1, (y1 - y0) // 2 + 1
         d2[max(0, y0 - py):min(h, y1 + py), max(0, x0 - px):min(w, x1 + px)] = np.float32(1e9)
@@ -188,7 +189,9 @@ def _decoys(objs: list[Tracked], feat: FrameFeatures) -> list[Tracked]:
     for o in objs:
         if o.weak:
             continue
-        n, labels, stats, cents = components(o.model.mask(feat.full))
+        d2, o.first_d2 = o.first_d2, None
+        n, labels, stats, cents = components(np.less(d2 if d2 is not None else o.model.distance2(feat.full),
+                                                     o.model.threshold).view(np.uint8))
         found = 0
         for k in np.argsort(-stats[1:, 4]) + 1 if n > 1 else []:
             x, y, bw, bh, area = (int(v) for v in stats[k])

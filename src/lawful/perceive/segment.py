@@ -243,7 +243,8 @@ def learn_from_box(feat: np.ndarray, box: tuple[int, int, int, int], background:
 
     The blob is the connected set of pixels near the ``hint`` colour with the most pixels in
     the box (it may spill past the box: a generated first frame can shift the object a
-    little); without a hint, or if nothing is near it, the pixels of the box that differ from
+    little), with any other piece of that colour wholly inside the box (a ring split by its cut);
+    without a hint, or if nothing is near it, the pixels of the box that differ from
     the colours of a ring around it. ``feat``: frame features ``[H, W, 3]``; ``box``:
     ``x0, y0, x1, y1`` (end-exclusive ints, frame pixels); ``background``: feature sample
     ``[M, 3]`` of the scene outside all objects (sets the threshold); ``hint``: optional

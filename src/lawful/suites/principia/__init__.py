@@ -22,7 +22,8 @@ from lawful.suites.base import Suite, register_suite
 from lawful.suites.principia.drop import Drop
 from lawful.suites.principia.friction import Friction
 from lawful.suites.principia.inertia import Inertia
-from lawful.suites.principia.momentum import MomentumHeight, MomentumMass
+from lawful.suites.principia.momentum_height import MomentumHeight
+from lawful.suites.principia.momentum_mass import MomentumMass
 from lawful.suites.principia.pendulum import Pendulum
 from lawful.suites.principia.projectile import Projectile
 from lawful.suites.principia.spring import MassSpring

@@ -45,8 +45,9 @@ key frame moves the frame corners by more than ``Z`` standard errors and more th
 px (the tracker's own precision: less is not worth compensating). Otherwise :attr:`transforms` are
 all identity and :meth:`summary` says why: ``static`` (motion within its uncertainty) or
 ``reliable: false`` (the camera may have moved unseen: a measurement that needs a fixed frame
-should not trust positions; the reason says why the key frames were held).
-
+should not trust positions; the reason says why the key frames were held). Every frame is also registered
+to frame 0 by a pure shift (:mod:`lawful.perceive.camera_shake`): where that holds on every frame, its
+scatter exceeds its errors and the key frames agree with it, those shifts are the transforms (``shake``).
 Transforms are ``[2, 3]`` float64 matrices in the pixel coordinates of the frames handed in
 (pixel centres at integer coordinates): ``p0 = A @ [x, y, 1]``. Work happens on a grey copy at
 most ``max_side`` pixels wide, normalised in mean and contrast for Lucas-Kanade (a global lighting
@@ -91,9 +92,7 @@ class CameraMotion:
 
     def __init__(self, max_side: int = 320, max_corners: int = 120, min_points: int = 12, stride: int = 16,
                  exclude=None, exclude_size=None, min_shift: float = 0.5, max_uncertainty: float = 2.0):
-        self.max_side = max_side
-        self.max_corners = max_corners
-        self.min_points = min_points
+        self.max_side, self.max_corners, self.min_points = max_side, max_corners, min_points
         self.stride = max(1, int(stride))
         self.min_shift, self.max_uncertainty = float(min_shift), float(max_uncertainty)
         self._exclude, self._exclude_size = list(exclude or []), exclude_size
@@ -138,10 +137,9 @@ class CameraMotion:
         if self._held:
             self._flush()
         if self._out is None:
-            path = self.estimated()
-            d = self.decision()
-            self._out = (self._shake.transforms() if d.get("shake", {}).get("used") else path) if d["used"] \
-                else [IDENTITY.copy() for _ in path]
+            path, d = self.estimated(), self.decision()
+            self._out = ((self._shake.transforms() if d.get("shake", {}).get("used") else path) if d["used"]
+                         else [IDENTITY.copy() for _ in path])
         return self._out
 
     def estimated(self) -> list[np.ndarray]:
@@ -158,11 +156,13 @@ class CameraMotion:
             self._flush()
         gw, gh = self._corners_w[3] + 1 if len(self._corners_w) else (1, 1)
         d = path.decide(self._keys, self._corners_w, (gw, gh), self._s, self.Z, self.max_uncertainty, self.min_shift)
-        if self._shake is None or d["used"]:  # (a static or unreliable path: every frame's own shift may tell)
+        if self._shake is None:  # every frame's own shift, where it holds, beats key frames (shake is not a path)
             return d
         sh = self._shake.verdict(self._n, self.Z)
         why = f"{sh['reason']}; path: {d['reason']}" if sh["used"] else f"{d['reason']}; {sh['reason']}"
-        return {**d, "used": sh["used"], "shake": sh, "reason": why}
+        if sh["used"] and d["used"] and not self._shake.agrees(self._keys, self._corners_w, self.Z, self.BEND):
+            sh, why = {**sh, "used": False}, f"{d['reason']}; shake not used: the path also zooms or turns"
+        return {**d, "used": d["used"] or sh["used"], "shake": sh, "reason": why}
 
     def keys(self) -> list[tuple[int, np.ndarray, str, float]]:
         """The estimated key frames: ``(frame index, frame -> frame-0 transform in frame px, method, standard

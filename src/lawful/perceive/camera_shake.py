@@ -173,3 +173,19 @@ class Shake:
         if not any(self._axes):
             return {"used": False, **ev, "reason": f"shake within its noise: {what}"}
         return {"used": True, **ev, "reason": f"per-frame shake compensated along {ev['axes']} ({Z:g} sd): {what}"}
+
+    def agrees(self, keys: list[tuple], corners: np.ndarray, Z: float, floor: float) -> bool:
+        """Whether the key-frame path (``(index, work transform, method, info)``, info's ``u`` its standard error at
+        the work frame's ``corners``) is this shake where both were estimated: within ``Z`` of their joint error
+        at the corners, or ``floor`` work px (the path's own tolerance for corner noise). A camera that also
+        zooms or turns (a hand-held one) is the path's, not a shake."""
+        ax = np.asarray(self._axes, float)
+        for i, A, method, info in keys[1:]:
+            if method == "hold" or i >= len(self.est):
+                continue
+            d, sd, _ = self.est[i]
+            T = np.array([[1.0, 0.0, -ax[0] * d[0]], [0.0, 1.0, -ax[1] * d[1]]])
+            off = np.abs(corners @ (A - T)[:, :2].T + (A - T)[:, 2]).max()
+            if off > max(floor, Z * np.hypot(info.get("u", 0.0), np.max(np.where(ax > 0, sd, 0.0)))):
+                return False
+        return True

@@ -1,0 +1,50 @@
+"""Per-frame camera shake about a still camera (perceive.camera_shake): measured and undone when its scatter
+exceeds its own errors; left alone when only noise is there."""
+
+import cv2
+import numpy as np
+
+from lawful.perceive import camera
+from test_perceive_camera import H, W, scene
+
+
+def _shaken(amp: float, noise: float, seed: int = 5):
+    """The ball scene with every frame shifted by an AR(1) sub-pixel shake (frame 0 unshifted, as a renderer's
+    jitter: the whole picture moves) and sensor noise; the true shifts [n, 2]."""
+    frames, truth = scene(n=40)
+    rng = np.random.default_rng(seed)
+    shift, shifts, out = np.zeros(2), [], []
+    for i, f in enumerate(frames):
+        if i:
+            shift = np.clip(0.7 * shift + rng.normal(0, 0.35 * amp, 2), -amp, amp)
+        m = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+        img = cv2.warpAffine(f.astype(np.float32), m, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        out.append(np.clip(np.rint(img + rng.normal(0, noise, img.shape)), 0, 255).astype(np.uint8))
+        shifts.append(shift.copy())
+    return out, truth + np.array(shifts), np.array(shifts)
+
+
+def _run(frames, truth):
+    est = camera.CameraMotion()
+    for f, (x, y) in zip(frames, truth):
+        est.update(f, [(x - 14, y - 14, x + 14, y + 14)])
+    return est
+
+
+def test_sub_pixel_shake_is_measured_and_undone():
+    frames, truth, shifts = _shaken(0.6, 2.0)
+    est = _run(frames, truth)
+    s = est.summary()
+    assert s["used"] and s["shake"]["used"] and s["shake"]["axes"] == "xy", s["reason"]
+    got = -np.array([A[:, 2] for A in est.transforms])  # frame -> frame 0: minus the shake
+    err = got - shifts
+    assert shifts[1:].std(0).min() > 0.15  # the shake is well above what is asked of its measurement
+    assert np.sqrt(np.mean(err ** 2, 0)).max() < 0.05, err
+    assert np.all(np.array(s["shake"]["sd_px"]) < 0.05)
+
+
+def test_noise_alone_is_not_taken_for_shake():
+    frames, truth, _ = _shaken(0.0, 3.0)
+    s = _run(frames, truth).summary()
+    assert not s["used"] and not s["shake"]["used"] and s["shake"]["axes"] == "", s["reason"]
+    assert all(c < s["shake"]["bar"] for c in s["shake"]["chi2"])

@@ -118,11 +118,16 @@ def test_cached_clips_are_reused_and_score_the_same(tmp_path, monkeypatch):
     def no_render(*a, **k):
         raise AssertionError("encoded again")
 
-    monkeypatch.setattr("lawful.video.write_video", no_render)
-    again = V.validate_variant("principia", "spring", 0, 1000, "flat", (), cache=tmp_path)
+    with monkeypatch.context() as m:
+        m.setattr("lawful.video.write_video", no_render)
+        again = V.validate_variant("principia", "spring", 0, 1000, "flat", (), cache=tmp_path)
     assert [p.stat().st_mtime_ns for p in clips] == mtimes
     for k in ("law", "anti"):
         assert again["columns"]["spring"][k] == first["columns"]["spring"][k]
+    # a perturbed clip starts from the decoded law clip whether the cache was cold, warm or absent
+    warm = V.validate_variant("principia", "spring", 0, 1000, "flat", ("noise",), cache=tmp_path)
+    none = V.validate_variant("principia", "spring", 0, 1000, "flat", ("noise",))
+    assert warm["columns"]["spring"]["noise"] == first["columns"]["spring"]["noise"] == none["columns"]["spring"]["noise"]
 
 
 def test_a_studio_clip_is_keyed_by_its_own_scene_code_only():

@@ -120,18 +120,18 @@ def _world_imports(root: Path, module: str) -> set[Path]:
 
 
 def _clips(made, folder: Path, cached: bool) -> tuple[Path, Path, list[np.ndarray]]:
-    """The law and anti clips of ``made`` in ``folder`` (reused when ``cached`` and present) and the law frames."""
+    """The law and anti clips of ``made`` in ``folder`` (reused when ``cached`` and present) and the law
+    clip's decoded frames: perturbations always start from the clip as scored, never from the rendered
+    frames, so a run with a warm cache and one without score the same perturbed clips."""
     from lawful.video import iter_frames, write_video
 
     case = made.case
     law, anti = folder / f"{case.id}-true.mp4", folder / f"{case.id}-anti.mp4"
-    if cached and law.exists() and anti.exists():
-        return law, anti, [f for _, f in iter_frames(law)]
-    folder.mkdir(parents=True, exist_ok=True)
-    frames = list(made.render("true"))
-    write_video(law, frames, fps=case.fps)
-    write_video(anti, made.render("anti"), fps=case.fps)
-    return law, anti, frames
+    if not (cached and law.exists() and anti.exists()):
+        folder.mkdir(parents=True, exist_ok=True)
+        write_video(law, made.render("true"), fps=case.fps)
+        write_video(anti, made.render("anti"), fps=case.fps)
+    return law, anti, [f for _, f in iter_frames(law)]
 
 
 def validate_variant(suite: str, task_name: str, index: int, seed: int, style: str = "flat",
@@ -139,7 +139,7 @@ def validate_variant(suite: str, task_name: str, index: int, seed: int, style: s
     """Score one scene's law-correct clip, its twin and the perturbed law clips.
 
     ``cache``: a folder where rendered clips are kept and reused by later runs while the drawing code
-    is unchanged (:func:`renderer_fingerprint`); perturbed clips then start from the decoded law clip.
+    is unchanged (:func:`renderer_fingerprint`). Perturbed clips start from the decoded law clip either way.
     Returns ``{"task", "index", "seed", "case_id", "columns": {col: {"law", "law_status", "anti",
     "anti_status", "law_C", "anti_C", <perturbation>: value}}}``.
     """

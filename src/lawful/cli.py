@@ -111,17 +111,16 @@ def run(
     from lawful.judges.outcome import julian_now
 
     judge_t0 = julian_now()
-    board = {}
     groups: dict[tuple, list[str]] = {}  # suites that share settings run together
     for s in video_suites:
         groups.setdefault(tuple(sorted(settings[s].items())), []).append(s)
     for key, group in groups.items():
         st = dict(key)
         try:
-            board = run_suites(RunConfig(group, model_list, out_dir, st["cases_per_task"], seed, workers,
-                                         st["rollouts"], task_list, not quiet, seed_base=st["seed_base"],
-                                         executor=executor, address=address,
-                                         gpus_per_generation=gpus_per_generation))
+            run_suites(RunConfig(group, model_list, out_dir, st["cases_per_task"], seed, workers,
+                                 st["rollouts"], task_list, not quiet, seed_base=st["seed_base"],
+                                 executor=executor, address=address,
+                                 gpus_per_generation=gpus_per_generation, report=False))
         except ExecutorError as e:
             fail(escape(str(e)))
     if judge_cfg is not None:
@@ -135,9 +134,8 @@ def run(
             extra[s] = phyground_call(getattr(mod, f"run_{s}"), out_dir, models=tuple(model_list),
                                       cases_per_task=settings[s]["cases_per_task"], seed=seed, workers=workers,
                                       progress=not quiet, **kw)
-    if extra or judge_cfg is not None:
-        with Store(out_dir / "results.sqlite") as store:
-            board = write_reports(store, out_dir, video_suites, extra)
+    with Store(out_dir / "results.sqlite") as store:  # once, with every suite of this run
+        board = write_reports(store, out_dir, video_suites, extra)
     _print_board(board, suites, out_dir)
     if judge_cfg is not None:
         _judge_finish(out_dir, judge_t0, strict)

@@ -31,21 +31,27 @@ TILT_EVENT_DEG = 3.0  # P6: the board's turn reported as the tilt event
 def path_coordinate(tracks: Tracks, oid: str) -> tuple[np.ndarray, float] | None:
     """Distance (px) ``[T]`` along the block's path, positive in the direction it first moves (NaN
     where unseen), and the path's angle (rad) to the image horizontal."""
-    tr = tracks[oid]
-    vis = np.asarray(tr.visible, bool)
-    if vis.sum() < 8:
+    got = _along_principal(tracks[oid], 8)
+    if got is None:
         return None
-    xy = tr.xy[vis]
-    d = xy - xy[0]
-    _, _, vt = np.linalg.svd(d - d.mean(0), full_matrices=False)
-    u = vt[0]
-    s = d @ u
+    vis, s, u = got
     first = np.flatnonzero(np.abs(s) > MOVE_PX)
     if len(first) and s[first[0]] < 0:
         s, u = -s, -u
     out = np.full(len(vis), np.nan)
     out[vis] = s
     return out, math.atan2(abs(u[1]), abs(u[0]))
+
+
+def _along_principal(tr, min_seen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Where ``tr`` is seen, its displacement from the first sighting projected on the principal direction
+    ``u`` of its positions: ``(visible mask, s, u)``; None when seen fewer than ``min_seen`` times."""
+    vis = np.asarray(tr.visible, bool)
+    if vis.sum() < min_seen:
+        return None
+    d = tr.xy[vis] - tr.xy[vis][0]
+    u = np.linalg.svd(d - d.mean(0), full_matrices=False)[2][0]
+    return vis, d @ u, u
 
 
 def angle_error(tracks: Tracks, oid: str, s: np.ndarray, theta: float) -> float:
@@ -190,18 +196,13 @@ def round_trip_measurement(tracks: Tracks, oid: str, mu: float) -> Measurement:
 def path_distance(tracks: Tracks, oid: str) -> np.ndarray | None:
     """Distance (px) along a body's path ``[T]``: its displacement from the first sighting projected on
     the principal direction of its positions, oriented to grow over time (NaN where not seen)."""
-    tr = tracks[oid]
-    vis = np.asarray(tr.visible, bool)
-    if vis.sum() < 6:
+    got = _along_principal(tracks[oid], 6)
+    if got is None:
         return None
-    xy = tr.xy[vis]
-    d = xy - xy[0]
-    _, _, vt = np.linalg.svd(d - d.mean(0), full_matrices=False)
-    u = vt[0]
-    s = d @ u
+    vis, s, _ = got
     if s[-1] < 0 or (abs(s[-1]) < 1e-9 and s.min() < 0):
         s = -s
-    out = np.full(len(tr.visible), np.nan)
+    out = np.full(len(vis), np.nan)
     out[vis] = s
     return out
 

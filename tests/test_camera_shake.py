@@ -48,3 +48,21 @@ def test_noise_alone_is_not_taken_for_shake():
     s = _run(frames, truth).summary()
     assert not s["used"] and not s["shake"]["used"] and s["shake"]["axes"] == "", s["reason"]
     assert all(c < s["shake"]["bar"] for c in s["shake"]["chi2"])
+    # once the first 2 x stride frames showed none, only key frames are registered (the cost of a still camera)
+    assert s["shake"]["frames"] == 32, s["shake"]
+
+
+def test_a_shake_is_compensated_only_where_it_exceeds_its_own_error():
+    """Subtracting an estimate leaves its error (sd) in place of the shake: an axis is compensated where the
+    estimates' scatter var > 2 sd^2 (with Z sd of margin), here x at 3 sd of scatter, not y at 1.2 sd."""
+    from lawful.perceive.camera_shake import Shake
+
+    rng = np.random.default_rng(3)
+    sh = Shake(np.zeros((60, 80), np.float32), np.ones((60, 80), bool), stride=1)
+    sh.failed = None  # (a blank frame 0 pins nothing; only the verdict on given estimates is tested)
+    sd = np.array([0.01, 0.01])
+    for _ in range(99):
+        sh.est.append((rng.normal(0, 1, 2) * np.array([3.0, 1.2]) * sd, sd, 500))
+    v = sh.verdict(100, 3.0)
+    assert v["used"] and v["axes"] == "x", v
+    assert v["chi2"][1] > 99 + 3 * np.sqrt(2 * 98)  # y's shake is real, yet no larger than its error

@@ -124,7 +124,7 @@ class CameraMotion:
         """Add the next frame: every ``stride``-th is estimated now, the others later or by interpolation."""
         self._held.append((self._n, rgb, boxes))
         self._n, self._out = self._n + 1, None
-        if self._shake is not None and self._shake.failed is None:
+        if self._shake is not None and self._shake.take(self._n - 1):
             raw = self._gray(rgb)[1]
             self._shake.add(dense.smooth(raw), ~self._excluded(self._boxes(boxes), raw.shape))
         if (self._n - 1) % self.stride == 0:
@@ -273,7 +273,7 @@ class CameraMotion:
         self._static = self._rasterise(self._exclude, gw, gh)
         self._keep0 = self._keep_prev = ~self._excluded(self._boxes(boxes), g.shape)
         self._boxes0 = self._boxes(boxes)
-        self._shake = Shake(self._D0, self._keep0, self._s, max(self.min_shift, 0.5) * self._s)
+        self._shake = Shake(self._D0, self._keep0, self._s, max(self.min_shift, 0.5) * self._s, self.Z, stride=self.stride)
         if self.min_shift > 0:  # (a camera declared moving is estimated from the start)
             self._still = StillTest(self._D0, self._keep0, self.min_shift * self._s, self.Z, self._s)
             self._tpl = (self._D0, self._still.template)

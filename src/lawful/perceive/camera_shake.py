@@ -16,13 +16,20 @@ much noise in every sample. Here every frame is registered against frame 0 by a 
 - its standard error: cluster-robust (residuals grouped in 8-px blocks, as in
   :func:`lawful.perceive.camera_dense.covariance`).
 
-:meth:`Shake.verdict` says whether the shake is real, per axis: the estimates' scatter about their mean,
-in units of their own standard errors, must exceed what noise alone gives (``sum ((d - mean) / sd)^2``
-above the chi-square mean of ``N - 1`` by ``Z`` of its standard deviations; the mean is left out: frame 0's
-own noise shifts every estimate alike), and every frame's fit must hold (enough points, within ``MAX_PX``,
-and what the shift leaves, as a displacement, within ``bound``: not a zoom or turn). Then the camera
-is compensated by these translations even where the key-frame path is below the tracker's ``min_shift``:
-what matters for shake is its scatter against the precision of a smooth track, not its size.
+:meth:`Shake.verdict` says, per axis, whether compensating the shake helps: subtracting a frame's estimate
+leaves that estimate's error (variance ``sd^2``) in place of the shake (variance ``var - sd^2`` of the
+estimates' scatter ``var`` about their mean; the mean is left out: frame 0's own noise shifts every estimate
+alike), so the shake must exceed its own error, ``var > 2 sd^2``: ``sum ((d - mean) / sd)^2`` above twice its
+chi-square mean ``2 (N - 1)`` by ``Z`` of its standard deviations. Every frame's fit must hold as well
+(enough points, within ``MAX_PX``, and what the shift leaves, as a displacement, within ``bound``: not a zoom
+or turn). Then the camera is compensated by these translations even where the key-frame path is below the
+tracker's ``min_shift``: what matters for shake is its scatter against the precision of a smooth track, not
+its size.
+
+Registering every frame costs several times the decoding. So the same test runs once the first ``probe``
+frames are in: where they show no such shake on either axis (a still camera on a stand, a render), only every
+``stride``-th frame is registered after them (:meth:`Shake.take`), for the evidence; such a clip's shake is
+never used (a shake that shows only later was not measured on every frame; the key-frame path handles it).
 """
 
 from __future__ import annotations
@@ -43,8 +50,11 @@ class Shake:
     """Frame 0's points; :meth:`add` registers each later frame (smoothed grey work image ``D``, usable
     pixels ``keep``). ``scale``: work px per frame px."""
 
-    def __init__(self, D0: np.ndarray, keep0: np.ndarray, scale: float = 1.0, bound: float = 0.5):
-        self.s, self.bound = float(scale), float(bound)
+    def __init__(self, D0: np.ndarray, keep0: np.ndarray, scale: float = 1.0, bound: float = 0.5,
+                 Z: float = 3.0, probe: int | None = None, stride: int = 16):
+        self.s, self.bound, self.Z = float(scale), float(bound), float(Z)
+        self.stride, self.sparse = max(1, int(stride)), False
+        self.probe = 2 * self.stride if probe is None else int(probe)
         self.est: list[tuple[np.ndarray, np.ndarray, int]] = [(np.zeros(2), np.zeros(2), 0)]  # (shift, sd, points)
         self.failed: str | None = None
         self._axes = (False, False)  # the axes along which the shake is compensated (set by verdict)
@@ -72,6 +82,24 @@ class Shake:
         self.g0 = np.stack([gx.ravel()[idx], gy.ravel()[idx]], 1).astype(np.float64)
         self.blocks = (yy // _BLOCK) * (w // _BLOCK + 1) + xx // _BLOCK
         self.size = (w, h)
+
+    def take(self, k: int) -> bool:
+        """Whether frame ``k`` is to be registered (:meth:`add`): every frame, or only key frames once the probe
+        showed no shake; a frame passed over is recorded without an estimate. False once a frame failed."""
+        if self.failed is not None or not self.sparse or k % self.stride == 0:
+            return self.failed is None
+        self.est.append((np.full(2, np.nan), np.full(2, np.inf), 0))
+        return False
+
+    def _chi(self, est: list) -> tuple[np.ndarray, np.ndarray, float]:
+        """Per axis: the scatter statistic of the estimates ``est`` about their mean, whether the axis is pinned
+        (every standard error finite), and the bar above which compensating removes more than it adds."""
+        d = np.array([e[0] for e in est])
+        sd = np.array([e[1] for e in est])
+        n = len(d)
+        fin = np.all(np.isfinite(sd) & (sd > 0), 0)
+        chi = np.where(fin, np.sum(((d - d.mean(0)) / np.where(fin, sd, 1.0)) ** 2, 0), 0.0)
+        return chi, fin, 2 * (n - 1) + self.Z * 2 * np.sqrt(2 * max(n - 1, 1))  # var = 2 sd^2: 2 chi2(N - 1)
 
     def add(self, D: np.ndarray, keep: np.ndarray) -> None:
         """Register the next frame against frame 0 (nothing once a frame failed)."""
@@ -122,6 +150,9 @@ class Shake:
         # it) is not pinned: its noise fits a "shift" whose scatter the residuals cannot show
         info = (wt[:, None] * self.g0 ** 2).sum(0) / max(wt.sum() * self.grad_sd ** 2, 1e-12)
         self.est.append((d, np.where(info >= SIGMAS ** 2, sd, np.inf), int((wt > 0).sum())))
+        if not self.sparse and self.stride > 1 and len(self.est) == self.probe + 1:
+            chi, fin, bar = self._chi(self.est[1:])
+            self.sparse = not np.any(fin & (chi > bar))  # no shake so far: key frames only from here on
 
     def _sd(self, J: np.ndarray, wt: np.ndarray, r: np.ndarray) -> np.ndarray:
         """Cluster-robust standard errors of the shift along x and y (work px)."""
@@ -148,30 +179,34 @@ class Shake:
 
     def verdict(self, n_frames: int, Z: float) -> dict:
         """``used`` and the evidence per axis (x, y): shake rms and median standard error (frame px), the
-        chi-square statistic against what noise alone gives; an axis is compensated only where its shake is
-        real (a bare wall with level edges pins y, not x)."""
+        chi-square statistic against the bar; an axis is compensated only where its shake exceeds its own error
+        (a bare wall with level edges pins y, not x)."""
         self._axes = (False, False)
         if self.failed is not None:
             return {"used": False, "reason": f"shake not measured: {self.failed}"}
         if len(self.est) != n_frames or n_frames < 3:
             return {"used": False, "reason": "shake not measured on every frame"}
-        d = np.array([e[0] for e in self.est[1:]])
-        sd = np.array([e[1] for e in self.est[1:]])
-        n = len(d)
-        fin = np.all(np.isfinite(sd) & (sd > 0), 0)
+        est = [e for e in self.est[1:] if np.all(np.isfinite(e[0]))]
+        d = np.array([e[0] for e in est])
+        sd = np.array([e[1] for e in est])
         # the scatter about the mean: frame 0's own noise shifts every estimate alike (a constant, not shake)
-        chi = np.where(fin, np.sum(((d - d.mean(0)) / np.where(fin, sd, 1.0)) ** 2, 0), 0.0)
-        bar = (n - 1) + Z * np.sqrt(2 * (n - 1))
+        self.Z = float(Z)
+        chi, fin, bar = self._chi(est)
         self._axes = tuple(bool(v) for v in fin & (chi > bar))
         rms = d.std(0) / self.s
         typ = np.where(fin, np.median(np.where(np.isfinite(sd), sd, 0.0), 0), np.inf) / self.s
         ev = {"axes": "".join(a for a, u in zip("xy", self._axes) if u), "rms_px": [round(float(v), 4) for v in rms],
               "sd_px": [round(float(v), 4) for v in typ], "chi2": [round(float(v), 1) for v in chi],
-              "bar": round(float(bar), 1), "points_min": int(min(e[2] for e in self.est[1:]))}
+              "bar": round(float(bar), 1), "points_min": int(min(e[2] for e in est)), "frames": len(est)}
         what = ", ".join(f"{a} {rms[j]:.3f} px rms, {typ[j]:.3f} px sd per frame (chi2 {chi[j]:.0f} vs {bar:.0f})"
                          for j, a in enumerate("xy"))
+        if self.sparse:
+            self._axes = (False, False)
+            first = f"the first {self.probe} frames showed no shake, later only every {self.stride}th was registered"
+            return {"used": False, **ev, "reason": (f"shake below its own error ({first}): {what}" if ev["axes"] == ""
+                                                    else f"shake not measured on every frame ({first}): {what}")}
         if not any(self._axes):
-            return {"used": False, **ev, "reason": f"shake within its noise: {what}"}
+            return {"used": False, **ev, "reason": f"shake below its own error: {what}"}
         return {"used": True, **ev, "reason": f"per-frame shake compensated along {ev['axes']} ({Z:g} sd): {what}"}
 
     def agrees(self, keys: list[tuple], corners: np.ndarray, Z: float, floor: float) -> bool:

@@ -54,7 +54,7 @@ class Shake:
                  Z: float = 3.0, probe: int | None = None, stride: int = 16):
         self.s, self.bound, self.Z = float(scale), float(bound), float(Z)
         self.stride, self.sparse = max(1, int(stride)), False
-        self.probe = 2 * self.stride if probe is None else int(probe)
+        self.probe = self.stride if probe is None else int(probe)
         self.est: list[tuple[np.ndarray, np.ndarray, int]] = [(np.zeros(2), np.zeros(2), 0)]  # (shift, sd, points)
         self.failed: str | None = None
         self._axes = (False, False)  # the axes along which the shake is compensated (set by verdict)

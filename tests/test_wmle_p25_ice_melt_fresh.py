@@ -62,3 +62,18 @@ def test_reference_and_twin_end_to_end(tmp_path):
     assert out["true"].metrics["P"] >= 99 and abs(out["true"].residuals["M1"]) * H < 0.3
     assert out["anti"].residuals["M1"] == pytest.approx(case.truth.quantities["anti_e1"], abs=0.5 / H)
     assert out["anti"].metrics["P"] < 85
+
+
+def test_a_lone_end_sighting_is_not_ice_two_in_a_row_are():
+    from lawful.suites.wmle._ice import melt_seen
+
+    ok = np.zeros(40, bool)
+    ok[:10] = True
+    before, after = np.arange(40) < 10, np.arange(40) >= 30
+    lone = ok.copy()
+    lone[35] = True  # one frame's ice-coloured artefact
+    assert melt_seen(lone, before, after) == ""
+    pair = lone.copy()
+    pair[36] = True
+    assert melt_seen(pair, before, after) == "ice still seen at the end"
+    assert melt_seen(np.zeros(40, bool), before, after) == "no ice seen at the start"

@@ -7,7 +7,7 @@ it displaced.
 
 Readings: as P25 (:class:`~lawful.suites.wmle.p25_ice_melt_fresh.MeltingScene`: water bands beside the ice,
 the ice blob for the melt; no walls needed); the ice counts as seen in a sample only when a neighbouring sample
-sees it too (:func:`persistent`). Per band, ``d = y_before − y_after`` (rows; negative when the level falls),
+sees it too (:func:`lawful.suites.wmle._ice.persistent`). Per band, ``d = y_before − y_after`` (rows; negative when the level falls),
 the medians over the *before* and *after* windows, and its resolution ``δ = max(1 px, k σ_d)``,
 ``σ_d = √(σ_b² + σ_a²)``, each window's ``σ`` the larger of its readings' median stated error and the robust
 spread (1.4826 MAD) of its rows; ``k`` for :data:`lawful.perceive.noise.FALSE_ALARM`. The bands are independent
@@ -46,16 +46,6 @@ def window_sigma(rows: np.ndarray, stated: np.ndarray) -> float:
     spread = 1.4826 * float(np.median(np.abs(rows - np.median(rows)))) if len(rows) else 0.0
     s = float(np.nanmedian(stated)) if len(stated) else 0.0
     return max(s if np.isfinite(s) else 0.0, spread)
-
-
-def persistent(seen: np.ndarray) -> np.ndarray:
-    """``seen`` where a neighbouring sample also sees it: ice melts over many frames, so a sighting in one frame
-    alone (a compression artefact of the ice's colour, 25 px in one of 22 end frames of a CRF 35 clip) is not ice."""
-    s = np.asarray(seen, bool)
-    nb = np.zeros_like(s)
-    nb[1:] |= s[:-1]
-    nb[:-1] |= s[1:]
-    return s & nb
 
 
 def resolution(sig_before: float, sig_after: float) -> float:
@@ -154,7 +144,7 @@ class IceWithStone(WmleTask):
             m.notes["unresolved"] = "a region was never read"
             return m
         before, after = windows(len(regs[0].ok))
-        why = melt_seen(persistent(ice.ok), before, after)
+        why = melt_seen(ice.ok, before, after)
         if why:
             m.notes["unresolved"] = why
             return m

@@ -61,3 +61,18 @@ def test_velocities_come_from_windows_around_the_contact():
     assert abs(m.get("v1_after_px_s")) < 0.02 * v
     assert m.get("v2_after_px_s") == pytest.approx(v, rel=0.02)
     assert task.metrics(case, m)["M1"].value > 0.95
+
+
+def test_a_frozen_clip_has_no_collision():
+    """A still video has exact centroids (noise 0): a codec's 0.01-px flicker of the struck ball is not a push."""
+    task = EqualMassCollision()
+    case, _ = task.make_case(0, 5)
+    k = case.known
+    t = np.arange(case.n_frames) * case.duration / case.n_frames
+    xr, xb = task._x(case, t, "true")
+    y = k["ground_y"] - k["radius_px"]
+    xb_still = np.full_like(t, xb[0])
+    xb_still[4:] += 0.01
+    m = task.measure(case, _tracks(t, {"red_ball": (np.full_like(t, xr[0]), y), "blue_ball": (xb_still, y)}, k["radius_px"]))
+    assert m.get("collision_s") is None
+    assert "never moved beyond 0.10 px" in m.notes["unresolved"]

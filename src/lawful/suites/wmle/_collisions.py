@@ -16,6 +16,10 @@ from lawful.suites.wmle.common import event, steady_visible
 from lawful.tracks import Tracks
 
 MARGIN_FRAMES = 1.5  # frames either side of the contact left out of the velocity windows
+# least departure (px) of the struck ball that counts, whatever its measured noise: a frozen clip has exact
+# centroids (noise 0) and a codec's 0.01-px flicker would otherwise read as a push (thresholds of the flat
+# and studio clips' own noise are 0.14-0.5 px, so this binds only on still ones)
+MIN_DEPARTURE_PX = 0.1
 
 
 def collision_measurement(case: Case, tracks: Tracks) -> Measurement:
@@ -32,10 +36,10 @@ def collision_measurement(case: Case, tracks: Tracks) -> Measurement:
         return m
     xb0 = float(np.median(xb[np.flatnonzero(vb)[:3]]))
     sig = {o: motion_sigma(tracks[o], v, x) for o, v, x in (("red_ball", vr, xr), ("blue_ball", vb, xb))}
-    thr = noise.k_for() * (sig["blue_ball"] if math.isfinite(sig["blue_ball"]) else 0.5) * math.sqrt(2.0)
+    thr = max(MIN_DEPARTURE_PX, noise.k_for() * (sig["blue_ball"] if math.isfinite(sig["blue_ball"]) else 0.5) * math.sqrt(2.0))
     i0 = sustained_onset(np.abs(xb - xb0), thr)
     if i0 is None:
-        m.notes["unresolved"] = f"the struck ball never moved beyond {thr:.2f} px (k·σ√2)"
+        m.notes["unresolved"] = f"the struck ball never moved beyond {thr:.2f} px (k·σ√2, at least {MIN_DEPARTURE_PX})"
         return m
     dt = 1.0 / max(tracks.fps, 1e-9)
     post = np.flatnonzero(vb & (t >= t[i0]) & (t <= t[i0] + 6 * dt))

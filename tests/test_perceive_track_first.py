@@ -1,56 +1,16 @@
-"""First-frame blobs: an object found by contrast (its colour model holds too little of its own blob) is
-measured in the first sample; an object its own cut splits in two (a split ring) is both pieces."""
+"""First-frame blobs: an object its own cut splits in two (a split ring) is both pieces."""
 
 import cv2
 import numpy as np
 
 from lawful.case import Case, ObjectSpec
 from lawful.perceive.plan import TrackingPlan
-from lawful.perceive.segment import FrameFeatures
-from lawful.perceive.track import _init_objects, track
-from lawful.video import open_frames, write_video
+from lawful.perceive.track import track
+from lawful.video import write_video
 
 W, H = 320, 240
-KHAKI, COPPER = (176, 170, 122), (190, 110, 70)
-GREEN, DARK, WHITE = (50, 205, 41), (10, 85, 10), (225, 228, 232)
 BOX = (109, 111, 134, 131)
 BLUE, GREY, BACK = (50, 85, 190), (150, 152, 150), (200, 198, 210)
-
-
-def bar_magnet(x: float) -> np.ndarray:
-    """A white pole, a green body and a dark green end (centre of the body and end at ``x + 1.5``), resting
-    on the edge between a khaki backdrop and a copper floor: no single colour fits the body and its dark end,
-    and the ring around it holds two backgrounds, so its first frame has no one background to contrast with."""
-    img = np.empty((H, W, 3), np.uint8)
-    img[:] = KHAKI
-    img[131:] = COPPER
-    xi = int(round(x))
-    cv2.rectangle(img, (xi - 24, 112), (xi - 11, 130), WHITE, -1)
-    cv2.rectangle(img, (xi - 10, 112), (xi + 6, 130), GREEN, -1)
-    cv2.rectangle(img, (xi + 7, 112), (xi + 13, 130), DARK, -1)
-    return img
-
-
-def test_an_object_found_by_contrast_is_measured_in_the_first_sample(tmp_path):
-    """At rest for five samples, then sliding 1.5 px per sample: the first sample is seen and measured
-    like the next ones (its own frame, the learned blob inpainted, is the contrast search's background)."""
-    n = 14
-    xs = 120 + np.r_[np.zeros(5), 1.5 * np.arange(1, n - 4)]
-    frames = [bar_magnet(x) for x in xs]
-    video = write_video(tmp_path / "magnet.mp4", frames, fps=25, crf=18)
-    case = Case(id="s", suite="test", task="track", width=W, height=H, duration=n / 25, fps=25,
-                objects=[ObjectSpec(id="m", shape="block", box=BOX, color=GREEN)])
-    _, decoded = open_frames(video)
-    first = next(decoded)[1]
-    decoded.close()
-    assert _init_objects(FrameFeatures(first), first, case, 1.0, 1.0)[0].weak  # the case this test is about
-    o = track(video, case, TrackingPlan(compensate_camera=False))["m"]
-    assert o.visible.all()
-    rest = o.x[:5] - xs[:5]
-    assert np.ptp(rest) < 0.3 and np.ptp(o.y[:5]) < 0.3  # the first sample agrees with the next four
-    moving = o.x[5:] - xs[5:]
-    assert abs(np.median(moving) - np.median(rest)) < 0.6  # one measurement, at rest and sliding
-    assert np.abs(o.y - 121).max() < 1.0
 
 
 def split_ring(x: float) -> np.ndarray:

@@ -135,7 +135,6 @@ def _init_objects(feat: FrameFeatures, rgb: np.ndarray, case: Case, sx: float, s
         crop = rgb[oy:oy + got.mask.shape[0], ox:ox + got.mask.shape[1]]
         o.rgb = tuple(cv2.mean(np.ascontiguousarray(crop), mask=got.mask)[:3])
         o.weak = got.model.coverage < WEAK_COVERAGE
-        o.last_box = got.bbox  # where it hid the first frame's background (the contrast search's)
         if not o.weak:
             _keep_out_patches(o, got, feat, boxes.values())
         objs.append(o)
@@ -364,9 +363,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
                 t0 = time.perf_counter()
                 reader.add(frame)
                 t_regions += time.perf_counter() - t0
-            # the first sample is its own background, each object's learned blob inpainted from around it
-            seen = _step_frame(objs, groups, frame, plan.angles, not frames_idx, regions,
-                               prev if frames_idx else frame)
+            seen = _step_frame(objs, groups, frame, plan.angles, not frames_idx, regions, prev)
             prev = frame
             if motion is not None:
                 t0 = time.perf_counter()

@@ -312,6 +312,19 @@ def register(img: np.ndarray, tpl: Template, A0: np.ndarray, keep: np.ndarray, i
                        "weakest": np.round(weak, 2).tolist(), "resid": rms, "sigma": sig, "iters": n_it}
 
 
+def block_scores(J: np.ndarray, wt: np.ndarray, e: np.ndarray, y: np.ndarray, w: int) -> tuple[np.ndarray, int] | None:
+    """The middle of a cluster-robust (sandwich) covariance: the weighted scores ``J * wt * e`` of the points
+    ``y`` (px, in an image ``w`` wide) summed per ``_BLOCK``-px block, ``([G, k], G)``; None with fewer than 8
+    blocks. The covariance is then ``Hi @ (S.T @ S) @ Hi * G / (G - 1)``."""
+    sel = wt > 0
+    _, bi = np.unique((y[sel, 1] // _BLOCK) * (w // _BLOCK + 1) + y[sel, 0] // _BLOCK, return_inverse=True)
+    G = int(bi.max()) + 1 if sel.any() else 0
+    if G < 8:
+        return None
+    q = J[sel] * (wt[sel] * e[sel])[:, None]
+    return np.stack([np.bincount(bi, q[:, j], G) for j in range(q.shape[1])], 1), G
+
+
 def covariance(J: np.ndarray, wt: np.ndarray, e: np.ndarray, y: np.ndarray, d: np.ndarray, H: np.ndarray,
                w: int, h: int, grad_noise: float, min_snr: float = SIGMAS):
     """Uncertainty of a similarity fitted to intensities: ``(sd px, snr, weakest direction, blocks)`` or None
@@ -324,13 +337,11 @@ def covariance(J: np.ndarray, wt: np.ndarray, e: np.ndarray, y: np.ndarray, d: n
     frame corners and centre (``sd``: the largest standard error along either axis); infinite where some
     direction is pinned by less than ``min_snr`` times the gradient noise alone gives.
     """
-    sel = wt > 0
-    _, bi = np.unique((y[sel, 1] // _BLOCK) * (w // _BLOCK + 1) + y[sel, 0] // _BLOCK, return_inverse=True)
-    G = int(bi.max()) + 1 if sel.any() else 0
-    if G < 8:
+    got = block_scores(J, wt, e, y, w)
+    if got is None:
         return None
-    q = J[sel] * (wt[sel] * e[sel])[:, None]
-    score = np.stack([np.bincount(bi, q[:, j], G) for j in range(q.shape[1])], 1)
+    score, G = got
+    sel = wt > 0
     # The template's own noise has gradients too: with N points they add about N * grad_sd^2 of
     # apparent information (Hn) that the frame, whose noise is independent, cannot match. Only what
     # exceeds it pins the motion: the covariance uses H - Hn, and a direction of (a, b, tx, ty) where

@@ -43,7 +43,6 @@ SIGMAS = 3.0  # gradient, in sigmas of the gradient of noise, for a pixel to pin
 MAX_POINTS = 8000  # reference points (work px), spread evenly
 MAX_PX = 2.0  # work px: beyond this a pure translation about frame 0 is not shake (the path decides)
 _STEPS = 4  # Gauss-Newton steps per frame
-_BLOCK = 8  # work px: residuals within a block are treated as correlated
 
 
 class Shake:
@@ -80,7 +79,6 @@ class Shake:
         self.y = np.stack([xx, yy], 1).astype(np.float32)
         self.R = D0.ravel()[idx].astype(np.float64)
         self.g0 = np.stack([gx.ravel()[idx], gy.ravel()[idx]], 1).astype(np.float64)
-        self.blocks = (yy // _BLOCK) * (w // _BLOCK + 1) + xx // _BLOCK
         self.size = (w, h)
 
     def take(self, k: int) -> bool:
@@ -91,7 +89,8 @@ class Shake:
         self.est.append((np.full(2, np.nan), np.full(2, np.inf), 0))
         return False
 
-    def _chi(self, est: list) -> tuple[np.ndarray, np.ndarray, float]:
+    @staticmethod
+    def _chi(est: list, Z: float) -> tuple[np.ndarray, np.ndarray, float]:
         """Per axis: the scatter statistic of the estimates ``est`` about their mean, whether the axis is pinned
         (every standard error finite), and the bar above which compensating removes more than it adds."""
         d = np.array([e[0] for e in est])
@@ -99,7 +98,7 @@ class Shake:
         n = len(d)
         fin = np.all(np.isfinite(sd) & (sd > 0), 0)
         chi = np.where(fin, np.sum(((d - d.mean(0)) / np.where(fin, sd, 1.0)) ** 2, 0), 0.0)
-        return chi, fin, 2 * (n - 1) + self.Z * 2 * np.sqrt(2 * max(n - 1, 1))  # var = 2 sd^2: 2 chi2(N - 1)
+        return chi, fin, 2 * (n - 1) + Z * 2 * np.sqrt(2 * max(n - 1, 1))  # var = 2 sd^2: 2 chi2(N - 1)
 
     def add(self, D: np.ndarray, keep: np.ndarray) -> None:
         """Register the next frame against frame 0 (nothing once a frame failed)."""
@@ -151,23 +150,20 @@ class Shake:
         info = (wt[:, None] * self.g0 ** 2).sum(0) / max(wt.sum() * self.grad_sd ** 2, 1e-12)
         self.est.append((d, np.where(info >= SIGMAS ** 2, sd, np.inf), int((wt > 0).sum())))
         if not self.sparse and self.stride > 1 and len(self.est) == self.probe + 1:
-            chi, fin, bar = self._chi(self.est[1:])
+            chi, fin, bar = self._chi(self.est[1:], self.Z)
             self.sparse = not np.any(fin & (chi > bar))  # no shake so far: key frames only from here on
 
     def _sd(self, J: np.ndarray, wt: np.ndarray, r: np.ndarray) -> np.ndarray:
         """Cluster-robust standard errors of the shift along x and y (work px)."""
-        sel = wt > 0
-        _, bi = np.unique(self.blocks[sel], return_inverse=True)
-        G = int(bi.max()) + 1 if sel.any() else 0
-        if G < 8:
+        got = dense.block_scores(J, wt, r, self.y, self.size[0])
+        if got is None:
             return np.full(2, np.inf)
+        score, G = got
         Jw = J * wt[:, None]
         try:
             Hi = np.linalg.inv(Jw.T @ J)
         except np.linalg.LinAlgError:
             return np.full(2, np.inf)
-        q = J[sel] * (wt[sel] * r[sel])[:, None]
-        score = np.stack([np.bincount(bi, q[:, j], G) for j in range(q.shape[1])], 1)
         cov = Hi @ (score.T @ score) @ Hi * (G / (G - 1))
         return np.sqrt(np.maximum(np.diag(cov)[:2], 0.0))
 
@@ -190,8 +186,7 @@ class Shake:
         d = np.array([e[0] for e in est])
         sd = np.array([e[1] for e in est])
         # the scatter about the mean: frame 0's own noise shifts every estimate alike (a constant, not shake)
-        self.Z = float(Z)
-        chi, fin, bar = self._chi(est)
+        chi, fin, bar = self._chi(est, Z)
         self._axes = tuple(bool(v) for v in fin & (chi > bar))
         rms = d.std(0) / self.s
         typ = np.where(fin, np.median(np.where(np.isfinite(sd), sd, 0.0), 0), np.inf) / self.s

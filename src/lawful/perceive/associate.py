@@ -359,7 +359,7 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
     gx1, gy1 = gx0 + bw - 1, gy0 + bh - 1
     touches = gx0 <= 0 or gy0 <= 0 or gx1 >= w - 1 or gy1 >= h - 1
     shape = moments2(m)
-    blur = o.blur_of(m, shape) if shape is not None else 0.0
+    blur = o.blur_of(shape)
     if o.speed() > o.diam and blur < o.blur_range()[0]:
         return None  # a piece of a streak (the rest sank into the noise): its centroid is not the object's
     if area > o.growth_limit() * (o.ref_area + o.diam * min(blur, o.blur_range()[1])):

@@ -51,7 +51,7 @@ def measure(sub: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[in
     cut = touches and m["m00"] < BORDER_CUT * o.expected_area()
     shape = moments2(region, m)
     return Found((cx + x0, cy + y0), (x0, y0, x1, y1), float(m["m00"]), angle, cut, touches,
-                 o.blur_of(region, shape) if shape is not None else 0.0, shape)
+                 o.blur_of(shape), shape)
 
 
 def rim_centre(sub: np.ndarray, diam: float) -> tuple[float, float] | None:

@@ -79,8 +79,14 @@ def moments2(region: np.ndarray | None, m: dict | None = None) -> tuple[float, f
 
 
 def streak_length(region: np.ndarray, vel: tuple[float, float],
-                  own: tuple[float, float, float] | None = None, c: tuple | None = None) -> float:
-    """Blur length (px) of the uint8 0/1 ``region`` along ``vel``.
+                  own: tuple[float, float, float] | None = None) -> float:
+    """Blur length (px) of the uint8 0/1 ``region`` along ``vel`` (:func:`streak_length_of` its moments)."""
+    return streak_length_of(moments2(region), vel, own)
+
+
+def streak_length_of(c: tuple[float, float, float] | None, vel: tuple[float, float],
+                     own: tuple[float, float, float] | None = None) -> float:
+    """Blur length (px) along ``vel`` of a region with second moments ``c`` (:func:`moments2`; None: 0).
 
     Blur sweeps the object's own shape over ``s`` px along the motion: it adds ``s²/12`` to the
     variance along the motion and nothing across it. ``own``: the object's unblurred second moments
@@ -88,13 +94,9 @@ def streak_length(region: np.ndarray, vel: tuple[float, float],
     direction scales the measured across variance (so a uniform change of scale cancels) to the
     unblurred along variance. Without it the object is taken as round (ratio 1: a disc has
     ``D²/16`` both ways), which counts an elongated object's own length along the motion as blur.
-    ``c``: the region's :func:`moments2`, when the caller has them.
     """
     speed = math.hypot(*vel)
-    if speed < 1e-6:
-        return 0.0
-    c = moments2(region) if c is None else c
-    if c is None:
+    if speed < 1e-6 or c is None:
         return 0.0
     ux, uy = vel[0] / speed, vel[1] / speed
 
@@ -225,10 +227,10 @@ class Tracked:
         if shape is not None and (self.own is None or s <= max(self.own_speed, 0.25 * self.diam)):
             self.own, self.own_speed = shape, s
 
-    def blur_of(self, region: np.ndarray, c: tuple | None = None) -> float:
-        """Blur length (px) of ``region`` (second moments ``c``, if known) along this object's motion
-        (:func:`streak_length`)."""
-        return streak_length(region, self.vel, self.own, c)
+    def blur_of(self, c: tuple[float, float, float] | None) -> float:
+        """Blur length (px) along this object's motion of a region with second moments ``c``
+        (:func:`streak_length_of`)."""
+        return streak_length_of(c, self.vel, self.own)
 
     def growth_limit(self) -> float:
         """Area (relative to the expected) past which a blob may hold more than the object: four

@@ -7,11 +7,11 @@ import pytest
 
 from lawful.runner.evaluate import evaluate_video
 from lawful.score.wmle import q
-from lawful.suites.wmle.p10_edge_pivot_rotation import (
-    EdgePivotRotation, edge_lengths, largest_rotation, noise_adjusted, rot, rotation_about_edge, tilt,
-)
+from lawful.suites.wmle._pivots import edge_lengths, largest_rotation, noise_adjusted, shape_change
+from lawful.suites.wmle.p10_edge_pivot_rotation import EdgePivotRotation, rotation_about_edge
 from lawful.tracks import Tracks
 from lawful.video import write_video
+from lawful.world.scenes.pivots import rot, tilt
 
 
 def test_metric_formula_and_rotation_indicator():
@@ -117,12 +117,6 @@ def test_reference_and_twin_end_to_end(tmp_path):
 def test_area_edge_floor_and_motion_blur_allowance():
     """shape_change on a 100 x 200 block: a boundary grown by the noise floor on every side is not a shape
     change; the same 6 % area growth counts at rest but not while the block turns fast (a blur smear)."""
-    import math
-
-    import numpy as np
-
-    from lawful.suites.wmle.p10_edge_pivot_rotation import shape_change
-
     T, n = 20, 1.5
     box = np.tile([0.0, 0.0, 99.0, 199.0], (T, 1))
     phi = np.zeros(T)

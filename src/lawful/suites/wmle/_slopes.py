@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import least_squares
+from scipy.optimize import least_squares, minimize_scalar, nnls
 
 from lawful.perceive import events, noise
+from lawful.perceive.onset import rest_position
 from lawful.result import Measurement
 from lawful.case import Case
-from lawful.suites.wmle.common import departure_time, event, local_poly_value, steady_visible
+from lawful.suites.wmle.common import event, local_poly_value, steady_visible
 from lawful.suites.wmle.kinematics import local_crossing_time
 from lawful.tracks import Tracks
 
@@ -24,7 +25,6 @@ MOVE_PX = 2.0
 MIN_FIT_SAMPLES = 5
 ROBUST_PX = 0.5  # residual (px) past which a sample weighs less in the fits (soft L1)
 STAY_S = 0.5  # an ascent-only event: the block rests at its highest point at least this long
-SLIDE_TOL_PX = 1.0  # P6: a block's distance to the hinge shrinking by this much has started to slide
 TILT_EVENT_DEG = 3.0  # P6: the board's turn reported as the tilt event
 
 
@@ -303,13 +303,79 @@ def release_and_travel_ratio(tracks: Tracks, ids: tuple[str, str], fractions: np
 # ----------------------------------------------------------------------------- P6: sliding onsets
 
 
+def _slide_sse(t: np.ndarray, drop: np.ndarray, t0: float, rest_q: np.ndarray) -> tuple[float, np.ndarray]:
+    """Residual sum of squares and ``(c₂, c₃) ≥ 0`` of ``drop = rest line + c₂τ² + c₃τ³`` (``τ = max(0, t - t0)``);
+    ``rest_q``: orthonormal basis of the rest line's columns (eliminated in closed form)."""
+    tau = np.maximum(t - t0, 0.0)
+    S = np.stack([tau**2, tau**3], axis=1)
+    c, rnorm = nnls(S - rest_q @ (rest_q.T @ S), drop - rest_q @ (rest_q.T @ drop))
+    return float(rnorm) ** 2, c
+
+
+def slide_onset(t: np.ndarray, d: np.ndarray) -> tuple[float | None, dict]:
+    """When a block resting on a tilting board starts to slide, from its distance ``d`` ``[T]`` to the hinge
+    (px, NaN where unseen) over time ``t``.
+
+    At rest ``d`` is a line, not a constant: the tracked centroid is not the contact point and drifts a
+    little as the board turns (shading, perspective). A slide adds a drop that starts from rest with a
+    non-decreasing acceleration, ``c₂τ² + c₃τ³`` (``τ = t - t0``, ``c ≥ 0``: static friction lets go at
+    once, or the pull grows with the tilt). Both are fitted by least squares to the samples up to halfway
+    down the block's travel (before a stop can act); ``t0`` minimises the residual over a sub-frame grid.
+    The noise is measured on the fit itself: a drop within ``k·σ√2`` of rest (``σ`` the distance's noise,
+    :func:`lawful.perceive.noise.sigma`) or one the rest line explains as well (gain ``< k²σ_fit²``) is no
+    slide; the onset's interval is where the residual is within ``k²σ_fit²`` of its minimum (``k`` for
+    ``noise.FALSE_ALARM``). Returns ``(t0, info)`` with ``info``: ``lo``, ``hi`` (the interval, s),
+    ``sigma_px``, ``fit_px``, or ``stayed`` / ``unresolved`` (why) when ``t0`` is None.
+    """
+    t, d = np.asarray(t, float), np.asarray(d, float)
+    ok = np.isfinite(t) & np.isfinite(d)
+    tt, drop = t[ok], rest_position(d) - d[ok]
+    sig = noise.sigma(d)
+    sig = sig if math.isfinite(sig) else 0.0
+    k = noise.k_for()
+    info: dict = {"sigma_px": sig}
+    travel = float(drop.max()) if len(drop) else 0.0
+    if travel <= k * sig * math.sqrt(2.0):
+        info["stayed"] = f"travel {travel:.2f} px within k·σ√2 = {k * sig * math.sqrt(2.0):.2f} px of rest"
+        return None, info
+    end = int(np.flatnonzero(drop >= 0.5 * travel)[0]) + 1
+    tw, yw = tt[:end], drop[:end]
+    if end < 2 * MIN_FIT_SAMPLES:
+        info["unresolved"] = f"{end} samples before the block is halfway down: too few to tell rest from the slide"
+        return None, info
+    rest_q = np.linalg.qr(np.stack([np.ones(end), tw - tw.mean()], axis=1))[0]
+    step = float(np.median(np.diff(tw))) / 10.0
+    grid = np.arange(tw[0], tw[-1], step)
+    sse = np.array([_slide_sse(tw, yw, g, rest_q)[0] for g in grid])
+    i = int(np.argmin(sse))
+    best = minimize_scalar(lambda g: _slide_sse(tw, yw, g, rest_q)[0], method="bounded",
+                           bounds=(grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]), options={"xatol": 1e-6})
+    t0, sse_min = (float(best.x), float(best.fun)) if best.fun <= sse[i] else (float(grid[i]), float(sse[i]))
+    var = max(sse_min / (end - 5), sig * sig)  # rest line, c₂, c₃, t0: the fit is no better than the track's noise
+    line = float(np.sum((yw - rest_q @ (rest_q.T @ yw)) ** 2))
+    info["fit_px"] = math.sqrt(sse_min / (end - 5))
+    if line - sse_min <= k * k * var:
+        info["stayed"] = f"the drop is a drift of the rest line (slide gain {line - sse_min:.2g} px² ≤ k²σ²)"
+        return None, info
+    inside = np.append(grid[sse <= sse_min + k * k * var], t0)
+    info["lo"], info["hi"] = float(inside.min()), float(inside.max())
+    if info["lo"] <= grid[0]:
+        info["unresolved"] = "the slide cannot be told from rest: its onset may be at the first sample"
+        return None, info
+    return t0, info
+
+
 def sliding_onset_measurement(case: Case, tracks: Tracks) -> Measurement:
     """Onset frame and board inclination at onset of ``block_left`` (``_l``) and ``block_right`` (``_r``): a block
-    resting on the board keeps its distance to the hinge; onset is when that distance starts to shrink."""
+    resting on the board turns with it about the hinge; onset is when its distance to the hinge starts to
+    shrink (:func:`slide_onset`). ``notes``: ``untracked_<tag>``, ``stayed_<tag>``, ``unresolved_<tag>`` (why),
+    ``onset_<tag>`` (the fit's evidence, frames)."""
     m = Measurement()
     t = np.asarray(tracks.t, float)
     hx, hy = case.known["hinge"]
     n_frames = float(tracks.meta.get("n_frames") or round(case.duration * case.fps))
+    to_frame = n_frames / case.duration
+    angle0 = case.known.get("board_angle0_deg", 0.0)
     max_turn, i_tilt = 0.0, None
     for oid, tag in (("block_left", "l"), ("block_right", "r")):
         tr = tracks[oid]
@@ -320,23 +386,26 @@ def sliding_onset_measurement(case: Case, tracks: Tracks) -> Measurement:
         x, y = np.where(vis, tr.x, np.nan), np.where(vis, tr.y, np.nan)
         dist = np.hypot(x - hx, y - hy)
         phi = np.degrees(np.arctan2(-(y - hy), x - hx))
-        d0, phi0 = float(dist[0]), float(phi[0])
+        t_on, info = slide_onset(t, dist)
+        m.notes[f"onset_{tag}"] = {k: (v * to_frame if k in ("lo", "hi") else v) for k, v in info.items()}
+        rigid = vis & (t <= (t_on if t_on is not None else t[-1]))
+        phi0 = local_poly_value(t[rigid], phi[rigid], float(t[0]), k=6, deg=1)  # the first frame's angle, less noise
         turn = np.abs(phi - phi0)
         max_turn = max(max_turn, float(np.nanmax(turn)))
         tilted = np.flatnonzero(turn >= TILT_EVENT_DEG)
         if len(tilted):
             i_tilt = int(tilted[0]) if i_tilt is None else min(i_tilt, int(tilted[0]))
-        t_on = departure_time(t, np.maximum(d0 - dist, 0.0), SLIDE_TOL_PX, n_fit=5)
+        if "unresolved" in info:
+            m.notes[f"unresolved_{tag}"] = info["unresolved"]
+            continue
         if t_on is None:
             m.notes[f"stayed_{tag}"] = True
-            last = np.flatnonzero(vis)[-1]
             m.set(f"onset_frame_{tag}", n_frames, "")
-            m.set(f"onset_angle_{tag}_deg", float(phi[last] - phi0) + case.known.get("board_angle0_deg", 0.0))
+            m.set(f"onset_angle_{tag}_deg", float(phi[np.flatnonzero(vis)[-1]] - phi0) + angle0)
             continue
-        rigid = vis & (t <= t_on)
         theta_on = local_poly_value(t[rigid], phi[rigid], t_on, k=6, deg=1) if rigid.sum() >= 2 else phi0
-        m.set(f"onset_frame_{tag}", t_on / case.duration * n_frames)
-        m.set(f"onset_angle_{tag}_deg", theta_on - phi0 + case.known.get("board_angle0_deg", 0.0))
+        m.set(f"onset_frame_{tag}", t_on * to_frame)
+        m.set(f"onset_angle_{tag}_deg", theta_on - phi0 + angle0)
         m.events.append(event(oid, "onset", float(np.interp(t_on, t, np.arange(len(t)))), tracks))
     m.set("n_frames", n_frames)
     if i_tilt is not None:

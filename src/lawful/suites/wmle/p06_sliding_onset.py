@@ -2,10 +2,13 @@
 contact) start to slide at the same moment, i.e. at the same inclination tan θ = μ_s.
 
 Extraction: the board turns about a hinge whose first-frame position is known from the case. While a
-block rests on the board it turns rigidly with it, so its distance to the hinge is constant; the onset
-is when that distance starts to shrink (sub-frame, motion from rest). The board's inclination at
-onset is the block's own turn about the hinge up to that moment (rigid phase), so no board tracking
-is needed and the first-frame angle cancels between the two blocks.
+block rests on the board it turns rigidly with it, so its distance to the hinge stays put (up to a slow
+drift of the tracked centroid); the onset is when that distance starts to shrink, from a fit of rest plus
+a slide from rest (sub-frame; :func:`~lawful.suites.wmle._slopes.slide_onset`). An onset the track's
+noise cannot place (it may be at the first sample, or too few samples before the slide) leaves both
+metrics an operational zero with the reason. The board's inclination at onset is the block's own turn
+about the hinge up to that moment (rigid phase), so no board tracking is needed and the first-frame
+angle cancels between the two blocks.
 """
 
 from __future__ import annotations
@@ -117,6 +120,11 @@ class SlidingOnset(WmleTask):
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         if m.notes.get("untracked_l") or m.notes.get("untracked_r"):
             why = "a block is not measurable"
+            return {"M1": MetricScore.operational_zero(why), "M2": MetricScore.operational_zero(why)}
+        lost = [f"{oid}: {m.notes[f'unresolved_{tag}']}" for oid, tag in (("block_left", "l"), ("block_right", "r"))
+                if m.notes.get(f"unresolved_{tag}")]
+        if lost:
+            why = "; ".join(lost)
             return {"M1": MetricScore.operational_zero(why), "M2": MetricScore.operational_zero(why)}
         if m.notes.get("stayed_l") and m.notes.get("stayed_r"):
             why = "rule: two measurable blocks that both stay put"

@@ -134,3 +134,95 @@ def test_area_edge_floor_and_motion_blur_allowance():
     box_t = np.stack([np.zeros(T), np.zeros(T), 100 * c + 200 * s_ - 1, 100 * s_ + 200 * c - 1], 1)
     assert shape_change(box_t, area, turning, n) == pytest.approx(0.0, abs=1e-12)  # a rigid turn: no change
     assert shape_change(box_t, fat, turning, n) == pytest.approx(0.0, abs=1e-12)  # smeared while turning
+
+
+def _resting_then_turning(T=40, rest=12, pan_px_s=0.0, zoom_per_s=0.0, noise=0.0, seed=0):
+    """Boxes, centroids and areas of a 50 x 100 block resting for ``rest`` samples, turning to 90° and
+    resting again, filmed by a camera panning at ``pan_px_s`` and zooming (about the centroid's start) at
+    ``zoom_per_s`` (relative scale per s); ``noise``: px of Gaussian centroid jitter."""
+    t = np.arange(T) / 24.0
+    phi = np.clip((np.arange(T) - rest) / (T - 2 * rest), 0.0, 1.0) * math.pi / 2
+    w, h = 50.0, 100.0
+    c, s = np.abs(np.cos(phi)), np.abs(np.sin(phi))
+    scale = 1 + zoom_per_s * t
+    bw, bh = (w * c + h * s) * scale, (w * s + h * c) * scale
+    P = np.array([300.0, 300.0])
+    cen = P + np.einsum("tij,j->ti", rot(phi), np.array([-w / 2, -h / 2]))
+    cen = P + (cen - P) * scale[:, None]
+    cen[:, 0] += pan_px_s * t
+    cen += np.random.default_rng(seed).normal(0, noise, cen.shape) if noise else 0.0
+    box = np.stack([cen[:, 0] - bw / 2, cen[:, 1] - bh / 2, cen[:, 0] + bw / 2 - 1, cen[:, 1] + bh / 2 - 1], 1)
+    return t, cen, box, w * h * scale ** 2, np.ones(T, bool)
+
+
+def test_rest_windows_are_where_the_box_aspect_holds():
+    from lawful.suites.wmle._pivots import rest_windows
+
+    t, cen, box, area, vis = _resting_then_turning()
+    # rests: samples 0-12 (φ = 0 up to sample 12) and from sample 28 (φ = 90°) on; a pan or zoom changes nothing
+    assert rest_windows(box, vis, 1.5) == [(0, 13), (28, 40)]
+    assert rest_windows(_resting_then_turning(pan_px_s=30, zoom_per_s=0.05)[2], vis, 1.5) == [(0, 13), (28, 40)]
+    hidden = vis.copy()
+    hidden[5] = False
+    assert rest_windows(box, hidden, 1.5)[0] == (0, 5)
+
+
+def test_rest_frame_motion_reads_a_pan_and_a_zoom():
+    from lawful.suites.wmle._pivots import rest_frame_motion
+
+    t, cen, box, area, vis = _resting_then_turning(pan_px_s=12.0)
+    got = rest_frame_motion(t, cen, box, area, vis, 1.5)
+    assert got["window"] == [0, 13] and got["rate_px_s"] == pytest.approx(12.0, abs=1e-9)
+    assert got["sd_px_s"] == pytest.approx(0.0, abs=1e-9)
+    # a zoom of 2 %/s about the pivot: the centroid moves at 0.02 x |c - P| and the lever to a corner (half
+    # the diagonal) grows at 0.02 x its length, both read from sqrt(A)
+    t, cen, box, area, vis = _resting_then_turning(zoom_per_s=0.02)
+    got = rest_frame_motion(t, cen, box, area, vis, 1.5)
+    lever = 0.5 * math.hypot(50, 100)
+    assert got["rate_px_s"] == pytest.approx(0.02 * lever + 0.02 * lever, rel=1e-6)
+
+
+def test_frame_error_compensated_unreliable_and_still():
+    from lawful.perceive.noise import k_for
+    from lawful.suites.wmle._pivots import frame_error
+
+    t, cen, box, area, vis = _resting_then_turning(pan_px_s=12.0)
+    # compensated by a reliable camera: its stated error (tracked px) in case px
+    sd, why, _ = frame_error({"compensated": True, "reliable": True, "uncertainty_px": 0.4}, t, cen, box, area,
+                             vis, 1.5, 3.0)
+    assert sd == pytest.approx(1.2) and why is None
+    assert frame_error({"compensated": False}, t, cen, box, area, vis, 1.5, 1.0)[:2] == (0.0, None)
+    # unreliable, and the resting block moves 12 px/s: 12 px/s x 39/24 s, far beyond 2 n = 3 px
+    sd, why, ev = frame_error({"reliable": False, "reason": "2 key frames held"}, t, cen, box, area, vis, 1.5, 1.0)
+    assert math.isnan(sd) and "2 key frames held" in why and ev["frame_moved_px"] == pytest.approx(12 * 39 / 24)
+    # unreliable but the rest shows a still frame (0.3 px jitter): measured, the rate's error over the span counts
+    t, cen, box, area, vis = _resting_then_turning(T=80, rest=30, noise=0.3)
+    sd, why, ev = frame_error({"reliable": False}, t, cen, box, area, vis, 1.5, 1.0)
+    assert why is None and ev["rate_px_s"] - k_for() * ev["sd_px_s"] < 0
+    assert sd == pytest.approx(ev["sd_px_s"] * 79 / 24)
+
+
+def test_unreliable_camera_and_a_panning_rest_is_unmeasurable():
+    """The law's motion filmed by a panning camera the tracker could not follow: no confident number."""
+    task = EdgePivotRotation()
+    case, _ = task.make_case(0, 7)
+    k = case.known
+    t = np.arange(case.n_frames) * case.duration / case.n_frames
+    tr = _block_tracks(case, t, tilt(k, t), 20.0 * t)  # the whole picture drifts right at 20 px/s
+    tr.meta["camera"] = {"compensated": False, "reliable": False, "reason": "unreliable: 3 key frames held"}
+    m = task.measure(case, tr)
+    got = task.metrics(case, m)["M1"]
+    assert got.status == "operational_zero" and "3 key frames held" in got.reason
+    assert m.notes["frame"]["rate_px_s"] == pytest.approx(20.0, rel=1e-6)
+    tr.meta["camera"]["reliable"] = True  # a camera that vouches for a still frame: the drift is measured
+    assert task.metrics(case, task.measure(case, tr))["M1"].status == "measured"
+
+
+def test_noise_floor_is_in_tracked_pixels():
+    """1.5 px of mask-boundary resolution in the image the masks are made in: 3 case px when tracked at half size."""
+    task = EdgePivotRotation()
+    case, _ = task.make_case(0, 7)
+    t = np.arange(case.n_frames) * case.duration / case.n_frames
+    tr = _block_tracks(case, t, tilt(case.known, t), np.zeros_like(t))
+    tr.meta["track_size"] = [case.width // 2, case.height // 2]
+    assert task.measure(case, tr).get("noise_floor_px") == pytest.approx(3.0)

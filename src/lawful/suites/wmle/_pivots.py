@@ -13,17 +13,30 @@ interpolated).
 - shape: the mask area's mean edge ``sqrt(A)`` and, within 10° of an axis (where mask corners do not
   shorten the box), the edge lengths solved from the tracked box and ``φ``
   (``bw = w|cos φ| + h|sin φ|``, ``bh = w|sin φ| + h|cos φ|``), each compared with the first frame;
-- noise adjustment: drift and gap are their 95th percentiles minus twice the pixel noise floor
+- noise adjustment: drift and gap are their 95th percentiles minus twice the noise floor
   ``n = max(1.5 px, jitter)`` (jitter: robust scatter of the centroid about a local smooth; 1.5 px
   is the resolution of colour-mask boundaries in compressed 4:2:0 video, where chroma is sampled
-  every second pixel and blends with the floor and shadow), clipped at zero and divided by the
-  first-frame diagonal. Each sample's edge change has ``2 n_e`` removed, ``n_e`` being ``n``
+  every second pixel and blends with the floor and shadow; pixels of the image the masks are made
+  in, ``tracks.meta["track_size"]``, so 4.5 case px for a 1920-wide case tracked at 640), combined in
+  quadrature with the error of the frame the positions are measured in (below), clipped at zero and divided
+  by the first-frame diagonal. Each sample's edge change has ``2 n_e`` removed, ``n_e`` being ``n``
   carried through the box-to-edge solve with a 1.5° orientation allowance (see :func:`shape_change`);
   the area edge ``sqrt(A)`` has ``n (w + h) / sqrt(w h)`` removed (every side of the ``w x h`` box
   shifted by ``n``) plus a motion-blur allowance for the mask smeared along the motion in one sample
   interval; ``e_shape`` is the 95th percentile of the largest relative change;
 - ``Δθ``: the largest rotation seen within one run of consecutive visible samples lasting at least
-  four samples and 0.3 s.
+  four samples and 0.3 s;
+- the frame: every quantity compares positions with the first frame's, so the frame must hold still.
+  Where the camera's motion was compensated, the compensation's stated standard error
+  (``meta["camera"]["uncertainty_px"]``) is the frame's error. Where the tracker judged its camera
+  estimate unreliable (the camera may have moved unseen), the block itself is the witness: it rests
+  before the push and after the fall (box aspect ``bw / bh`` within its noise of the first or the
+  last samples', which neither a pan nor a zoom changes), and in the longer rest its centroid and,
+  through ``sqrt(A)``, the lever to its corner (half the diagonal) may not move. The rest's rate
+  (least squares, with its standard error ``σ_v``) less ``k σ_v`` (:func:`lawful.perceive.noise.k_for`),
+  times the clip's span, is frame motion the measurement cannot tell from a sliding pivot: beyond
+  ``2 n`` the block is unresolved (unmeasurable, with the reason); within it, ``σ_v`` times the span
+  is the frame's error.
 
 The block's painted spot is not used: stray boundary pixels of a compressed video can tilt its
 tracked direction by several degrees (too much for a 2-pixel scale).
@@ -36,7 +49,7 @@ import math
 import numpy as np
 
 from lawful.case import Case
-from lawful.perceive import events
+from lawful.perceive import events, noise as pnoise
 from lawful.result import Measurement
 from lawful.suites.wmle.common import event
 from lawful.tracks import Tracks
@@ -135,10 +148,78 @@ def jitter_px(xy: np.ndarray) -> float:
     return max(res) if res else 0.0
 
 
+def rest_windows(box: np.ndarray, vis: np.ndarray, noise: float) -> list[tuple[int, int]]:
+    """Sample ranges ``[a, b)`` where the block rests: from sample 0 while its box aspect ``bw / bh`` stays
+    within ``2 δ`` of the first sample's, and back from the last sample while it stays within ``2 δ`` of
+    the median of the last four (``δ = a n sqrt(1/bw² + 1/bh²)``: each box side uncertain by ``n``).
+    Hidden samples end a rest. The aspect of a turned rectangle does not change under a camera pan
+    or zoom."""
+    bw, bh = box[:, 2] - box[:, 0] + 1, box[:, 3] - box[:, 1] + 1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        a = np.where(vis, bw / bh, np.nan)
+        tol = 2 * a * noise * np.hypot(1 / bw, 1 / bh)
+    out = []
+    last = np.flatnonzero(np.isfinite(a))[-MIN_RUN_SAMPLES:]
+    for ref, order in ((0, np.arange(len(a))), (last, np.arange(len(a))[::-1])):
+        a_ref = float(np.median(a[ref]))
+        still = np.abs(a - a_ref) <= tol
+        n = int(np.argmin(still[order])) if not still.all() else len(a)
+        out.append((0, n) if order[0] == 0 else (len(a) - n, len(a)))
+    return out
+
+
+def _rate(t: np.ndarray, v: np.ndarray) -> tuple[float, float]:
+    """Least-squares slope of ``v`` over ``t`` and its standard error."""
+    tc = t - t.mean()
+    sxx = float(tc @ tc)
+    slope = float(tc @ (v - v.mean())) / sxx
+    r = v - v.mean() - slope * tc
+    return slope, math.sqrt(float(r @ r) / max(len(t) - 2, 1) / sxx)
+
+
+def rest_frame_motion(t: np.ndarray, xy: np.ndarray, box: np.ndarray, area: np.ndarray, vis: np.ndarray,
+                      noise: float) -> dict | None:
+    """Apparent motion of the frame where the block rests (the longer of :func:`rest_windows`, at least
+    ``MIN_RUN_SAMPLES`` samples and ``MIN_RUN_S``): ``rate_px_s`` (centroid speed plus the rate the
+    lever from the centroid to a corner, half the diagonal, grows at through ``sqrt(A)``), its standard
+    error ``sd_px_s`` and the ``window``; None without such a rest."""
+    a, b = max(rest_windows(box, vis, noise), key=lambda w: w[1] - w[0])
+    if b - a < MIN_RUN_SAMPLES or t[b - 1] - t[a] < MIN_RUN_S - 1e-9:
+        return None
+    tt, edge = t[a:b], np.sqrt(area[a:b])
+    (vx, sx), (vy, sy), (ve, se) = _rate(tt, xy[a:b, 0]), _rate(tt, xy[a:b, 1]), _rate(tt, edge)
+    lever = 0.5 * math.hypot(box[a, 2] - box[a, 0] + 1, box[a, 3] - box[a, 1] + 1) / float(edge[0])
+    return {"rate_px_s": math.hypot(vx, vy) + abs(ve) * lever, "sd_px_s": math.hypot(sx, sy) + se * lever,
+            "window": [int(a), int(b)]}
+
+
+def frame_error(camera: dict, t: np.ndarray, xy: np.ndarray, box: np.ndarray, area: np.ndarray,
+                vis: np.ndarray, noise: float, px: float) -> tuple[float, str | None, dict]:
+    """Standard error (case px) of the frame positions are compared in, a reason when the frame cannot be
+    trusted (None otherwise) and the evidence (see the module docstring). ``camera``: the tracker's
+    camera summary; ``px``: case px per tracked px."""
+    if camera.get("reliable", True):
+        sd = float(camera.get("uncertainty_px") or 0.0) * px if camera.get("compensated") else 0.0
+        return sd, None, {"frame_sd_px": sd}
+    why = f"camera estimate unreliable ({camera.get('reason', 'no reason given')})"
+    rest = rest_frame_motion(t, xy, box, area, vis, noise)
+    if rest is None:
+        return math.nan, f"{why} and the block never rests to show the frame still", {}
+    span = float(np.max(t[vis]) - t[0])
+    moved = max(0.0, rest["rate_px_s"] - pnoise.k_for() * rest["sd_px_s"]) * span
+    ev = {**rest, "frame_moved_px": moved, "frame_sd_px": rest["sd_px_s"] * span}
+    if moved > 2 * noise:
+        return math.nan, (f"{why}; the resting block (samples {rest['window'][0]}-{rest['window'][1] - 1}) moves "
+                          f"{rest['rate_px_s']:.2f} ± {rest['sd_px_s']:.2f} px/s: the frame may move {moved:.1f} px "
+                          f"over the clip, beyond the {2 * noise:.1f}-px noise allowance"), ev
+    return rest["sd_px_s"] * span, None, ev
+
+
 def edge_pivot_measurement(case: Case, tracks: Tracks, oid: str = "block") -> Measurement:
     """``noise_floor_px``, ``rotation_deg``, ``e_pivot``, ``e_contact``, ``e_shape`` and the events
     ``rotation_start`` (|φ| > 1°) and ``lies_down`` (|φ| > 80°) of ``oid`` (see the module docstring);
-    ``notes["unresolved"]`` when the block is not tracked from the first frame."""
+    ``notes["unresolved"]`` when the block is not tracked from the first frame or the frame may have moved;
+    ``notes["frame"]``: the frame's evidence."""
     m = Measurement()
     tr = tracks[oid]
     t = np.asarray(tracks.t, float)
@@ -146,7 +227,14 @@ def edge_pivot_measurement(case: Case, tracks: Tracks, oid: str = "block") -> Me
     if vis.sum() < MIN_RUN_SAMPLES or not vis[0]:
         m.notes["unresolved"] = "block not tracked from the first frame"
         return m
-    noise = max(NOISE_FLOOR_MIN_PX, jitter_px(np.where(vis[:, None], tr.xy, np.nan)))
+    px = case.width / tracks.meta["track_size"][0] if "track_size" in tracks.meta else 1.0
+    noise = max(NOISE_FLOOR_MIN_PX * px, jitter_px(np.where(vis[:, None], tr.xy, np.nan)))
+    sd, why, m.notes["frame"] = frame_error(tracks.meta.get("camera") or {}, t, tr.xy, tr.box, tr.area, vis,
+                                           noise, px)
+    if why:
+        m.notes["unresolved"] = why
+        return m
+    noise = math.hypot(noise, sd)
     c0 = tr.xy[0]
     bw0, bh0 = tr.box[0, 2] - tr.box[0, 0] + 1, tr.box[0, 3] - tr.box[0, 1] + 1
     diag0 = math.hypot(bw0, bh0)

@@ -8,8 +8,10 @@ pivot in place, stays in contact with the floor and keeps its edge lengths.
 M1 ``E = max(e_pivot, e_contact, e_shape)`` and ``s1 = I[Δθ ≥ 5°] · q(E; 0.02)``; M2 is not defined.
 ``e_pivot``: drift of the support edge carried back from the centroid, ``e_contact``: gap of the
 lowest corner from the floor, ``e_shape``: change of the edge lengths, each beyond the pixel noise and
-divided by the block's diagonal; ``Δθ``: the largest rotation seen in one run of visible samples
-(extraction: :mod:`lawful.suites.wmle._pivots`; scene: :mod:`lawful.world.scenes.pivots`).
+divided by the block's diagonal; ``Δθ``: the largest rotation seen in one run of visible samples.
+Positions are compared with the first frame's: where the camera estimate is unreliable and the resting
+block shows the frame moving beyond the noise, M1 is unmeasurable (extraction:
+:mod:`lawful.suites.wmle._pivots`; scene: :mod:`lawful.world.scenes.pivots`).
 
 The block carries a painted spot so that its turning is visible to a generator; the extraction does
 not rely on it.

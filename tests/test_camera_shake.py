@@ -3,6 +3,7 @@ exceeds its own errors; left alone when only noise is there."""
 
 import cv2
 import numpy as np
+import pytest
 
 from lawful.perceive import camera
 from test_perceive_camera import H, W, scene
@@ -66,3 +67,23 @@ def test_a_shake_is_compensated_only_where_it_exceeds_its_own_error():
     v = sh.verdict(100, 3.0)
     assert v["used"] and v["axes"] == "x", v
     assert v["chi2"][1] > 99 + 3 * np.sqrt(2 * 98)  # y's shake is real, yet no larger than its error
+
+
+
+def test_a_frame_identical_to_frame_0_has_the_error_rounding_alone_leaves():
+    """A noise-free render leaves zero residuals where the codec copied the background: the cluster-robust error
+    alone would be 0 (a shift 'known' exactly, so any 0.0005-px codec wobble is significant). Each frame's error
+    is at least what the two images' rounding leaves, _QUANT^2 (J'J)^-1 with J = [gradient, intensity, 1]."""
+    from lawful.perceive import camera_dense as dense
+    from lawful.perceive.camera_shake import Shake
+
+    frames, truth = scene(n=2)
+    D0 = dense.smooth(cv2.cvtColor(frames[0], cv2.COLOR_RGB2GRAY))
+    keep = np.ones(D0.shape, bool)
+    sh = Shake(D0, keep)
+    sh.add(D0, keep)
+    d, sd, n = sh.est[-1]
+    J = np.column_stack([sh.g0, sh.R - sh.R.mean(), np.ones(len(sh.R))])
+    want = dense._QUANT * np.sqrt(np.diag(np.linalg.inv(J.T @ J))[:2])
+    assert np.all(d == 0) and n == len(sh.R)
+    assert sd == pytest.approx(want, rel=1e-6) and np.all(want > 0)

@@ -100,8 +100,7 @@ class CameraMotion:
         self._held: list[tuple] = []  # (index, rgb, boxes) of the frames not estimated yet
         self._keys: list[tuple[int, np.ndarray, str, dict]] = []  # (index, work transform, method, fit info)
         self._out: list[np.ndarray] | None = None
-        self._s = 1.0
-        self._size = (0, 0)
+        self._s, self._size = 1.0, (0, 0)
         self._corners_w = np.zeros((0, 2))
         self._gray0 = self._prev = None  # frame 0 and the last estimated key frame (grey, work resolution)
         self._D0 = self._Dprev = None  # the same, smoothed float32 (``_Dprev`` made when first needed)
@@ -118,6 +117,7 @@ class CameraMotion:
         self._still: StillTest | None = None  # while every key frame is still: no corners tracked yet
         self._boxes0 = None  # frame 0's object boxes (work px), for corners found there later
         self._shake: Shake | None = None  # per-frame shake about frame 0 (used only where the path is static)
+        self._last = (-1, None, None, None)  # (index, grey, plain grey, smoothed) of the last frame the shake took
 
     # --- streaming ---------------------------------------------------------------------
     def update(self, rgb: np.ndarray, boxes=None) -> None:
@@ -125,8 +125,9 @@ class CameraMotion:
         self._held.append((self._n, rgb, boxes))
         self._n, self._out = self._n + 1, None
         if self._shake is not None and self._shake.take(self._n - 1):
-            raw = self._gray(rgb)[1]
-            self._shake.add(dense.smooth(raw), ~self._excluded(self._boxes(boxes), raw.shape))
+            g, raw = self._gray(rgb)
+            self._last = (self._n - 1, g, raw, dense.smooth(raw))  # a key frame's images are made once
+            self._shake.add(self._last[3], ~self._excluded(self._boxes(boxes), raw.shape))
         if (self._n - 1) % self.stride == 0:
             self._flush()
 
@@ -186,9 +187,9 @@ class CameraMotion:
         self._held = []
         if not self._keys:
             return self._start(rgb, boxes)
-        (g, raw), b = self._gray(rgb), self._boxes(boxes)
+        (g, raw, D), b = self._last[1:] if self._last[0] == i else (*self._gray(rgb), None), self._boxes(boxes)
         if self._still is not None and self._still.failed is None:  # cheap test first: is the background still?
-            keep, D = ~self._excluded(b, g.shape), dense.smooth(raw)
+            keep, D = ~self._excluded(b, g.shape), dense.smooth(raw) if D is None else D
             got = self._still.test(i, D, keep)
             if got is not None:
                 self._prev, self._raw_prev, self._Dprev, self._prev_A, self._keep_prev = g, raw, D, got[0], keep
@@ -204,7 +205,7 @@ class CameraMotion:
             r = (i - j) / (j - j0)
             pred = Aj + (Aj - A0) * r
             u_pred = float(np.hypot((1 + r) * u_pred, r * info0.get("u", 0.0)))  # the extrapolation's own error
-        A, method, info, pts, ref = self._estimate(g, None, b, pred, replace=True, raw=raw)
+        A, method, info, pts, ref = self._estimate(g, D, b, pred, replace=True, raw=raw)
         if A is not None and self.Z * info["u"] / self._s > self.max_uncertainty:
             A, method, info = None, "hold", {**info, "rejected": method}  # too uncertain to use
         if A is None:

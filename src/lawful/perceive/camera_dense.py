@@ -28,6 +28,24 @@ GRID = 8  # cells per side in the vote of best()
 _VOTE = 0.05  # share of a cell by which a candidate must explain more to win it
 
 
+def median(x: np.ndarray) -> float:
+    """``np.median`` of a 1-D array without its overhead (one partition; even sizes: the mean of the middle two)."""
+    n = len(x)
+    if n % 2:
+        return float(np.partition(x, n // 2)[n // 2])
+    p = np.partition(x, (n // 2 - 1, n // 2))
+    return float(0.5 * (p[n // 2 - 1] + p[n // 2]))
+
+
+def tukey(r: np.ndarray, use: np.ndarray) -> tuple[np.ndarray, float]:
+    """Tukey biweights of the residuals ``r`` (zero outside ``use``) and the robust sigma they are scaled by
+    (the median absolute deviation of ``r[use]``, at least the quantisation's)."""
+    ru = r[use]
+    sig = max(_MAD * median(np.abs(ru - median(ru))), _QUANT)
+    z = r / (_TUKEY * sig)
+    return np.where(use & (np.abs(z) < 1), (1 - z * z) ** 2, 0.0), sig
+
+
 def smooth(gray: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
 
@@ -275,10 +293,7 @@ def register(img: np.ndarray, tpl: Template, A0: np.ndarray, keep: np.ndarray, i
             e, use = _residuals(I, kp, y, Bk, R, g, c)
             if use.sum() < 30:
                 return None
-            eu = e[use]
-            sig = max(_MAD * float(np.median(np.abs(eu - np.median(eu)))), _QUANT)
-            u = e / (_TUKEY * sig)
-            wt = np.where(use & (np.abs(u) < 1), (1 - u * u) ** 2, 0.0)
+            wt, sig = tukey(e, use)
             J = np.concatenate([g * SD, R[:, None], np.ones((len(R), 1))], 1)
             Jw = J * wt[:, None]
             H = Jw.T @ J
@@ -317,12 +332,13 @@ def block_scores(J: np.ndarray, wt: np.ndarray, e: np.ndarray, y: np.ndarray, w:
     ``y`` (px, in an image ``w`` wide) summed per ``_BLOCK``-px block, ``([G, k], G)``; None with fewer than 8
     blocks. The covariance is then ``Hi @ (S.T @ S) @ Hi * G / (G - 1)``."""
     sel = wt > 0
-    _, bi = np.unique((y[sel, 1] // _BLOCK) * (w // _BLOCK + 1) + y[sel, 0] // _BLOCK, return_inverse=True)
-    G = int(bi.max()) + 1 if sel.any() else 0
+    b = ((y[sel, 1] // _BLOCK) * (w // _BLOCK + 1) + y[sel, 0] // _BLOCK).astype(np.int64)
+    full = np.bincount(b) > 0  # the blocks with points (no sort: bincount over all block numbers)
+    G = int(full.sum())
     if G < 8:
         return None
     q = J[sel] * (wt[sel] * e[sel])[:, None]
-    return np.stack([np.bincount(bi, q[:, j], G) for j in range(q.shape[1])], 1), G
+    return np.stack([np.bincount(b, q[:, j], len(full))[full] for j in range(q.shape[1])], 1), G
 
 
 def covariance(J: np.ndarray, wt: np.ndarray, e: np.ndarray, y: np.ndarray, d: np.ndarray, H: np.ndarray,

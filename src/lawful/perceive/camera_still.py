@@ -50,10 +50,7 @@ def _robust(J: np.ndarray, e: np.ndarray, use: np.ndarray):
         Jw = J * wt[:, None]
         p = np.linalg.lstsq(Jw.T @ J, Jw.T @ e, rcond=1e-12)[0] if J.shape[1] else np.zeros(0)
         r = e - J @ p
-        ru = r[use]
-        sig = max(dense._MAD * float(np.median(np.abs(ru - np.median(ru)))), dense._QUANT)
-        z = r / (dense._TUKEY * sig)
-        wt = np.where(use & (np.abs(z) < 1), (1 - z * z) ** 2, 0.0)
+        wt, sig = dense.tukey(r, use)
     Jw = J * wt[:, None]
     return p, r, wt, Jw.T @ J, sig
 

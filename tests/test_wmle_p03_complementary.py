@@ -100,3 +100,23 @@ def test_excess_rms_removes_the_noise_and_keeps_a_bend():
     nx, ny = -slope / np.sqrt(1 + slope**2), 1 / np.sqrt(1 + slope**2)
     arc = projectile_arc(t, x + b * nx, y + b * ny, np.ones(len(t), bool))
     assert 1.5 < excess_rms(arc, 0.5, 0.5) < 2.5
+
+
+def test_gross_errors_drop_lone_slips_and_keep_a_bent_path():
+    """Two samples 5 px off an exact parabola with 0.3 px noise are gross errors, and only they; so are the last
+    three when they read 5 px high (studio P3 seed 1001: a blurred ball over the floor loses its shaded lower
+    half; least squares bends towards such a run at the end, the trimmed start does not); a path bent
+    everywhere by a 3 px wobble (a violation, not a slip) loses no sample."""
+    import math
+
+    from lawful.suites.wmle.p03_complementary_angle_throws import gross_errors
+
+    t = np.arange(30) / 24.0
+    x = 100 + 300 * t
+    y = 400 - 500 * t + 0.5 * 800 * t * t + np.random.default_rng(5).normal(0, 0.3, len(t))
+    y[[7, 19]] -= 5.0
+    assert list(np.flatnonzero(gross_errors(t, x, y))) == [7, 19]
+    y[-3:] -= 5.0
+    assert list(np.flatnonzero(gross_errors(t, x, y))) == [7, 19, 27, 28, 29]
+    y = 400 - 500 * t + 0.5 * 800 * t * t + 3.0 * np.sin(2 * math.pi * 2 * t / t[-1])
+    assert not gross_errors(t, x, y).any()

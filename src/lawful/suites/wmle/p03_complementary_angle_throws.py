@@ -1,14 +1,16 @@
 """P3 — complementary-angle projectiles: at equal launch speed, 30° and 60° throws land equally far.
 
 Extraction (shared with P4 through :func:`projectile_arc`): the airborne stretch is the first run of
-samples above the launch height; ``y(x)`` is fitted with a parabola (range between its roots at the
-launch height, apex at its vertex, fit RMS), ``x(t)`` with a line and ``y(t)`` with a parabola (launch
-time at the first root, launch speed from both derivatives there).
+samples above the launch height, less its gross centroid errors (:func:`gross_errors`: a blurred ball
+whose faint half the segmentation lost, a ball merged with its launch rail); ``y(x)`` is fitted with a
+parabola (range between its roots at the launch height, apex at its vertex, fit RMS), ``x(t)`` with a
+line and ``y(t)`` with a parabola (launch time at the first root, launch speed from both derivatives there).
 
 M2's fit residual (:func:`excess_rms`) is the RMS *distance* of the samples from the fitted parabola
 (a vertical residual on the steep flanks of a 60° arc multiplies the horizontal centroid noise by the
 slope) with the part that the track's measured centroid noise explains removed: a noise-free
-parabola scores ``u = 0`` whatever the tracker's jitter, a bent path keeps its bend.
+parabola scores ``u = 0`` whatever the tracker's jitter, a bent path keeps its bend. The noise is the
+flight's own (:func:`flight_noise`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from lawful.tracks import Tracks
 from lawful.world.draw import Scene, Sphere
 
 G = 9.81
+TUKEY = 4.685  # biweight cut-off (robust sigmas): 95 % efficiency on Gaussian noise
+CENTROID_PX = 0.5  # centroid resolution: residuals within it are never gross errors
 LIFT_PX = 2.0  # height above launch level (px, at least; 0.2 radius for larger balls) that counts as airborne
 
 
@@ -98,6 +102,10 @@ def projectile_arc(t: np.ndarray, x: np.ndarray, y: np.ndarray, visible: np.ndar
     if sel.sum() < 5:
         return "flight too short to resolve"
     ts, xs, ys = t[sel], x[sel], y[sel]
+    gross = gross_errors(ts, xs, ys)
+    if (~gross).sum() < 5:
+        return "flight too short to resolve"
+    ts, xs, ys = ts[~gross], xs[~gross], ys[~gross]
     direction = 1.0 if xs[-1] >= x0 else -1.0
     yx = np.polyfit(xs, ys, 2)
     yt = np.polyfit(ts, ys, 2)
@@ -122,7 +130,61 @@ def projectile_arc(t: np.ndarray, x: np.ndarray, y: np.ndarray, visible: np.ndar
     speed = float(math.hypot(xt[0], vy0))
     return Arc(launch_y=y0, t=ts, x=xs, y=ys, yx=yx, yt=yt, xt=xt, x_launch=x_launch,
                x_land=x_far if landed else None, t_launch=t_launch, t_land=t_far if landed else None,
-               apex=apex, apex_seen=apex_seen, rms=rms, speed=speed, notes={"x0": x0, "samples": int(sel.sum())})
+               apex=apex, apex_seen=apex_seen, rms=rms, speed=speed,
+               notes={"x0": x0, "samples": len(ts), "gross_errors": [float(v) for v in t[sel][gross]]})
+
+
+def gross_errors(t: np.ndarray, x: np.ndarray, y: np.ndarray, rounds: int = 10) -> np.ndarray:
+    """``[n]`` bool: flight samples whose centroid is off the flight's ``x(t)`` line and ``y(t)`` parabola by
+    more than the bulk of the samples explains: a motion-blurred ball whose faint half segmentation lost
+    (3-6 px high, one sample here and there, or a run of them over the floor before landing), a ball
+    merged with its launch rail.
+
+    Tukey biweights (cut-off :data:`TUKEY` robust sigmas of each axis' residuals, the median absolute
+    deviation, and at least :data:`CENTROID_PX`) reweight the two fits, started from least trimmed squares
+    (:func:`_lts`), until they settle; a sample that ends with weight 0 is a gross error. The scale comes
+    from the residuals themselves, so a path that bends everywhere (a violation, not a tracking slip)
+    keeps its samples: only outliers of the bulk go. The measurement lists them (``gross_errors``).
+    """
+    t, x, y = (np.asarray(a, float) for a in (t, x, y))
+    if len(t) < 6:
+        return np.zeros(len(t), bool)
+    fits = [_lts(t, x, 1), _lts(t, y, 2)]
+    w = np.ones(len(t))
+    for _ in range(rounds):
+        z = np.zeros(len(t))
+        keep = w > 0
+        for i, (v, deg) in enumerate(((x, 1), (y, 2))):
+            r = v - np.polyval(fits[i], t)
+            mad = float(np.median(np.abs(r[keep] - np.median(r[keep]))))
+            z = np.maximum(z, np.abs(r) / max(TUKEY * noise.MAD_TO_STD * mad, CENTROID_PX))
+        new = np.where(z < 1, (1 - z * z) ** 2, 0.0)
+        if (new > 0).sum() < 6 or np.allclose(new, w, atol=1e-4):
+            break
+        w = new
+        fits = [np.polyfit(t[w > 0], v[w > 0], deg, w=np.sqrt(w[w > 0])) for v, deg in ((x, 1), (y, 2))]
+    return w == 0
+
+
+def _lts(t: np.ndarray, v: np.ndarray, deg: int, steps: int = 20) -> np.ndarray:
+    """Least-trimmed-squares polynomial ``v(t)``: the fit whose ``h = (n + deg + 2) // 2`` smallest squared
+    residuals sum least (Rousseeuw's high-breakdown fit, by concentration steps from the full fit and from
+    each run of ``h`` consecutive samples), so a run of biased samples at one end of the flight cannot
+    pull the start of :func:`gross_errors` as least squares does."""
+    n = len(t)
+    h = (n + deg + 2) // 2
+    best, cost = np.polyfit(t, v, deg), math.inf
+    for p in [best] + [np.polyfit(t[i:i + h], v[i:i + h], deg) for i in range(n - h + 1)]:
+        for _ in range(steps):
+            near = np.argsort((v - np.polyval(p, t)) ** 2)[:h]
+            q_ = np.polyfit(t[near], v[near], deg)
+            if np.allclose(q_, p, rtol=0, atol=1e-9):
+                break
+            p = q_
+        c = float(np.sort((v - np.polyval(p, t)) ** 2)[:h].sum())
+        if c < cost:
+            best, cost = p, c
+    return best
 
 
 def _landing(y: np.ndarray, vis: np.ndarray, air: np.ndarray, start: int, stop: int) -> tuple[int, bool]:
@@ -154,6 +216,15 @@ def excess_rms(arc: Arc, sigma_x: float, sigma_y: float) -> float:
     s2 = (fp * fp * sx * sx + sy * sy) / (1.0 + fp * fp)
     n = len(d2)
     return float(math.sqrt(max(0.0, float(np.mean(d2)) - float(np.mean(s2)) * max(n - 3, 0) / n)))
+
+
+def flight_noise(tracks: Tracks, oid: str, arc: Arc, frame: tuple[int, int]) -> noise.TrackNoise:
+    """Centroid noise of ``arc``'s samples (the flight's own: a blurred ball jitters more than a resting one),
+    or of the whole track's steady samples where the flight has too few consecutive samples to tell."""
+    tr = tracks[oid]
+    flight = np.isin(tracks.t, arc.t)
+    nz = noise.TrackNoise(*(noise.sigma(np.where(flight, v, np.nan)) for v in (tr.x, tr.y)))
+    return nz if math.isfinite(nz.sigma) else noise.track_noise(tr, steady_visible(tr, frame))
 
 
 def complementary_range_metric(R30: float, R60: float) -> MetricScore:
@@ -264,10 +335,11 @@ class ComplementaryAngleThrows(WmleTask):
                 m.events.append(event(oid, "landing", float(np.interp(arc.t_land, tracks.t, idx)), tracks))
             diameter = float(np.nanmean([tr.width_px[0], tr.height_px[0]])) + 1.0
             m.set(f"range_{tag}_px", arc.range, "ball did not come back to its launch height")
-            nz = noise.track_noise(tr, steady_visible(tr, (case.width, case.height)))
+            nz = flight_noise(tracks, oid, arc, (case.width, case.height))
             m.set(f"fit_rms_{tag}_diam", excess_rms(arc, nz.sigma_x, nz.sigma_y) / diameter)
             m.set(f"fit_rms_raw_{tag}_diam", arc.rms / diameter)
             m.set(f"speed_{tag}_px_s", arc.speed)
+            m.notes[f"gross_errors_{tag}"] = arc.notes["gross_errors"]
         return m
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:

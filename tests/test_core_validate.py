@@ -38,7 +38,20 @@ def test_summarise_figures_follow_their_definitions():
     assert e["unmeasurable_share"] == pytest.approx(1 / 3)
     assert e["anti_lower_every_variant"] is False  # the unmeasurable law clip (0) is below its twin (0.2)
     assert e["auc"] == pytest.approx(6 / 9)  # law > anti in 6 of the 9 pairs
-    assert e["shift"]["pan10"] == pytest.approx(-(0.01 + 0.0 + 0.03) / 3)
+    # the shift is over the variants where the law clip and its panned copy were both scored
+    assert e["shift"]["pan10"] == pytest.approx(-(0.01 + 0.03) / 2) and e["lost"]["pan10"] == 0.0
+
+
+def test_a_perturbation_that_makes_a_clip_unmeasurable_is_counted_not_averaged_in():
+    rows = [{"task": "t", "index": i, "seed": i, "case_id": f"c{i}",
+             "columns": {"col": {"law": 100.0, "law_status": "scored", "anti": 10.0, "anti_status": "scored",
+                                 "zoom10": z, "zoom10_status": st}}}
+            for i, (z, st) in enumerate([(98.0, "scored"), (0.0, "unmeasurable"), (0.0, "unmeasurable"), (99.0, "scored")])]
+    e = V.summarise(rows, ["zoom10"])["columns"]["col"]
+    assert e["shift"]["zoom10"] == pytest.approx(-1.5) and e["lost"]["zoom10"] == pytest.approx(0.5)
+    assert V._shift_cell(e, "zoom10") == "-1.500 [red]50% u[/red]"
+    none = V.summarise(rows[1:3], ["zoom10"])["columns"]["col"]
+    assert np.isnan(none["shift"]["zoom10"]) and V._shift_cell(none, "zoom10").startswith("–")
 
 
 def test_level_and_family_means_weigh_tasks_equally():

@@ -12,8 +12,10 @@ The value of one video in one column: Principia, the column's score (0 unless ``
 physical score P with the gate bypassed (the paper's §3.2 check; 0 when nothing could be scored).
 A law-correct video that is not ``scored`` (or WMLE ``unresolved``) counts towards the column's
 unmeasurable share. Per column: law mean and minimum, anti mean and maximum, whether the twin scored
-lower on every variant, ROC AUC of law vs anti (Mann–Whitney), unmeasurable share and the mean shift
-of the law value under each perturbation.
+lower on every variant, ROC AUC of law vs anti (Mann–Whitney), unmeasurable share and, per perturbation,
+the mean shift of the law value over the variants where both the clip and its perturbed copy were scored, and the share of variants the perturbation made unmeasurable
+(a scored law clip whose perturbed copy is not: counting it as 0 would hide an honest "cannot measure"
+inside a shift, counting it as its law value would hide the loss).
 """
 
 from __future__ import annotations
@@ -141,7 +143,7 @@ def validate_variant(suite: str, task_name: str, index: int, seed: int, style: s
     ``cache``: a folder where rendered clips are kept and reused by later runs while the drawing code
     is unchanged (:func:`renderer_fingerprint`). Perturbed clips start from the decoded law clip either way.
     Returns ``{"task", "index", "seed", "case_id", "columns": {col: {"law", "law_status", "anti",
-    "anti_status", "law_C", "anti_C", <perturbation>: value}}}``.
+    "anti_status", "law_C", "anti_C", <perturbation>: value, <perturbation>_status}}}``.
     """
     from lawful.runner.evaluate import evaluate_video
     from lawful.suites.base import get_suite
@@ -163,7 +165,7 @@ def validate_variant(suite: str, task_name: str, index: int, seed: int, style: s
                 if v.get("reason") and v["status"] != "scored":
                     row[f"{key}_reason"] = v["reason"]
             else:
-                row[key] = v["value"]
+                row[key], row[f"{key}_status"] = v["value"], v["status"]
 
     with tempfile.TemporaryDirectory(prefix="lawful-validate-") as tmp:
         folder = (Path(cache) / renderer_fingerprint(suite, style, task_name) / style / suite / f"{task_name}-{seed}"
@@ -176,6 +178,21 @@ def validate_variant(suite: str, task_name: str, index: int, seed: int, style: s
             frames = perturbs[kind](law_frames, case.fps, seed)
             score(write_video(Path(tmp) / f"{case.id}-{kind}.mp4", frames, fps=case.fps), kind)
     return {"task": task_name, "index": index, "seed": seed, "case_id": case.id, "columns": cols}
+
+
+def _scored(row: dict, key: str) -> bool:
+    return row.get(f"{key}_status", "scored") == "scored"
+
+
+def _lost(row: dict, kind: str) -> bool:
+    """The law clip was scored, its ``kind`` copy not."""
+    return _scored(row, "law") and not _scored(row, kind)
+
+
+def _shift(items: list[tuple[dict, dict]], kind: str) -> float:
+    """Mean ``kind`` value minus law value over the variants where both were scored (NaN if none)."""
+    d = [row[kind] - row["law"] for _, row in items if _scored(row, "law") and _scored(row, kind)]
+    return float(np.mean(d)) if d else math.nan
 
 
 def summarise(results: list[dict], perturbations: Sequence[str] = ()) -> dict:
@@ -200,7 +217,8 @@ def summarise(results: list[dict], perturbations: Sequence[str] = ()) -> dict:
             "anti_lower_every_variant": all(a < b for a, b in zip(anti, law)),
             "auc": roc_auc(law, anti),
             "unmeasurable_share": float(np.mean(unmeas)),
-            "shift": {k: float(np.mean([row[k] - row["law"] for _, row in items])) for k in perturbations},
+            "shift": {k: _shift(items, k) for k in perturbations},
+            "lost": {k: float(np.mean([_lost(row, k) for _, row in items])) for k in perturbations},
             "per_variant": [{"index": r["index"], "seed": r["seed"], "case_id": r["case_id"], **row}
                             for r, row in items],
         }
@@ -287,6 +305,13 @@ def grouped_means(columns: dict, tasks: dict, paper: dict) -> list[dict]:
     return rows
 
 
+def _shift_cell(e: dict, kind: str) -> str:
+    """``+0.012``, with the share the perturbation made unmeasurable when there is one."""
+    lost = e.get("lost", {}).get(kind, 0.0)
+    cell = f"{e['shift'][kind]:+.3f}" if math.isfinite(e["shift"][kind]) else "–"
+    return cell + (f" [red]{100 * lost:.0f}% u[/red]" if lost else "")
+
+
 def validation_table(result: dict):
     """A rich Table of :func:`validate`'s result: per column law/anti means, AUC, unmeasurable share, shifts."""
     from rich.table import Table
@@ -303,7 +328,7 @@ def validation_table(result: dict):
     for col, e in result["columns"].items():
         t.add_row(col, e["task"], fmt(e["law_mean"]), fmt(e["law_min"]), fmt(e["anti_mean"]), fmt(e["anti_max"]),
                   "yes" if e["anti_lower_every_variant"] else "[red]no[/red]", f"{e['auc']:.3f}",
-                  f"{100 * e['unmeasurable_share']:.0f}%", *(f"{e['shift'][k]:+.3f}" for k in pert))
+                  f"{100 * e['unmeasurable_share']:.0f}%", *(_shift_cell(e, k) for k in pert))
     for g in result.get("groups", []):
         paper = f" (paper {g['paper']:.2f})" if g.get("paper") is not None else ""
         t.add_row(f"[italic]{g['group']}[/italic]", f"{g['tasks']} tasks{paper}", fmt(g["law_mean"]), "",

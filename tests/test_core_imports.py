@@ -68,7 +68,8 @@ def test_a_cycle_is_found():
 
 
 @pytest.mark.parametrize("layer", ["lawful.case", "lawful.suite_registry", "lawful.world.styles",
-                                   "lawful.world.styled", "lawful.world.scenes", "lawful.perceive"])
+                                   "lawful.world.styled", "lawful.world.scenes", "lawful.perceive",
+                                   "lawful.judges"])
 def test_lower_layers_do_not_import_suites(layer):
     g = _graph()
     bad = sorted(f"{m} -> {t}" for m, deps in g.items() if m == layer or m.startswith(layer + ".")

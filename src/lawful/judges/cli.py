@@ -75,13 +75,7 @@ def _judge(run_dir: Path, rubric: str, judge: str, judge_model: str, api_key_env
         out.print(f"{rub.id}: {rep.line()}")
     out.print(client.usage.summary())
     with Store(run_dir / STORE_FILE) as store:
-        if any(r.protocol == "phyground" for r in rubs):
-            _update_phyground(store, run_dir)
-        if any(r.name == "principia-detect" for r in rubs):
-            _print_detection(store, pass_threshold)
-        prov = None
-        if any(r.name == "wmle-consistency" for r in rubs):
-            prov = _update_wmle(store, run_dir)
+        prov = _after_judging(store, run_dir, rubs, pass_threshold)
         section = summary_section(store.judge_runs(since=t0), prov)
     for line in lines(section):
         out.print(line)
@@ -90,25 +84,28 @@ def _judge(run_dir: Path, rubric: str, judge: str, judge_model: str, api_key_env
         _fail(msg, code)
 
 
-def _update_phyground(store, run_dir: Path) -> None:
+def _after_judging(store, run_dir: Path, rubs, pass_threshold: float) -> dict | None:
+    """Per protocol judged (alphabetical): the judges' own report of its rubrics, then its suite's
+    :meth:`~lawful.suites.base.Suite.after_judging` (found through the registry: judges import no suite).
+    Returns the provenance a suite gave for the judge summary."""
     from lawful.report.leaderboard import write_reports
-    from lawful.suites.phyground import phyground_table
-    from lawful.suites.phyground.run import phyground_section
+    from lawful.suite_registry import get_suite
 
-    section = phyground_section(store)
-    write_reports(store, run_dir, [], {"phyground": section})
-    out.print(phyground_table(section))
+    def publish(suites: list[str], extra: dict) -> dict:
+        return write_reports(store, run_dir, suites, extra)
 
-
-def _update_wmle(store, run_dir: Path) -> dict:
-    """Recompute the WMLE leaderboard with the judge's C; return where each video's C came from."""
-    from lawful.suites.wmle.judged import wmle_provenance
-    from lawful.report.leaderboard import table, write_reports
-
-    board = write_reports(store, run_dir, ["wmle"])
-    if board.get("wmle", {}).get("models"):
-        out.print(table("wmle", board["wmle"]))
-    return wmle_provenance(store)
+    prov = None
+    for protocol in sorted({r.protocol for r in rubs}):
+        names = {r.name for r in rubs if r.protocol == protocol}
+        for n in sorted(names & _RUBRIC_REPORTS.keys()):
+            _RUBRIC_REPORTS[n](store, pass_threshold)
+        try:
+            suite = get_suite(protocol)
+        except KeyError:  # a rubric file of a protocol no suite registers
+            continue
+        got = suite.after_judging(store, names, publish, out.print)
+        prov = got if got is not None else prov
+    return prov
 
 
 def _print_detection(store, pass_threshold: float) -> None:
@@ -129,6 +126,9 @@ def _print_detection(store, pass_threshold: float) -> None:
     t.add_row("Overall", _fmt(j["overall"]), _fmt(m["overall"]), "", str(sum(j["n_unanswered"].values())))
     out.print(t)
 
+
+# Rubric name → what the judges print after judging with it (store, pass_threshold).
+_RUBRIC_REPORTS = {"principia-detect": _print_detection}
 
 _RUN_OPTS = dict(
     run_dir=typer.Option(None, "--run", help="Run folder (cases/, videos/, results.sqlite)."),
@@ -286,9 +286,9 @@ def plan(run_dir: Optional[Path] = typer.Option(None, "--run", help="Estimate fo
 
 
 def default_cases(suites: list[str]):
-    """(case, how many like it) for each task of each default suite: one built case stands for the
-    suite's ``default_cases_per_task`` cases (PhyGround: every case of its set)."""
-    from lawful.suites.base import get_suite
+    """(case, how many like it) for each default suite's :meth:`~lawful.suites.base.Suite.judge_cases`: one
+    built case stands for the suite's ``default_cases_per_task`` cases (PhyGround: every case of its set)."""
+    from lawful.suite_registry import get_suite
 
     for name in (s.strip() for s in suites if s.strip()):
         try:
@@ -296,35 +296,7 @@ def default_cases(suites: list[str]):
         except KeyError as e:
             err.print(f"[yellow]skipped:[/yellow] {e.args[0]}")
             continue
-        if name == "phyground":
-            from lawful.suites.phyground.cases import CASES, build_case
-
-            for spec in CASES:
-                yield build_case(spec)[0], 1
-            continue
-        if name == "applepi":
-            yield from _applepi_cases(suite)
-            continue
-        for task in suite.tasks.values():
-            case, _ = task.make_case(0, 0)
-            yield case.model_copy(update={"suite": name}), suite.default_cases_per_task
-
-
-def _applepi_cases(suite):
-    """Apple-π (its own flow, no Task objects): each of its ten tasks once per subtrack, at the
-    suite's default size (832 x 480, 2 s at 24 fps) and three rollouts per case (the release's
-    ``num_rollouts``)."""
-    from lawful.case import Case
-    from lawful.suites.applepi.scenes import TASKS
-
-    refs = {"annotations_only_reference": "x.png", "objects_only_reference": "x.png",
-            "future_state_reference": "x.png", "correct_letter": "A", "correct_formula": "h = g t^2 / 2",
-            "annotation": "Environment: g=-9.81"}
-    for task in TASKS:
-        for sub in ("perception-text", "perception-graphic", "formulation-text", "formulation-graphic", "deduction"):
-            case = Case(id=f"{task}-{sub}", suite="applepi", task=task, width=832, height=480, fps=24.0,
-                        duration=2.0, known={"subtrack": sub, **refs})
-            yield case, 3 * suite.default_cases_per_task
+        yield from suite.judge_cases()
 
 
 @judge_app.command("export-sft")

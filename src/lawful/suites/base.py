@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -104,6 +104,29 @@ class Suite:
     listed: tuple[str, ...] = ()
     # The paper's own run settings (`lawful run --preset paper`): cases_per_task, rollouts, seed_base, note.
     paper: dict[str, Any] = field(default_factory=dict)
+    # Hooks for `lawful judge` (lawful.judges.cli reaches suites through lawful.suite_registry, never by name):
+    # case_set(suite) -> iterable of (case, videos like it): overrides :meth:`judge_cases`;
+    # on_judged(store, rubrics, publish, show) -> dict | None: see :meth:`after_judging`.
+    case_set: Callable[[Suite], Iterable[tuple[Case, int]]] | None = None
+    on_judged: Callable[..., dict | None] | None = None
+
+    def judge_cases(self) -> Iterator[tuple[Case, int]]:
+        """(case, how many videos like it) standing for the suite's default case set in a judging cost
+        estimate (`lawful judge plan`): each task's first case, standing for ``default_cases_per_task`` cases."""
+        if self.case_set is not None:
+            yield from self.case_set(self)
+            return
+        for task in self.tasks.values():
+            case, _ = task.make_case(0, 0)
+            yield case.model_copy(update={"suite": self.name}), self.default_cases_per_task
+
+    def after_judging(self, store, rubrics: set[str], publish: Callable[[list[str], dict], dict],
+                      show: Callable[[Any], None]) -> dict | None:
+        """After `lawful judge` stored answers of ``rubrics`` (names, all of this suite's protocol): update the
+        run's leaderboard through ``publish(suites, extra_sections) -> board`` (the judges' writer: suites do not
+        import the report layer), ``show`` tables, and return model → where each video's score came from for
+        the judge summary (None: nothing to say). The default does nothing."""
+        return self.on_judged(store, rubrics, publish, show) if self.on_judged is not None else None
 
     def task_names(self) -> tuple[str, ...]:
         """Names of the suite's tasks (a suite with its own flow lists its own)."""

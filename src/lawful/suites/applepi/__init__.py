@@ -54,7 +54,25 @@ def make_suite() -> Suite:
 
     return Suite(name="applepi", tasks={}, scale=(0.0, 1.0), default_cases_per_task=DEFAULT_CASES_PER_TASK,
                  aggregate=aggregate_rows, table=table, listed=TASKS,
-                 paper={"cases_per_task": 40, "rollouts": 3, "note": "Orchard's 400 cases (10 tasks x 40), three rollouts"})
+                 paper={"cases_per_task": 40, "rollouts": 3, "note": "Orchard's 400 cases (10 tasks x 40), three rollouts"},
+                 case_set=judge_cases)
+
+
+def judge_cases(suite: Suite):
+    """Apple-π's cases for ``lawful judge plan`` (its own flow, no Task objects): each of its ten tasks once per
+    subtrack, at the suite's default size (832 x 480, 2 s at 24 fps), standing for ``default_cases_per_task``
+    cases of three rollouts each (the release's ``num_rollouts``)."""
+    from lawful.case import Case
+    from lawful.suites.applepi.scenes import TASKS
+
+    refs = {"annotations_only_reference": "x.png", "objects_only_reference": "x.png",
+            "future_state_reference": "x.png", "correct_letter": "A", "correct_formula": "h = g t^2 / 2",
+            "annotation": "Environment: g=-9.81"}
+    for task in TASKS:
+        for sub in ("perception-text", "perception-graphic", "formulation-text", "formulation-graphic", "deduction"):
+            case = Case(id=f"{task}-{sub}", suite="applepi", task=task, width=832, height=480, fps=24.0,
+                        duration=2.0, known={"subtrack": sub, **refs})
+            yield case, 3 * suite.default_cases_per_task
 
 
 def __getattr__(name: str):

@@ -12,9 +12,8 @@ from lawful.case import Case
 from lawful.result import Measurement, Score
 from lawful.suites.base import Suite, Task, register_suite
 from lawful.suites.phyground.cases import CASES, build_case, render_scene
+from lawful.suites.phyground.scoring import JUDGE_REQUIRED
 from lawful.suites.phyground.taxonomy import DOMAINS, GENERAL_DIMENSIONS, LAWS
-
-JUDGE_REQUIRED = "PhyGround is scored by a VLM judge: run with a judge (--judge URL --judge-model NAME)"
 
 
 class PhyGroundScene(Task):
@@ -70,12 +69,27 @@ def phyground_table(section: dict):
     return t
 
 
+def judge_cases(suite: Suite):
+    """Every case of the built-in set once (``lawful judge plan``)."""
+    for spec in CASES:
+        yield build_case(spec)[0], 1
+
+
+def after_judging(store, rubrics: set[str], publish, show) -> None:
+    """After ``lawful judge`` with a PhyGround rubric: rewrite the run's phyground section and show its table."""
+    from lawful.suites.phyground.run import phyground_section
+
+    section = phyground_section(store)
+    publish([], {"phyground": section})
+    show(phyground_table(section))
+
+
 @register_suite("phyground")
 def phyground_suite() -> Suite:
     return Suite("phyground", {"scene": PhyGroundScene()}, scale=(1.0, 5.0), default_cases_per_task=len(CASES),
                  paper={"rollouts": 1, "note": "the paper's 250 prompts come with its released set; the built-in "
                                                "cases are used"},
-                 table=phyground_table)
+                 table=phyground_table, case_set=judge_cases, on_judged=after_judging)
 
 
 __all__ = ["CASES", "LAWS", "DOMAINS", "GENERAL_DIMENSIONS", "PhyGroundScene", "phyground_suite"]

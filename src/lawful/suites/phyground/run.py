@@ -22,10 +22,9 @@ from lawful.judges.client import JudgeClient, JudgeConfig
 from lawful.judges.judge import CACHE_DIR, STORE_FILE, VideoItem, judge_items
 from lawful.judges.rubric import load_rubric
 from lawful.store import Store, VideoKey
-from lawful.suites.phyground import JUDGE_REQUIRED
 from lawful.suites.phyground.cases import CASES, CaseSpec, build_case
 from lawful.suites.phyground.prompts import load_prompts, off_rule, prompts_from_env
-from lawful.suites.phyground.scoring import GENERAL_RUBRIC, LAW_RUBRIC, aggregate_judgements
+from lawful.suites.phyground.scoring import GENERAL_RUBRIC, JUDGE_REQUIRED, LAW_RUBRIC, aggregate_judgements
 
 SUITE = "phyground"
 

@@ -25,6 +25,7 @@ from lawful.suites.phyground.taxonomy import DOMAINS, GENERAL_DIMENSIONS, LAW_DO
 
 GENERAL_RUBRIC = "phyground-general"
 LAW_RUBRIC = "phyground-law"
+JUDGE_REQUIRED = "PhyGround is scored by a VLM judge: run with a judge (--judge URL --judge-model NAME)"
 
 
 def _mean(v: Iterable[float]) -> float:

@@ -23,12 +23,13 @@ def task_info() -> dict[str, dict]:
 @register_suite("wmle")
 def wmle_suite() -> Suite:
     from lawful.suites.wmle.judged import RUBRIC as JUDGE_RUBRIC
-    from lawful.suites.wmle.judged import apply_judge_consistency
+    from lawful.suites.wmle.judged import after_judging, apply_judge_consistency
     from lawful.suites.wmle.report import aggregate, table
 
     tasks = [cls() for cls in task_classes()]
     return Suite(name="wmle", tasks={t.name: t for t in tasks}, scale=(0.0, 100.0), default_cases_per_task=2,
                  aggregate=aggregate, table=table, judged={JUDGE_RUBRIC: apply_judge_consistency},
+                 on_judged=after_judging,
                  paper={"cases_per_task": 12, "rollouts": 4, "seed_base": 42,
                         "note": "four rollouts with seeds 42-45; 12 scenes per task as in the paper's validation",
                         # the paper's mean P of its synthetic reference videos (§3.2; 12 per task, gate bypassed)

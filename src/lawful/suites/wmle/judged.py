@@ -69,3 +69,16 @@ def wmle_provenance(store) -> dict:
 
     rows = store.scores("wmle")
     return provenance(apply_judge_consistency(rows, stored_values(store, RUBRIC, "wmle")))
+
+
+def after_judging(store, rubrics: set[str], publish, show) -> dict | None:
+    """After ``lawful judge`` with :data:`RUBRIC`: recompute the WMLE leaderboard with the judge's C, show it,
+    and return where each video's C came from (:func:`wmle_provenance`); other WMLE rubrics change nothing."""
+    if RUBRIC not in rubrics:
+        return None
+    from lawful.suites.wmle.report import table
+
+    board = publish(["wmle"], {})
+    if board.get("wmle", {}).get("models"):
+        show(table(board["wmle"]))
+    return wmle_provenance(store)

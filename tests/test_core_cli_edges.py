@@ -16,6 +16,11 @@ def test_a_task_typo_gets_a_did_you_mean_not_a_traceback(tmp_path):
     assert r.exit_code == 2 and "'P99'" in r.output
 
 
+def test_a_rubric_typo_in_judge_plan_gets_a_did_you_mean_not_a_traceback():
+    r = CliRunner().invoke(app, ["judge", "plan", "-r", "applepi.deduction"])
+    assert r.exit_code == 2 and "did you mean 'applepi-deduction'" in r.output and "Traceback" not in r.output
+
+
 def test_tasks_of_several_suites_go_each_to_its_own_suite(tmp_path):
     r = CliRunner().invoke(app, ["run", "--suite", "principia,wmle", "--tasks", "pendulum,P12", "--models", "reference",
                                  "-n", "1", "--out", str(tmp_path), "-q", "--workers", "1"])

@@ -259,9 +259,12 @@ def plan(run_dir: Optional[Path] = typer.Option(None, "--run", help="Estimate fo
     """What judging would send: calls, images, approximate tokens (nothing is sent)."""
     from lawful.judges.judge import discover
     from lawful.judges.plan import Estimate, estimate_case
-    from lawful.judges.rubric import load_rubric, rubric_names
+    from lawful.judges.rubric import RubricError, load_rubric, rubric_names
 
-    rubs = [load_rubric(r.strip()) for r in (rubric.split(",") if rubric else rubric_names())]
+    try:
+        rubs = [load_rubric(r.strip()) for r in (rubric.split(",") if rubric else rubric_names())]
+    except RubricError as e:
+        _fail(str(e))
     est = Estimate()
     if run_dir is not None:
         for it in discover(run_dir):

@@ -1,9 +1,10 @@
 """Tent races shared by the Principia friction and inertia tasks: two objects released together from the
 same height on opposite faces of a tent ramp race to finish rows near the feet.
 
-Arrival (appendix A.2): the first time the object's lowest pixel (lower edge of its mask box)
-reaches the finish row ``case.known['finish_y'][object]`` painted near the foot of its face;
-sub-frame by a local parabola through the lower-edge samples around the crossing.
+Arrival (appendix A.2): the first time the object's lowest pixel (lower edge of its mask box, less its
+steady offset from the case box at release) reaches the finish row ``case.known['finish_y'][object]``
+painted near the foot of its face; sub-frame by a parabola through the lower-edge samples before the
+crossing (:func:`arrival_index`).
 Release is the case's ``release`` or the objects' earliest sustained motion onset
 (:func:`lawful.perceive.onset.release_of`; they start together from rest), not frame 0. DCS window: release → arrival.
 """
@@ -30,29 +31,67 @@ from lawful.suites.principia._common import (
     parabola_level_time,
     per_object,
     record_dcs,
+    whole,
 )
 
 FOOT_DX = 200.0  # px from the apex to each foot
 FINISH_BEFORE_FOOT = 18.0  # px up the slope from the foot
 FLOOR_RUN = 40.0  # px an object travels on the floor after the foot before it stops
+FIT_SECONDS = 0.5  # span of the samples the crossing's parabola goes through
 
 
-def arrival_index(tracks: Tracks, oid: str, finish_y: float) -> float | None:
-    """Fractional sample index where the object's lower edge first reaches ``finish_y`` (None if never)."""
+def lower_edge(tracks: Tracks, oid: str) -> np.ndarray:
+    """``[T]`` the mask's lower edge (``bottom + 0.5``: box rows are inclusive); NaN where not seen whole."""
     tr = tracks[oid]
-    edge = np.asarray(tr.bottom, float) + 0.5  # box rows are inclusive: the edge is half a pixel lower
-    c = events.crossing(edge, finish_y, +1)
+    return np.where(whole(tr), np.asarray(tr.bottom, float) + 0.5, np.nan)
+
+
+def arrival_index(tracks: Tracks, oid: str, finish_y: float, offset: float = 0.0,
+                  release: float = 0.0) -> float | None:
+    """Fractional sample index where the object's lowest point first reaches ``finish_y`` (None if never).
+
+    The lowest point is the :func:`lower_edge` less its steady ``offset`` (:func:`edge_offset`), from
+    ``release`` (s) on. The crossing is timed by a parabola through the last :data:`FIT_SECONDS` of samples
+    up to the last one short of the finish: all on the face. The studio finish lies ~2 px above where the
+    lowest point meets the floor, so the sample past it may already be on the floor (a window reaching past
+    the crossing put inertia seed 2's tube 1.1 frames late).
+    """
+    t = np.asarray(tracks[oid].t, float)
+    edge = lower_edge(tracks, oid) - offset
+    c = events.crossing(edge, finish_y, +1, start=max(float(np.interp(release, t, np.arange(len(t)))), 0.0))
     if c is None:
         return None
-    t = np.asarray(tr.t, float)
     j = int(math.floor(c))
-    win = [i for i in range(max(0, j - 5), min(len(edge), j + 3)) if np.isfinite(edge[i])]
+    lo = max(0, j - int(round(FIT_SECONDS / max(float(np.median(np.diff(t))), 1e-6))) + 1)
+    win = [i for i in range(lo, j + 1) if np.isfinite(edge[i]) and t[i] >= release]
     coef = fit_parabola(t[win], edge[win]) if len(win) >= 4 else None
     if coef is not None:
-        tc = parabola_level_time(coef, finish_y, after=t[max(j - 1, 0)])
-        if tc is not None and tc <= t[min(j + 2, len(t) - 1)]:
+        tc = parabola_level_time(coef, finish_y, after=t[j])
+        if tc is not None and tc <= t[min(j + 1, len(t) - 1)]:
             return float(np.interp(tc, t, np.arange(len(t))))
     return c
+
+
+def edge_offset(t: np.ndarray, edge: np.ndarray, start_edge: float, finish_y: float, release: float) -> float:
+    """Steady offset (px) of the tracked lower ``edge`` from the true one, given the first-frame ``start_edge``.
+
+    A colour mask's edge sits a steady offset off the silhouette (shading, the contact shadow, codec chroma):
+    about -1.0 px for studio inertia seed 2's tube and +0.4 px for its solid cylinder, the same along the
+    whole run (it made the tube arrive a frame late); the case box gives the true edge at release.
+
+    A parabola through the samples from ``release`` until the edge has covered half its way to ``finish_y``
+    (constant acceleration down the face: the simulated lowest point departs from one by < 0.07 px over the
+    whole run) gives the edge at release; the offset is its distance from ``start_edge``. 0 when fewer than
+    4 such samples.
+    """
+    idx = np.flatnonzero(np.isfinite(edge) & (t >= release))
+    if len(idx) < 4:
+        return 0.0
+    moved = edge[idx] - float(np.median(edge[idx[:3]]))
+    past = np.flatnonzero(moved >= (finish_y - start_edge) / 2)
+    early = idx[: past[0] if len(past) else len(idx)]  # up to the first sample past half-way
+    coef = fit_parabola(t[early], edge[early]) if len(early) >= 4 else None
+    return 0.0 if coef is None else float(np.polyval(coef, release)) - start_edge
 
 
 class TentRace(PrincipiaTask):
@@ -66,8 +105,13 @@ class TentRace(PrincipiaTask):
         out = {}
         t_r, how = release_of(case, tracks, self.object_ids)
         m.set("release_time_s", t_r, how)
+        offsets = m.notes.setdefault("edge_offset_px", {})
         for oid in self.object_ids:
-            idx = arrival_index(tracks, oid, per_object(case, "finish_y", oid))
+            finish, t0 = per_object(case, "finish_y", oid), 0.0 if t_r is None else t_r
+            off = edge_offset(np.asarray(tracks[oid].t, float), lower_edge(tracks, oid), case.object(oid).box[3],
+                              finish, t0)
+            offsets[oid] = round(off, 3)
+            idx = arrival_index(tracks, oid, finish, off, t0)
             record_dcs(m, tracks[oid], idx)
             if idx is None or t_r is None:
                 m.set(f"arrival_time_{oid}", None, f"{oid}: never reaches its finish line" if idx is None

@@ -253,3 +253,19 @@ def test_a_steady_offset_of_the_mask_edge_does_not_move_the_arrival(shifts):
         assert m.notes["edge_offset_px"][o] == pytest.approx(shifts[j] - 0.5, abs=0.75)
         assert m.get(f"arrival_time_{o}") == pytest.approx(case.truth.quantities[f"arrival_time_{o}"],
                                                            abs=0.25 / case.fps)
+
+
+def test_an_object_that_does_not_start_at_its_case_box_is_timed_to_the_painted_line():
+    """An offset beyond what a mask edge can be (2 noise.MASK_EDGE_PX tracked px) is not the edge: the object
+    starts elsewhere (a model moved it), so the arrival is when its tracked edge reaches the painted finish."""
+    task = SUITE.task("inertia")
+    case, _ = task.make_case(0, 3)
+    tr = tracks_from(case)
+    tr.box[:, 0, 3] += 8.0  # the left object's edge 8 px lower all along: it reaches the finish early
+    m = task.measure(case, tr)
+    left, right = task.object_ids
+    assert left in m.notes["edge_offset_unused"] and m.notes["edge_offset_px"][left] == 0.0
+    assert right not in m.notes.get("edge_offset_unused", {})
+    assert m.get(f"arrival_time_{left}") < case.truth.quantities[f"arrival_time_{left}"] - 1.0 / case.fps
+    assert m.get(f"arrival_time_{right}") == pytest.approx(case.truth.quantities[f"arrival_time_{right}"],
+                                                           abs=0.25 / case.fps)

@@ -135,6 +135,11 @@ class Tracks:
     def __contains__(self, oid: str) -> bool:
         return oid in self.ids
 
+    def case_px_per_tracked_px(self, case_width: float) -> float:
+        """Case pixels per pixel of the image the tracker worked on (1 when it did not say)."""
+        size = self.meta.get("track_size")
+        return float(case_width) / size[0] if size else 1.0
+
     def to_dict(self, decimals: int = 2) -> dict:
         """JSON-friendly evidence: per object, rows of ``[frame, t, x, y, x0, y0, x1, y1, visible]``."""
         out: dict = {"fps": self.fps, "objects": {}}

@@ -28,6 +28,10 @@ import numpy as np
 WINDOW, DEGREE = 5, 2  # local quadratic over 5 samples (≈ 0.2 s at 24 fps): short, so impacts spoil few residuals
 MAD_TO_STD = 1.4826
 FALSE_ALARM = 1e-3  # default two-sided false-alarm rate per test
+# How far a colour mask's edge may sit off the object's silhouette, in tracked pixels: the boundary row or
+# column is classified by colour, and shading, a contact shadow, blur and chroma subsampling tip it either way
+# (studio tube -1.0, solid cylinder +0.4 case px at 1:1; a rod's 2-3 px mask growth at 3 case px per tracked px).
+MASK_EDGE_PX = 1.5
 
 
 @lru_cache(maxsize=32)

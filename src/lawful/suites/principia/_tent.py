@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case
-from lawful.perceive import events
+from lawful.perceive import events, noise
 from lawful.perceive.onset import release_of
 from lawful.result import Measurement
 from lawful.tracks import Tracks
@@ -110,6 +110,14 @@ class TentRace(PrincipiaTask):
             finish, t0 = per_object(case, "finish_y", oid), 0.0 if t_r is None else t_r
             off = edge_offset(np.asarray(tracks[oid].t, float), lower_edge(tracks, oid), case.object(oid).box[3],
                               finish, t0)
+            # a mask edge's bias, plus its whole-row rounding and the release fit's error (as much again):
+            # beyond that the object does not start where the case's box says, and the painted line rules
+            bound = 2 * noise.MASK_EDGE_PX * tracks.case_px_per_tracked_px(case.width)
+            if abs(off) > bound:
+                m.notes.setdefault("edge_offset_unused", {})[oid] = (
+                    f"{off:+.2f} px off the case box at release is more than a mask edge ({bound:.2f} px): "
+                    "timed to the painted finish line as tracked")
+                off = 0.0
             offsets[oid] = round(off, 3)
             idx = arrival_index(tracks, oid, finish, off, t0)
             record_dcs(m, tracks[oid], idx)

@@ -6,6 +6,7 @@ World coordinates have y up; :class:`PixelMap` converts to image pixels (y down)
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,6 +73,10 @@ def incline_slide(t, theta: float, mu: float, g: float) -> np.ndarray:
     if np.tan(theta) <= mu:
         return np.zeros_like(t)
     return 0.5 * g * (np.sin(theta) - mu * np.cos(theta)) * t * t
+
+
+K_SPHERE, K_RING = 2.0 / 5.0, 1.0  # I / (m R^2): solid ball, thin hoop
+TIME_RATIO = math.sqrt((1.0 + K_RING) / (1.0 + K_SPHERE))  # hoop's / ball's time down the same incline: sqrt(10/7)
 
 
 def rolling_distance(t, theta: float, inertia_factor: float, g: float) -> np.ndarray:

@@ -1,10 +1,6 @@
-"""Beam kit shared by the WMLE optics tasks P17–P20: beam colours, a laser housing, region polygons in a
-surface's own frame, and lines read from region series.
-
-A surface frame is a contact point ``c``, a unit tangent ``u`` and the unit normal ``n`` towards the
-light; :func:`surface_quad` gives the polygon ``{c + a u + b n : a ∈ [a0, a1], b ∈ [b0, b1]}`` cut to the
-frame, which is how the tasks state where each beam may be (``case.known``), so a hand-written case
-for a real video can state the same regions.
+"""Beam readers shared by the WMLE optics tasks P17–P20: lines read from region series, their angles to a
+surface normal, and region polygons from a case. The drawing kit (beam colours, housing, region polygons
+in a surface's frame) is :mod:`lawful.world.scenes.beams`, re-exported here for the tasks.
 """
 
 from __future__ import annotations
@@ -15,36 +11,9 @@ import numpy as np
 
 from lawful.case import Case
 from lawful.tracks import Tracks
-from lawful.world import optics
-
-# Saturated laser colours (RGB): far in Lab from the low-saturation scene colours.
-BEAM_COLORS = {"red": (245, 45, 35), "green": (40, 225, 70), "violet": (150, 60, 250)}
-HOUSING = (52, 54, 60)
-
-
-def beam_color(seed: int, avoid: tuple[str, ...] = ()) -> tuple[str, tuple[int, int, int]]:
-    """A beam colour picked by ``seed`` among those not in ``avoid``."""
-    names = [k for k in BEAM_COLORS if k not in avoid]
-    name = names[int(seed) % len(names)]
-    return name, BEAM_COLORS[name]
-
-
-def surface_quad(c, u, n, a0: float, a1: float, b0: float, b1: float, width: int, height: int) -> list:
-    """The polygon ``c + a u + b n`` over ``[a0, a1] × [b0, b1]`` cut to the frame, ``[[x, y], …]``."""
-    c, u, n = (np.asarray(v, float) for v in (c, u, n))
-    pts = [c + a * u + b * n for a, b in ((a0, b0), (a1, b0), (a1, b1), (a0, b1))]
-    return [list(p) for p in optics.clip_polygon(pts, width, height)]
-
-
-def draw_housing(img: np.ndarray, tip, direction, length: float = 34.0, width: float = 12.0) -> None:
-    """A laser pointer's body behind its aperture ``tip``, aimed along ``direction``."""
-    d = np.asarray(direction, float) / np.linalg.norm(direction)
-    n = np.array([-d[1], d[0]]) * width / 2
-    tip = np.asarray(tip, float)
-    back = tip - d * length
-    optics.fill_polygon(img, [tip + n, tip - n, back - n, back + n], HOUSING)
-    optics.fill_polygon(img, [tip + 0.5 * n, tip - 0.5 * n, tip - 0.5 * n - 3 * d, tip + 0.5 * n - 3 * d],
-                        (20, 20, 22))
+from lawful.world.scenes.beams import (  # noqa: F401  (re-exported: P17–P20 draw with them)
+    BEAM_COLORS, HOUSING, beam_color, draw_housing, surface_quad,
+)
 
 
 def line_at(tracks: Tracks, name: str, i: int) -> tuple[np.ndarray, np.ndarray] | None:

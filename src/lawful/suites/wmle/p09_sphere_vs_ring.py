@@ -44,12 +44,10 @@ from lawful.suites.wmle.common import (
 )
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
-from lawful.world.physics import rolling_distance
+from lawful.world.physics import K_RING, K_SPHERE, TIME_RATIO, rolling_distance
 from lawful.world.scenes.slopes import body_centre, sphere_ring_items, twin_incline_frames
 
 G = 9.81
-K_SPHERE, K_RING = 2.0 / 5.0, 1.0
-TIME_RATIO = math.sqrt((1.0 + K_RING) / (1.0 + K_SPHERE))  # sqrt(10/7)
 IDS = ("sphere", "ring")
 DISTANCE_FRACTIONS = np.linspace(0.15, 0.95, 17)
 

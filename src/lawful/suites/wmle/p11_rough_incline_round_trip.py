@@ -49,16 +49,9 @@ from lawful.suites.wmle.common import (
 )
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
-from lawful.world.scenes.slopes import block_item, rough_incline_frames, slide_px, slope_frame
+from lawful.world.scenes.slopes import MU, block_item, friction_ratio, rough_incline_frames, slide_px, slope_frame
 
 G = 9.81
-MU = 0.20
-
-
-def friction_ratio(theta: float, mu: float = MU) -> float:
-    """``R* = (sin θ + μ cos θ) / (sin θ - μ cos θ)``; NaN where the block could not slide down."""
-    den = math.sin(theta) - mu * math.cos(theta)
-    return (math.sin(theta) + mu * math.cos(theta)) / den if den > 0 else math.nan
 
 
 def round_trip_ratio(a_up: float | None, a_down: float | None, theta: float | None,

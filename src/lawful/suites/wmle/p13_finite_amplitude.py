@@ -16,11 +16,9 @@ the larger swing is (slightly) faster.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 
 import numpy as np
-from scipy.special import ellipk
 
 from lawful.case import Case
 from lawful.result import Measurement
@@ -30,19 +28,11 @@ from lawful.suites.wmle import _pendulums as pk
 from lawful.suites.wmle.common import FAMILIES, MetricScore, WmleTask, case_rng
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
+from lawful.world.scenes.pendulums import (  # noqa: F401  (re-exported: the tests use them)
+    LARGE_DEG, R_STAR, SMALL_DEG, elliptic_period_ratio,
+)
 
-SMALL_DEG, LARGE_DEG = 15.0, 30.0
 IDS = ("small", "large")
-
-
-def elliptic_period_ratio(large_deg: float = LARGE_DEG, small_deg: float = SMALL_DEG) -> float:
-    """``K(sin(θ_large/2)) / K(sin(θ_small/2))`` (modulus ``k``; scipy's ``ellipk`` takes ``m = k²``)."""
-    k_large = math.sin(math.radians(large_deg) / 2)
-    k_small = math.sin(math.radians(small_deg) / 2)
-    return float(ellipk(k_large**2) / ellipk(k_small**2))
-
-
-R_STAR = elliptic_period_ratio()  # ≈ 1.0130520869
 
 
 def amplitude_ratio_error(r: float | None) -> MetricScore:

@@ -40,9 +40,10 @@ from lawful.suites.wmle.common import (
 )
 from lawful.tracks import Tracks
 from lawful.world import optics
+from lawful.world.scenes.light import MARKERS as IDS
+from lawful.world.scenes.light import marker_drift as _drift_for
 from lawful.world.scenes.light import rod_markers, sliding_rod_frames
 
-IDS = ("marker_1", "marker_2", "marker_3", "marker_4")
 MIN_FRAMES = 5
 
 
@@ -72,15 +73,6 @@ def collinearity(ratios) -> MetricScore:
         return MetricScore.operational_zero(f"collinearity resolved in {len(x)} frames (< {MIN_FRAMES})")
     e2 = float(x.mean())
     return MetricScore.measured(q(e2, 0.05), e2)
-
-
-def _drift_for(s, factor: float) -> float:
-    """How far the third marker must creep (share of the rod) for χ to change by ``factor``:
-    ``χ = A (s3 − s1) / (s3 − s2)`` with ``A = (s4 − s2) / (s4 − s1)`` solved for ``s3``."""
-    s1, s2, s3, s4 = s
-    A = (s4 - s2) / (s4 - s1)
-    chi = factor * optics.cross_ratio(s)
-    return (chi * s2 - A * s1) / (chi - A) - s3
 
 
 class CrossRatio(WmleTask):

@@ -13,6 +13,16 @@ from lawful.world.appearance import Style
 from lawful.world.draw import Scene, Sphere
 
 ROD_WIDTH = 7.0
+MARKERS = ("marker_1", "marker_2", "marker_3", "marker_4")
+
+
+def marker_drift(s, factor: float) -> float:
+    """How far the third marker must creep (share of the rod) for χ to change by ``factor``:
+    ``χ = A (s3 − s1) / (s3 − s2)`` with ``A = (s4 − s2) / (s4 − s1)`` solved for ``s3``."""
+    s1, s2, s3, s4 = s
+    A = (s4 - s2) / (s4 - s1)
+    chi = factor * optics.cross_ratio(s)
+    return (chi * s2 - A * s1) / (chi - A) - s3
 
 
 def rod_pose(k: dict, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -6,11 +6,26 @@ import math
 from collections.abc import Iterator
 
 import numpy as np
+from scipy.special import ellipk
 
 from lawful.world import matter
 from lawful.world import physics_more as pm
 from lawful.world.appearance import Style
 from lawful.world.draw import Scene
+
+SMALL_DEG, LARGE_DEG = 15.0, 30.0  # P13's release amplitudes
+PLATES = ("solid", "slotted")  # P34's plates
+N_SLOTS = 5  # slots across P34's slotted plate
+
+
+def elliptic_period_ratio(large_deg: float = LARGE_DEG, small_deg: float = SMALL_DEG) -> float:
+    """``K(sin(θ_large/2)) / K(sin(θ_small/2))`` (modulus ``k``; scipy's ``ellipk`` takes ``m = k²``)."""
+    k_large = math.sin(math.radians(large_deg) / 2)
+    k_small = math.sin(math.radians(small_deg) / 2)
+    return float(ellipk(k_large**2) / ellipk(k_small**2))
+
+
+R_STAR = elliptic_period_ratio()  # ≈ 1.0130520869
 
 
 def plate_angle(k: dict, p: dict, t: np.ndarray, law: str, g: float) -> np.ndarray:

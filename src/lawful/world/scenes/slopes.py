@@ -15,6 +15,15 @@ from lawful.world.appearance import Style
 from lawful.world.draw import Block, Cylinder, Scene, Sphere
 from lawful.world.physics import rolling_distance
 
+MU = 0.20  # P11's incline friction coefficient
+
+
+def friction_ratio(theta: float, mu: float = MU) -> float:
+    """``R* = (sin θ + μ cos θ) / (sin θ - μ cos θ)``; NaN where the block could not slide down."""
+    den = math.sin(theta) - mu * math.cos(theta)
+    return (math.sin(theta) + mu * math.cos(theta)) / den if den > 0 else math.nan
+
+
 LIP = (8.0, 14.0)  # P6's stop at the hinge end: thickness along the board, height above it (px)
 
 

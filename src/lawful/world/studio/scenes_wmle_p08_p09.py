@@ -236,7 +236,7 @@ def build_sphere_vs_ring(index: int, seed: int) -> StyledCase:
     for b in ("sphere", "ring"):
         xyz = rec("true").body_xyz(world, b)
         tracks[b] = [(round(float(a), 5), *(round(float(v), 3) for v in world.project(q))) for a, q in zip(t, xyz)]
-    from lawful.suites.wmle.p09_sphere_vs_ring import TIME_RATIO
+    from lawful.world.physics import TIME_RATIO
 
     known = {"g": G, "theta_deg": round(th_deg, 4), "radius_px": round(r_px, 3), "time_ratio": TIME_RATIO,
              "ground_y": round(float(world.project((0.0, 0.0, 0.0))[1]), 3),

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from lawful.suites.wmle.p11_rough_incline_round_trip import MU, friction_ratio
+from lawful.world.scenes.slopes import MU, friction_ratio
 from lawful.world.studio import _wmle_p08_p15 as C
 from lawful.world.studio import engine as E
 from lawful.world.studio.registry import scene

@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from lawful.suites.wmle.p13_finite_amplitude import LARGE_DEG, R_STAR, SMALL_DEG
+from lawful.world.scenes.pendulums import LARGE_DEG, R_STAR, SMALL_DEG
 from lawful.world.studio import _wmle_p08_p15 as C
 from lawful.world.studio import engine as E
 from lawful.world.studio.registry import scene

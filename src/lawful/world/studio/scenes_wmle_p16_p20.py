@@ -26,7 +26,8 @@ import math
 
 import numpy as np
 
-from lawful.suites.wmle import _beams
+from lawful.world import optics
+from lawful.world.scenes import beams
 from lawful.world.studio import _wmle_p08_p15 as C
 from lawful.world.studio import _wmle_p16_p33 as K
 from lawful.world.studio import engine as E
@@ -43,7 +44,7 @@ def _rot_y(beta: float):
 
 
 def _beam_rgb(seed: int, avoid=()):
-    name, rgb = _beams.beam_color(seed, avoid)
+    name, rgb = beams.beam_color(seed, avoid)
     return name, rgb
 
 
@@ -54,7 +55,7 @@ def _beam_radius(cam: dict, height: int, px: float = 1.3) -> float:
 
 
 def _quad(c, u, n, a0, a1, b0, b1, size):
-    return [[round(float(x), 2), round(float(y), 2)] for x, y in _beams.surface_quad(c, u, n, a0, a1, b0, b1, *size)]
+    return [[round(float(x), 2), round(float(y), 2)] for x, y in beams.surface_quad(c, u, n, a0, a1, b0, b1, *size)]
 
 
 # ----------------------------------------------------------------------------- P18
@@ -353,7 +354,7 @@ def concurrent_shadows(index: int, seed: int) -> StyledCase:
         tw = math.tan(math.radians(30.0))
         quad = [base + start * e3 + (rho + 0.014) * n3, base + far * e3 + (far * tw + 0.016) * n3,
                 base + far * e3 - (far * tw + 0.016) * n3, base + start * e3 - (rho + 0.014) * n3]
-        poly = _beams.optics.clip_polygon([world.project(p) for p in quad], W, H)
+        poly = optics.clip_polygon([world.project(p) for p in quad], W, H)
         regions.append([[round(float(x), 2), round(float(y), 2)] for x, y in poly])
         rods_px.append({"x": round(float(b_px[0]), 3), "y": round(float(b_px[1]), 3), "alpha_deg": round(r["alpha"], 4),
                         "d_m": round(r["d"], 5)})
@@ -396,7 +397,8 @@ def concurrent_shadows(index: int, seed: int) -> StyledCase:
 
 @scene("wmle", "cross_ratio")
 def cross_ratio(index: int, seed: int) -> StyledCase:
-    from lawful.suites.wmle.p16_cross_ratio import IDS, _drift_for
+    from lawful.world.scenes.light import MARKERS as IDS
+    from lawful.world.scenes.light import marker_drift as _drift_for
 
     label = 16
     rng = C.scene_rng(seed, label, index)
@@ -475,7 +477,7 @@ def cross_ratio(index: int, seed: int) -> StyledCase:
         assumptions=["the pole and the markers' spacing are rigid", "the markers lie on the pole's axis",
                      "a fixed camera (a projective view)"],
         criteria=["P16: M1/M2 of WMLE appendix B.4"],
-        quantities={"chi_world": _beams.optics.cross_ratio(s_m), "e1": 0.0, "e2": 0.0})
+        quantities={"chi_world": optics.cross_ratio(s_m), "e1": 0.0, "e2": 0.0})
     case.truth.tracks = tracks
 
     def render(law: str):

@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from lawful.suites.wmle import _beams
+from lawful.world.scenes import beams
 from lawful.world import optics
 from lawful.world.studio import _wmle_p08_p15 as C
 from lawful.world.studio import _wmle_p16_p33 as K
@@ -182,4 +182,4 @@ def total_internal_reflection(index: int, seed: int) -> StyledCase:
 
 
 def _quad(c, u, n, a0, a1, b0, b1, size):
-    return [[round(float(x), 2), round(float(y), 2)] for x, y in _beams.surface_quad(c, u, n, a0, a1, b0, b1, *size)]
+    return [[round(float(x), 2), round(float(y), 2)] for x, y in beams.surface_quad(c, u, n, a0, a1, b0, b1, *size)]

@@ -26,6 +26,7 @@ from lawful.world.appearance import RGB, Style
 from lawful.world.draw import Block
 from lawful.world.raster import blend, fx, shade, smoothstep, window
 
+RINGS = ("closed", "split")  # P33: the closed ring that jumps and the split one that barely stirs
 COPPER: RGB = (176, 112, 74)
 STEEL: RGB = (128, 130, 136)
 PALE: RGB = (226, 226, 220)

@@ -36,11 +36,8 @@ from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore,
     style_of
 from lawful.tracks import Tracks
 from lawful.world import liquids as lq
-from lawful.world import melting as mt
-from lawful.world.scenes.ice import freezing_frames
+from lawful.world.scenes.ice import EXPANSION, WATER_TINTS, freezing_frames
 
-EXPANSION = mt.freezing_expansion()  # 1000/917
-WATER_TINTS = ((70, 130, 200), (60, 140, 185), (85, 120, 205))
 
 
 def height_expansion(h_water: float | None, h_ice: float | None) -> MetricScore:

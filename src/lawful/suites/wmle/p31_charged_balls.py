@@ -43,9 +43,9 @@ from lawful.suites.wmle.common import (
     style_of,
 )
 from lawful.tracks import Tracks
+from lawful.world.scenes.electro import BALLS as IDS
 from lawful.world.scenes.electro import ball_angles, ball_xy, charged_balls_frames
 
-IDS = ("left", "right")
 SUPPORT_Y = 34.0
 
 

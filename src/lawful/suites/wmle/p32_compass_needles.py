@@ -34,9 +34,9 @@ from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, contrasting_colors, frame_times, style_of,
 )
 from lawful.tracks import Tracks
+from lawful.world.scenes.electro import COMPASSES as IDS
 from lawful.world.scenes.electro import compass_frames, dial_items, needle_angles
 
-IDS = ("left", "right")
 
 
 def opposition(d_deg: float | None, n_valid: int = MIN_VALID) -> MetricScore:

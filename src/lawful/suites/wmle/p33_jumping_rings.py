@@ -35,8 +35,8 @@ from lawful.suites.wmle.common import (
 from lawful.tracks import Tracks
 from lawful.world.draw import Scene
 from lawful.world.em import COPPER, Coil, Ring, colors_clear_of, jump_height
+from lawful.world.em import RINGS as IDS
 
-IDS = ("closed", "split")
 PLATEAU_N = 3  # samples after a peak within noise of it that establish a plateau
 G = 9.81
 SHIVER_S = 0.5  # the split ring's slight lift and fall back (s)

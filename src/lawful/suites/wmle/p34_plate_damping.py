@@ -40,12 +40,11 @@ from lawful.suites.wmle.common import (
 )
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
-from lawful.world.scenes.pendulums import plate_angle, plate_damping_frames, plate_item
+from lawful.world.scenes.pendulums import N_SLOTS, plate_angle, plate_damping_frames, plate_item
+from lawful.world.scenes.pendulums import PLATES as IDS
 
-IDS = ("solid", "slotted")
 G = 9.81
 MIN_WINDOW_S = 2.0
-N_SLOTS = 5
 
 
 def cycle_order(n_solid: int | None, n_slotted: int | None) -> MetricScore:

@@ -36,10 +36,10 @@ from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, style_of,
 )
 from lawful.tracks import Tracks
+from lawful.world.matter import SAND
+from lawful.world.scenes.granular import PILES as IDS
 from lawful.world.scenes.granular import sand_piles_frames
 
-SAND = (206, 172, 112)  # dry-sand tan (matter.SAND)
-IDS = ("small", "large")
 STREAM_TOP = 6.0
 
 

@@ -41,11 +41,8 @@ from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore,
 from lawful.tracks import Tracks
 from lawful.world import flows
 from lawful.world import liquids as lq
-from lawful.world.scenes.granular import funnels_frames
+from lawful.world.scenes.granular import BETA_LAW, INSET, MATERIALS, funnels_frames
 
-MATERIALS = ("water", "sand")
-BETA_LAW = {"water": 0.5, "sand": 0.0}
-INSET = 6.0  # px the level region keeps from the walls
 
 
 def beta_residual(b_water: float | None, se_water: float | None, b_sand: float | None, se_sand: float | None

@@ -14,7 +14,8 @@ from lawful.world.em import COPPER, Coil, Compass, Led, Magnet, settle
 
 LAMPS = ("entry", "exit")
 LAMP_COLORS = {"entry": (40, 210, 70), "exit": (235, 60, 40)}
-BALLS = ("left", "right")
+BALLS = ("left", "right")  # P31's charged balls
+COMPASSES = ("left", "right")  # P32's compasses
 
 
 def magnet_x(k: dict, t) -> np.ndarray:

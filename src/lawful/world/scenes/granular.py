@@ -12,6 +12,11 @@ from lawful.world.matter import grain_texture
 from lawful.world.appearance import Style
 from lawful.world.draw import Scene
 
+PILES = ("small", "large")  # P35's sand piles
+MATERIALS = ("water", "sand")  # P36's funnels' contents
+BETA_LAW = {"water": 0.5, "sand": 0.0}  # P36: level-drop rate's exponent in the head (Torricelli; Beverloo)
+INSET = 6.0  # px P36's level region keeps from the walls
+
 
 def pile_height(k: dict, oid: str, t: float, duration: float) -> float:
     """Pile height at ``t``: fed at a constant rate, a cone's volume ∝ h³ grows linearly."""

@@ -15,6 +15,8 @@ from lawful.world.draw import Scene
 
 DRAFT = 0.917  # share of a floating ice block below the waterline (ice / water density)
 SIDES = ("crushed", "intact")
+EXPANSION = mt.freezing_expansion()  # 1000/917: P24's ice column over the water it froze from
+WATER_TINTS = ((70, 130, 200), (60, 140, 185), (85, 120, 205))  # P24's water colours
 PILE = (4, 3)  # crushed pieces drawn: columns × layers (the rest of the N pieces lie behind them)
 
 

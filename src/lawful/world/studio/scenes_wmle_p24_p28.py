@@ -33,7 +33,7 @@ WOOD = (150, 108, 66)
 
 @scene("wmle", "freezing_expansion")
 def freezing_expansion(index: int, seed: int) -> StyledCase:
-    from lawful.suites.wmle.p24_freezing_expansion import EXPANSION, WATER_TINTS
+    from lawful.world.scenes.ice import EXPANSION, WATER_TINTS
 
     label = 24
     rng = C.scene_rng(seed, label, index)
@@ -149,7 +149,7 @@ def _posts(st: E.Stage, w: float, dp: float, post: float, z0: float, z1: float, 
 
 @scene("wmle", "ice_melt_fresh")
 def ice_melt_fresh(index: int, seed: int) -> StyledCase:
-    from lawful.suites.wmle.p25_ice_melt_fresh import DRAFT
+    from lawful.world.scenes.ice import DRAFT
 
     label = 25
     rng = C.scene_rng(seed, label, index)

@@ -286,7 +286,7 @@ HEAP = ((4, 4), (3, 3), (2, 1))  # pieces per layer (x, y), bottom up: 16 + 9 + 
 
 @scene("wmle", "crushed_vs_intact_ice")
 def crushed_vs_intact_ice(index: int, seed: int) -> StyledCase:
-    from lawful.suites.wmle.p28_crushed_vs_intact_ice import SIDES
+    from lawful.world.scenes.ice import SIDES
 
     label = 28
     rng = C.scene_rng(seed, label, index)

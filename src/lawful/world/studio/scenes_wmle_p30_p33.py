@@ -2,7 +2,7 @@
 
 - P30 ``coil_indicator``: a bar magnet (one half painted, one white) on a rail through a horizontal copper coil
   wired to a box with a green and a red lamp. Motion: **kinematic**, a smooth push along the rail (the task's
-  :func:`~lawful.suites.wmle.p30_coil_indicator.magnet_x` form in metres); the lamps follow Faraday's law: the
+  :func:`~lawful.world.scenes.electro.magnet_x` form in metres); the lamps follow Faraday's law: the
   flux of the magnet (a point dipole at its centre) through the coil's turns, ``Φ ∝ Σ a² / (a² + (x − x_i)²)^{3/2}``,
   drives a current ``∝ −dΦ/dt``; the green lamp glows for one sign (entry), the red one for the other (exit), each
   from a quarter of the clip's peak current, full at 60 %. Twin: no current at entry (the green lamp stays dark).
@@ -59,7 +59,7 @@ def coil_current(x: np.ndarray, t: np.ndarray, turns_x: np.ndarray, a: float) ->
 
 @scene("wmle", "coil_indicator")
 def coil_indicator(index: int, seed: int) -> StyledCase:
-    from lawful.suites.wmle.p30_coil_indicator import LAMP_COLORS, LAMPS
+    from lawful.world.scenes.electro import LAMP_COLORS, LAMPS
 
     label = 30
     rng = C.scene_rng(seed, label, index)
@@ -201,7 +201,7 @@ def _ring(body: E.Body, r_out: float, h: float, rgb, obj: str, gap_deg: float = 
 
 @scene("wmle", "jumping_rings")
 def jumping_rings(index: int, seed: int) -> StyledCase:
-    from lawful.suites.wmle.p33_jumping_rings import IDS
+    from lawful.world.em import RINGS as IDS
 
     label = 33
     rng = C.scene_rng(seed, label, index)

@@ -34,7 +34,7 @@ FPS = 24.0
 
 @scene("wmle", "charged_balls")
 def charged_balls(index: int, seed: int) -> StyledCase:
-    from lawful.suites.wmle.p31_charged_balls import IDS
+    from lawful.world.scenes.electro import BALLS as IDS
 
     label = 31
     rng = C.scene_rng(seed, label, index)
@@ -147,7 +147,7 @@ def _axial_inertia(world: E.World, body: str) -> float:
 
 @scene("wmle", "compass_needles")
 def compass_needles(index: int, seed: int) -> StyledCase:
-    from lawful.suites.wmle.p32_compass_needles import IDS
+    from lawful.world.scenes.electro import COMPASSES as IDS
 
     label = 32
     rng = C.scene_rng(seed, label, index)

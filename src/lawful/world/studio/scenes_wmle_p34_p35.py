@@ -29,7 +29,8 @@ def sand_pile_angles(index: int, seed: int) -> StyledCase:
     base centre (:class:`~._wmle_p24_p40.Scaled`), so its angle never changes. The camera is level with the middle
     of the piles, so their flanks are seen at their true angle. Twin: the small pile stands 9–14° steeper.
     """
-    from lawful.suites.wmle.p35_sand_pile_angles import IDS, SAND
+    from lawful.world.matter import SAND
+    from lawful.world.scenes.granular import PILES as IDS
 
     label = 35
     rng = C.scene_rng(seed, label, index)
@@ -151,7 +152,8 @@ def plate_damping(index: int, seed: int) -> StyledCase:
     same angle; the eddy drag is the hinge's viscous damping ``c = 2 ζ I ω₀`` (``I`` and ``ω₀`` of the stated
     inertia: ζ 0.22–0.32 solid, 0.01–0.025 slotted). Twin: the slotted plate is damped as much as the solid one.
     """
-    from lawful.suites.wmle.p34_plate_damping import IDS, N_SLOTS
+    from lawful.world.scenes.pendulums import N_SLOTS
+    from lawful.world.scenes.pendulums import PLATES as IDS
 
     label = 34
     rng = C.scene_rng(seed, label, index)

@@ -163,7 +163,7 @@ def funnel_discharge(index: int, seed: int) -> StyledCase:
     thin stream from each outlet to the tray. The camera is level with the middle of the fills. Twin: the water
     drains at a constant volume rate like the sand (β_water = 0), ending at the same height.
     """
-    from lawful.suites.wmle.p36_funnel_discharge import BETA_LAW, INSET, MATERIALS
+    from lawful.world.scenes.granular import BETA_LAW, INSET, MATERIALS
 
     label = 36
     rng = C.scene_rng(seed, label, index)

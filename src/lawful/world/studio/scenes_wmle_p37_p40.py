@@ -301,7 +301,7 @@ def double_bubble(index: int, seed: int) -> StyledCase:
     gentle drift of the pair (a few pixels). Twin: the partition straight (even seeds) or bulging into the small
     bubble (odd seeds), the outer films unchanged.
     """
-    from lawful.suites.wmle.p39_double_bubble import film_regions
+    from lawful.world.scenes.bubbles import film_regions
     from lawful.world import flows
 
     label = 39

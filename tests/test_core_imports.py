@@ -67,11 +67,25 @@ def test_a_cycle_is_found():
         tuple(TopologicalSorter({"a": {"b"}, "b": {"a"}}).static_order())
 
 
-@pytest.mark.parametrize("layer", ["lawful.case", "lawful.suite_registry", "lawful.world.styles",
-                                   "lawful.world.styled", "lawful.world.scenes", "lawful.perceive",
+# Known exceptions still to move, each listed so the check stays strict elsewhere and shrinks as they go.
+SUITE_IMPORTS_PENDING = {
+    "lawful.world.studio.scenes_principia_slides -> lawful.suites.principia._scene",  # ANTI_FACTOR
+}
+
+
+def _suite_imports(layer: str) -> set[str]:
+    return {f"{m} -> {t}" for m, deps in _graph().items() if m == layer or m.startswith(layer + ".")
+            for t in deps if t == "lawful.suites" or t.startswith("lawful.suites.")}
+
+
+@pytest.mark.parametrize("layer", ["lawful.case", "lawful.suite_registry", "lawful.world", "lawful.perceive",
                                    "lawful.judges"])
 def test_lower_layers_do_not_import_suites(layer):
-    g = _graph()
-    bad = sorted(f"{m} -> {t}" for m, deps in g.items() if m == layer or m.startswith(layer + ".")
-                 for t in deps if t == "lawful.suites" or t.startswith("lawful.suites."))
+    bad = sorted(_suite_imports(layer) - SUITE_IMPORTS_PENDING)
     assert not bad, bad
+
+
+def test_pending_exceptions_are_still_real():
+    """An exception that no longer happens leaves the list (so the list never hides a new import)."""
+    gone = sorted(SUITE_IMPORTS_PENDING - _suite_imports("lawful"))
+    assert not gone, gone

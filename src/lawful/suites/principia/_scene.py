@@ -15,14 +15,12 @@ import numpy as np
 from lawful.case import Case, GroundTruth, ObjectSpec
 from lawful.world.appearance import object_colors, style_variant
 from lawful.world.draw import Scene
+from lawful.world.scenes.pairs import ANTI_FACTOR  # noqa: F401  (the twins' factor, shared with the studio)
 
 from lawful.suites.principia._common import FPS, HEIGHT, WIDTH
 
 G = 9.81  # m/s^2
 
-# Anti-physics twins break an invariant by this factor on the ratio of the two sides, so
-# S = 2 / (K + 1) = 0.56 (the suite's pass mark for a counterfactual is S <= 0.6).
-ANTI_FACTOR = 2.6
 
 
 def rng_for(seed: int) -> np.random.Generator:

@@ -43,7 +43,7 @@ os.environ.setdefault("MUJOCO_GL", "egl")  # before mujoco is imported, as in th
 import mujoco  # noqa: E402
 import numpy as np  # noqa: E402
 
-from lawful.suites.principia._scene import ANTI_FACTOR  # noqa: E402
+from lawful.world.scenes.pairs import ANTI_FACTOR  # noqa: E402
 from lawful.world.studio import _kit_principia_slides as kit  # noqa: E402
 from lawful.world.studio import engine as en  # noqa: E402
 from lawful.world.studio.registry import scene  # noqa: E402

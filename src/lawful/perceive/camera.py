@@ -25,10 +25,7 @@ least ``MIN_CELLS`` cells of a 4 x 4 grid, each quadrant of them where the other
 (:func:`lawful.perceive.camera_fit.held_out`: two groups moving apart are not a zoom). Its uncertainty is the standard error of the fitted
 transform at the frame corners (:mod:`lawful.perceive.camera_fit`); where few or clustered points
 leave rotation and scale loose, a pure shift is used instead if the similarity does not differ
-from it significantly. Corners on weak texture can share one bias that their scatter hides (a zoom read 1 %
-short on soft stripes: 5.8 px at the corners, 0.5 px stated): the background's intensities, registered from
-the corners' fit, check it: where the pixels prefer the registration, half the variance of their gap is a
-floor on its error. Where corners fail (stripes, bare walls, a backdrop with edges but no corners),
+from it significantly. Where corners fail (stripes, bare walls, a backdrop with edges but no corners),
 the background's intensities are registered directly (:func:`lawful.perceive.camera_dense.register`:
 Gauss-Newton on the pixels whose gradient stands above noise, moving things down-weighted, objects and
 ``exclude`` regions masked), its uncertainty a cluster-robust covariance from its own residuals, infinite
@@ -274,7 +271,7 @@ class CameraMotion:
         self._corners_w = _corners(gw, gh)
         self._grid = np.stack(np.meshgrid(np.linspace(0, gw - 1, 9), np.linspace(0, gh - 1, 9)), -1).reshape(-1, 2)
         self._grow = max(3, round(0.02 * max(gw, gh)))
-        self._static = dense.rasterise(self._exclude, gw, gh, self._exclude_size or self._size)
+        self._static = self._rasterise(self._exclude, gw, gh)
         self._keep0 = self._keep_prev = ~self._excluded(self._boxes(boxes), g.shape)
         self._boxes0 = self._boxes(boxes)
         self._shake = Shake(self._D0, self._keep0, self._s, max(self.min_shift, 0.5) * self._s, self.Z, stride=self.stride)
@@ -339,13 +336,13 @@ class CameraMotion:
         use = ok if moving is None else ok & ~moving[yi, xi]
         same = first is not None and best is cands[0] and np.array_equal(use, ok)  # nothing new excluded
         got = None if scarce else self._fit(nxt[use], ref[use], gw, gh, first[use] if same else None)
-        moving = np.zeros_like(keep) if moving is None else moving
-        D = dense.smooth(raw) if D is None else D
-        if got is not None:  # the intensities check the corners: their gap / sqrt(2) is a floor on the error
-            gap = dense.gap(D, ref_img, self._template(ref_img), M_of(got[0]), keep & ~moving, self._corners_w, A_of)
-            info = got[1] if gap is None else {**got[1], "dense_gap": gap, "u": max(got[1]["u"], gap / np.sqrt(2))}
-            return (got[0], "lk", info, *got[2:])
+        if got is not None:
+            return (got[0], "lk", got[1], *got[2:])
+        if moving is None:
+            moving = np.zeros_like(keep)
         # corners scarce or not agreeing (stripes, bare walls): register the background's intensities
+        if D is None:
+            D = dense.smooth(raw)
         r = dense.register(D, self._template(ref_img), M_of(best), keep)
         if r is None and self._static is not None and not keep.all():
             # the objects' boxes (a lost object's whole search window) leave too little: robust weights
@@ -368,7 +365,7 @@ class CameraMotion:
             if rivals and np.isfinite(u) and dense.best(D, ref_img, [r[0]] + [M_of(c) for c in rivals], keep) != 0:
                 return None, "hold", {**info, "u": float("inf"), "outvoted": True}, nxt[use], ref[use]
             return A, "dense", info, nxt[use], apply(A, nxt[use]).astype(np.float32)
-        r = dense.phase(D, ref_img, M_of(best), keep & ~moving)
+        r = dense.phase(dense.smooth(raw) if D is None else D, ref_img, M_of(best), keep & ~moving)
         if r is not None and np.isfinite(r[1]):
             A, u = A_of(r[0]), r[1]
             if ref_img is not self._D0:  # via the previous key frame: its error adds
@@ -457,6 +454,20 @@ class CameraMotion:
         """Finite object boxes ``[M, 4]`` in work pixels, grown by 4 px."""
         b = np.asarray([] if boxes is None else boxes, float).reshape(-1, 4)
         return b[np.isfinite(b).all(1)] * self._s + [-4, -4, 4, 4]
+
+    def _rasterise(self, regions, gw: int, gh: int) -> np.ndarray:
+        """Work-resolution mask of ``exclude`` regions (boxes or polygons)."""
+        mask = np.zeros((gh, gw), np.uint8)
+        ew, eh = self._exclude_size or self._size
+        f = np.array([gw / ew, gh / eh])
+        for r in regions:
+            r = np.asarray(r, float)
+            if r.size == 4 and r.ndim == 1:
+                (x0, y0), (x1, y1) = r[:2] * f, r[2:] * f
+                mask[max(0, int(y0)):max(0, int(np.ceil(y1)) + 1), max(0, int(x0)):max(0, int(np.ceil(x1)) + 1)] = 1
+            else:
+                cv2.fillPoly(mask, [np.round(r.reshape(-1, 2) * f).astype(np.int32)], 1)
+        return mask > 0
 
     def _excluded(self, boxes: np.ndarray, shape) -> np.ndarray:
         """Work pixels (bool) inside the object boxes or the ``exclude`` regions."""

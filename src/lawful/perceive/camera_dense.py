@@ -17,7 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from lawful.perceive.camera_fit import _corners, apply, compose
+from lawful.perceive.camera_fit import _corners, compose
 
 DELTA = 1.0  # work px: misregistration allowed for at edges (the RANSAC inlier distance, camera._RANSAC_PX)
 SIGMAS = 3.0  # noise sigmas above which a pixel is not explained
@@ -393,29 +393,3 @@ def noise_information(d: np.ndarray, wt: np.ndarray, grad_noise: float) -> np.nd
     Jn = np.array([[r2, zero, d[:, 0], d[:, 1]], [zero, r2, -d[:, 1], d[:, 0]],
                    [d[:, 0], -d[:, 1], one, zero], [d[:, 1], d[:, 0], zero, one]])
     return (Jn * wt).sum(-1) * grad_noise ** 2
-
-
-def gap(img: np.ndarray, ref: np.ndarray, tpl: Template, A0: np.ndarray, keep: np.ndarray, corners: np.ndarray,
-        to0=lambda A: A):
-    """Largest distance (px) at ``corners`` between ``A0`` (frame -> reference ``ref``) and :func:`register`
-    started from it, both mapped by ``to0`` (to frame 0); None where registration fails or the pixels
-    (:func:`best`) do not prefer its result to ``A0`` (it went astray: a moving thing, a wrong minimum)."""
-    r = register(img, tpl, A0, keep)
-    if r is None or best(img, ref, [A0, r[0]], keep) == 0:
-        return None
-    return float(np.abs(apply(to0(r[0]) - to0(A0), corners)).max())
-
-
-def rasterise(regions, gw: int, gh: int, size) -> np.ndarray:
-    """Work-resolution ``(gw, gh)`` bool mask of regions (boxes ``(x0, y0, x1, y1)`` or polygons ``[(x, y), ...]``)
-    given in the pixels of a frame of ``size`` ``(w, h)``."""
-    mask = np.zeros((gh, gw), np.uint8)
-    f = np.array([gw / size[0], gh / size[1]])
-    for r in regions:
-        r = np.asarray(r, float)
-        if r.size == 4 and r.ndim == 1:
-            (x0, y0), (x1, y1) = r[:2] * f, r[2:] * f
-            mask[max(0, int(y0)):max(0, int(np.ceil(y1)) + 1), max(0, int(x0)):max(0, int(np.ceil(x1)) + 1)] = 1
-        else:
-            cv2.fillPoly(mask, [np.round(r.reshape(-1, 2) * f).astype(np.int32)], 1)
-    return mask > 0

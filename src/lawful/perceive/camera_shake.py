@@ -12,11 +12,7 @@ much noise in every sample. Here every frame is registered against frame 0 by a 
 - the fit: Gauss-Newton on ``D_k(y + d) - (g D_0(y) + c)`` with the gain and offset free (flicker), a few
   steps (shake stays within the linear range of images smoothed at 1 px), Tukey-reweighted so that what
   moves on its own (a shadow, a thread, an object outside its box) drops out; the gradient is the mean of
-  frame 0's and frame ``k``'s at the point (the symmetric form: less bias from noise in either). The first
-  weights come from the residuals at zero shift (only gain and offset fitted): a string or arm that moved a
-  fraction of a pixel on its own stands out there, while a least-squares first step would follow it (a flat
-  pendulum's strings carry half the backdrop's x gradient: a 0.017-px "shake" on every frame) and Tukey's
-  weights would then keep what that step explained;
+  frame 0's and frame ``k``'s at the point (the symmetric form: less bias from noise in either);
 - its standard error: cluster-robust (residuals grouped in 8-px blocks, as in
   :func:`lawful.perceive.camera_dense.covariance`), at least what the two images' rounding to integers alone
   leaves (``_QUANT`` per point: a noise-free render's residuals vanish where the codec copied the background,
@@ -136,8 +132,6 @@ class Shake:
             G = 0.5 * (self.g0 + v[:, 1:])
             J = np.column_stack([G, self.Rc, np.ones(len(v))])
             e = v[:, 0] - self.R
-            if step == 0:  # first weights from the residuals at the start, brightness fitted (see the module doc)
-                wt = dense.tukey(e - J[:, 2:] @ _solve(J[:, 2:], wt, e), use)[0]
             for _ in range(2):  # reweighting rounds on this linearisation
                 p = _solve(J, wt, e)
                 r = e - J @ p

@@ -40,6 +40,30 @@ def interval_slopes(t: np.ndarray, y: np.ndarray, m: int) -> tuple[np.ndarray, n
     return slopes, centres
 
 
+def interval_velocities(t: np.ndarray, v: np.ndarray, m: int, sigma: float) -> tuple[np.ndarray, ...]:
+    """Least-squares slopes of ``v(t)`` on ``m`` equal time intervals of ``t``'s span.
+
+    Unlike :func:`interval_slopes` (groups of equally many samples), the intervals are equal in time and each
+    slope carries its own velocity time, so a sample missing from a flight shifts nothing.
+
+    Returns ``(slopes, times, se)`` ``[m]``: ``times`` the time whose velocity each slope is on a parabola
+    (``Σ(t - t̄) t² / (2 Σ(t - t̄)²)``, the interval's mean time when its samples are symmetric),
+    ``se`` the slope's standard error for centroid noise ``sigma``. NaN for intervals with < 2 samples.
+    """
+    t, v = np.asarray(t, float), np.asarray(v, float)
+    edges = np.linspace(t.min(), t.max(), m + 1)
+    out = np.full((3, m), np.nan)
+    for j in range(m):
+        sel = (t >= edges[j]) & ((t < edges[j + 1]) if j < m - 1 else (t <= edges[j + 1]))
+        if sel.sum() < 2:
+            continue
+        tt = t[sel]
+        sxx = float(np.sum((tt - tt.mean()) ** 2))
+        out[:, j] = (np.polyfit(tt, v[sel], 1)[0], np.sum((tt - tt.mean()) * tt * tt) / (2 * sxx),
+                     sigma / math.sqrt(sxx))
+    return out[0], out[1], out[2]
+
+
 def local_poly_value(t: np.ndarray, y: np.ndarray, tq: float, k: int = 5, deg: int = 2) -> float:
     """``y`` at time ``tq`` from a degree-``deg`` least-squares fit to the ``k`` finite samples nearest ``tq``."""
     t, y = np.asarray(t, float), np.asarray(y, float)

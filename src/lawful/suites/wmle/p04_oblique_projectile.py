@@ -29,6 +29,7 @@ from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times,
     sphere_box, steady_visible, style_of,
 )
+from lawful.suites.wmle.kinematics import interval_velocities
 from lawful.suites.wmle.p03_complementary_angle_throws import excess_rms, flight_noise, projectile_arc
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
@@ -50,25 +51,6 @@ def apex_range_metric(H: float, R: float | None = None, x_apex: float | None = N
     return MetricScore.operational_zero("apex or range not resolved")
 
 
-def interval_velocities(t: np.ndarray, v: np.ndarray, m: int, sigma: float) -> tuple[np.ndarray, ...]:
-    """Least-squares slopes of ``v(t)`` on ``m`` equal time intervals of ``t``'s span.
-
-    Returns ``(slopes, times, se)`` ``[m]``: ``times`` the time whose velocity each slope is on a parabola
-    (``Σ(t - t̄) t² / (2 Σ(t - t̄)²)``, the interval's mean time when its samples are symmetric),
-    ``se`` the slope's standard error for centroid noise ``sigma``. NaN for intervals with < 2 samples.
-    """
-    t, v = np.asarray(t, float), np.asarray(v, float)
-    edges = np.linspace(t.min(), t.max(), m + 1)
-    out = np.full((3, m), np.nan)
-    for j in range(m):
-        sel = (t >= edges[j]) & ((t < edges[j + 1]) if j < m - 1 else (t <= edges[j + 1]))
-        if sel.sum() < 2:
-            continue
-        tt = t[sel]
-        sxx = float(np.sum((tt - tt.mean()) ** 2))
-        out[:, j] = (np.polyfit(tt, v[sel], 1)[0], np.sum((tt - tt.mean()) * tt * tt) / (2 * sxx),
-                     sigma / math.sqrt(sxx))
-    return out[0], out[1], out[2]
 
 
 def excess_cv(values: np.ndarray, D: np.ndarray, se: np.ndarray) -> tuple[float, float]:

@@ -8,7 +8,9 @@ For each render style (``flat``: lawful's 2-D renderer, 640×360; ``studio``: Mu
 - decode-only time: every frame decoded to a full-size RGB array (``lawful.video.iter_frames``, OpenCV;
   what any reader of the video pays), wall and CPU;
 - full evaluation time (probe + track + measure + score), wall and CPU, and the ratios
-  evaluation / decode (goal ≤ 1.2, must ≤ 1.3), camera-estimator time per tracked frame;
+  evaluation / decode (goal ≤ 1.2, must ≤ 1.3), camera-estimator time per tracked frame, and for
+  tasks that read regions (WMLE P16–P40, e.g. ``--tasks wmle:P17,wmle:P21``) the region channel's time
+  per sampled frame and its share of evaluation;
 - with ``--old-decode`` also the evaluation through the previous decode path (OpenCV converts every
   full-size frame, then INTER_AREA), measured beside the new one in the same run.
 Then the peak RSS of a fresh interpreter evaluating one 1280×720, 240-frame clip, read from its own
@@ -111,6 +113,9 @@ def _measure(label: str, videos: list[tuple], old: bool) -> dict:
     metas = [(e.evidence or {}).get("tracks_meta", {}) for e in evs]
     n_cam = sum(m.get("camera", {}).get("frames", 0) for m in metas)
     t_cam = sum(m.get("timing_s", {}).get("camera", 0.0) for m in metas)
+    with_regions = [m for m in metas if m.get("timing_s", {}).get("regions")]
+    t_reg = sum(m["timing_s"]["regions"] for m in with_regions)
+    n_reg = sum(m.get("samples", 0) for m in with_regions)
     r, rc = t_ev / t_dec, c_ev / c_dec
     row = {"label": label, "frames": n_frames, "decode_s": t_dec, "decode_cpu_s": c_dec, "eval_s": t_ev,
            "eval_cpu_s": c_ev, "ratio": r, "ratio_cpu": rc, "values": [_values(e) for e in evs]}
@@ -123,6 +128,9 @@ def _measure(label: str, videos: list[tuple], old: bool) -> dict:
     if n_cam:
         print(f"  camera estimation {1000 * t_cam / n_cam:.3f} ms/frame wall, "
               f"{1000 * _CAM['cpu'] / max(1, _CAM['frames']):.3f} ms/frame CPU over {n_cam} tracked frames")
+    if n_reg:
+        print(f"  region readings  {1000 * t_reg / n_reg:.3f} ms/frame wall over {n_reg} sampled frames of "
+              f"{len(with_regions)} videos ({100 * t_reg / t_ev:.1f} % of evaluation)")
     if old:
         with _old_decode():
             t_o, c_o, evs_o = _timed(lambda: _evaluate(videos))

@@ -87,3 +87,26 @@ def test_pending_exceptions_are_still_real():
     """An exception that no longer happens leaves the list (so the list never hides a new import)."""
     gone = sorted(SUITE_IMPORTS_PENDING - _suite_imports("lawful"))
     assert not gone, gone
+
+
+SHARED_SUITE_MODULES = ("base", "cli", "windows", "requirements")  # lawful.suites.<these>: every suite's
+SUITE_FAMILY = {"recordings": "wmle"}  # real recordings are scored as WMLE cases with WMLE's metrics
+
+
+def _cross_suite_imports() -> set[str]:
+    """``suites.<a>... -> suites.<b>...`` with a ≠ b: one suite's modules are not another's (the shared
+    modules above are everyone's)."""
+    def owner(m: str) -> str | None:
+        parts = m.split(".")
+        if len(parts) < 3 or parts[:2] != ["lawful", "suites"] or parts[2] in SHARED_SUITE_MODULES:
+            return None
+        return SUITE_FAMILY.get(parts[2], parts[2])
+
+    return {f"{m} -> {t}" for m, deps in _graph().items() if owner(m) for t in deps
+            if owner(t) and owner(t) != owner(m)}
+
+
+def test_suites_do_not_import_each_other():
+    """Shared pieces live below the suites (world, perceive, score), not in another suite's module."""
+    bad = sorted(_cross_suite_imports())
+    assert not bad, bad

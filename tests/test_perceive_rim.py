@@ -1,4 +1,4 @@
-"""blob.rim_centre (a hoop's centre from its rim outline) and kinematics.local_crossing_time."""
+"""blob.rim_centre (a hoop's centre from its rim outline) and events.local_crossing_time."""
 
 import math
 
@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from lawful.perceive.blob import rim_centre
-from lawful.suites.wmle.kinematics import local_crossing_time
+from lawful.perceive.events import local_crossing_time
 
 
 def _rim(cx, cy, r_out, r_in, size=64, gap=None):

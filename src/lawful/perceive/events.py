@@ -260,3 +260,33 @@ def half_periods(x, anchor_x: float, min_amplitude: float = 0.0) -> list[float]:
 def spring_turning_points(y, prominence: float = 0.0) -> list[float]:
     """Lowest points of a hanging mass (vertical velocity turns from down to up): maxima of image ``y``."""
     return turning_points(y, "max", prominence)
+
+
+def level_crossings(coef, level: float, direction: int = 0) -> list[float]:
+    """Sorted real times where the parabola ``y = a t² + b t + c`` (``coef``) is at ``level``; ``direction`` +1
+    keeps only those where ``y`` grows there (``2at + b ≥ 0``; image y down: going down), −1 where it falls."""
+    a, b, c = (float(v) for v in coef)
+    roots = [float(r.real) for r in np.roots([a, b, c - level]) if abs(r.imag) < 1e-9]
+    return sorted(r for r in roots if direction * (2 * a * r + b) >= 0)
+
+
+
+def local_crossing_time(t: np.ndarray, y: np.ndarray, level: float, k: int = 7, deg: int = 2) -> float | None:
+    """When ``y`` ``[T]`` first rises through ``level``: the root of a degree-``deg`` least-squares fit to the
+    ``k`` finite samples nearest the sampled crossing (:func:`crossing`), so the
+    crossing time averages the noise of ``k`` samples instead of two. The root nearest the sampled crossing
+    within the fitted samples' span; without one (a fit too flat there), the sampled crossing. None if
+    ``y`` never crosses."""
+    t, y = np.asarray(t, float), np.asarray(y, float)
+    tc = index_to_time(crossing(y, level, +1), t)
+    if tc is None:
+        return None
+    ok = np.flatnonzero(np.isfinite(y) & np.isfinite(t))
+    near = ok[np.argsort(np.abs(t[ok] - tc))[:k]]
+    if len(near) < deg + 2:
+        return tc
+    p = np.polyfit(t[near] - tc, y[near], deg)
+    p[-1] -= level
+    lo, hi = float(t[near].min()) - tc, float(t[near].max()) - tc
+    roots = [float(r.real) for r in np.roots(p) if abs(r.imag) < 1e-9 and lo <= r.real <= hi]
+    return tc + min(roots, key=abs) if roots else tc

@@ -8,6 +8,7 @@ Colours are RGB tuples of ints 0-255.
 from __future__ import annotations
 
 import colorsys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -113,3 +114,16 @@ def object_colors(seed: int | None, k: int) -> list[RGB]:
         return list(OBJECT_PALETTE[:k])
     order = np.random.default_rng([int(seed) & 0xFFFFFFFF, 0xC0102]).permutation(len(OBJECT_PALETTE))
     return [OBJECT_PALETTE[i] for i in order[:k]]
+
+
+def color_name(rgb: Sequence[int]) -> str:
+    """A plain colour word for a saturated RGB colour (for prompts)."""
+    h, s, v = colorsys.rgb_to_hsv(*(c / 255 for c in rgb))
+    if s < 0.25:
+        return "grey" if v > 0.25 else "black"
+    deg = h * 360
+    for limit, name in ((15, "red"), (40, "orange"), (70, "yellow"), (165, "green"), (200, "cyan"),
+                        (255, "blue"), (290, "purple"), (340, "magenta"), (361, "red")):
+        if deg < limit:
+            return name
+    return "red"

@@ -49,7 +49,7 @@ from lawful.perceive import events, noise
 from lawful.result import Event, Measurement, Score
 from lawful.score.consistency import DCS_THRESHOLD, consistency, directional_consistency, ordering
 from lawful.suites.base import Task, TrackingPlan
-from lawful.suites.wmle.kinematics import level_crossings
+from lawful.perceive.events import level_crossings
 from lawful.tracks import ObjectTrack, Tracks
 
 WIDTH, HEIGHT, FPS = 640, 360, 24.0

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lawful.case import Case, GroundTruth, ObjectSpec
-from lawful.world.appearance import object_colors, style_variant
+from lawful.world.appearance import color_name, object_colors, style_variant  # noqa: F401  (color_name: sc.color_name)
 from lawful.world.draw import Scene
 from lawful.world.scenes.pairs import ANTI_FACTOR  # noqa: F401  (the twins' factor, shared with the studio)
 
@@ -196,18 +196,3 @@ def accelerate_then_stop(t: np.ndarray, a: float, s_switch: float, stop_len: flo
 def smoothstep(e0: float, e1: float, x) -> np.ndarray:
     x = np.clip((np.asarray(x, float) - e0) / (e1 - e0), 0.0, 1.0)
     return x * x * (3 - 2 * x)
-
-
-def color_name(rgb: Sequence[int]) -> str:
-    """A plain colour word for a saturated RGB colour (for prompts)."""
-    import colorsys
-
-    h, s, v = colorsys.rgb_to_hsv(*(c / 255 for c in rgb))
-    if s < 0.25:
-        return "grey" if v > 0.25 else "black"
-    deg = h * 360
-    for limit, name in ((15, "red"), (40, "orange"), (70, "yellow"), (165, "green"), (200, "cyan"),
-                        (255, "blue"), (290, "purple"), (340, "magenta"), (361, "red")):
-        if deg < limit:
-            return name
-    return "red"

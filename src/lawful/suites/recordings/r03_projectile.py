@@ -57,7 +57,7 @@ from lawful.suites.wmle.common import (
     steady_xy, style_of,
 )
 from lawful.suites.wmle.p02_free_fall import first_impact
-from lawful.suites.wmle.kinematics import level_crossings
+from lawful.perceive.events import level_crossings
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
 from lawful.world.draw import Scene, Sphere

@@ -18,7 +18,7 @@ from lawful.perceive.onset import rest_position
 from lawful.result import Measurement
 from lawful.case import Case
 from lawful.suites.wmle.common import event, local_poly_value, steady_visible
-from lawful.suites.wmle.kinematics import local_crossing_time
+from lawful.perceive.events import local_crossing_time
 from lawful.tracks import Tracks
 
 MOVE_PX = 2.0

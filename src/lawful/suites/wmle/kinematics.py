@@ -101,35 +101,3 @@ def fill_gaps(y: np.ndarray, max_gap: int = 2) -> np.ndarray:
         if 1 < b - a <= max_gap + 1:
             y[a + 1:b] = np.interp(np.arange(a + 1, b), [a, b], [y[a], y[b]])
     return y
-
-
-def level_crossings(coef, level: float, direction: int = 0) -> list[float]:
-    """Sorted real times where the parabola ``y = a t² + b t + c`` (``coef``) is at ``level``; ``direction`` +1
-    keeps only those where ``y`` grows there (``2at + b ≥ 0``; image y down: going down), −1 where it falls."""
-    a, b, c = (float(v) for v in coef)
-    roots = [float(r.real) for r in np.roots([a, b, c - level]) if abs(r.imag) < 1e-9]
-    return sorted(r for r in roots if direction * (2 * a * r + b) >= 0)
-
-
-
-def local_crossing_time(t: np.ndarray, y: np.ndarray, level: float, k: int = 7, deg: int = 2) -> float | None:
-    """When ``y`` ``[T]`` first rises through ``level``: the root of a degree-``deg`` least-squares fit to the
-    ``k`` finite samples nearest the sampled crossing (:func:`lawful.perceive.events.crossing`), so the
-    crossing time averages the noise of ``k`` samples instead of two. The root nearest the sampled crossing
-    within the fitted samples' span; without one (a fit too flat there), the sampled crossing. None if
-    ``y`` never crosses."""
-    from lawful.perceive import events
-
-    t, y = np.asarray(t, float), np.asarray(y, float)
-    tc = events.index_to_time(events.crossing(y, level, +1), t)
-    if tc is None:
-        return None
-    ok = np.flatnonzero(np.isfinite(y) & np.isfinite(t))
-    near = ok[np.argsort(np.abs(t[ok] - tc))[:k]]
-    if len(near) < deg + 2:
-        return tc
-    p = np.polyfit(t[near] - tc, y[near], deg)
-    p[-1] -= level
-    lo, hi = float(t[near].min()) - tc, float(t[near].max()) - tc
-    roots = [float(r.real) for r in np.roots(p) if abs(r.imag) < 1e-9 and lo <= r.real <= hi]
-    return tc + min(roots, key=abs) if roots else tc

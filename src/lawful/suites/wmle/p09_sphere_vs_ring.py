@@ -17,7 +17,7 @@ Extraction: each body's distance along its path ``s(t)`` (projection of the cent
 on the path's principal direction); the common release time ``t0`` by a joint least-squares fit of
 ``s_i = c_i (t - t0)²`` to both bodies (released together from rest); travel times to 17 distances
 between 15% and 95% of the shorter total travel, each the root of a local quadratic fit to the seven
-samples around the crossing (:func:`~lawful.suites.wmle.kinematics.local_crossing_time`: noise averaged over
+samples around the crossing (:func:`~lawful.perceive.events.local_crossing_time`: noise averaged over
 seven samples, not two; exact on uniformly accelerated motion).
 
 Twin: the ring accelerates ``anti_accel_factor`` (0.92–1.08) times as fast as the sphere, as if

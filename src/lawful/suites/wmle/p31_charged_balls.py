@@ -36,7 +36,7 @@ from lawful.case import Case, GroundTruth, ObjectSpec
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
-from lawful.suites.principia._scene import color_name
+from lawful.world.appearance import color_name
 from lawful.suites.wmle._electro import symmetric_rest_measurement
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, contrasting_colors, frame_times, sphere_box,

@@ -9,9 +9,8 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from lawful.judges.client import JudgeConfig
+from lawful.cli import app
 from lawful.judges.sft import export_sft
-from lawful.suites.phyground.run import run_phyground
 from test_judges_fakeserver import ChatServer, Reply, n_images, user_text
 
 GENERAL = {"Semantic alignment": 5, "Physical temporal validity": 4, "Object persistence": 3}
@@ -24,20 +23,24 @@ def script(req, i):
     return Reply(json.dumps({key: GENERAL.get(name, 2)}))
 
 
-def cfg(url):
-    return JudgeConfig(url=url, model="judge-vl", timeout_s=5, deadline_s=10, backoff_s=0.01, concurrency=2)
+def run_phyground(out, models, srv=None, n=None) -> dict:
+    """``lawful run --suite phyground`` (the common runner, judged when ``srv`` is given): its section."""
+    args = ["run", "--suite", "phyground", "-m", ",".join(models), "-o", str(out), "-q", "--workers", "1"]
+    args += ["-n", str(n)] if n else []
+    args += ["--judge", srv.url, "--judge-model", "judge-vl"] if srv else []
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0, r.output
+    return json.loads((out / "leaderboard.json").read_text())["phyground"]
 
 
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory):
     run = tmp_path_factory.mktemp("pg") / "run"
     with ChatServer(script) as srv:
-        section = run_phyground(run, models=("reference", "counterfactual"), judge_config=cfg(srv.url),
-                                cases_per_task=2, progress=False)
+        section = run_phyground(run, ("reference", "counterfactual"), srv, n=2)
         first = len(srv.requests)
         images = {n_images(r) for r in srv.requests}
-        again = run_phyground(run, models=("reference", "counterfactual"), judge_config=cfg(srv.url),
-                              cases_per_task=2, progress=False)
+        again = run_phyground(run, ("reference", "counterfactual"), srv, n=2)
         assert len(srv.requests) == first  # finished work is never asked again
     return run, section, again, first, images
 
@@ -52,26 +55,37 @@ def test_section_scores_from_the_judge(judged):
     assert m["general"] == pytest.approx(4.0) and m["physics"] == pytest.approx(2.0)
     assert m["overall"] == pytest.approx(3.0)
     assert m["instances"]["laws"] == {"gravity": 2, "collision": 1, "impenetrability": 1, "inertia": 1}
-    assert section["judge"]["usage"]["requests"] == first
-    assert again["judge"]["usage"]["requests"] == 0
+    assert section["judge"]["statuses"] == {"phyground-general": {"scored": 12}, "phyground-law": {"scored": 10}}
+    assert section["judge"]["model"] == "judge-vl" and section["videos"] == {"counterfactual": 2, "reference": 2}
     assert again["models"] == section["models"]
 
 
 def test_without_a_judge_says_so_and_invents_nothing(tmp_path):
-    sec = run_phyground(tmp_path / "r", models=("static",), cases_per_task=1, progress=False)
+    sec = run_phyground(tmp_path / "r", ("static",), n=1)
     assert sec["status"] == "judge required" and sec["models"] == {} and sec["videos"] == {"static": 1}
+    assert sec["cases"] == 1 and sec["prompt_set"] == "built-in"
     assert (tmp_path / "r" / "cases" / "phyground" / "pg-ball-drop.png").exists()
 
 
 def test_text_only_cases_get_no_builtin_video(tmp_path):
+    from lawful.runner.run import execute, plan_jobs
+    from lawful.store import Store
     from lawful.suites.phyground.cases import CASES
-    from lawful.suites.phyground.run import make_videos, write_cases
+    from lawful.suites.phyground.report import phyground_section, write_cases
 
     k = next(i for i, c in enumerate(CASES) if c.scene is None)  # the first text-only case
-    paths = write_cases(tmp_path / "cases", k + 1)
+    paths = write_cases(tmp_path / "cases" / "phyground", k + 1)
     assert [p.with_suffix(".png").exists() for p in paths] == [True] * k + [False]
-    items = make_videos([paths[0], paths[k]], ("static", "reference"), tmp_path)
-    assert [(i.key.model, i.key.case_id) for i in items] == [("static", "pg-ball-drop"), ("reference", "pg-ball-drop")]
+    with Store(tmp_path / "results.sqlite") as st:
+        jobs, _ = plan_jobs(st, "phyground", [paths[0], paths[k]], ["static", "reference"], tmp_path, 1)
+        execute(jobs, st, 1, progress=False)
+        rows = {(v["model"], v["case_id"]): v for v in st.videos("phyground")}
+        sec = phyground_section(st)
+    assert {m: v["status"] for m, v in rows.items()} == {
+        ("static", "pg-ball-drop"): "unmeasurable", ("reference", "pg-ball-drop"): "unmeasurable",
+        ("static", CASES[k].id): "invalid", ("reference", CASES[k].id): "invalid"}
+    assert "text-only" in rows[("reference", CASES[k].id)]["reason"]
+    assert sec["videos"] == {"reference": 1, "static": 1} and sec["cases"] == 2
 
 
 def test_sft_export_from_judgements(judged, tmp_path):
@@ -162,11 +176,11 @@ def test_builtin_run_fills_all_13_law_columns(tmp_path):
     from rich.console import Console
 
     from lawful.suites.phyground.cases import CASES
-    from lawful.suites.phyground.run import law_table
+    from lawful.suites.phyground.report import law_table
     from lawful.suites.phyground.taxonomy import DOMAINS, LAW_DOMAIN
 
     with ChatServer(script_by_law) as srv:
-        sec = run_phyground(tmp_path / "run", models=("reference",), judge_config=cfg(srv.url), progress=False)
+        sec = run_phyground(tmp_path / "run", ("reference",), srv)
         n = len(srv.requests)
     drawn = [c for c in CASES if c.scene]
     assert n == sum(3 + len(c.laws) for c in drawn)  # 3 general + one call per law, drawn cases only

@@ -54,7 +54,7 @@ def _wmle_score(C: float, P: float) -> Score:
 def run(tmp_path_factory):
     from lawful.runner.run import build_cases
     from lawful.suites.base import get_suite
-    from lawful.suites.phyground.run import phyground_section, write_cases
+    from lawful.suites.phyground.report import phyground_section, write_cases
     from lawful.suites.phyground.scoring import GENERAL_RUBRIC, LAW_RUBRIC
 
     out = tmp_path_factory.mktemp("rep") / "run"

@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from lawful.cli_common import PROMPTS_HELP, SPECIAL_FLOWS, err, fail, out, phyground_call  # noqa: F401  (err)
+from lawful.cli_common import PROMPTS_HELP, SPECIAL_FLOWS, err, fail, out, use_prompts  # noqa: F401  (err)
 from lawful.cli_common import check_suites as _check_suites
 from lawful.cli_common import split_list as _split
 
@@ -27,10 +27,6 @@ def _print_board(board: dict, suites: list[str], run_dir: Path) -> None:
                 from lawful.suites.applepi.run import task_table
 
                 out.print(task_table(board[s]))
-            if s == "phyground" and any(m.get("laws") for m in board[s]["models"].values()):  # judged: per law
-                from lawful.suites.phyground.run import law_table
-
-                out.print(law_table(board[s]))
     out.print(f"run folder: {run_dir}  (leaderboard.json, report.html, results.sqlite)")
 
 
@@ -90,6 +86,8 @@ def run(
 
     suites = _split(suite)
     _check_suites(suites)
+    if "phyground" in suites:
+        use_prompts(prompts)
     model_list = split_models(models)
     for m in model_list:
         try:
@@ -129,11 +127,10 @@ def run(
     for s in suites:
         if s in SPECIAL_FLOWS:
             mod = __import__(SPECIAL_FLOWS[s], fromlist=["x"])
-            kw = {"judge_config": judge_cfg, "prompts": prompts} if s == "phyground" else {
-                "ocr": ocr, "judge_config": judge_cfg, "tasks": per_suite.get(s), "motion_masks": motion_masks}
-            extra[s] = phyground_call(getattr(mod, f"run_{s}"), out_dir, models=tuple(model_list),
-                                      cases_per_task=settings[s]["cases_per_task"], seed=seed, workers=workers,
-                                      progress=not quiet, **kw)
+            extra[s] = getattr(mod, f"run_{s}")(out_dir, models=tuple(model_list),
+                                                cases_per_task=settings[s]["cases_per_task"], seed=seed,
+                                                workers=workers, progress=not quiet, ocr=ocr, judge_config=judge_cfg,
+                                                tasks=per_suite.get(s), motion_masks=motion_masks)
     with Store(out_dir / "results.sqlite") as store:  # once, with every suite of this run
         board = write_reports(store, out_dir, video_suites, extra)
     _print_board(board, suites, out_dir)
@@ -269,26 +266,8 @@ def evaluate(
         return
     if videos is None:
         fail("--videos DIR is required")
-    if suite == "phyground":  # judged, not measured: its own flow with the folder as the model
-        from lawful.suites.phyground.run import run_phyground
-
-        if not videos.is_dir():
-            fail(f"{videos}: not a folder of videos")
-        judge_cfg = _judge_config(judge, judge_model, api_key_env, judge_timeout, judge_retries)
-        from lawful.judges.outcome import julian_now
-
-        judge_t0 = julian_now()
-        section = phyground_call(run_phyground, out_dir, models=(f"folder:{videos}",), judge_config=judge_cfg,
-                                 progress=not quiet, prompts=prompts)
-        from lawful.report.leaderboard import write_reports
-        from lawful.store import Store
-
-        with Store(out_dir / "results.sqlite") as store:
-            board = write_reports(store, out_dir, [], {"phyground": section})
-        _finish(board, [suite], out_dir, as_json)
-        if judge_cfg is not None:
-            _judge_finish(out_dir, judge_t0, strict)
-        return
+    if suite == "phyground":
+        use_prompts(prompts)
     from lawful.runner.run import evaluate_folder
 
     judge_cfg = _judge_config(judge, judge_model, api_key_env, judge_timeout, judge_retries)
@@ -379,14 +358,7 @@ def report(run_dir: Path = typer.Option(..., "--run", help="Run folder."),
         fail(f"{run_dir}: no results.sqlite (not a run folder)")
     with Store(db) as store:
         suites = sorted({v["suite"] for v in store.videos()})
-        extra = {}
-        if "phyground" in suites:  # PhyGround's section comes from the judge's answers, not score rows
-            from lawful.suites.phyground.run import phyground_section
-
-            suites.remove("phyground")
-            extra["phyground"] = phyground_section(store)
-        board = write_reports(store, run_dir, suites, extra, embed=embed)
-        suites += list(extra)
+        board = write_reports(store, run_dir, suites, embed=embed)
     _print_board(board, suites, run_dir)
 
 

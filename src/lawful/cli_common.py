@@ -11,7 +11,7 @@ out = Console(width=None if sys.stdout.isatty() else 200)  # full tables when pi
 err = Console(stderr=True, soft_wrap=True)
 
 # Suites with their own flow (not per-video tasks): name -> module with run/evaluate/export functions.
-SPECIAL_FLOWS = {"applepi": "lawful.suites.applepi.run", "phyground": "lawful.suites.phyground.run"}
+SPECIAL_FLOWS = {"applepi": "lawful.suites.applepi.run"}
 
 
 def fail(msg: str, code: int = 2) -> None:
@@ -39,11 +39,23 @@ PROMPTS_HELP = ("PhyGround: a published prompt set (JSON, JSONL or CSV; docs/phy
                 "cases (default: the file named by $LAWFUL_PHYGROUND_PROMPTS, else the built-in cases).")
 
 
-def phyground_call(fn, *args, **kwargs):
-    """Call a PhyGround flow function; a bad prompt set is a one-line error, not a traceback."""
-    from lawful.suites.phyground.prompts import PromptSetError
+def use_prompts(prompts) -> None:
+    """PhyGround's prompt set for this command: ``--prompts`` (else $LAWFUL_PHYGROUND_PROMPTS, else the built-in
+    cases), checked now so that a bad file is one line, not a traceback. The suite reads it from the environment
+    (worker processes inherit it); the variable is restored when the command ends."""
+    import os
 
+    import click
+
+    from lawful.suites.phyground.prompts import ENV, PromptSetError, case_specs
+
+    if prompts is not None:
+        before = os.environ.get(ENV)
+        os.environ[ENV] = str(prompts)
+        ctx = click.get_current_context(silent=True)
+        if ctx is not None:
+            ctx.call_on_close(lambda: os.environ.pop(ENV) if before is None else os.environ.update({ENV: before}))
     try:
-        return fn(*args, **kwargs)
+        case_specs(warn=True)
     except PromptSetError as e:
         fail(str(e))

@@ -66,6 +66,8 @@ def aggregate_generic(rows: list[dict], columns: list[str], scale=(0.0, 1.0)) ->
 
 def suite_section(store: Store, suite_name: str) -> dict:
     suite = get_suite(suite_name)
+    if suite.section is not None:
+        return suite.section(store)
     rows = store.scores(suite_name)
     if suite.judged:
         from lawful.judges.judge import stored_values

@@ -50,6 +50,8 @@ def evaluate_video(case: Case, video: str | Path, task: Task | None = None) -> E
 
     task = task or task_for(case)
     video = Path(video)
+    if not task.perceives:  # judged, not measured: nothing to decode here
+        return _unperceived(case, video, task)
     try:
         tracks = track(video, case, task.plan, min_frames=MIN_FRAMES, probes=task.probes(case))
     except VideoError as e:
@@ -66,9 +68,7 @@ def evaluate_video(case: Case, video: str | Path, task: Task | None = None) -> E
         scores = task.score(case, m)
     except Exception as e:  # a bug in one task must not stop the run; keep the trace as evidence
         return _crashed("measurement", task, e)
-    statuses = {s.status for s in scores.values()}
-    status = "scored" if "scored" in statuses else ("unmeasurable" if "unmeasurable" in statuses else "invalid")
-    reason = "; ".join(sorted({s.reason for s in scores.values() if s.reason and s.status != "scored"}))
+    status, reason = _overall(scores)
     evidence = {
         "video": {"path": str(video), "fps": tracks.meta["video_fps"], "n_frames": tracks.meta["n_frames"],
                   "width": tracks.meta["video_size"][0], "height": tracks.meta["video_size"][1]},
@@ -79,3 +79,24 @@ def evaluate_video(case: Case, video: str | Path, task: Task | None = None) -> E
         "tracks_meta": {k: v for k, v in tracks.meta.items() if isinstance(v, (int, float, str, list, dict))},
     }
     return Evaluation(status, scores, reason, evidence)
+
+
+def _overall(scores: dict[str, Score]) -> tuple[str, str]:
+    """The video's status (best of its columns') and the reasons of its unscored columns."""
+    statuses = {s.status for s in scores.values()}
+    status = "scored" if "scored" in statuses else ("unmeasurable" if "unmeasurable" in statuses else "invalid")
+    return status, "; ".join(sorted({s.reason for s in scores.values() if s.reason and s.status != "scored"}))
+
+
+def _unperceived(case: Case, video: Path, task: Task) -> Evaluation:
+    """A judged task's evaluation: ``invalid`` without a video file, else what ``score(case, measure(case, None))``
+    says (its judge reads the video later)."""
+    if not video.is_file():
+        reason = f"{video.name}: no such video"
+        return Evaluation("invalid", _all(task, "invalid", reason), reason)
+    try:
+        scores = task.score(case, task.measure(case, None))
+    except Exception as e:
+        return _crashed("measurement", task, e)
+    status, reason = _overall(scores)
+    return Evaluation(status, scores, reason, {"video": {"path": str(video)}})

@@ -76,11 +76,10 @@ def build_cases(suite: Suite, out: Path, n: int | None = None, seed: int = 0,
     names = list(tasks) if tasks else list(suite.tasks)
     paths, todo = [], []
     for name in names:
-        task_name = suite.task(name).name
-        for i in range(n):
-            paths.append(out / f"{task_name}-{i:03d}.json")
+        for i, case_id in enumerate(suite.task(name).case_ids(n)):
+            paths.append(out / f"{case_id}.json")
             if not paths[-1].exists():
-                todo.append((name, i))
+                todo.append((name, i, case_id))
     with progress_bar(progress) as bar:
         tid = bar.add_task(f"cases  {suite.name}", total=len(paths))
         bar.advance(tid, len(paths) - len(todo))
@@ -91,13 +90,13 @@ def build_cases(suite: Suite, out: Path, n: int | None = None, seed: int = 0,
             _BUILDING = suite  # forked workers inherit it (a suite need not be picklable)
             try:
                 with process_pool(min(workers, len(todo))) as pool:
-                    for _ in pool.map(_write_case, *zip(*[(None, name, i, seed, out) for name, i in todo])):
+                    for _ in pool.map(_write_case, *zip(*[(None, *t, seed, out) for t in todo])):
                         bar.advance(tid)
             finally:
                 _BUILDING = None
         else:
-            for name, i in todo:
-                _write_case(suite, name, i, seed, out)
+            for name, i, case_id in todo:
+                _write_case(suite, name, i, case_id, seed, out)
                 bar.advance(tid)
     return paths
 
@@ -105,11 +104,10 @@ def build_cases(suite: Suite, out: Path, n: int | None = None, seed: int = 0,
 _BUILDING: Suite | None = None  # the suite a case-building pool works for
 
 
-def _write_case(suite: Suite | None, name: str, i: int, seed: int, out: Path) -> None:
-    """Make case ``i`` of task ``name`` and write its JSON (and first frame, if any) under ``out``."""
+def _write_case(suite: Suite | None, name: str, i: int, case_id: str, seed: int, out: Path) -> None:
+    """Make case ``i`` of task ``name`` and write it as ``case_id``: its JSON (and first frame, if any) under ``out``."""
     suite = suite or _BUILDING
     task = suite.task(name)
-    case_id = f"{task.name}-{i:03d}"
     case, frame = task.make_case(i, case_seed(seed, suite.name, name, i))
     if frame is None:  # a text-only case (PhyGround): no first frame to write
         case = case.model_copy(update={"id": case_id})

@@ -118,7 +118,7 @@ def demo_run(out: str | Path, models: tuple[str, ...] = ("reference", "counterfa
     MP4 per case (a moving square whose colour tells the models apart), written with lawful's writer."""
     import numpy as np
 
-    from lawful.suites.phyground.run import write_cases
+    from lawful.suites.phyground.report import write_cases
     from lawful.video import write_video
 
     out = Path(out)

@@ -38,6 +38,12 @@ class Task(ABC):
     optional_known: ClassVar[dict[str, str]] = {}
     # keys every watched object must state in its own ``known`` (key → what it is), e.g. a mass
     object_known: ClassVar[dict[str, str]] = {}
+    # False: a judged task (PhyGround): the runner decodes nothing and scores ``measure(case, None)``
+    perceives: ClassVar[bool] = True
+
+    def case_ids(self, n: int) -> list[str]:
+        """The ids of the task's first ``n`` cases (fewer when the task has a fixed, smaller set)."""
+        return [f"{self.name}-{i:03d}" for i in range(n)]
 
     def case_problem(self, case: Case) -> str:
         """Why ``case`` cannot be evaluated by this task ('' when it can): a required object id
@@ -95,6 +101,8 @@ class Suite:
     # aggregate(score_rows: list[dict]) -> dict  (the suite's leaderboard.json section)
     # table(section: dict) -> rich.table.Table    (what `lawful run` prints)
     aggregate: Callable[[list[dict]], dict] | None = None
+    # section(store) -> dict: the whole section instead (a suite scored from stored judge answers)
+    section: Callable[[Any], dict] | None = None
     table: Callable[[dict], Any] | None = None
     # Judge rubrics whose stored values feed this suite's scores: rubric name → apply(rows, values) → rows,
     # where values maps lawful.store.VideoKey → {criterion: value}. Applied when the leaderboard is

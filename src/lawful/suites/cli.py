@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from lawful.cli_common import PROMPTS_HELP, SPECIAL_FLOWS, fail, out, phyground_call
+from lawful.cli_common import PROMPTS_HELP, SPECIAL_FLOWS, fail, out, use_prompts
 from lawful.cli_common import check_suites as _check_suites
 from lawful.cli_common import split_list as _split
 
@@ -43,13 +43,12 @@ def suite_export(
     from lawful.suites.base import get_suite
 
     _check_suites([suite])
+    if suite == "phyground":
+        use_prompts(prompts)
     if suite in SPECIAL_FLOWS:
         mod = __import__(SPECIAL_FLOWS[suite], fromlist=["x"])
-        kw = {"prompts": prompts} if suite == "phyground" else {}
-        res = phyground_call(mod.export_prompts, out_dir, cases_per_task=cases_per_task, seed=seed, **kw)
-        n = res["cases"] if isinstance(res, dict) else res
-        files = f" ({len(res['files'])} prompt files)" if isinstance(res, dict) and "files" in res else ""
-        out.print(f"wrote {n} {suite} cases to {out_dir}{files}")
+        res = mod.export_prompts(out_dir, cases_per_task=cases_per_task, seed=seed)
+        out.print(f"wrote {res['cases']} {suite} cases to {out_dir} ({len(res['files'])} prompt files)")
         return
     paths = build_cases(get_suite(suite), out_dir, cases_per_task, seed, progress=not quiet)
     for p in paths:

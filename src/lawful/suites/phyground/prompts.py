@@ -21,12 +21,15 @@ from __future__ import annotations
 
 import csv
 import difflib
+import functools
 import json
 import os
 import re
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 
-from lawful.suites.phyground.cases import MAX_LAWS, MIN_LAWS, CaseSpec
+from lawful.suites.phyground.cases import CASES, MAX_LAWS, MIN_LAWS, CaseSpec
 from lawful.suites.phyground.taxonomy import LAWS
 
 ENV = "LAWFUL_PHYGROUND_PROMPTS"
@@ -156,3 +159,24 @@ def off_rule(specs: list[CaseSpec]) -> list[str]:
 def prompts_from_env() -> str | None:
     """The prompt file named by ``LAWFUL_PHYGROUND_PROMPTS`` (None when unset or empty)."""
     return os.environ.get(ENV) or None
+
+
+def case_specs(prompts: str | Path | None = None, warn: bool = False) -> tuple[Sequence[CaseSpec], str]:
+    """The cases to run and where they came from: the prompt file ``prompts`` (or ``LAWFUL_PHYGROUND_PROMPTS``),
+    else the built-in set. ``warn``: name on stderr the prompts tagged outside PhyGround's 2-4 laws (kept)."""
+    path = prompts or prompts_from_env()
+    if path is None:
+        return CASES, "built-in"
+    p = Path(path)
+    specs = _load(str(p), p.stat().st_mtime_ns if p.is_file() else 0)
+    odd = off_rule(specs)
+    if warn and odd:
+        sys.stderr.write(f"warning: {len(odd)} prompt(s) not tagged with 2-4 laws as PhyGround requires: "
+                         f"{', '.join(odd[:5])}{' …' if len(odd) > 5 else ''}\n")
+    return specs, str(path)
+
+
+@functools.lru_cache(maxsize=4)
+def _load(path: str, mtime_ns: int) -> tuple[CaseSpec, ...]:
+    """A prompt file read once per process while it is unchanged (every look-up of the suite asks for it)."""
+    return tuple(load_prompts(path))

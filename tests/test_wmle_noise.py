@@ -71,6 +71,36 @@ def test_stability_allows_motion_blur_but_not_a_merge_and_ignores_border_cut():
     assert measure_consistency(cut, ["bob"], [], [], frame=(640, 360)).stability == pytest.approx(1.0)
 
 
+def _lens(r, d):
+    """Area of a disc of radius ``r`` and the same disc shifted ``d``: the fully covered core of its streak."""
+    return 0.0 if d >= 2 * r else 2 * r * r * np.arccos(d / (2 * r)) - 0.5 * d * np.sqrt(4 * r * r - d * d)
+
+
+def test_stability_admits_a_streak_and_its_core_but_flags_a_speck_or_a_doubling_at_rest():
+    """A ball (r 12 px) held still for 12 samples, then falling (up to 29 px per sample) under a shutter open
+    for 75 % of the frame interval: its mask is either the whole streak (a stadium, ``A0 + 2r L``) or, where
+    the colour mask keeps only what was covered all exposure long, the lens-shaped core (as on the real
+    free-fall clip, 187-231 px2 of a 656-px2 ball). The motion model admits both (the old lower band
+    ``A0 / (1.75 (1 + L/D))`` lost the cores); at rest a speck (a quarter) or a doubling is still flagged."""
+    r, n, e = 12.0, 40, 0.75
+    t = np.arange(n) / FPS
+    y = 40 + 0.5 * 9.81 * 120 * np.clip(t - 12 / FPS, 0, None) ** 2
+    tr = Tracks.from_positions(t, {"ball": (np.full(n, 300.0), y)}, radius=r)
+    a0 = np.pi * r * r
+    blur = e * np.abs(np.gradient(y))
+    core = np.array([_lens(r, b) for b in blur])
+    tr.area[:, 0] = np.where(np.arange(n) % 2, a0 + 2 * r * blur, np.where(core > 0, core, a0 + 2 * r * blur))
+    assert np.abs(np.diff(y)).max() > 2 * r  # faster than a diameter per sample
+    step = np.nan_to_num(np.abs(np.gradient(y)))
+    assert (core[::2] > 0).sum() > 5 and ((core > 0) & (core < a0 / (1.75 * (1 + step / np.sqrt(a0))))).any()
+    assert measure_consistency(tr, ["ball"], [], [], frame=(640, 2000)).stability == pytest.approx(1.0)
+    for wrong in (a0 / 4, 2 * a0):  # five samples at rest: a speck of it, or merged with its twin
+        bad = Tracks.from_positions(t, {"ball": (np.full(n, 300.0), y)}, radius=r)
+        bad.area[:, 0] = tr.area[:, 0]
+        bad.area[3:8, 0] = wrong
+        assert measure_consistency(bad, ["ball"], [], [], frame=(640, 2000)).stability == pytest.approx(1 - 5 / n)
+
+
 def test_steady_visible_keeps_blurred_samples_drops_biased_ones():
     t = np.arange(30) / FPS
     y = 40 + 0.5 * 9.81 * 100 * t**2  # fast fall (up to 49 px per frame): the blur grows with the speed

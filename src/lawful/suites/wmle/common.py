@@ -24,8 +24,11 @@ Consistency C (no VLM)
                    already fails the gate (C ≤ 75);
 - ``stability``    mean over required objects of the fraction of sightings whose mask area is what
                    the object's first-frame area ``A0`` and its motion allow: within
-                   ``[A0 / (AREA_RATIO·(1 + L/D)), AREA_RATIO·A0 + L·D]`` with ``L`` the blur streak
-                   (≤ the per-sample displacement) and ``D = √A0``; sightings whose box touches the
+                   ``[(A0 − L·D) / AREA_RATIO, AREA_RATIO·A0 + L·D]`` with ``L`` the blur streak
+                   (≤ the per-sample displacement) and ``D = √A0`` its width across the motion: a body
+                   swept ``L`` during the exposure covers ``A0 + L·D`` pixels in part and about
+                   ``A0 − L·D`` in full (its core, all a colour mask may keep of a pale streak; a
+                   disc's lens-shaped core is within 11 % of it; none once ``L ≥ D``); sightings whose box touches the
                    frame edge (cut by it) are left out (duplication merges or splits change the area;
                    an object that shrinks to a speck or doubles is not the same object);
 - ``events``       fraction of the task's ``required_events`` found in ``measurement.events``.
@@ -243,7 +246,7 @@ def measure_consistency(
                 d = math.sqrt(a0)
                 streak = np.nan_to_num(noise.speed_steps(np.asarray(tr.xy, float), seen)[whole_seen])
                 a = tr.area[whole_seen]
-                ok = (a >= a0 / (AREA_RATIO * (1 + streak / d))) & (a <= AREA_RATIO * a0 + streak * d)
+                ok = (a >= np.maximum(a0 - streak * d, 0.0) / AREA_RATIO) & (a <= AREA_RATIO * a0 + streak * d)
                 stab.append(float(np.mean(ok)))
             else:
                 stab.append(1.0)

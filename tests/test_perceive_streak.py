@@ -50,3 +50,64 @@ def test_an_elongated_block_moving_along_its_length_shows_no_blur_against_its_ow
     side = tuple(10 * N)
     assert streak_length(still, side, own) < 1.0
 
+
+
+def shaded_streak(bg, centre, r, color, smear, sub=16):
+    """A ball of ``color`` lit from the upper left (tone 0.3-1, as a Lambertian sphere under ambient light)
+    swept ``smear`` px to the right over ``bg`` during the exposure: the frame (uint8) and the still ball's
+    pixels (``[N, 3]``, its fully covered pixels at the mid-exposure point)."""
+    h, w = bg.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    light = np.array([-0.5, -0.6, 0.62]) / np.linalg.norm([-0.5, -0.6, 0.62])
+    acc = np.zeros((h, w, 3), np.float32)
+    still = None
+    for k in range(sub):
+        cx = centre[0] + (k / (sub - 1) - 0.5) * smear
+        u, v = (xx - cx) / r, (yy - centre[1]) / r
+        inside = u * u + v * v < 1
+        nz = np.sqrt(np.clip(1 - u * u - v * v, 0, 1))
+        tone = 0.3 + 0.7 * np.clip(u * light[0] + v * light[1] + nz * light[2], 0, 1)
+        f = bg.astype(np.float32).copy()
+        f[inside] = tone[inside, None] * np.asarray(color, np.float32)
+        acc += f
+        if abs(cx - centre[0]) < 0.5 * smear / (sub - 1) + 1e-6:
+            still = f[(np.hypot(xx - cx, yy - centre[1]) < r - 1)]
+    return np.clip(acc / sub, 0, 255).round().astype(np.uint8), still
+
+
+def test_a_shaded_ball_streak_keeps_its_dark_half():
+    """A lit ball (tone 0.3-1 of its colour) smeared 14 px over a softly striped backdrop and a floor (studio
+    P3/P4), 24 px from where it was a sample before: on the line from the background to the ball's mean colour
+    its shaded lower half reads as a faint share or none, so the share-weighted centroid sits high (0.87 px
+    measured) on a third of the streak's area; taken as a shaded tone of its colour (the plane of the colour
+    and the background, tones within the ball's own range) the mid-exposure centre is read within 0.6 px
+    (0.42 measured), and the streak reaches the ball's lower rim."""
+    from lawful.perceive.associate import by_contrast
+    from lawful.perceive.objects import Regions, Tracked, shade_range
+
+    h, w, r = 120, 200, 12.0
+    stripe = 0.5 + 0.5 * np.cos(2 * np.pi * np.arange(w) / 24)[:, None]  # soft vertical stripes, 24 px apart
+    bg = np.zeros((h, w, 3), np.float32)
+    bg[:] = np.array([150, 95, 70]) * (1 - stripe) + np.array([120, 125, 90]) * stripe  # brown/olive backdrop
+    bg[90:] = (160, 130, 140)  # a mauve floor under the ball's lower half's path
+    bg = bg.round().astype(np.uint8)
+    color = (60, 230, 110)
+    truth = np.array([100.0, 80.0])
+    prev, _ = shaded_streak(bg, truth - (24, 0), r, color, 14)
+    frame, still = shaded_streak(bg, truth, r, color, 14)
+    rgb = tuple(float(c) for c in still.mean(0))
+    pos, vel = tuple(truth - (24, 0)), (24.0, 0.0)
+    box = (int(pos[0] - r - 7), int(pos[1] - r), int(pos[0] + r + 7), int(pos[1] + r))
+
+    def found(shade):
+        o = Tracked(spec=None, j=0, model=None, convex=True, pos=pos, vel=vel, size=(2 * r + 14, 2 * r),
+                    ref_area=math.pi * r * r, diam=2 * r, rgb=rgb, shade=shade, last_box=box, exposure=0.55)
+        return by_contrast(o, frame, Regions(), prev)
+
+    lo, hi = shade_range(still, rgb)
+    assert 0.3 < lo < 0.6 < 1.0 < hi < 1.8  # the ball's own tones (multiples of its mean), dark limb to lit cap
+    got, flat = found((lo, hi)), found(None)  # None: no tones learnt, the line model alone
+    assert got is not None
+    assert np.hypot(*(np.array(got.xy) - truth)) < 0.6, got.xy
+    assert flat is None or (truth[1] - flat.xy[1] > 0.6 and flat.area < 0.5 * got.area)  # high, a part
+    assert got.box[3] >= truth[1] + r - 1  # the streak reaches the ball's lower rim

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from lawful.perceive.objects import _FAR, GROWTH, THIN, Found, Regions, Tracked, minor_spread, moments2
+from lawful.perceive.objects import _FAR, GROWTH, THIN, Found, Regions, Tracked, minor_spread, moments2, shade_range
 from lawful.perceive.blob import BORDER_CUT, RIM_SHAPES, measure, rim_centre
 from lawful.perceive.segment import components, to_features
 
@@ -231,6 +231,8 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
                 f = g
         out[o.j] = f
         if f is not None and not f.cut and f.blur < 0.5 * o.diam:
+            if o.rgb is not None and o.shade is None:
+                o.shade = shade_range(raw[m > 0], o.rgb)
             inner = cv2.erode(m, _K3, borderType=cv2.BORDER_CONSTANT, borderValue=0)
             if cv2.countNonZero(inner) >= 5:
                 o.model.adapt(np.array(cv2.mean(np.ascontiguousarray(sub), mask=inner)[:3], np.float32))
@@ -322,8 +324,10 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
     alpha = proj / c2
     resid2 = np.maximum(_dot(diff, diff) - alpha * proj, 0)  # |diff - alpha dc|^2
     share = alpha * np.sqrt(c2)  # alpha * contrast
-    mask = ((alpha > ALPHA_MIN) & (share > NOISE_SIGMAS * noise)
-            & (resid2 < np.square(2 * noise + 0.35 * share))).view(np.uint8)
+    line = (alpha > ALPHA_MIN) & (share > NOISE_SIGMAS * noise) & (resid2 < np.square(2 * noise + 0.35 * share))
+    shaded, cover = _shaded_mix(o, crop, bg, noise)
+    mask = (line | shaded).view(np.uint8)
+    alpha = np.where(shaded & ~line, cover, alpha)
     if core is not None and o.speed() > 0:
         yy, xx = np.mgrid[y0:y1, x0:x1]
         sp = o.speed()
@@ -366,6 +370,43 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
         return None  # more than a streak of the object: it runs along something of its colour
     cut = touches and area < BORDER_CUT * o.expected_area()
     return Found((cx, cy), (gx0, gy0, gx1, gy1), float(area), float("nan"), cut, touches, blur, shape)
+
+
+def _shaded_mix(o: Tracked, crop: np.ndarray, bg: np.ndarray, noise: float) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels of ``crop`` ``[H, W, 3]`` that mix a *shaded* tone of the object's colour with the background
+    ``bg`` (``[H, W, 3]`` or ``[3]``), and their share of the object: ``(mask [H, W] bool, cover [H, W])``.
+
+    A lit ball's lower half is its colour ``c`` (``o.rgb``) darkened: ``s c`` with ``s`` in the object's own
+    range :attr:`~lawful.perceive.objects.Tracked.shade`. Blurred over the background, a pixel is
+    ``p = a s c + (1 - a) bg``: in the plane of ``c`` and ``bg``, with ``p = u c + v bg``, coverage
+    ``a = 1 - v`` and shade ``s = u / a``. (Measured on the line from ``bg`` to ``c`` alone, the dark half
+    falls off it or gets a share ``a s``: the streak's centroid moves to the lit side.) Kept: pixels near
+    the plane, past :data:`NOISE_SIGMAS` noise from the background, with coverage over :data:`ALPHA_MIN`
+    and a shade inside the object's own (widened by the noise), where the plane resolves coverage to half
+    of :data:`ALPHA_MIN` (``c`` and ``bg`` not near parallel; a background only darkened, a shadow, has
+    ``s`` near 0 and stays out). Empty for an object of one flat tone (its line model is the whole story).
+    """
+    lo, hi = o.shade or (1.0, 1.0)
+    if o.rgb is None or lo >= hi:
+        return np.zeros(crop.shape[:2], bool), np.zeros(crop.shape[:2], np.float32)
+    c = np.broadcast_to(np.asarray(o.rgb, np.float32), crop.shape)
+    b = np.ascontiguousarray(np.broadcast_to(np.asarray(bg, np.float32), crop.shape))
+    cc, cb, bb = _dot(c, c), _dot(c, b), _dot(b, b)
+    pc, pb = _dot(crop, c), _dot(crop, b)
+    det = np.maximum(cc * bb - cb * cb, 1e-6)
+    u = (bb * pc - cb * pb) / det
+    cover = 1.0 - (cc * pb - cb * pc) / det
+    sd_cover = noise * np.sqrt(cc / det)
+    fit = u[..., None] * c + (1.0 - cover)[..., None] * b
+    resid2 = _dot(crop - fit, crop - fit)
+    contrast = np.sqrt(_dot(crop - b, crop - b))
+    safe = np.maximum(cover, ALPHA_MIN)
+    shade = u / safe
+    slack = noise / (safe * np.sqrt(cc))
+    mask = ((cover > ALPHA_MIN) & (sd_cover < 0.5 * ALPHA_MIN) & (contrast > NOISE_SIGMAS * noise)
+            & (u * np.sqrt(cc) > NOISE_SIGMAS * noise) & (shade > lo - slack) & (shade < hi + slack)
+            & (resid2 < np.square(2 * noise)))
+    return mask, cover.astype(np.float32)
 
 
 def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -62,6 +62,17 @@ def spreads(region: np.ndarray) -> tuple[float, float]:
     return math.sqrt(max(0.0, 0.5 * (cxx + cyy + d))), math.sqrt(max(0.0, 0.5 * (cxx + cyy - d)))
 
 
+def shade_range(pixels: np.ndarray, rgb: tuple[float, float, float]) -> tuple[float, float]:
+    """Tones of an object's RGB ``pixels`` ``[N, 3]`` as multiples of its mean colour ``rgb`` (``p . c / c . c``):
+    their 2% and 98% quantiles (a lit ball: from its shaded rim to its highlight; a flat one: ~1 +- noise)."""
+    c = np.asarray(rgb, np.float64)
+    cc = float(c @ c)
+    if len(pixels) < 2 or cc <= 0:
+        return 1.0, 1.0
+    lo, hi = np.quantile(np.asarray(pixels, np.float64).reshape(-1, 3) @ c / cc, [0.02, 0.98])
+    return float(lo), float(hi)
+
+
 def minor_spread(region: np.ndarray) -> float:
     """Spread (px) of the uint8 0/1 ``region`` across its long axis (:func:`spreads`). Motion blur only
     widens the other axis, so a blob much thinner than the object (a floor stripe of its colour) is
@@ -129,6 +140,7 @@ class Tracked:
     acc: float = 0.0  # largest recent change of velocity (px per sample²), decaying
     exposure: float = 0.0  # blur length / speed measured on streaks (0: no blur seen)
     rgb: tuple[float, float, float] | None = None  # mean colour of the object's pixels (0-255)
+    shade: tuple[float, float] | None = None  # its first unblurred sighting's tones as multiples of ``rgb`` (``shade_range``)
     weak: bool = False  # colour barely separates it from its surroundings: found by contrast
     last_box: tuple = (0, 0, -1, -1)  # box (inclusive, tracking px) of the last measurement
     area_dev: float = 0.05  # running mean of |area / ref_area - 1| of unblurred samples

@@ -5,8 +5,9 @@ import pytest
 
 from lawful.score.wmle import geometric_mean, q
 from lawful.suites.wmle.p03_complementary_angle_throws import (
-    ComplementaryAngleThrows, complementary_fit_metric, complementary_range_metric, projectile_arc,
+    ComplementaryAngleThrows, complementary_fit_metric, complementary_range_metric,
 )
+from lawful.suites.wmle._projectile import projectile_arc
 from lawful.suites.wmle.validate import validate_variant
 from lawful.tracks import Tracks
 
@@ -81,7 +82,7 @@ def test_excess_rms_removes_the_noise_and_keeps_a_bend():
 
     import numpy as np
 
-    from lawful.suites.wmle.p03_complementary_angle_throws import excess_rms, projectile_arc
+    from lawful.suites.wmle._projectile import excess_rms, projectile_arc
 
     t = np.arange(40) / 30.0
     x = 100 + 200 * t
@@ -109,7 +110,7 @@ def test_gross_errors_drop_lone_slips_and_keep_a_bent_path():
     everywhere by a 3 px wobble (a violation, not a slip) loses no sample."""
     import math
 
-    from lawful.suites.wmle.p03_complementary_angle_throws import gross_errors
+    from lawful.suites.wmle._projectile import gross_errors
 
     t = np.arange(30) / 24.0
     x = 100 + 300 * t

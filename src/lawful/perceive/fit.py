@@ -1,4 +1,5 @@
-"""Circle through points: the one circle fit of the package (pendulum pivots, rim centres, region arcs).
+"""Robust fits of the package: the one circle fit (pendulum pivots, rim centres, region arcs) and
+robust polynomial paths (:func:`lts_polyfit`, :func:`tukey_outliers`: gross centroid errors in a flight).
 
 :func:`fit_circle` starts from the algebraic (Kåsa) circle and refines it by geometric least squares
 (radial residuals). ``robust=True`` starts instead from the least-median-of-squares circle through
@@ -89,3 +90,56 @@ def fit_circle(x, y, robust: bool = False) -> tuple[float, float, float, float]:
             sigma = 1.4826 * float(np.median(res))
     res = np.hypot(u[keep] - p[0], v[keep] - p[1]) - abs(p[2])
     return float(p[0] + mx), float(p[1] + my), float(abs(p[2])), float(np.sqrt(np.mean(res**2)))
+
+
+def lts_polyfit(t: np.ndarray, v: np.ndarray, deg: int, steps: int = 20) -> np.ndarray:
+    """Least-trimmed-squares polynomial ``v(t)``: the fit whose ``h = (n + deg + 2) // 2`` smallest squared
+    residuals sum least (Rousseeuw's high-breakdown fit, by concentration steps from the full fit and from
+    each run of ``h`` consecutive samples), so a run of biased samples at one end of the flight cannot
+    pull a robust reweighting started from it (:func:`tukey_outliers`) as least squares does."""
+    n = len(t)
+    h = (n + deg + 2) // 2
+    best, cost = np.polyfit(t, v, deg), math.inf
+    for p in [best] + [np.polyfit(t[i:i + h], v[i:i + h], deg) for i in range(n - h + 1)]:
+        for _ in range(steps):
+            near = np.argsort((v - np.polyval(p, t)) ** 2)[:h]
+            q_ = np.polyfit(t[near], v[near], deg)
+            if np.allclose(q_, p, rtol=0, atol=1e-9):
+                break
+            p = q_
+        c = float(np.sort((v - np.polyval(p, t)) ** 2)[:h].sum())
+        if c < cost:
+            best, cost = p, c
+    return best
+
+
+def tukey_outliers(t: np.ndarray, series: list[tuple[np.ndarray, int]], cut: float, floor: float,
+                   rounds: int = 10) -> np.ndarray:
+    """``[n]`` bool: samples off the polynomials ``v(t)`` of ``series`` (``[(v, degree)]``, one weight per
+    sample shared by all) by more than the bulk of the samples explains.
+
+    Tukey biweights (cut-off ``cut`` robust sigmas of each series' residuals, the median absolute deviation,
+    and at least ``floor``) reweight the fits, started from least trimmed squares (:func:`lts_polyfit`),
+    until they settle; a sample that ends with weight 0 is an outlier. The scale comes from the residuals
+    themselves, so a path that bends everywhere keeps its samples: only outliers of the bulk go."""
+    from lawful.perceive.noise import MAD_TO_STD
+
+    t = np.asarray(t, float)
+    series = [(np.asarray(v, float), deg) for v, deg in series]
+    if len(t) < 6:
+        return np.zeros(len(t), bool)
+    fits = [lts_polyfit(t, v, deg) for v, deg in series]
+    w = np.ones(len(t))
+    for _ in range(rounds):
+        z = np.zeros(len(t))
+        keep = w > 0
+        for i, (v, deg) in enumerate(series):
+            r = v - np.polyval(fits[i], t)
+            mad = float(np.median(np.abs(r[keep] - np.median(r[keep]))))
+            z = np.maximum(z, np.abs(r) / max(cut * MAD_TO_STD * mad, floor))
+        new = np.where(z < 1, (1 - z * z) ** 2, 0.0)
+        if (new > 0).sum() < 6 or np.allclose(new, w, atol=1e-4):
+            break
+        w = new
+        fits = [np.polyfit(t[w > 0], v[w > 0], deg, w=np.sqrt(w[w > 0])) for v, deg in series]
+    return w == 0

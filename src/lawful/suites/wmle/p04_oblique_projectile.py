@@ -30,7 +30,7 @@ from lawful.suites.wmle.common import (
     sphere_box, steady_visible, style_of,
 )
 from lawful.suites.wmle.kinematics import interval_velocities
-from lawful.suites.wmle.p03_complementary_angle_throws import excess_rms, flight_noise, projectile_arc
+from lawful.suites.wmle._projectile import excess_rms, flight_noise, projectile_arc
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
 from lawful.world.draw import Scene, Sphere

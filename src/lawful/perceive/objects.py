@@ -140,7 +140,7 @@ class Tracked:
     acc: float = 0.0  # largest recent change of velocity (px per sample²), decaying
     exposure: float = 0.0  # blur length / speed measured on streaks (0: no blur seen)
     rgb: tuple[float, float, float] | None = None  # mean colour of the object's pixels (0-255)
-    shade: tuple[float, float] | None = None  # its first unblurred sighting's tones as multiples of ``rgb`` (``shade_range``)
+    shade: tuple[float, float] | None = None  # tones of its first unblurred sighting, multiples of ``rgb`` (shade_range)
     weak: bool = False  # colour barely separates it from its surroundings: found by contrast
     last_box: tuple = (0, 0, -1, -1)  # box (inclusive, tracking px) of the last measurement
     area_dev: float = 0.05  # running mean of |area / ref_area - 1| of unblurred samples

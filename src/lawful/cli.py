@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from lawful.cli_common import PROMPTS_HELP, SPECIAL_FLOWS, err, fail, out, use_prompts  # noqa: F401  (err)
+from lawful.cli_common import PROMPTS_HELP, err, fail, out, use_prompts  # noqa: F401  (err)
 from lawful.cli_common import check_suites as _check_suites
 from lawful.cli_common import split_list as _split
 
@@ -23,10 +23,6 @@ def _print_board(board: dict, suites: list[str], run_dir: Path) -> None:
     for s in suites:
         if s in board and "models" in board[s]:
             out.print(table(s, board[s]))
-            if s == "applepi":  # per task, with the reference's gap to the other models
-                from lawful.suites.applepi.run import task_table
-
-                out.print(task_table(board[s]))
     out.print(f"run folder: {run_dir}  (leaderboard.json, report.html, results.sqlite)")
 
 
@@ -98,41 +94,33 @@ def run(
         make_executor(executor, 1, address, gpus_per_generation)
     except ExecutorError as e:
         fail(escape(str(e)))
-    video_suites = [s for s in suites if s not in SPECIAL_FLOWS]
     per_suite = _tasks_per_suite(suites, _split(tasks)) if tasks else {}
     if tasks:  # a suite none of whose tasks was named is not run
         suites = [s for s in suites if per_suite[s]]
-        video_suites = [s for s in video_suites if per_suite[s]]
     settings = _preset_settings(preset, suites, cases_per_task, rollouts)
-    task_list = sorted({t for s in video_suites for t in per_suite[s]}) if tasks else None
+    task_list = sorted({t for s in suites for t in per_suite[s]}) if tasks else None
     judge_cfg = _judge_config(judge, judge_model, api_key_env, judge_timeout, judge_retries)
     from lawful.judges.outcome import julian_now
 
     judge_t0 = julian_now()
     groups: dict[tuple, list[str]] = {}  # suites that share settings run together
-    for s in video_suites:
+    for s in suites:
         groups.setdefault(tuple(sorted(settings[s].items())), []).append(s)
+    own: dict[str, dict] = {}  # sections of suites with their own flow (Apple-π), with what only this run knows
+    options = {"ocr": ocr, "motion_masks": motion_masks, "judge_config": judge_cfg}
     for key, group in groups.items():
         st = dict(key)
         try:
-            run_suites(RunConfig(group, model_list, out_dir, st["cases_per_task"], seed, workers,
-                                 st["rollouts"], task_list, not quiet, seed_base=st["seed_base"],
-                                 executor=executor, address=address,
-                                 gpus_per_generation=gpus_per_generation, report=False))
+            own.update(run_suites(RunConfig(group, model_list, out_dir, st["cases_per_task"], seed, workers,
+                                            st["rollouts"], task_list, not quiet, seed_base=st["seed_base"],
+                                            executor=executor, address=address,
+                                            gpus_per_generation=gpus_per_generation, report=False, options=options)))
         except ExecutorError as e:
             fail(escape(str(e)))
     if judge_cfg is not None:
-        _judge_suites(out_dir, video_suites, judge_cfg, not quiet)
-    extra = {}
-    for s in suites:
-        if s in SPECIAL_FLOWS:
-            mod = __import__(SPECIAL_FLOWS[s], fromlist=["x"])
-            extra[s] = getattr(mod, f"run_{s}")(out_dir, models=tuple(model_list),
-                                                cases_per_task=settings[s]["cases_per_task"], seed=seed,
-                                                workers=workers, progress=not quiet, ocr=ocr, judge_config=judge_cfg,
-                                                tasks=per_suite.get(s), motion_masks=motion_masks)
+        _judge_suites(out_dir, suites, judge_cfg, not quiet)
     with Store(out_dir / "results.sqlite") as store:  # once, with every suite of this run
-        board = write_reports(store, out_dir, video_suites, extra)
+        board = write_reports(store, out_dir, [s for s in suites if s not in own], own)
     _print_board(board, suites, out_dir)
     if judge_cfg is not None:
         _judge_finish(out_dir, judge_t0, strict)

@@ -10,8 +10,6 @@ from rich.console import Console
 out = Console(width=None if sys.stdout.isatty() else 200)  # full tables when piped to a file
 err = Console(stderr=True, soft_wrap=True)
 
-# Suites with their own flow (not per-video tasks): name -> module with run/evaluate/export functions.
-SPECIAL_FLOWS = {"applepi": "lawful.suites.applepi.run"}
 
 
 def fail(msg: str, code: int = 2) -> None:

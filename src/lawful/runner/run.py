@@ -53,6 +53,7 @@ class RunConfig:
     address: str | None = None  # ray: the cluster ("auto": the one this machine belongs to); None: a local instance
     gpus_per_generation: float | None = None  # ray: GPUs per generation (default: what the generator declares)
     report: bool = True  # False: write no leaderboard/report (a caller adding sections writes them once, after)
+    options: dict = field(default_factory=dict)  # suite-specific options (Apple-π: ocr, motion_masks, judge_config)
 
     @property
     def n_workers(self) -> int:
@@ -170,19 +171,25 @@ def execute(jobs: list[Job], store: Store, workers: int, progress: bool = True, 
 
 
 def run(config: RunConfig) -> dict:
-    """Build, generate, evaluate and aggregate; return the leaderboard dict (also written to the run folder;
-    ``{}`` and nothing written with ``config.report=False``)."""
-    from lawful.report.leaderboard import write_reports
+    """Build, generate, evaluate and aggregate; return the leaderboard dict (also written to the run folder).
+
+    With ``config.report=False`` nothing is written and the sections of suites with their own flow
+    (:attr:`~lawful.suites.base.Suite.flow`) are returned, for the caller's one ``write_reports(..., extra)``."""
+    from lawful.report.leaderboard import suite_section, write_reports
 
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
     executor = make_executor(config.executor, config.n_workers, config.address, config.gpus_per_generation,
                              config.progress)
+    own: dict[str, dict] = {}  # suites with their own flow: run-specific keys of their section
     with Store(out / "results.sqlite") as store, executor:
         for name in config.suites:
             suite = get_suite(name)
             tasks = suite.match_tasks(config.tasks) if config.tasks else None  # names or labels, this suite's only
             if config.tasks and not tasks:
+                continue
+            if suite.flow is not None:
+                own[name] = suite.flow(config, store, tasks) or {}
                 continue
             cases = build_cases(suite, out / "cases" / name, config.cases_per_task, config.seed, tasks,
                                 config.progress, config.n_workers)
@@ -190,7 +197,10 @@ def run(config: RunConfig) -> dict:
             _say_reused(reused, len(jobs), name, config.progress)
             pregenerate(jobs, out, config.progress)  # hosted APIs: submit / poll / download first (no-op otherwise)
             execute(jobs, store, config.n_workers, config.progress, label=name, executor=executor)
-        return write_reports(store, out, config.suites) if config.report else {}
+        sections = {name: {**suite_section(store, name), **notes} for name, notes in own.items()}
+        if not config.report:
+            return sections
+        return write_reports(store, out, [s for s in config.suites if s not in sections], sections)
 
 
 def evaluate_folder(suite_name: str, videos: Path, out: Path, cases_dir: Path | None = None,

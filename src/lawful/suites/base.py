@@ -103,6 +103,11 @@ class Suite:
     aggregate: Callable[[list[dict]], dict] | None = None
     # section(store) -> dict: the whole section instead (a suite scored from stored judge answers)
     section: Callable[[Any], dict] | None = None
+    # A suite whose cases are not one video each (Apple-π: five outputs per case, in its release layout) builds,
+    # generates and scores them itself: flow(run_config, store, tasks) -> run-specific keys for its section;
+    # export(out_dir, cases_per_task, seed) -> {"cases": n, "files": {...}} writes its prompts for elsewhere.
+    flow: Callable[..., dict | None] | None = None
+    export: Callable[..., dict] | None = None
     table: Callable[[dict], Any] | None = None
     # Judge rubrics whose stored values feed this suite's scores: rubric name → apply(rows, values) → rows,
     # where values maps lawful.store.VideoKey → {criterion: value}. Applied when the leaderboard is

@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from lawful.cli_common import PROMPTS_HELP, SPECIAL_FLOWS, fail, out, use_prompts
+from lawful.cli_common import PROMPTS_HELP, fail, out, use_prompts
 from lawful.cli_common import check_suites as _check_suites
 from lawful.cli_common import split_list as _split
 
@@ -24,7 +24,7 @@ def suite_list() -> None:
     for name in suite_names():
         s = get_suite(name)
         names = s.task_names()
-        flow = ", own flow" if name in SPECIAL_FLOWS else ""
+        flow = ", own flow" if s.flow is not None else ""
         out.print(f"[bold]{name}[/bold] ({len(names)} task{'s' if len(names) != 1 else ''}{flow}): {', '.join(names)}")
 
 
@@ -45,12 +45,12 @@ def suite_export(
     _check_suites([suite])
     if suite == "phyground":
         use_prompts(prompts)
-    if suite in SPECIAL_FLOWS:
-        mod = __import__(SPECIAL_FLOWS[suite], fromlist=["x"])
-        res = mod.export_prompts(out_dir, cases_per_task=cases_per_task, seed=seed)
+    s = get_suite(suite)
+    if s.export is not None:  # the suite's own layout (Apple-π: the release's prompt files)
+        res = s.export(out_dir, cases_per_task=cases_per_task, seed=seed)
         out.print(f"wrote {res['cases']} {suite} cases to {out_dir} ({len(res['files'])} prompt files)")
         return
-    paths = build_cases(get_suite(suite), out_dir, cases_per_task, seed, progress=not quiet)
+    paths = build_cases(s, out_dir, cases_per_task, seed, progress=not quiet)
     for p in paths:
         p.with_suffix(".txt").write_text(load_case(p).prompt + "\n")
     out.print(f"wrote {len(paths)} {suite} cases to {out_dir} (<case_id>.png, .txt, .json); "
@@ -105,10 +105,11 @@ def schema(suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Inst
     from lawful.case import case_schema
 
     if suite is not None:
+        from lawful.suites.base import get_suite
         from lawful.suites.requirements import task_requirements
 
         _check_suites([suite])
-        if suite in SPECIAL_FLOWS:
+        if get_suite(suite).flow is not None:
             fail(f"suite '{suite}' runs its own flow; its cases are described in docs/case-format.md")
         sys.stdout.write(json.dumps(task_requirements(suite), indent=2) + "\n")
         return

@@ -5,8 +5,9 @@ CircularMotion; ConservationOfMomentum: PerfectlyElasticCollision, PerfectlyInel
 InelasticCollision; NewtonsFirstLaw: AtRest, UniformLinearMotion; MultiLaw: Composition), five
 subtracks, three rollouts per case, in the public release's dataset and prediction layouts.
 
-This suite does not use the Task ABC flow; the CLI calls these functions directly
-(all in :mod:`lawful.suites.applepi.run`)::
+This suite does not use the Task ABC flow yet: ``lawful run`` reaches it through ``Suite.flow``
+(:func:`lawful.suites.applepi.run.flow`, which calls ``run_applepi``), its section is recomputed from the store
+(``store_section``) like every suite's; the functions (all in :mod:`lawful.suites.applepi.run`)::
 
     run_applepi(out_dir, models=("reference", "counterfactual", "static"), cases_per_task=2, seed=0,
                 dataset=None, workers=None, progress=True, width=832, height=480, tasks=None,
@@ -33,6 +34,7 @@ This suite does not use the Task ABC flow; the CLI calls these functions directl
         # out_dir/applepi/prompts/<protocol>/<subtrack>.jsonl
 
     aggregate_rows(store_rows) -> dict         # the same section from Store.scores("applepi") rows
+    store_section(store) -> dict              # ... from everything a run's store holds (lawful report, judge)
     apply_judge(store, values=None) -> int     # judge rubric values -> the paper's fused subtrack scores
     table(section) -> rich.table.Table        # models × overall / subtracks / pillars
     task_table(section) -> rich.table.Table   # tasks × models
@@ -49,11 +51,11 @@ from lawful.suites.base import Suite, register_suite
 
 @register_suite("applepi")
 def make_suite() -> Suite:
-    from lawful.suites.applepi.run import DEFAULT_CASES_PER_TASK, aggregate_rows, table
+    from lawful.suites.applepi.run import DEFAULT_CASES_PER_TASK, export_prompts, flow, store_section, tables
     from lawful.suites.applepi.scenes import TASKS
 
     return Suite(name="applepi", tasks={}, scale=(0.0, 1.0), default_cases_per_task=DEFAULT_CASES_PER_TASK,
-                 aggregate=aggregate_rows, table=table, listed=TASKS,
+                 section=store_section, table=tables, listed=TASKS, flow=flow, export=export_prompts,
                  paper={"cases_per_task": 40, "rollouts": 3, "note": "Orchard's 400 cases (10 tasks x 40), three rollouts"},
                  case_set=judge_cases)
 

@@ -107,7 +107,8 @@ def _score_case_job(dataset_root: str, entry: dict, todo: list[tuple], opts: Opt
     return [(model, evaluate_case(case, pred_root, n, opts, judge)) for model, pred_root, n, judge in todo]
 
 
-def _put(store: Store, model: str, results: list[Result]) -> None:
+def _put(store: Store, model: str, results: list[Result], ocr: str | None = None) -> None:
+    """Store one model's results of a case: a row per rollout (``ocr``: the text reader used, if any)."""
     by_rollout: dict[int, list[Result]] = {}
     for r in results:
         by_rollout.setdefault(r.output.rollout, []).append(r)
@@ -116,7 +117,7 @@ def _put(store: Store, model: str, results: list[Result]) -> None:
         cols: dict[str, Score] = {}
         for r in rs:
             o = r.output
-            extra = {"pillar": o.pillar, "source": o.source, "groups": r.groups}
+            extra = {"pillar": o.pillar, "source": o.source, "groups": r.groups, **({"ocr": ocr} if ocr else {})}
             cols[f"{o.subtrack}_objective"] = Score(status=o.status, value=o.value, reason=r.reason.split("\n")[0],
                                                     metrics=dict(o.metrics), extra=extra)
             if r.fused is not None:
@@ -166,6 +167,16 @@ def aggregate_rows(rows: list[dict], models: Iterable[str] | None = None, case_i
     return section
 
 
+def store_section(store: Store) -> dict:
+    """The ``applepi`` section from everything the store holds (what ``lawful report`` and ``lawful judge``
+    recompute): every model and case, and the text reader the stored scores used (``ocr``, None for none)."""
+    rows = store.scores(SUITE)
+    section = aggregate_rows(rows)
+    section["ocr"] = next((r["score"].get("extra", {}).get("ocr") for r in rows
+                           if r["score"].get("extra", {}).get("ocr")), None)
+    return section
+
+
 def leaderboard(store: Store, models: Iterable[str], case_ids: set[str]) -> dict:
     """The ``applepi`` section for ``models`` restricted to ``case_ids``, from the store."""
     return aggregate_rows(store.scores(SUITE), models, case_ids)
@@ -195,9 +206,10 @@ def score_models(store: Store, dataset: Dataset, roots: dict[str, str | Path], o
     if not jobs:
         return
     _progress(progress, f"scoring {', '.join(roots)}: {count} case outputs × {len(opts.subtracks)} subtracks")
+    ocr = ocr_mod.version() if opts.use_ocr else None
     for per_model in _pmap(_score_case_job, jobs, _workers(workers)):
         for m, results in per_model:
-            _put(store, m, results)
+            _put(store, m, results, ocr)
 
 
 def _case_ids(dataset: Dataset) -> set[str]:
@@ -295,6 +307,18 @@ def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per
     base.mkdir(parents=True, exist_ok=True)
     (base / "leaderboard.json").write_text(json.dumps(section, indent=2))
     return section
+
+
+def flow(config, store: Store, tasks: list[str] | None) -> dict:
+    """``lawful run`` for Apple-π (:attr:`lawful.suites.base.Suite.flow`): :func:`run_applepi` with the run's
+    settings (``config.options``: ocr, motion_masks, judge_config) into the run's store. Returns the section's
+    keys only this run knows: folder models' ``validation``, ``skipped`` models and the ``judge`` counts."""
+    o = config.options
+    section = run_applepi(config.out, models=tuple(config.models), cases_per_task=config.cases_per_task,
+                          seed=config.seed, workers=config.workers, progress=config.progress, tasks=tasks,
+                          ocr=o.get("ocr", False), motion_masks=o.get("motion_masks", False),
+                          judge_config=o.get("judge_config"), store=store)
+    return {k: section[k] for k in ("judge", "validation", "skipped") if k in section}
 
 
 def _write_job(models: tuple[str, ...], root: str, entry: dict, preds: str, n: int, protocol: str) -> None:
@@ -396,6 +420,13 @@ def table(section: dict):
                   *[f(e["pillars"].get(p)) for p in pillars],
                   f"{e.get('scored', 0)}/{e.get('unmeasurable', 0)}/{e.get('invalid', 0)}")
     return t
+
+
+def tables(section: dict):
+    """What ``lawful run`` prints for Apple-π: :func:`table`, then :func:`task_table`."""
+    from rich.console import Group
+
+    return Group(table(section), task_table(section))
 
 
 def task_table(section: dict):

@@ -99,9 +99,9 @@ class Suite:
     default_cases_per_task: int = 4
     # Optional overrides of the generic leaderboard (lawful.report.leaderboard):
     # aggregate(score_rows: list[dict]) -> dict  (the suite's leaderboard.json section)
-    # table(section: dict) -> rich.table.Table    (what `lawful run` prints)
+    # table(section: dict) -> a rich renderable   (what `lawful run` prints)
     aggregate: Callable[[list[dict]], dict] | None = None
-    # section(store) -> dict: the whole section instead (a suite scored from stored judge answers)
+    # section(store) -> dict: the whole section instead (PhyGround: from judge answers; Apple-π: its own counts)
     section: Callable[[Any], dict] | None = None
     # A suite whose cases are not one video each (Apple-π: five outputs per case, in its release layout) builds,
     # generates and scores them itself: flow(run_config, store, tasks) -> run-specific keys for its section;

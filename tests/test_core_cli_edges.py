@@ -108,3 +108,24 @@ def test_run_takes_motion_masks_for_apple_pi(tmp_path, monkeypatch):
     r = CliRunner().invoke(app, ["run", "--suite", "applepi", "--motion-masks", "--out", str(tmp_path), "--quiet"])
     assert r.exit_code == 0, r.output
     assert seen["motion_masks"] is True
+
+
+def test_run_hands_apple_pi_its_options_and_keeps_what_only_the_run_knows(tmp_path, monkeypatch):
+    """`lawful run` reaches Apple-π through Suite.flow: the judge and OCR options arrive, and the section's
+    run-only keys (judge counts, skipped models) join the section recomputed from the store."""
+    import json
+
+    import lawful.suites.applepi.run as R
+
+    seen = {}
+
+    def fake(out_dir, **kw):
+        seen.update(kw)
+        return {"scale": [0, 1], "models": {}, "judge": {"judged": 0}, "skipped": {"x": "why"}}
+
+    monkeypatch.setattr(R, "run_applepi", fake)
+    CliRunner().invoke(app, ["run", "--suite", "applepi", "--ocr", "--out", str(tmp_path), "--quiet",
+                             "--judge", "http://127.0.0.1:9/v1", "--judge-model", "jm"])
+    assert seen["judge_config"].model == "jm" and seen["ocr"] is True and seen["cases_per_task"] is None
+    section = json.loads((tmp_path / "leaderboard.json").read_text())["applepi"]
+    assert section == {"scale": [0, 1], "models": {}, "ocr": None, "judge": {"judged": 0}, "skipped": {"x": "why"}}

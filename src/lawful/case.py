@@ -68,6 +68,11 @@ def region_box(r: Region) -> Box:
     return (min(xs), min(ys), max(xs), max(ys))
 
 
+def pad_box(box: Box, p: float = 1.0) -> Box:
+    """``box`` grown by ``p`` px on every side."""
+    return (box[0] - p, box[1] - p, box[2] + p, box[3] + p)
+
+
 def is_box(r: Region) -> bool:
     """Whether region ``r`` is a box (four numbers) rather than a polygon (vertex pairs)."""
     return len(r) == 4 and np.ndim(r[0]) == 0

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.case import Case, GroundTruth, ObjectSpec, pad_box
 from lawful.perceive import events, noise
 from lawful.result import Measurement
 from lawful.suites.base import Law
@@ -36,8 +36,8 @@ from lawful.suites.wmle.common import (
 )
 from lawful.suites.wmle.p09_sphere_vs_ring import path_distance
 from lawful.tracks import Tracks
-from lawful.world.draw import Block, Scene
-from lawful.world.em import COPPER, Magnet, colors_clear_of, eddy_travel
+from lawful.world.em import COPPER, colors_clear_of
+from lawful.world.scenes.electro import eddy_centre, eddy_frames, eddy_items, eddy_slid
 
 IDS = ("magnet", "block")
 COMMON_SHARE = 0.8  # the common displacement: this share of the smaller maximum displacement
@@ -59,43 +59,6 @@ def speed_ratio(v_m: float | None, v_c: float | None) -> MetricScore:
         return MetricScore.operational_zero("a speed over the common stretch was not resolved")
     r_v = v_m / v_c
     return MetricScore.measured(float(r_v < 1.0), r_v, v_m=v_m, v_c=v_c)
-
-
-# ----------------------------------------------------------------------------- scene
-
-
-def lane(k: dict, i: int) -> dict:
-    """Surface line of copper incline ``i``: apex, unit vector down the slope ``u``, outward normal ``n``."""
-    th = math.radians(k["theta_deg"])
-    x0 = k["lane_x"][i]
-    apex = np.array([x0, k["ground_y"] - k["base_px"] - k["span_px"] * math.tan(th)])
-    return {"apex": apex, "u": np.array([math.cos(th), math.sin(th)]), "n": np.array([math.sin(th), -math.cos(th)])}
-
-
-def travel(k: dict, body: str, t, law: str = "true") -> np.ndarray:
-    """Distance slid (px) by ``body`` at times ``t`` (s), stopped by the end block."""
-    a = k["accel_px"]
-    if body == "block":
-        s = eddy_travel(t, a, None)
-    elif law == "anti":
-        s = eddy_travel(t, a * k["anti_accel_factor"], None)
-    else:
-        s = eddy_travel(t, a, k["tau_s"])
-    return np.minimum(s, k["stop_px"])
-
-
-def centre(k: dict, body: str, s: float) -> tuple[float, float]:
-    g = lane(k, k["lanes"][body])
-    p = g["apex"] + (k["start_px"] + s) * g["u"] + 0.5 * k["h_px"] * g["n"]
-    return float(p[0]), float(p[1])
-
-
-def items(k: dict, s_magnet: float, s_block: float) -> list:
-    th = math.radians(k["theta_deg"])
-    xm, ym = centre(k, "magnet", s_magnet)
-    xb, yb = centre(k, "block", s_block)
-    return [Magnet(xm, ym, k["w_px"], k["h_px"], th, tuple(k["colors"]["magnet"]), north_first=k["north_down"]),
-            Block(xb, yb, k["w_px"], k["h_px"], th, tuple(k["colors"]["block"]))]
 
 
 class EddyBraking(WmleTask):
@@ -133,10 +96,10 @@ class EddyBraking(WmleTask):
             "style_seed": int(seed), "anti_accel_factor": round(float(rng.uniform(1.15, 1.35)), 4),
             "anti_note": "twin: no eddy braking; the magnet speeds up anti_accel_factor times as fast as the block",
         }
-        first = items(k, 0.0, 0.0)
+        first = eddy_items(k, 0.0, 0.0)
         north = first[0].halves()[0]
-        objects = [ObjectSpec(id="magnet", shape="block", color=tuple(c_magnet), box=_pad(north.bbox())),  # north half
-                   ObjectSpec(id="block", shape="block", color=tuple(c_block), box=_pad(first[1].bbox()))]
+        objects = [ObjectSpec(id="magnet", shape="block", color=tuple(c_magnet), box=pad_box(north.bbox())),  # north half
+                   ObjectSpec(id="block", shape="block", color=tuple(c_block), box=pad_box(first[1].bbox()))]
         where = ("left", "right") if magnet_left else ("right", "left")
         prompt = (
             "Fixed side view of two identical inclines covered with thick copper plate, standing side by side "
@@ -155,28 +118,13 @@ class EddyBraking(WmleTask):
         t = frame_times(case)
         tracks = {}
         for b in IDS:
-            xy = [centre(k, b, float(s)) for s in travel(k, b, t)]
+            xy = [eddy_centre(k, b, float(s)) for s in eddy_slid(k, b, t)]
             tracks[b] = [(round(float(a), 5), round(x, 3), round(y, 3)) for a, (x, y) in zip(t, xy)]
         case.truth = GroundTruth(tracks=tracks, events={"release": 0.0}, quantities=_truth(k, t))
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
-        th = math.radians(k["theta_deg"])
-        for i in (0, 1):
-            x0 = k["lane_x"][i]
-            top = k["ground_y"] - k["base_px"] - k["span_px"] * math.tan(th)
-            scene.ramp([(x0, k["ground_y"]), (x0, top), (x0 + k["span_px"], k["ground_y"] - k["base_px"]),
-                        (x0 + k["span_px"], k["ground_y"])], COPPER)
-            g = lane(k, i)
-            p = g["apex"] + (k["start_px"] + k["stop_px"] + 0.5 * k["w_px"]) * g["u"]
-            hh = 1.3 * k["h_px"]
-            scene.ramp([tuple(p), tuple(p + hh * g["n"]), tuple(p + hh * g["n"] + 8 * g["u"]), tuple(p + 8 * g["u"])])
-        t = frame_times(case)
-        s = {b: travel(k, b, t, law) for b in IDS}
-        for i in range(len(t)):
-            yield scene.frame(items(k, float(s["magnet"][i]), float(s["block"][i])))
+        yield from eddy_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
@@ -224,14 +172,10 @@ class EddyBraking(WmleTask):
                 "M2": speed_ratio(m.get("speed_magnet_px_s"), m.get("speed_block_px_s"))}
 
 
-def _pad(box, p: float = 1.0):
-    return (box[0] - p, box[1] - p, box[2] + p, box[3] + p)
-
-
 def _truth(k: dict, t: np.ndarray) -> dict:
     out = {}
     for law, tag in (("true", ""), ("anti", "anti_")):
-        s = {b: travel(k, b, t, law) for b in IDS}
+        s = {b: eddy_slid(k, b, t, law) for b in IDS}
         d = COMMON_SHARE * min(float(s[b].max()) for b in IDS)
         f = {b: int(np.flatnonzero(s[b] >= d)[0]) for b in IDS}
         out[f"{tag}r_t"] = (f["magnet"] + 1) / (f["block"] + 1)

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from lawful.case import Case, GroundTruth, ObjectSpec
+from lawful.case import Case, GroundTruth, ObjectSpec, pad_box
 from lawful.perceive import noise
 from lawful.result import Measurement
 from lawful.score.wmle import clip01
@@ -33,13 +33,11 @@ from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, style_of,
 )
 from lawful.tracks import Tracks
-from lawful.world.draw import Scene
-from lawful.world.em import COPPER, Coil, Ring, colors_clear_of, jump_height
+from lawful.world.em import COPPER, colors_clear_of
 from lawful.world.em import RINGS as IDS
+from lawful.world.scenes.electro import ring_centre, ring_frames, ring_items, ring_lifts
 
 PLATEAU_N = 3  # samples after a peak within noise of it that establish a plateau
-G = 9.81
-SHIVER_S = 0.5  # the split ring's slight lift and fall back (s)
 
 
 def rise_ratio(h_open: float | None, h_closed: float | None, closed_zero: bool = False) -> MetricScore:
@@ -69,35 +67,6 @@ def peak_rise(t: np.ndarray, rise: np.ndarray, threshold: float) -> tuple[float 
     if len(after) >= PLATEAU_N and np.all(np.abs(after[:PLATEAU_N] - h) <= threshold):
         return h, i, ""
     return None, None, "no descent or plateau after the highest point"
-
-
-def ring_items(k: dict, lift: dict[str, float]) -> list:
-    out = []
-    for b in IDS:
-        c = k["coils"][b]
-        top = k["ground_y"] - k["coil_h_px"]
-        out.append(Coil(c - k["coil_w_px"] / 2, top, c + k["coil_w_px"] / 2, k["ground_y"], vertical=True,
-                        turns=k["turns"], core_w=k["core_w_px"], core_to=top - k["core_len_px"]))
-    for b in IDS:
-        x, y = ring_centre(k, b, lift[b])
-        out.append(Ring(x, y, k["ring_d_px"], k["ring_h_px"], tuple(k["colors"][b]),
-                        gap=k["gap_px"] if b == "split" else 0.0, gap_at=k["gap_at"]))
-    return out
-
-
-def ring_centre(k: dict, b: str, lift: float) -> tuple[float, float]:
-    return float(k["coils"][b]), float(k["ground_y"] - k["coil_h_px"] - k["ring_h_px"] / 2 - lift)
-
-
-def lifts(k: dict, t, law: str = "true") -> dict[str, np.ndarray]:
-    """Rise (px) of each ring at times ``t`` (s)."""
-    g = G * k["px_per_m"]
-    closed = jump_height(t, k["t_on_s"], math.sqrt(2 * g * k["rise_px"]), g)
-    if law == "anti":
-        h = k["rise_px"] * k["anti_rise_factor"]
-        return {"closed": closed, "split": jump_height(t, k["t_on_s"], math.sqrt(2 * g * h), g)}
-    u = np.clip((np.asarray(t, float) - k["t_on_s"]) / SHIVER_S, 0.0, 1.0)  # a slight lift while the current sets in
-    return {"closed": closed, "split": k["split_share"] * k["ring_d_px"] * np.sin(np.pi * u)}
 
 
 class JumpingRings(WmleTask):
@@ -138,7 +107,7 @@ class JumpingRings(WmleTask):
         k["rise_px"] = round(min(k["rise_px"], core_len - ring_h - 12.0), 3)
         first = ring_items(k, {b: 0.0 for b in IDS})[2:]
         objects = [ObjectSpec(id=b, shape="block" if b == "closed" else "other", color=tuple(k["colors"][b]),
-                              box=_pad(it.bbox()),
+                              box=pad_box(it.bbox()),
                               known={"diameter_px": k["ring_d_px"]}) for b, it in zip(IDS, first)]
         where = ("left", "right") if closed_left else ("right", "left")
         prompt = (
@@ -156,22 +125,17 @@ class JumpingRings(WmleTask):
             criteria=["M1: r_h = h_split / h_closed (rises per initial diameter) far below 1, "
                       "s1 = clip((1 - r_h) / 0.20)"], known=k)
         t = frame_times(case)
-        lf = lifts(k, t)
+        lf = ring_lifts(k, t)
         tracks = {b: [(round(float(a), 5), *(round(v, 3) for v in ring_centre(k, b, float(h))))
                       for a, h in zip(t, lf[b])] for b in IDS}
-        anti = lifts(k, t, "anti")
+        anti = ring_lifts(k, t, "anti")
         case.truth = GroundTruth(tracks=tracks, quantities={
             "r_h": float(lf["split"].max() / lf["closed"].max()),
             "anti_r_h": float(anti["split"].max() / anti["closed"].max())})
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
-        t = frame_times(case)
-        lf = lifts(k, t, law)
-        for i in range(len(t)):
-            yield scene.frame(ring_items(k, {b: float(lf[b][i]) for b in IDS}))
+        yield from ring_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
@@ -211,10 +175,6 @@ class JumpingRings(WmleTask):
         if "unresolved" in m.notes:
             return {"M1": MetricScore.operational_zero(m.notes["unresolved"])}
         return {"M1": rise_ratio(m.get("rise_split_per_diameter"), m.get("rise_closed_per_diameter"))}
-
-
-def _pad(box, p: float = 1.0):
-    return (box[0] - p, box[1] - p, box[2] + p, box[3] + p)
 
 
 def _diameter(case: Case, oid: str, tr, i0: int) -> float:

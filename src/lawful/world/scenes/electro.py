@@ -1,5 +1,6 @@
-"""Electromagnetism scenes: a magnet sliding through a coil wired to a two-lamp indicator (WMLE P30); two charged balls
-repelling on threads from one pivot (P31); two compasses beside a current-carrying wire (P32)."""
+"""Electromagnetism scenes: a magnet and a block sliding down copper inclines (WMLE P29); a magnet sliding through a
+coil wired to a two-lamp indicator (P30); two charged balls repelling on threads from one pivot (P31); two compasses
+beside a current-carrying wire (P32); a closed and a split ring on energised coils (P33)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,15 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.world.appearance import Style
-from lawful.world.draw import Bob, Scene, String
-from lawful.world.em import COPPER, Coil, Compass, Led, Magnet, settle
+from lawful.world.draw import Block, Bob, Scene, String
+from lawful.world.em import COPPER, RINGS, Coil, Compass, Led, Magnet, Ring, eddy_travel, jump_height, settle
 
 LAMPS = ("entry", "exit")
 LAMP_COLORS = {"entry": (40, 210, 70), "exit": (235, 60, 40)}
 BALLS = ("left", "right")  # P31's charged balls
 COMPASSES = ("left", "right")  # P32's compasses
+G_EARTH = 9.81
+SHIVER_S = 0.5  # P33: the split ring's slight lift and fall back (s)
 
 
 def magnet_x(k: dict, t) -> np.ndarray:
@@ -131,3 +134,104 @@ def compass_frames(k: dict, width: int, height: int, style: Style | None, times:
     ang = needle_angles(k, t, law)
     for i in range(len(t)):
         yield scene.frame(dial_items(k, {b: float(ang[b][i]) for b in BALLS}))
+
+
+# ----------------------------------------------------------------------------- P29: eddy braking
+
+
+def eddy_lane(k: dict, i: int) -> dict:
+    """Surface line of copper incline ``i``: apex, unit vector down the slope ``u``, outward normal ``n``."""
+    th = math.radians(k["theta_deg"])
+    x0 = k["lane_x"][i]
+    apex = np.array([x0, k["ground_y"] - k["base_px"] - k["span_px"] * math.tan(th)])
+    return {"apex": apex, "u": np.array([math.cos(th), math.sin(th)]), "n": np.array([math.sin(th), -math.cos(th)])}
+
+
+def eddy_slid(k: dict, body: str, t, law: str = "true") -> np.ndarray:
+    """Distance slid (px) by ``body`` at times ``t`` (s), stopped by the end block."""
+    a = k["accel_px"]
+    if body == "block":
+        s = eddy_travel(t, a, None)
+    elif law == "anti":
+        s = eddy_travel(t, a * k["anti_accel_factor"], None)
+    else:
+        s = eddy_travel(t, a, k["tau_s"])
+    return np.minimum(s, k["stop_px"])
+
+
+def eddy_centre(k: dict, body: str, s: float) -> tuple[float, float]:
+    """Centre of ``body`` (magnet or block) after sliding ``s`` px from its start."""
+    g = eddy_lane(k, k["lanes"][body])
+    p = g["apex"] + (k["start_px"] + s) * g["u"] + 0.5 * k["h_px"] * g["n"]
+    return float(p[0]), float(p[1])
+
+
+def eddy_items(k: dict, s_magnet: float, s_block: float) -> list:
+    """The magnet and the block after sliding ``s_magnet`` / ``s_block`` px."""
+    th = math.radians(k["theta_deg"])
+    xm, ym = eddy_centre(k, "magnet", s_magnet)
+    xb, yb = eddy_centre(k, "block", s_block)
+    return [Magnet(xm, ym, k["w_px"], k["h_px"], th, tuple(k["colors"]["magnet"]), north_first=k["north_down"]),
+            Block(xb, yb, k["w_px"], k["h_px"], th, tuple(k["colors"]["block"]))]
+
+
+def eddy_frames(k: dict, width: int, height: int, style: Style | None, times: np.ndarray,
+                law: str) -> Iterator[np.ndarray]:
+    """Two copper inclines with end stops; the magnet and the block sliding down them."""
+    scene = Scene(width, height, style).ground(k["ground_y"])
+    th = math.radians(k["theta_deg"])
+    for i in (0, 1):
+        x0 = k["lane_x"][i]
+        top = k["ground_y"] - k["base_px"] - k["span_px"] * math.tan(th)
+        scene.ramp([(x0, k["ground_y"]), (x0, top), (x0 + k["span_px"], k["ground_y"] - k["base_px"]),
+                    (x0 + k["span_px"], k["ground_y"])], COPPER)
+        g = eddy_lane(k, i)
+        p = g["apex"] + (k["start_px"] + k["stop_px"] + 0.5 * k["w_px"]) * g["u"]
+        hh = 1.3 * k["h_px"]
+        scene.ramp([tuple(p), tuple(p + hh * g["n"]), tuple(p + hh * g["n"] + 8 * g["u"]), tuple(p + 8 * g["u"])])
+    s = {b: eddy_slid(k, b, times, law) for b in ("magnet", "block")}
+    for i in range(len(times)):
+        yield scene.frame(eddy_items(k, float(s["magnet"][i]), float(s["block"][i])))
+
+
+# ----------------------------------------------------------------------------- P33: jumping rings
+
+
+def ring_items(k: dict, lift: dict[str, float]) -> list:
+    """The two coils with their cores, and the rings lifted ``lift`` px (by ring) off their coils."""
+    out = []
+    for b in RINGS:
+        c = k["coils"][b]
+        top = k["ground_y"] - k["coil_h_px"]
+        out.append(Coil(c - k["coil_w_px"] / 2, top, c + k["coil_w_px"] / 2, k["ground_y"], vertical=True,
+                        turns=k["turns"], core_w=k["core_w_px"], core_to=top - k["core_len_px"]))
+    for b in RINGS:
+        x, y = ring_centre(k, b, lift[b])
+        out.append(Ring(x, y, k["ring_d_px"], k["ring_h_px"], tuple(k["colors"][b]),
+                        gap=k["gap_px"] if b == "split" else 0.0, gap_at=k["gap_at"]))
+    return out
+
+
+def ring_centre(k: dict, b: str, lift: float) -> tuple[float, float]:
+    """Centre of ring ``b`` lifted ``lift`` px."""
+    return float(k["coils"][b]), float(k["ground_y"] - k["coil_h_px"] - k["ring_h_px"] / 2 - lift)
+
+
+def ring_lifts(k: dict, t, law: str = "true") -> dict[str, np.ndarray]:
+    """Rise (px) of each ring at times ``t`` (s)."""
+    g = G_EARTH * k["px_per_m"]
+    closed = jump_height(t, k["t_on_s"], math.sqrt(2 * g * k["rise_px"]), g)
+    if law == "anti":
+        h = k["rise_px"] * k["anti_rise_factor"]
+        return {"closed": closed, "split": jump_height(t, k["t_on_s"], math.sqrt(2 * g * h), g)}
+    u = np.clip((np.asarray(t, float) - k["t_on_s"]) / SHIVER_S, 0.0, 1.0)  # a slight lift while the current sets in
+    return {"closed": closed, "split": k["split_share"] * k["ring_d_px"] * np.sin(np.pi * u)}
+
+
+def ring_frames(k: dict, width: int, height: int, style: Style | None, times: np.ndarray,
+                law: str) -> Iterator[np.ndarray]:
+    """Two upright coils with iron cores; the closed and the split ring jumping when the current is switched on."""
+    scene = Scene(width, height, style).ground(k["ground_y"])
+    lf = ring_lifts(k, times, law)
+    for i in range(len(times)):
+        yield scene.frame(ring_items(k, {b: float(lf[b][i]) for b in RINGS}))

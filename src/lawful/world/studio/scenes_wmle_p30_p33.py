@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from lawful.case import pad_box
 from lawful.world.em import COPPER
 from lawful.world.studio import _wmle_p08_p15 as C
 from lawful.world.studio import _wmle_p16_p33 as K
@@ -35,10 +36,6 @@ def _hues_clear_of_copper() -> tuple[float, ...]:
 
     cu = colorsys.rgb_to_hsv(*(c / 255 for c in COPPER))[0]
     return tuple(x for x in C.PALETTE_HUES if min(abs(x - cu), 1 - abs(x - cu)) > 0.12)
-
-
-def _pad(box, p: float = 1.0):
-    return (box[0] - p, box[1] - p, box[2] + p, box[3] + p)
 
 
 def _mask_box(mask: np.ndarray) -> list[float]:
@@ -142,7 +139,7 @@ def coil_indicator(index: int, seed: int) -> StyledCase:
     first = next(iter(world.render(recs["true"])))
     masks = world.masks(recs["true"])
     o = world.object_spec("magnet", "block", first, masks)
-    o.box = _pad(o.box)
+    o.box = pad_box(o.box)
     o.color = tuple(int(v) for v in np.median(first[masks["magnet"]], axis=0))
     coil_box = _mask_box(masks["coil"])
     lamps = {}
@@ -258,7 +255,7 @@ def jumping_rings(index: int, seed: int) -> StyledCase:
     for sd in IDS:
         o = world.object_spec(sd, "block" if sd == "closed" else "other", first, masks,
                               diameter_px=round(2 * r_o * world.px_per_m((xs[sd], -r_o, z_seat)), 3))
-        o.box = _pad(o.box)
+        o.box = pad_box(o.box)
         objects.append(o)
     t = recs["true"].times[:, recs["true"].times.shape[1] // 2]
     tracks = {}

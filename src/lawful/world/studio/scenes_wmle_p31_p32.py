@@ -18,12 +18,12 @@ import math
 
 import numpy as np
 
+from lawful.case import pad_box
 from lawful.world.em import COPPER
 from lawful.world.studio import _wmle_p08_p15 as C
 from lawful.world.studio import _wmle_p16_p33 as K
 from lawful.world.studio import engine as E
 from lawful.world.studio.registry import scene
-from lawful.world.studio.scenes_wmle_p30_p33 import _pad
 from lawful.world.styles import StyledCase
 
 FPS = 24.0
@@ -227,7 +227,7 @@ def compass_needles(index: int, seed: int) -> StyledCase:
     objects = []
     for b in IDS:
         o = world.object_spec(b, "other", first, masks)
-        o.box = _pad(o.box)
+        o.box = pad_box(o.box)
         objects.append(o)
     final = {b: math.degrees(math.atan2(*field(b, "true", True)[::-1])) for b in IDS}
     t = recs["true"].times[:, recs["true"].times.shape[1] // 2]

@@ -4,6 +4,7 @@ import math
 
 import cv2
 import numpy as np
+import pytest
 
 from lawful.perceive.objects import moments2, streak_length
 
@@ -75,39 +76,70 @@ def shaded_streak(bg, centre, r, color, smear, sub=16):
     return np.clip(acc / sub, 0, 255).round().astype(np.uint8), still
 
 
-def test_a_shaded_ball_streak_keeps_its_dark_half():
-    """A lit ball (tone 0.3-1 of its colour) smeared 14 px over a softly striped backdrop and a floor (studio
-    P3/P4), 24 px from where it was a sample before: on the line from the background to the ball's mean colour
-    its shaded lower half reads as a faint share or none, so the share-weighted centroid sits high (0.87 px
-    measured) on 44 % of the streak's area (261 of 599 px2); taken as a shaded tone of its colour (the plane
-    of the colour and the background, tones within the ball's own range) the mid-exposure centre is read
-    within 0.6 px (0.42 measured), and the streak reaches the ball's lower rim."""
-    from lawful.perceive.associate import by_contrast
-    from lawful.perceive.objects import Regions, Tracked, shade_range
+R, TRUTH, SMEAR = 12.0, np.array([100.0, 80.0]), 14  # the ball's radius, mid-exposure centre and blur (px)
+STEP = np.array([24.0, 0.0])  # where it was a sample before: 24 px back along x
 
-    h, w, r = 120, 200, 12.0
+
+def _shaded_scene():
+    """A lit ball (tone 0.3-1 of its colour) smeared ``SMEAR`` px over a softly striped backdrop and a floor
+    (studio P3/P4), ``STEP`` from where it was a sample before: ``(frame, prev, still ball pixels)``."""
+    w = 200
     stripe = 0.5 + 0.5 * np.cos(2 * np.pi * np.arange(w) / 24)[:, None]  # soft vertical stripes, 24 px apart
-    bg = np.zeros((h, w, 3), np.float32)
+    bg = np.zeros((120, w, 3), np.float32)
     bg[:] = np.array([150, 95, 70]) * (1 - stripe) + np.array([120, 125, 90]) * stripe  # brown/olive backdrop
     bg[90:] = (160, 130, 140)  # a mauve floor under the ball's lower half's path
     bg = bg.round().astype(np.uint8)
     color = (60, 230, 110)
-    truth = np.array([100.0, 80.0])
-    prev, _ = shaded_streak(bg, truth - (24, 0), r, color, 14)
-    frame, still = shaded_streak(bg, truth, r, color, 14)
-    rgb = tuple(float(c) for c in still.mean(0))
-    pos, vel = tuple(truth - (24, 0)), (24.0, 0.0)
-    box = (int(pos[0] - r - 7), int(pos[1] - r), int(pos[0] + r + 7), int(pos[1] + r))
+    prev, _ = shaded_streak(bg, TRUTH - STEP, R, color, SMEAR)
+    frame, still = shaded_streak(bg, TRUTH, R, color, SMEAR)
+    return frame, prev, still
 
-    def found(shade):
-        o = Tracked(spec=None, j=0, model=None, convex=True, pos=pos, vel=vel, size=(2 * r + 14, 2 * r),
-                    ref_area=math.pi * r * r, diam=2 * r, rgb=rgb, shade=shade, last_box=box, exposure=0.55)
-        return by_contrast(o, frame, Regions(), prev)
 
-    lo, hi = shade_range(still, rgb)
+def _by_contrast(frame, prev, still, shade):
+    """:func:`by_contrast` for the ball last seen ``STEP`` back, its colour the still ball's mean."""
+    from lawful.perceive.associate import by_contrast
+    from lawful.perceive.objects import Regions, Tracked
+
+    pos = tuple(TRUTH - STEP)
+    box = (int(pos[0] - R - 7), int(pos[1] - R), int(pos[0] + R + 7), int(pos[1] + R))
+    o = Tracked(spec=None, j=0, model=None, convex=True, pos=pos, vel=tuple(STEP), size=(2 * R + SMEAR, 2 * R),
+                ref_area=math.pi * R * R, diam=2 * R, rgb=tuple(float(c) for c in still.mean(0)), shade=shade,
+                last_box=box, exposure=0.55)
+    return by_contrast(o, frame, Regions(), prev)
+
+
+def test_a_shaded_ball_streak_keeps_its_dark_half():
+    """On the line from the background to the ball's mean colour its shaded lower half reads as a faint share
+    or none, so the share-weighted centroid sits high (0.87 px measured) on 44 % of the streak's area (261 of
+    599 px2); taken as a shaded tone of its colour (the plane of the colour and the background, tones within
+    the ball's own range) the mid-exposure centre is read within 0.6 px (0.42 measured), and the streak
+    reaches the ball's lower rim."""
+    from lawful.perceive.objects import shade_range
+
+    frame, prev, still = _shaded_scene()
+    lo, hi = shade_range(still, tuple(float(c) for c in still.mean(0)))
     assert 0.3 < lo < 0.6 < 1.0 < hi < 1.8  # the ball's own tones (multiples of its mean), dark limb to lit cap
-    got, flat = found((lo, hi)), found(None)  # None: no tones learnt, the line model alone
+    got, flat = _by_contrast(frame, prev, still, (lo, hi)), _by_contrast(frame, prev, still, None)
     assert got is not None
-    assert np.hypot(*(np.array(got.xy) - truth)) < 0.6, got.xy
-    assert flat is None or (truth[1] - flat.xy[1] > 0.6 and flat.area < 0.5 * got.area)  # high, a part
-    assert got.box[3] >= truth[1] + r - 1  # the streak reaches the ball's lower rim
+    assert np.hypot(*(np.array(got.xy) - TRUTH)) < 0.6, got.xy
+    assert flat is None or (TRUTH[1] - flat.xy[1] > 0.6 and flat.area < 0.5 * got.area)  # high, a part
+    assert got.box[3] >= TRUTH[1] + R - 1  # the streak reaches the ball's lower rim
+
+
+@pytest.mark.parametrize("gain", [0.96, 1.04])
+def test_a_streak_is_found_through_lighting_flicker(gain):
+    """The whole frame 4 % darker or brighter than the sample before (studio lighting flicker, a phone's
+    auto-exposure), with 2 levels of sensor noise: taken against the previous sample as it was, the backdrop
+    itself differs by ~5 levels (the noise estimate doubles) and 60-70 % of the streak is kept (415 and 354
+    px2 measured; its centre 1.77 px off at 0.96); with the background brought to this frame's level (the
+    window ring's median ratio per channel) the whole streak (599-606 px2) and its centre within 0.6 px
+    (0.36 and 0.24 measured)."""
+    from lawful.perceive.objects import shade_range
+
+    frame, prev, still = _shaded_scene()
+    rng = np.random.default_rng(0)
+    frame = np.clip(frame * gain + rng.normal(0, 2.0, frame.shape), 0, 255).round().astype(np.uint8)
+    prev = np.clip(prev + rng.normal(0, 2.0, prev.shape), 0, 255).round().astype(np.uint8)
+    got = _by_contrast(frame, prev, still, shade_range(still, tuple(float(c) for c in still.mean(0))))
+    assert got is not None and np.hypot(*(np.array(got.xy) - TRUTH)) < 0.6, got
+    assert got.area > 560  # 599 px2 without flicker

@@ -286,3 +286,14 @@ def test_cli_run_takes_a_prompt_set_from_the_environment(tmp_path):
     r = CliRunner().invoke(app, ["suite", "export", "--suite", "phyground", "-o", str(tmp_path / "exp"),
                                  "--prompts", str(good)])
     assert r.exit_code == 0 and sorted(p.name for p in (tmp_path / "exp").glob("*.json")) == ["s1.json", "s2.json"]
+
+
+def test_judge_plan_counts_the_loaded_prompt_set(tmp_path, monkeypatch):
+    from lawful.suites.base import get_suite
+
+    (tmp_path / "set.jsonl").write_text('{"id": "a1", "prompt": "A ball falls.", "laws": "gravity,collision"}\n'
+                                        '{"id": "a2", "prompt": "Ice floats.", "laws": "buoyancy,displacement"}\n')
+    monkeypatch.setenv("LAWFUL_PHYGROUND_PROMPTS", str(tmp_path / "set.jsonl"))
+    suite = get_suite("phyground")
+    assert [(c.id, n) for c, n in suite.judge_cases()] == [("a1", 1), ("a2", 1)]
+    assert suite.default_cases_per_task == 2 and suite.task("scene").case_ids(5) == ["a1", "a2"]

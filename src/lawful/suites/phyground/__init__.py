@@ -34,18 +34,19 @@ class PhyGroundScene(Task):
         except PromptSetError as e:  # raised when cases are asked for, so listing the suites still works
             self.specs, self.origin, self.problem = CASES, "", e
 
-    def _specs(self):
+    def spec_set(self):
+        """The case specs of the set (the prompt file's problem is raised here, when cases are asked for)."""
         if self.problem is not None:
             raise self.problem
         return self.specs
 
     def case_ids(self, n: int) -> list[str]:
-        return [s.id for s in self._specs()[:n]]
+        return [s.id for s in self.spec_set()[:n]]
 
     def make_case(self, index: int, seed: int):
         """The case (``known.prompt_set``: where the set came from) and its first frame (None for text-only
         cases; the seed is unused: a fixed set)."""
-        case, frame = build_case(self._specs()[index])
+        case, frame = build_case(self.spec_set()[index])
         return case.model_copy(update={"known": {**case.known, "prompt_set": self.origin}}), frame
 
     def render(self, case: Case, law: str = "true"):
@@ -60,8 +61,8 @@ class PhyGroundScene(Task):
 
 
 def judge_cases(suite: Suite):
-    """Every case of the built-in set once (``lawful judge plan``)."""
-    for spec in CASES:
+    """Every case of the set (built-in or the loaded prompt file) once (``lawful judge plan``)."""
+    for spec in suite.task("scene").spec_set():
         yield build_case(spec)[0], 1
 
 

@@ -125,3 +125,50 @@ def test_crossing_gap_gives_the_lines_shared_direction_error():
     tr.regions["out_0"] = RegionSeries.from_values("out_0", "line", x=[out[0][0]] * T, y=[out[0][1]] * T,
                                                    angle=[math.atan2(out[1][1], out[1][0])] * T)
     assert np.allclose(_crossing_sd(tr, 0)["in"], 0.0, atol=1e-9)  # lines that meet: no shared error
+
+
+def test_index_metric_weights_readings_and_claims_no_spread_the_noise_makes_by_chance():
+    """Readings weigh 1/sd²; a spread of the beams' means within k·σ_b²·√(2/(K−1)) of their stated error σ_b² (what
+    four noisy means scatter by) is not claimed; beyond it the plain excess counts."""
+    from lawful.perceive.noise import k_for
+    from lawful.suites.wmle.p20_total_internal_reflection import _noise_var, _weights
+
+    # one beam's frames: good ones at the truth, poor ones (sd 10x) far off: the weighted mean stays near the truth
+    v = np.r_[[1.333] * 20, [1.5] * 4]
+    sd = np.r_[[0.002] * 20, [0.02] * 4]
+    w = _weights(v, sd)
+    assert np.average(v, weights=w) == pytest.approx((20 * 1.333 / 0.002**2 + 4 * 1.5 / 0.02**2)
+                                                     / (20 / 0.002**2 + 4 / 0.02**2), rel=1e-12)
+    assert np.isnan(_weights(v, None)).all()  # no errors stated: equal weights
+    # four beams with constant offsets and stated sd s: within 0, between s², chance s² √(2/3)
+    s, K = 0.01, 4
+    offsets = np.array([-1.0, 1.0, -1.0, 1.0])
+    sig2, chance = _noise_var({str(k): np.full(30, 1.333 + o * s) for k, o in enumerate(offsets)},
+                              {str(k): np.full(30, 1 / s**2) for k in range(K)})
+    assert sig2 == pytest.approx(s**2, rel=1e-9) and chance == pytest.approx(s**2 * math.sqrt(2 / 3), rel=1e-9)
+    floor = s**2 * (1 + k_for() * math.sqrt(2 / 3))  # the largest spread of the means left unclaimed
+    for spread in (0.9 * math.sqrt(floor), 1.1 * math.sqrt(floor)):  # means at ±spread: variance spread²
+        n = {str(k): [1.333 + o * spread] * 30 for k, o in enumerate(offsets)}
+        got = index_metric(n, [], {k: [s] * 30 for k in n})
+        want = 0.0 if spread**2 <= floor else math.sqrt(spread**2 - s**2) / 1.333
+        assert got.residual == pytest.approx(want, abs=1e-12)
+    assert got.components["e1_floor"] == pytest.approx(math.sqrt(k_for() * s**2 * math.sqrt(2 / 3)) / 1.333)
+    s = 0.05  # lines this poor could hide a spread beyond the tolerance: no verdict, not a confident 1
+    noisy = index_metric(n, [], {k: [s] * 30 for k in n})
+    assert noisy.status == "operational_zero" and noisy.components["e1_floor"] > 0.05
+
+
+def test_noise_that_stays_several_frames_is_taken_out_and_the_twin_still_fails():
+    """Errors held for 6 frames (a stale compression block) barely show about a 5-sample quadratic; about one
+    quadratic over the beam's frames they do. One index with such errors scores ~1; four indices (the twin) do not."""
+    rng = np.random.default_rng(4)
+
+    def held(n0):
+        return list(n0 + np.repeat(rng.normal(0, 0.02, 8), 6))  # 48 frames, a new error every 6
+
+    law = {str(k): held(1.333) for k in range(4)}
+    sds = {k: [0.01] * 48 for k in law}  # the lines' fits state half the real error
+    assert index_metric(law, [], sds).residual == pytest.approx(0.0, abs=1e-12)
+    twin = {str(k): held(1.333 * f) for k, f in enumerate((0.88, 1.0, 1.12, 1.24))}
+    e = float(np.std(1.333 * np.array([0.88, 1.0, 1.12, 1.24])) / np.mean(1.333 * np.array([0.88, 1.0, 1.12, 1.24])))
+    assert index_metric(twin, [], sds).residual == pytest.approx(e, rel=0.1)

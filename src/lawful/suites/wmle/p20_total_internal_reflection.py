@@ -18,11 +18,15 @@ errors, each the line's own (``angle_sd``) and, in quadrature, the error its bea
 must meet the surface at one point, and how far apart they cross it says how far a block next to the entry point
 (where a turning beam never moves on) has turned them (:func:`_crossing_sd`).
 
-- M1 ``e1 = std(n) / mean(n)`` over every refraction of every beam, ``s1 = q(e1; 0.05)``. The variance
-  that measurement noise adds is taken out (``σ²`` of each beam's ``n(t)`` about a local quadratic,
-  :func:`lawful.perceive.noise.sigma`, pooled). A total reflection enters as its bound
-  ``1 / sin θ_water`` only when the bound exceeds the refractions' mean by more than ``k·σ`` (a
-  reflection the refractions' index forbids). No refraction read: operational zero. M2 is not defined.
+- M1 ``e1 = std(n) / mean(n)`` over every refraction of every beam, ``s1 = q(e1; 0.05)``, each reading weighted by
+  ``1 / sd²`` (a compression-spoilt line, or a steep beam whose ``n`` rests on a small ``sin θ_water``, counts
+  little). The variance that the readings add is taken out (:func:`_noise_var`: within a beam, its scatter about a
+  local quadratic or about one quadratic over the clip, whichever is larger, since a stale compression block
+  spoils several frames alike; between beams, each mean's error, at least its lines' own), and a spread no larger
+  than ``k`` times what that noise leaves by chance is not claimed (``e1_floor``; operational zero where it reaches
+  the tolerance: such beams cannot be read well enough). A total reflection enters as its
+  bound ``1 / sin θ_water`` only when the bound exceeds the refractions' mean by more than ``k·σ`` (a reflection the
+  refractions' index forbids). No refraction read: operational zero. M2 is not defined.
 
 Twin: each beam bends and reflects as for its own index (``anti_n``, spread 0.88–1.24 × 1.333), so the
 inferred indices disagree.
@@ -53,6 +57,7 @@ N_WATER = 1.333
 COLORS = ((245, 45, 35), (40, 225, 70), (150, 60, 250), (250, 190, 20))
 NAMES = ("red", "green", "violet", "amber")
 MIN_REFRACTIONS = 5
+TOL_E1 = 0.05  # the seed's tolerance a of M1
 BEAM_PX = 5.0  # beam core width: a 3-px beam loses its colour to 4:2:0 chroma at CRF 35 (n biased by 0.5 %)
 MAX_AIR_DEG = 72.0  # a refracted beam flatter than this hugs the surface: its region's edge cuts it askew
 GAP = 7.0  # px kept clear of the surface and the normal by the beam regions
@@ -64,23 +69,70 @@ WATER = (70, 140, 200)
 def index_metric(n_by_beam: dict[str, list], bounds: list[float],
                  sd_by_beam: dict[str, list] | None = None) -> MetricScore:
     """M1 from per-beam index series (time order, NaN where no refraction), total-reflection bounds and,
-    optionally, each reading's standard error from its lines' fits (``sd_by_beam``, same shape)."""
+    optionally, each reading's standard error from its lines' fits (``sd_by_beam``, same shape): the readings are
+    then weighted by ``1 / sd²`` (a frame whose lines say little about ``n``, e.g. a steep beam with
+    ``cot θ_water`` large, counts little), and the spread the readings add is taken out (:func:`_noise_var`)."""
     series = {k: np.asarray(v, float) for k, v in n_by_beam.items()}
-    vals = np.concatenate([v[np.isfinite(v)] for v in series.values()]) if series else np.array([])
+    weights = {k: _weights(v, (sd_by_beam or {}).get(k)) for k, v in series.items()}
+    use = {k: np.isfinite(v) & (np.nan_to_num(weights[k], nan=1.0) > 0) for k, v in series.items()}
+    vals = np.concatenate([v[use[k]] for k, v in series.items()]) if series else np.array([])
     if len(vals) < MIN_REFRACTIONS:
         return MetricScore.operational_zero(f"{len(vals)} refractions read (< {MIN_REFRACTIONS})")
-    sig = [noise.sigma(v) for v in series.values() if np.isfinite(v).sum() >= 5]
-    sig2 = float(np.mean([s * s for s in sig if math.isfinite(s)])) if any(map(math.isfinite, sig)) else 0.0
-    fit_sd = np.concatenate([np.asarray(sd_by_beam.get(k, []), float)[np.isfinite(v)] for k, v in series.items()
-                             if len(sd_by_beam.get(k, [])) == len(v)]) if sd_by_beam else np.array([])
-    if np.isfinite(fit_sd).sum() >= MIN_REFRACTIONS:  # errors a frame keeps (a compression block) count too
-        sig2 = max(sig2, float(np.nanmean(fit_sd**2)))
-    mean = float(vals.mean())
+    w = np.concatenate([np.nan_to_num(weights[k][use[k]], nan=1.0) for k in series])
+    sig2, chance = _noise_var(series, weights)
+    mean = float(np.average(vals, weights=w))
     forbidden = [b for b in bounds if math.isfinite(b) and b > mean + noise.k_for() * math.sqrt(sig2)]
-    allv = np.concatenate([vals, forbidden])
-    e1 = math.sqrt(max(float(allv.var()) - sig2, 0.0)) / float(allv.mean())
-    return MetricScore.measured(q(e1, 0.05), e1, n_mean=mean, n_noise=math.sqrt(sig2), refractions=float(len(vals)),
-                                forbidden_reflections=float(len(forbidden)))
+    allv, allw = np.r_[vals, forbidden], np.r_[w, np.full(len(forbidden), float(np.mean(w)))]
+    m = float(np.average(allv, weights=allw))
+    excess = float(np.average((allv - m) ** 2, weights=allw)) - sig2
+    floor = math.sqrt(noise.k_for() * chance) / m
+    info = dict(n_mean=mean, n_noise=math.sqrt(sig2), refractions=float(len(vals)),
+                forbidden_reflections=float(len(forbidden)), e1_floor=floor)
+    if floor >= TOL_E1:  # the readings could hide a spread the size of the tolerance: no verdict
+        return MetricScore.operational_zero(f"beams too noisy: a spread up to e1 = {floor:.3f} is noise", **info)
+    e1 = math.sqrt(excess) / m if excess > noise.k_for() * chance else 0.0
+    return MetricScore.measured(q(e1, TOL_E1), e1, **info)
+
+
+def _weights(v: np.ndarray, sd) -> np.ndarray:
+    """``1 / sd²`` per reading (0 where a reading has none); NaN everywhere where no reading has a standard error
+    (equal weights, none stated)."""
+    sd = np.asarray(sd if sd is not None and len(sd) == len(v) else np.full(len(v), np.nan), float)
+    if not (np.isfinite(sd) & (sd > 0)).any():
+        return np.full(len(v), np.nan)
+    return np.where(np.isfinite(sd) & (sd > 0), 1.0 / np.where(sd > 0, sd, 1.0) ** 2, 0.0)
+
+
+def _noise_var(series: dict[str, np.ndarray], weights: dict[str, np.ndarray]) -> tuple[float, float]:
+    """Variance the readings add to the weighted spread of ``n`` (within a beam and between its mean and the others'),
+    and the standard deviation of the spread they leave by chance once that is taken out (a sample variance over
+    ``d`` degrees of freedom scatters by ``σ² √(2/d)``: the beams' means, ``K − 1``; the frames about their beams'
+    quadratics, ``N − 3K``). M1 claims a spread only beyond ``k`` of those.
+
+    Within: the larger of the noise about a local quadratic (:func:`lawful.perceive.noise.sigma`) and the weighted
+    scatter about one quadratic over the beam's frames (a compression block stays several frames, so a 5-sample fit
+    takes its error for motion); ``n`` drifting slower than that quadratic still counts against the law. A beam's
+    mean: its frames' own line errors (``1 / mean weight``: a block next to the entry point stays all clip, so they
+    do not average out), or the within noise over its frames where that is larger. Pooled by weight."""
+    within, between, mass, dof = [], [], [], []
+    for k, v in series.items():
+        stated = np.isfinite(weights[k]).any()
+        t = np.flatnonzero(np.isfinite(v) & (np.nan_to_num(weights[k], nan=1.0) > 0))
+        if len(t) < 5:
+            continue
+        w = np.nan_to_num(weights[k][t], nan=1.0)
+        r = v[t] - np.polyval(np.polyfit(t, v[t], noise.DEGREE, w=np.sqrt(w)), t)
+        loc = noise.sigma(v)
+        s2 = max(float(np.average(r**2, weights=w)) * len(t) / (len(t) - 3), loc**2 if math.isfinite(loc) else 0.0)
+        within.append(s2)
+        between.append(max(s2 / len(t), 1.0 / float(w.mean()) if stated else 0.0))
+        mass.append(float(w.sum()))
+        dof.append(len(t))
+    if not mass:
+        return 0.0, 0.0
+    sw, sb = float(np.average(within, weights=mass)), float(np.average(between, weights=mass))
+    K, N = len(mass), int(sum(dof))
+    return sw + sb, math.hypot(sb * math.sqrt(2.0 / (K - 1)) if K > 1 else 0.0, sw * math.sqrt(2.0 / max(N - 3 * K, 1)))
 
 
 def beam_frame(inc, out, sd_in: float = math.nan, sd_out: float = math.nan) -> tuple[float, float]:

@@ -34,7 +34,8 @@ along it); it is redone without what it leaves unexplained, and used only if the
 to the path's prediction and the corners' consensus. Phase correlation (a translation on the predicted transform, its error the disagreement of the
 frame's quadrants) is the last resort.
 Before any of this, while ``min_shift`` > 0, each key frame is first tested for a still camera
-(:class:`lawful.perceive.camera_still.StillTest`: a linearised intensity fit against frame 0 whose
+(:class:`lawful.perceive.camera_still.StillTest`: a linearised intensity fit against frame 0, off what moved
+on its own by frame differencing (:mod:`lawful.perceive.camera_moving`), whose
 residual, as a displacement, and motion plus ``Z`` standard errors are within ``min_shift``): corners are detected and tracked only from the first key frame that is not still on.
 A key frame whose estimate is not within ``max_uncertainty`` px (``Z`` standard errors) is a
 ``hold``: no estimate, the path is interpolated across it.
@@ -62,6 +63,7 @@ import numpy as np
 from lawful.perceive import camera_dense as dense
 from lawful.perceive import camera_fit as fit
 from lawful.perceive import camera_path as path
+from lawful.perceive.camera_moving import rasterise
 from lawful.perceive.camera_shake import Shake
 from lawful.perceive.camera_still import StillTest
 from lawful.perceive.camera_fit import (  # noqa: F401 (corner_shift, rotation_of, scale_of: re-exported)
@@ -229,8 +231,8 @@ class CameraMotion:
         self._prev, self._raw_prev, self._Dprev, self._prev_A = g, raw, None, A  # smoothed when needed
         self._keep_prev = ~(self._excluded(b, g.shape) | (False if self._moving is None else self._moving))
         self._keys.append((i, A, method, info))
-        if not between:
-            return
+        if not between or self._shake.explains(i, A, info["u"], self._corners_w, self.Z, self.BEND):
+            return  # (a bend that is the per-frame shake: those frames are registered already)
         # a bend is a departure beyond what the estimates' errors explain (noisy corners do not bend a path)
         tol = max(self.BEND, self.Z * float(np.hypot(info["u"], u_pred)))
         if len(good) == 1:  # no path before this segment to extrapolate: is its middle where interpolation puts it?
@@ -271,12 +273,13 @@ class CameraMotion:
         self._corners_w = _corners(gw, gh)
         self._grid = np.stack(np.meshgrid(np.linspace(0, gw - 1, 9), np.linspace(0, gh - 1, 9)), -1).reshape(-1, 2)
         self._grow = max(3, round(0.02 * max(gw, gh)))
-        self._static = self._rasterise(self._exclude, gw, gh)
+        self._static = rasterise(self._exclude, np.divide((gw, gh), self._exclude_size or self._size), (gh, gw))
         self._keep0 = self._keep_prev = ~self._excluded(self._boxes(boxes), g.shape)
         self._boxes0 = self._boxes(boxes)
-        self._shake = Shake(self._D0, self._keep0, self._s, max(self.min_shift, 0.5) * self._s, self.Z, stride=self.stride)
-        if self.min_shift > 0:  # (a camera declared moving is estimated from the start)
-            self._still = StillTest(self._D0, self._keep0, self.min_shift * self._s, self.Z, self._s)
+        self._shake = Shake(self._D0, self._keep0, self._s, max(self.min_shift, 0.5) * self._s, self.Z, None, self.stride,
+                            self._grow)
+        if self.min_shift > 0:  # (a camera declared moving is estimated from the start; movers: camera_moving)
+            self._still = StillTest(self._D0, self._keep0, self.min_shift * self._s, self.Z, self._s, self._shake.movers)
             self._tpl = (self._D0, self._still.template)
         else:
             self._pts = self._detect(g, self._boxes0, self.max_corners)
@@ -454,20 +457,6 @@ class CameraMotion:
         """Finite object boxes ``[M, 4]`` in work pixels, grown by 4 px."""
         b = np.asarray([] if boxes is None else boxes, float).reshape(-1, 4)
         return b[np.isfinite(b).all(1)] * self._s + [-4, -4, 4, 4]
-
-    def _rasterise(self, regions, gw: int, gh: int) -> np.ndarray:
-        """Work-resolution mask of ``exclude`` regions (boxes or polygons)."""
-        mask = np.zeros((gh, gw), np.uint8)
-        ew, eh = self._exclude_size or self._size
-        f = np.array([gw / ew, gh / eh])
-        for r in regions:
-            r = np.asarray(r, float)
-            if r.size == 4 and r.ndim == 1:
-                (x0, y0), (x1, y1) = r[:2] * f, r[2:] * f
-                mask[max(0, int(y0)):max(0, int(np.ceil(y1)) + 1), max(0, int(x0)):max(0, int(np.ceil(x1)) + 1)] = 1
-            else:
-                cv2.fillPoly(mask, [np.round(r.reshape(-1, 2) * f).astype(np.int32)], 1)
-        return mask > 0
 
     def _excluded(self, boxes: np.ndarray, shape) -> np.ndarray:
         """Work pixels (bool) inside the object boxes or the ``exclude`` regions."""

@@ -7,7 +7,9 @@ the objects): for a small motion ``delta(y) = A y - y`` the difference is
 ``I_k(y) - I_0(y) = grad I_0(y) . delta(y)`` plus a change of gain and offset (flicker) plus noise, linear
 in the similarity's four parameters once the brightness change is removed (a gain and offset matching the
 quantiles of the background's intensities to frame 0's: a motion hardly changes them; fitted to pixel
-pairs, a zero gain "explains" edges moved onto a plain wall). A least-squares fit, Tukey-reweighted so that what moves on its own
+pairs, a zero gain "explains" edges moved onto a plain wall). Pixels where something moved on its own since frame 0 beyond a shake
+(:class:`lawful.perceive.camera_moving.Movers`: a pendulum's strings read 0.56 px of "camera motion") are left
+out. A least-squares fit, Tukey-reweighted so that what moves on its own
 (an arm, a shadow, an object outside the boxes) drops out, gives ``delta`` and its standard error
 (:func:`lawful.perceive.camera_dense.covariance`: cluster-robust, the template's own noise subtracted,
 infinite where a direction is not pinned: a bare wall is never "still" by default).
@@ -38,9 +40,9 @@ import numpy as np
 from lawful.perceive import camera_dense as dense
 from lawful.perceive.noise import weighted_median
 from lawful.perceive.camera_fit import corner_shift
+from lawful.perceive.camera_moving import Movers
 
 _IRLS = 4  # reweighting rounds of the fit
-_QUANTILES = np.linspace(2, 98, 25)  # of the background's intensities, matched for the brightness change
 
 
 def _robust(J: np.ndarray, e: np.ndarray, use: np.ndarray):
@@ -59,11 +61,10 @@ class StillTest:
     """Frame 0's template and the verdicts so far. ``bound``: work px; ``Z``: standard errors; ``scale``:
     work px per frame px (the evidence is in frame px)."""
 
-    def __init__(self, D0: np.ndarray, keep0: np.ndarray, bound: float, Z: float, scale: float = 1.0):
+    def __init__(self, D0: np.ndarray, keep0: np.ndarray, bound: float, Z: float, scale: float = 1.0,
+                 movers: Movers | None = None):
         self.template = dense.Template(D0, keep0)
-        idx = np.flatnonzero(keep0)
-        self.grid = idx[:: max(1, len(idx) // 2000)]  # background pixels for the brightness fit, and their quantiles
-        self.q0 = np.percentile(D0.ravel()[self.grid], _QUANTILES) if len(self.grid) else None
+        self.movers = movers or Movers(D0, keep0)
         self.bound, self.Z, self.s = float(bound), float(Z), float(scale)
         self.tested = 0
         self.worst = 0.0  # largest motion + Z sd among the still key frames (work px)
@@ -80,12 +81,13 @@ class StillTest:
         _, y, R, gx, gy, ctr = fine[0]
         h, w = D.shape
         yi = y.astype(int)
-        use = keep[yi[:, 1], yi[:, 0]]
-        if use.sum() < 50 or keep.ravel()[self.grid].sum() < 50:
-            return self._fail(i, "too few background pixels off the objects")
+        ac = self.movers.gain(D, keep, pairs=False)
+        use = keep[yi[:, 1], yi[:, 0]] & ~self.movers.mask(D, keep)[yi[:, 1], yi[:, 0]]  # not what moves on its own
+        if use.sum() < 50 or ac is None:
+            return self._fail(i, "too few background pixels off the objects and what moves")
         d = y - ctr
         at = (yi[:, 1], yi[:, 0])
-        e = D[at] - self._brightness(D, keep)(R)
+        e = D[at] - (ac[0] * R + ac[1])
         J = np.stack([gx * d[:, 0] + gy * d[:, 1], -gx * d[:, 1] + gy * d[:, 0], gx, gy], 1)
         p, r, wt, H, sig = _robust(J, e, use)
         noise = max(self.template.grad_sd, 1e-3)
@@ -114,14 +116,6 @@ class StillTest:
                                  f" {self.bound / self.s:.2f} px ({self.Z:g} sd)")
         self.worst = max(self.worst, shift + self.Z * sd)
         return A, info
-
-    def _brightness(self, D: np.ndarray, keep: np.ndarray):
-        """Gain and offset of ``D`` against frame 0 (flicker) as a map, from the quantiles of the background
-        pixels (a grid): a motion hardly changes a frame's intensity distribution; pixel pairs would not do
-        (edges moved onto a plain wall "fit" a zero gain, and then nothing seems to have moved)."""
-        qk = np.percentile(D.ravel()[self.grid[keep.ravel()[self.grid]]], _QUANTILES)
-        a, c = np.linalg.lstsq(np.stack([self.q0, np.ones(len(qk))], 1), qk, rcond=1e-9)[0]
-        return lambda v: a * v + c
 
     def _fail(self, i: int, why: str):
         self.failed = f"key frame {i}: {why}"

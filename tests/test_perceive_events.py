@@ -133,3 +133,25 @@ def test_a_crossing_inside_a_short_tracking_gap_is_still_found():
     s = np.array([0.0, 0.0, np.nan, np.nan, np.nan, 6.0])  # three missing: too long to say when
     assert crossing(s, 1.5) is None
     assert crossing(np.array([0.0, 2.0, np.nan, 0.0]), 1.0, direction=-1) == pytest.approx(2.0)
+
+
+def test_an_impact_inside_a_short_tracking_gap_is_still_found():
+    """A ball lost at its impact sample (blurred over its contact shadow): the V's corner comes from the
+    samples either side at their own indices; a gap longer than MAX_BRIDGED_GAP says nothing."""
+    g, t0 = 1.0, np.sqrt(2 * 150.0)  # falls 150 px onto the ground at y = 200, rebounds at 0.6 x its speed
+    v = 0.6 * g * t0
+
+    def bottom(t):
+        return 50 + 0.5 * g * t * t if t < t0 else 200 - (v * (t - t0) - 0.5 * g * (t - t0) ** 2)
+
+    y = np.array([bottom(float(k)) for k in range(30)])
+    whole = events.impacts(y, ground_y=200, tol=3)[0]
+    for lost in ([17], [17, 18], [18]):
+        s = y.copy()
+        s[lost] = np.nan
+        got = events.impacts(s, ground_y=200, tol=3)
+        assert len(got) == 1 and got[0] == pytest.approx(t0, abs=0.15), (lost, got)
+        assert abs(got[0] - whole) < 0.15
+    s = y.copy()
+    s[16:19] = np.nan  # three samples: too long to say what happened in between
+    assert events.impacts(s, ground_y=200, tol=3) == []

@@ -177,9 +177,9 @@ def test_one_finish_row_may_serve_both_faces():
     assert m.get("F1") == pytest.approx(case.truth.quantities["F1"], rel=0.01)
 
 
-def test_a_bouncing_projectile_lands_at_its_first_impact():
-    """A blurred impact frame 4 px above the resting row, then a rebound: the landing (and the DCS window)
-    is the first impact; waiting for the floor crossing after the rebound put the rebound in the window."""
+def _bouncing_projectile(above: float):
+    """Projectile truth tracks whose balls bounce: the first sample past the landing ``above`` px over the
+    resting row, then a rebound 18 px high over 6 samples; ``(task, case, t, xy, landing samples)``."""
     task = SUITE.task("projectile")
     case, _ = task.make_case(0, 8)
     rows = {o: np.asarray(r, float) for o, r in case.truth.tracks.items()}
@@ -189,10 +189,16 @@ def test_a_bouncing_projectile_lands_at_its_first_impact():
     for o in xy:
         i = int(np.searchsorted(t, case.truth.events[f"{o}.landing"]))
         floor = xy[o][-1, 1]
-        xy[o][i, 1] = floor - 4.0
-        up = 18.0 * np.sin(np.linspace(0, np.pi, 8))[1:-1]  # a rebound 18 px high over 6 samples
-        xy[o][i + 1:i + 7, 1] = floor - 4.0 - up
+        xy[o][i, 1] = floor - above
+        xy[o][i + 1:i + 7, 1] = floor - above - 18.0 * np.sin(np.linspace(0, np.pi, 8))[1:-1]
         lands[o] = i
+    return task, case, t, xy, lands
+
+
+def test_a_bouncing_projectile_lands_at_its_first_impact():
+    """A blurred impact frame 4 px above the resting row, then a rebound: the landing (and the DCS window)
+    is the first impact; waiting for the floor crossing after the rebound put the rebound in the window."""
+    task, case, t, xy, lands = _bouncing_projectile(4.0)
     m = task.measure(case, tracks_from(case, xy, t))
     s = task.score(case, m)["projectile"]
     assert s.status == "scored" and s.value == 1.0 and s.metrics["dcs"] >= 0.8
@@ -269,3 +275,44 @@ def test_an_object_that_does_not_start_at_its_case_box_is_timed_to_the_painted_l
     assert m.get(f"arrival_time_{left}") < case.truth.quantities[f"arrival_time_{left}"] - 1.0 / case.fps
     assert m.get(f"arrival_time_{right}") == pytest.approx(case.truth.quantities[f"arrival_time_{right}"],
                                                            abs=0.25 / case.fps)
+
+
+def _without(tr: Tracks, oid: str, samples) -> Tracks:
+    j = tr.ids.index(oid)
+    tr.visible[samples, j] = False
+    tr.xy[samples, j] = np.nan
+    tr.box[samples, j] = np.nan
+    return tr
+
+
+@pytest.mark.parametrize("lost", [0, 1])
+def test_a_drop_ball_lost_at_its_impact_keeps_its_first_impact(lost):
+    """The sample at (``lost=0``) or after the impact missing: the first impact is still the one in the gap,
+    not the second bounce (under a 10 % pan a studio ball was lost there and its fall time doubled)."""
+    task = SUITE.task("drop")
+    case, _ = task.make_case(0, 5)
+    q = case.truth.quantities
+    tr = tracks_from(case)
+    for oid in ("ball_1", "ball_2"):
+        tr = _without(tr, oid, [int(np.searchsorted(tr.t, q[f"fall_time_{oid}"])) + lost])
+    m = task.measure(case, tr)
+    for oid in ("ball_1", "ball_2"):
+        assert m.get(f"fall_time_{oid}") == pytest.approx(q[f"fall_time_{oid}"], rel=0.002)
+        assert m.get(f"drop_height_{oid}") == pytest.approx(q[f"drop_height_{oid}"], rel=0.002)
+        assert m.get(f"rebound_height_{oid}") == pytest.approx(q[f"rebound_height_{oid}"], rel=0.005)
+
+
+def test_a_projectile_lost_at_its_impact_lands_from_its_flight():
+    """A bouncing ball missed at its impact sample but seen on the floor after it: the range comes from the
+    flight samples (within 1 px of the truth); missed for longer than ``MAX_BRIDGED_GAP``: unmeasurable."""
+    task, case, t, xy, lands = _bouncing_projectile(0.0)
+    tr = tracks_from(case, xy, t)
+    for o, i in lands.items():
+        tr = _without(tr, o, [i])
+    m = task.measure(case, tr)
+    assert task.score(case, m)["projectile"].value == 1.0
+    for o in lands:
+        assert m.get(f"range_{o}") == pytest.approx(case.truth.quantities[f"range_{o}"], abs=1.0)
+    o, i = next(iter(lands.items()))
+    s = task.score(case, task.measure(case, _without(tr, o, [i - 1, i, i + 1])))["projectile"]
+    assert s.status == "unmeasurable" and o in s.reason

@@ -166,42 +166,48 @@ def impacts(bottom_y, ground_y: float, tol: float, prominence: float | None = No
     ``tol``). Its index is refined by intersecting straight lines through the samples before
     and after (a bounce is a V, not a parabola); the corner of that V (the contact the
     sampling skipped) or the sample itself must lie at ``>= ground_y - tol``. A ball resting
-    on the ground gives the first sample of its contact plateau.
+    on the ground gives the first sample of its contact plateau. Up to :data:`MAX_BRIDGED_GAP` missing
+    samples (a ball blurred over its contact shadow at the impact) do not split the track: the
+    reversal is found over the samples on both sides, the V's lines through them at their own indices.
     """
     s = np.asarray(bottom_y, float)
     prom = tol if prominence is None else prominence
     out = []
-    for a, b in _runs(np.isfinite(s)):
-        seg = s[a:b]
-        if len(seg) < 3:
+    idx = np.flatnonzero(np.isfinite(s))
+    for run in np.split(idx, np.flatnonzero(np.diff(idx) > MAX_BRIDGED_GAP + 1) + 1):
+        if len(run) < 3:
             continue
+        seg = s[run]
         peaks, props = _scipy_signal().find_peaks(seg, prominence=max(prom, 1e-9), plateau_size=(1, None))
         for p, left, width in zip(peaks, props["left_edges"], props["plateau_sizes"]):
             if width > 1:
-                x, top = float(left), float(seg[p])
+                x, top = float(run[left]), float(seg[p])
             else:
-                x, top = _v_apex(seg, int(p))
+                x, top = _v_apex(seg, int(p), run)
             if max(top, seg[p]) >= ground_y - tol:
-                out.append(a + x)
+                out.append(x)
     return out
 
 
-def _v_apex(s: np.ndarray, i: int) -> tuple[float, float]:
+def _v_apex(s: np.ndarray, i: int, at: np.ndarray | None = None) -> tuple[float, float]:
     """Corner ``(index, value)`` of a V-shaped maximum at sample ``i``: the descending and ascending
-    lines (two samples each side, sample ``i`` given to the side it fits best) intersected."""
+    lines (two samples each side, sample ``i`` given to the side it fits best) intersected. ``at``:
+    the samples' indices where they are not consecutive (a gap bridged), default ``0 .. n-1``."""
     n = len(s)
-    fallback = (i + _parabolic(s, i), float(s[i]))
+    at = np.arange(n, dtype=float) if at is None else np.asarray(at, float)
+    even = 0 < i < n - 1 and at[i + 1] - at[i] == at[i] - at[i - 1] == 1
+    fallback = (at[i] + (_parabolic(s, i) if even else 0.0), float(s[i]))
     if i < 2 or i > n - 3:
         return fallback
     best = None
     for left, right in (((i - 2, i - 1, i), (i + 1, i + 2)), ((i - 2, i - 1), (i, i + 1, i + 2))):
-        xl, xr = np.array(left, float), np.array(right, float)
+        xl, xr = at[list(left)], at[list(right)]
         pl, pr = np.polyfit(xl, s[list(left)], 1), np.polyfit(xr, s[list(right)], 1)
         if pl[0] - pr[0] <= 0:
             continue
         x = (pr[1] - pl[1]) / (pl[0] - pr[0])
         res = np.sum((np.polyval(pl, xl) - s[list(left)]) ** 2) + np.sum((np.polyval(pr, xr) - s[list(right)]) ** 2)
-        if i - 1 <= x <= i + 1 and (best is None or res < best[0]):
+        if at[i - 1] <= x <= at[i + 1] and (best is None or res < best[0]):
             best = (res, float(x), float(np.polyval(pl, x)))
     return (best[1], best[2]) if best is not None else fallback
 

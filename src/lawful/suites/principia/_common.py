@@ -126,11 +126,21 @@ def border_cut(track: ObjectTrack, case: Case, margin: float = 1.0) -> np.ndarra
                 | (box[:, 3] >= case.height - 1 - margin))
 
 
-def first_unseen(track: ObjectTrack, case: Case, start: int = 0) -> int | None:
-    """First sample ``>= start`` where the object is not seen whole in the frame (lost or cut by its edge)."""
+def first_unseen(track: ObjectTrack, case: Case, start: int = 0, bridge: int = 0) -> int | None:
+    """First sample ``>= start`` where the object is not seen whole in the frame (lost or cut by its edge);
+    ``bridge``: a run of at most that many such samples with the object seen whole right after is passed over."""
     bad = ~np.asarray(track.visible, bool) | border_cut(track, case)
-    hit = np.flatnonzero(bad[start:])
-    return int(hit[0]) + start if len(hit) else None
+    i = start
+    while i < len(bad):
+        if bad[i]:
+            j = i + 1
+            while j < len(bad) and bad[j]:
+                j += 1
+            if j == len(bad) or j - i > bridge:
+                return i
+            i = j
+        i += 1
+    return None
 
 
 def half_height(track: ObjectTrack) -> float:

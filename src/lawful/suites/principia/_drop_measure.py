@@ -63,7 +63,8 @@ def measure_ball(m: Measurement, tracks: Tracks, oid: str, ground_y: float, t_r:
     p_arc = fit_parabola(t[arc], y[arc]) if len(arc) >= 3 else None
     p_fall = p_fall if p_fall is not None and p_fall[0] > 0 else None
     p_arc = p_arc if p_arc is not None and p_arc[0] > 0 else None
-    t_lo, t_hi = t[max(k - 1, 0)], t[min(k + 1, len(t) - 1)]
+    seen = np.flatnonzero(np.isfinite(y))  # the contact lies between k's neighbouring sightings (a gap bridged)
+    t_lo, t_hi = t[seen[seen < k][-1] if (seen < k).any() else k], t[seen[seen > k][0] if (seen > k).any() else k]
     t_imp, y_imp = events.index_to_time(imps[0], t), y_ground
     if p_fall is not None and p_arc is not None:
         # contact = where the falling and the rebounding parabolas meet (no ground calibration needed)

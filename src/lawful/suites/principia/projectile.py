@@ -13,7 +13,9 @@ half-height, or the lowest row the ball reaches if a little above that; less a q
 half-height), refined to sub-frame by extrapolating the last flight samples
 (``y`` quadratic, ``x`` linear in time) to the floor level; range = ``|x_landing - launch_x|`` with the launch point the end of
 the ramp at the table edge (``case.known['launch_x'][object]``). DCS window: release → landing.
-A ball lost or cut by the frame edge before it is seen landing has no range (unmeasurable).
+A ball lost or cut by the frame edge before it is seen landing has no range (unmeasurable); up to
+``events.MAX_BRIDGED_GAP`` samples missed at the impact (a small ball blurred over its contact shadow),
+with the ball seen on the floor right after, are not a loss: the landing comes from the flight samples.
 
 Objects ``ball_1``, ``ball_2``; ``case.known``: ``ground_y``, ``launch_x`` (per object).
 """
@@ -144,7 +146,7 @@ class Projectile(PrincipiaTask):
                         land = float(bounce)  # a ball that bounces: its first impact, not after the rebound
             record_dcs(m, tr, land)
             ranges[oid] = None
-            gone = first_unseen(tr, case)
+            gone = first_unseen(tr, case, bridge=events.MAX_BRIDGED_GAP)  # a blurred impact sample, seen after
             if gone is not None and (land is None or gone <= math.ceil(land) + 1):
                 where = "cut by the frame edge" if tr.visible[gone] else "not seen"
                 ranges[oid] = None
@@ -182,15 +184,23 @@ class Projectile(PrincipiaTask):
 def _first_floor_turn(y, floor: float, tol: float) -> int | None:
     """First sample near the floor where the ball stops going down (a local maximum of ``y``): the
     first impact of a ball that bounces. Near: within ``tol`` px of ``floor``, or within half the
-    falling step that brought it there (the larger of the last two): a motion-blurred impact frame is located at mid-exposure, which for a
-    ball that hits the floor late in the exposure lies up to half a frame's travel above it."""
+    falling step that brought it there (the larger of the last two, per sample): a motion-blurred impact frame is located at mid-exposure, which for a
+    ball that hits the floor late in the exposure lies up to half a frame's travel above it.
+    Up to ``events.MAX_BRIDGED_GAP`` missing samples between neighbours are bridged; a turn seen
+    right after such a gap happened in it: the last missing sample is returned (the flight fit of
+    :func:`_landing` then ends before the gap and reaches the floor by the sample after it)."""
     y = np.asarray(y, float)
-    for i in range(1, len(y) - 1):
-        if not (np.isfinite(y[i - 1:i + 2]).all() and y[i] >= y[i - 1] and y[i] >= y[i + 1]):
+    idx = np.flatnonzero(np.isfinite(y))
+    near = events.MAX_BRIDGED_GAP + 1
+    for q in range(1, len(idx) - 1):
+        p, i, n = idx[q - 1], idx[q], idx[q + 1]
+        if i - p > near or n - i > near or not (y[i] >= y[p] and y[i] >= y[n]):
             continue
-        fall = max(y[i] - y[i - 1], y[i - 1] - y[i - 2] if i >= 2 and np.isfinite(y[i - 2]) else 0.0)
+        fall = (y[i] - y[p]) / (i - p)
+        if q >= 2 and p - idx[q - 2] <= near:
+            fall = max(fall, (y[p] - y[idx[q - 2]]) / (p - idx[q - 2]))
         if y[i] >= floor - max(tol, 0.5 * fall):  # the impact may fall between two samples: the faster step
-            return i
+            return int(i - 1 if i - p > 1 else i)
     return None
 
 
@@ -199,7 +209,8 @@ def _landing(tr, coarse: float, floor: float, launch_x: float) -> tuple[float, f
     point) fitted with ``y`` quadratic and ``x`` linear in time, solved for ``y = floor``."""
     t, x, y = (np.asarray(a, float) for a in (tr.t, tr.x, tr.y))
     j = int(math.floor(coarse))
-    out = np.sign(value_at(x, coarse) - launch_x)
+    seen = np.flatnonzero(np.isfinite(x[:j + 1]))  # the side it flies to: its last sighting up to ``coarse``
+    out = np.sign(x[seen[-1]] - launch_x) if len(seen) else 0.0
     fly = [i for i in range(max(j - 5, 0), j + 1) if np.isfinite(x[i]) and np.isfinite(y[i])
            and (x[i] - launch_x) * out > 0 and y[i] < floor - 0.5]
     if len(fly) >= 3:

@@ -10,9 +10,8 @@ from lawful.perceive import noise
 from lawful.perceive.regions import Probe, Reader, RegionSeries
 from lawful.runner.evaluate import evaluate_video
 from lawful.score.wmle import q
-from lawful.suites.wmle.p39_double_bubble import (
-    DoubleBubble, curvature_se, partition_residual, qualified_intervals, weighted_median,
-)
+from lawful.suites.wmle._bubbles import curvature_se, qualified_intervals
+from lawful.suites.wmle.p39_double_bubble import DoubleBubble, partition_residual, weighted_median
 from lawful.tracks import Tracks
 from lawful.video import write_video
 from lawful.world import flows

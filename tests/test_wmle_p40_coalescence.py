@@ -9,9 +9,8 @@ import pytest
 from lawful.perceive.regions import RegionSeries
 from lawful.runner.evaluate import evaluate_video
 from lawful.score.wmle import q
-from lawful.suites.wmle.p40_droplet_coalescence import (
-    GRID_VAR, DropletCoalescence, drop_phases, roundness, roundness_change, volume_ratio,
-)
+from lawful.suites.wmle._bubbles import GRID_VAR, drop_phases, roundness
+from lawful.suites.wmle.p40_droplet_coalescence import DropletCoalescence, roundness_change, volume_ratio
 from lawful.tracks import Tracks
 from lawful.video import write_video
 

@@ -37,7 +37,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-import cv2
 import numpy as np
 
 from lawful.case import Case, GroundTruth
@@ -47,34 +46,12 @@ from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
+from lawful.suites.wmle._bubbles import FILMS, MIN_FRAMES, MIN_SECONDS, partition_measurement
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, \
     style_of
 from lawful.tracks import Tracks
 from lawful.world import flows
-from lawful.world.draw import Scene
-from lawful.world.scenes.bubbles import BAND, TRIM_DEG, film_regions  # noqa: F401  (re-exported: the tests use them)
-
-FILMS = ("small", "large", "partition")
-MIN_FRAMES, MIN_SECONDS = 3, 0.08
-DARKEN = 0.28  # the backdrop's brightness behind the bubbles
-
-
-def qualified_intervals(ok: np.ndarray, t: np.ndarray, dt: float) -> np.ndarray:
-    """Samples ``[T]`` (bool) in runs of ``ok`` lasting at least :data:`MIN_FRAMES` frames and
-    :data:`MIN_SECONDS` s (a run of ``n`` frames lasts ``t_last − t_first + dt``)."""
-    out = np.zeros(len(ok), bool)
-    idx = np.flatnonzero(np.diff(np.r_[0, np.asarray(ok, int), 0]))
-    for a, b in zip(idx[::2], idx[1::2]):
-        if b - a >= MIN_FRAMES and t[b - 1] - t[a] + dt >= MIN_SECONDS - 1e-9:
-            out[a:b] = True
-    return out
-
-
-def curvature_se(rms: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """``σ_κ = 2 ρ √180 / (L² √(2L))``: a least-squares curvature's standard error (see the module docstring)."""
-    L = np.asarray(length, float)
-    return 2.0 * np.asarray(rms, float) * math.sqrt(180.0) / (L**2 * np.sqrt(2.0 * L))
-
+from lawful.world.scenes.bubbles import double_bubble_frames, film_regions
 
 def partition_residual(E: np.ndarray, w: np.ndarray, kappa: np.ndarray, kappa_pred: np.ndarray,
                        kappa_se: np.ndarray, sigma_E: float = 0.0) -> MetricScore:
@@ -151,63 +128,10 @@ class DoubleBubble(WmleTask):
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case))
-        # an out-of-focus dark backdrop (a close-up's shallow depth of field)
-        back = cv2.GaussianBlur(scene.static_layer.astype(np.float32) * DARKEN, (0, 0), 6.0).astype(np.uint8)
-        r_s, r_l = k["r_small"], k["r_large"]
-        g = flows.double_bubble(r_s, r_l)
-        u = np.array([math.cos(k["axis_rad"]), math.sin(k["axis_rad"])])
-        v = np.array([-u[1], u[0]])
-        for t in frame_times(case):
-            w = 2 * math.pi * t / k["bob_s"]
-            off = k["bob_px"] * np.array([math.sin(w), 0.7 * math.cos(1.3 * w)])
-            cs = np.asarray(k["centres"]["small"]) + off
-            cl = np.asarray(k["centres"]["large"]) + off
-            if law == "true":
-                part = ("arc", *(cs + u * g["x_p"]), g["r_p"])
-            elif k["twin"] == "reversed":  # the mirror image of the arc about the chord: bulging into the small one
-                part = ("arc", *(cs + u * (2 * g["x_j"] - g["x_p"])), g["r_p"])
-            else:
-                a, b = cs + u * g["x_j"] - v * g["y_j"], cs + u * g["x_j"] + v * g["y_j"]
-                part = ("line", a[0], a[1], b[0], b[1])
-            yield flows.draw_film(back.copy(), cs, cl, r_s, r_l, part, phase=k["phase"] + 0.8 * t)
+        return double_bubble_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        regs = tracks.regions or {}
-        if any(f"film_{f}" not in regs or "r" not in regs[f"film_{f}"].values for f in FILMS):
-            m.notes["unresolved"] = "a film was never read"
-            return m
-        r = {f: np.asarray(regs[f"film_{f}"]["r"], float)[:, 0] for f in FILMS}
-        p = regs["film_partition"]
-        t = np.asarray(tracks.t, float)
-        if len(t) > 1 and not np.all(np.diff(t) > 0):
-            t = np.asarray(tracks.frames, float) / case.fps
-        dt = float(np.median(np.diff(t))) if len(t) > 1 else 1.0 / case.fps
-        cs, cl = (np.asarray(case.known["centres"][b], float) for b in ("small", "large"))
-        side = np.sign((p["cx"][:, 0] - p["x"][:, 0]) * (cs[0] - cl[0]) + (p["cy"][:, 0] - p["y"][:, 0]) * (cs[1] - cl[1]))
-        kappa = side / r["partition"]
-        ok = np.ones(len(t), bool)
-        for f in FILMS:
-            ok &= regs[f"film_{f}"].ok & np.isfinite(r[f]) & (r[f] > 0)
-        ok &= np.isfinite(kappa) & (side != 0)
-        use = qualified_intervals(ok, t, dt)
-        kp = 1.0 / r["small"] - 1.0 / r["large"]
-        E = np.abs(kp / np.where(use, kappa, np.nan) - 1.0)
-        length = np.hypot(p["x1"][:, 0] - p["x0"][:, 0], p["y1"][:, 0] - p["y0"][:, 0])
-        rms = (1.0 - p["roundness"][:, 0]) * r["partition"]
-        w = np.full(len(t), dt)
-        m.notes["samples"] = {"read": int(ok.sum()), "in_intervals": int(use.sum())}
-        m.notes["series"] = {"E": E[use].tolist(), "w": w[use].tolist(), "kappa": kappa[use].tolist(),
-                             "kappa_pred": kp[use].tolist(), "kappa_se": curvature_se(rms, length)[use].tolist()}
-        sig = noise.sigma(np.where(use, E, np.nan))
-        m.notes["sigma_E"] = float(sig) if math.isfinite(sig) else 0.0
-        if use.any():
-            for f in ("small", "large"):
-                m.set(f"r_{f}_px", float(np.median(r[f][use])))
-            m.set("r_partition_px", float(1.0 / np.median(kappa[use])))
-        return m
+        return partition_measurement(case, tracks)
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
         regs = tracks.regions or {}

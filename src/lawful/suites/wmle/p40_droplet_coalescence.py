@@ -34,24 +34,18 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case, GroundTruth
-from lawful.perceive import noise
-from lawful.perceive.regions import Probe, RegionSeries
+from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
+from lawful.suites.wmle._bubbles import coalescence_measurement
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, style_of,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, style_of,
 )
 from lawful.tracks import Tracks
 from lawful.world import physics_more as pm
 from lawful.world.appearance import object_colors
-from lawful.world.draw import Scene
-from lawful.world import matter
-
-MIN_FRAMES = 3
-CONTACT_GUARD = 2
-GRID_VAR = 4.0 / 12.0  # variance (px²) of an outline sampled on a 2-px grid (4:2:0 chroma, see the docstring)
-
+from lawful.world.scenes.bubbles import coalescence_frames
 
 def volume_ratio(r1: float | None, r2: float | None, rf: float | None) -> MetricScore:
     """M1: ``e1 = |r_f³ / (r1³ + r2³) − 1|``, ``s1 = q(e1; 0.10)``."""
@@ -67,47 +61,6 @@ def roundness_change(R1: float | None, R2: float | None, Rf: float | None) -> Me
         return MetricScore.operational_zero("roundness not resolved before contact and after settling")
     e2 = abs(Rf - 0.5 * (R1 + R2))
     return MetricScore.measured(q(e2, 0.10), e2, R1=R1, R2=R2, Rf=Rf)
-
-
-def roundness(r_fit: np.ndarray, roundness_probe: np.ndarray) -> np.ndarray:
-    """``1 − RMS/r`` with the outline's grid sampling error removed from the probe's radial RMS."""
-    r = np.asarray(r_fit, float)
-    rms = (1.0 - np.asarray(roundness_probe, float)) * r
-    return 1.0 - np.sqrt(np.maximum(rms**2 - GRID_VAR, 0.0)) / r
-
-
-def drop_phases(n_blobs: np.ndarray, r_single: np.ndarray) -> tuple[np.ndarray, np.ndarray, str]:
-    """Pre-contact and settled samples ``[T]`` (bool) from the number of components read per sample and the
-    equivalent radius of the single component; a reason when either is missing."""
-    n = np.asarray(n_blobs)
-    T = len(n)
-    pre, settled = np.zeros(T, bool), np.zeros(T, bool)
-    ones = np.flatnonzero(n == 1)
-    twos = np.flatnonzero(n == 2)
-    if len(twos) == 0:
-        return pre, settled, "two separate drops never read"
-    if len(ones) == 0 or ones[-1] < twos[0]:
-        return pre, settled, "the drops never merged into one"
-    first_one = int(ones[ones > twos[0]][0])
-    pre[twos[twos < first_one - CONTACT_GUARD]] = True
-    after = np.zeros(T, bool)
-    after[first_one:] = True
-    single = after & (n == 1)
-    r = np.where(single, r_single, np.nan)
-    idx = np.flatnonzero(single)
-    tail = idx[-max(MIN_FRAMES, len(idx) // 4):]
-    final = float(np.median(r[tail]))
-    sig = noise.sigma(r)
-    grid = 1.0 / math.sqrt(24.0 * math.pi * final) if final > 0 else 0.0  # a digitised outline's area flicker
-    tol = noise.k_for() * max(sig if math.isfinite(sig) else 0.0, grid)
-    off = idx[np.abs(r[idx] - final) > tol]
-    start = int(off[-1]) + 1 if len(off) else int(idx[0])
-    settled[start:] = single[start:]
-    if pre.sum() < MIN_FRAMES:
-        return pre, settled, f"{int(pre.sum())} pre-contact frames (< {MIN_FRAMES})"
-    if settled.sum() < MIN_FRAMES:
-        return pre, settled, f"the merged drop settled in {int(settled.sum())} frames (< {MIN_FRAMES})"
-    return pre, settled, ""
 
 
 class DropletCoalescence(WmleTask):
@@ -175,69 +128,11 @@ class DropletCoalescence(WmleTask):
     def probes(self, case: Case) -> list[Probe]:
         return [Probe("drops", "blobs", tuple(case.known["stage"]), color=tuple(case.known["color"]), count=2)]
 
-    def _drop(self, case: Case, t: float, law: Law) -> matter.Drop:
-        k = case.known
-        d = k["drops"]
-        xb, rb, xs, rs = d["big"]["x"], d["big"]["r"], d["small"]["x"], d["small"]["r"]
-        xc, y, color = k["x_com"], k["y"], tuple(k["color"])
-        rf = k["r_final"] if law == "true" else k["anti_r_final"]
-        tc, tm = k["t_contact"], k["t_merge"]
-        if t < tc:  # drifting together, the centre of mass at rest
-            f = t / tc if tc > 0 else 1.0
-            gap_shrink = f * (abs(xs - xb) - rb - rs)
-            mb, ms = rb**3, rs**3
-            sgn = 1.0 if xs > xb else -1.0
-            return matter.Drop(xb + sgn * gap_shrink * ms / (mb + ms), y, rb, rb, color,
-                        other=(xs - sgn * gap_shrink * mb / (mb + ms), y, rs), neck=0.0)
-        if t < tc + tm:  # merging: the centres close in on the centre of mass, the radii tend to r_f, a neck
-            s = (t - tc) / tm
-            s = s * s * (3 - 2 * s)
-            xb0 = xc + (xb - xc) * (rb + rs) / abs(xs - xb)  # positions at contact
-            xs0 = xc + (xs - xc) * (rb + rs) / abs(xs - xb)
-            return matter.Drop(xc + (1 - s) * (xb0 - xc), y, rb + s * (rf - rb), rb, color,
-                        other=(xc + (1 - s) * (xs0 - xc), y, rs + s * (rf - rs)), neck=(0.25 + 0.5 * s) * rs * (1 - s) + 1e-3)
-        u = t - tc - tm
-        eps = k["eps0"] * math.exp(-u / k["tau"]) * math.cos(k["omega"] * u)
-        a, b = pm.spheroid_axes(rf, eps)
-        return matter.Drop(xc, y, a, b, color)
-
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        scene = Scene(case.width, case.height, style_of(case))
-        base = scene.frame()
-        for t in frame_times(case):
-            img = base.copy()
-            self._drop(case, float(t), law).draw(img, scene.style)
-            yield img
+        return coalescence_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        reg: RegionSeries | None = tracks.regions.get("drops") if tracks.regions else None
-        if reg is None or not reg.ok.any():
-            m.notes["unresolved"] = "the drops were not read"
-            return m
-        area = np.asarray(reg["area"], float)
-        n = np.isfinite(area).sum(1) * reg.ok
-        r_eq = np.sqrt(area / math.pi)
-        rnd = roundness(reg["r"], reg["roundness"])
-        pre, settled, why = drop_phases(n, np.where(n == 1, np.nanmax(r_eq, 1), np.nan))
-        m.notes["pre_contact"] = np.flatnonzero(pre).tolist()
-        m.notes["settled"] = np.flatnonzero(settled).tolist()
-        ones = np.flatnonzero(n == 1)
-        if len(ones) and pre.any():
-            m.events.append(event("drops", "contact", float(ones[ones > np.flatnonzero(pre)[0]][0]), tracks))
-        if settled.any():
-            m.events.append(event("drops", "settled", float(np.flatnonzero(settled)[0]), tracks))
-        if why:
-            m.notes["unresolved"] = why
-            return m
-        m.set("r1_px", float(np.median(r_eq[pre, 0])))
-        m.set("r2_px", float(np.median(r_eq[pre, 1])))
-        single = np.nanmax(r_eq[settled], 1)
-        m.set("rf_px", float(np.median(single)))
-        m.set("R1", float(np.median(rnd[pre, 0])))
-        m.set("R2", float(np.median(rnd[pre, 1])))
-        m.set("Rf", float(np.median(np.nanmax(np.where(np.isfinite(r_eq[settled]), rnd[settled], np.nan), 1))))
-        return m
+        return coalescence_measurement(tracks)
 
     def extra_consistency(self, case: Case, tracks: Tracks, measurement: Measurement) -> dict[str, float]:
         reg = tracks.regions.get("drops") if tracks.regions else None

@@ -1,5 +1,6 @@
 """Extraction for WMLE P1 (bouncing ball): impacts as the tracked centre's lowest points, a parabola per
-flight, impacts at the intersections of consecutive parabolas (time and floor level at sub-frame precision)."""
+flight, impacts at the intersections of consecutive parabolas (time and floor level at sub-frame precision);
+P2 (free fall): release, first impact, interval velocities and distances."""
 
 from __future__ import annotations
 
@@ -12,10 +13,14 @@ from lawful.perceive import events as ev
 from lawful.perceive import noise
 from lawful.perceive.onset import onset_time
 from lawful.result import Measurement
-from lawful.suites.wmle.common import event, fill_gaps, steady_visible
+from lawful.suites.recordings.common import REST_SAMPLES, release_time, rest_position
+from lawful.suites.wmle.common import (
+    departure_time, event, fill_gaps, interval_slopes, local_poly_value, steady_visible, steady_xy,
+)
 from lawful.tracks import Tracks
 
 MIN_ARC_SAMPLES = 4
+VELOCITY_INTERVALS = 3  # P2: velocity slopes over this many equal sub-intervals of the fall
 
 
 def _fit_arc(t: np.ndarray, y: np.ndarray, sel: np.ndarray) -> np.ndarray | None:
@@ -102,4 +107,69 @@ def bounce_measurement(case: Case, tracks: Tracks) -> Measurement:
         e_h = np.sqrt(np.asarray(heights[1:]) / np.asarray(heights[:-1]))
         m.set("restitution_height", float(np.mean(e_h)))
         m.set("restitution_timing", float(np.mean(np.asarray(flights[1:]) / np.asarray(flights[:-1]))))
+    return m
+
+
+def first_impact(y: np.ndarray, after: np.ndarray, y0: float, y_max: float) -> int:
+    """Index of the ground contact: the first sample in the lower half of the drop after which the ball no longer
+    moves down by more than its measured noise (a bounce or a stop). A ball that rebounds and settles lower than
+    its blurred impact frame must not stretch the fall through the rebound (the clip's lowest point did)."""
+    step = noise.step_threshold(noise.sigma(np.where(after, y, np.nan)), floor=0.5)
+    idx = np.flatnonzero(after)
+    half = y0 + 0.5 * (y_max - y0)
+    for a, b in zip(idx[:-1], idx[1:]):
+        if y[a] >= half and y[b] - y[a] <= step * (b - a):
+            return int(a)
+    return int(np.flatnonzero(after & (y >= y_max - 0.5))[0])
+
+
+def free_fall_measurement(case: Case, tracks: Tracks) -> Measurement:
+    """P2's release time, fall time, distances ``d1_px``–``d3_px`` in three equal intervals (local quadratic at the
+    boundaries) and velocity increments over :data:`VELOCITY_INTERVALS` equal sub-intervals (see p02's docstring)."""
+    m = Measurement()
+    tr, t, vis, _, y = steady_xy(case, tracks, "ball")
+    if vis.sum() < 8:
+        m.notes["unresolved"] = "ball not tracked"
+        return m
+    y0 = rest_position(y)
+    d = np.where(vis, y - y0, np.nan)
+    sigma = noise.sigma(y)
+    t_r, how = release_time(case, t, d, sigma)
+    if t_r is None:
+        m.notes["unresolved"] = f"ball never released: {how}"
+        return m
+    thr = noise.k_for() * (sigma if math.isfinite(sigma) and sigma > 0 else 0.5)
+    after = vis & (t > t_r)
+    if after.sum() < 6:
+        m.notes["unresolved"] = "too few samples after release"
+        return m
+    y_max = float(np.nanmax(np.where(after, y, np.nan)))
+    i_low = first_impact(y, after, y0, y_max)
+    fall = after & (np.arange(len(t)) < i_low)
+    if fall.sum() < 6:
+        m.notes["unresolved"] = "fall too short to resolve"
+        return m
+    if how == "onset":  # refine the release time with every sample of the fall (same model, far less noise)
+        idx = np.arange(len(t))
+        near = (idx >= np.searchsorted(t, t_r) - REST_SAMPLES) & (idx < i_low)  # an earlier twitch is not it
+        t_r = departure_time(t, np.where(near, d, np.nan), threshold=thr, n_fit=int(fall.sum()) + 2)
+    fall = vis & (t > t_r) & (np.arange(len(t)) < i_low)
+    t_end = float(t[np.flatnonzero(fall)[-1]])
+    m.events.append(event("ball", "release", float(np.interp(t_r, t, np.arange(len(t)))), tracks))
+    if i_low < len(t) - 1 or y_max - y0 > 0:
+        m.events.append(event("ball", "ground_contact", float(i_low), tracks))
+    T = t_end - t_r
+    v, _ = interval_slopes(t[fall], y[fall], VELOCITY_INTERVALS)
+    dv = np.diff(v)
+    tf, yf = t[fall], y[fall]
+    pos = [0.0] + [local_poly_value(tf, yf, t_r + j * T / 3) - y0 for j in (1, 2, 3)]
+    d1, d2, d3 = (pos[j + 1] - pos[j] for j in range(3))
+    m.set("release_time_s", t_r)
+    m.set("fall_time_s", T)
+    m.set("d1_px", d1)
+    m.set("d2_px", d2)
+    m.set("d3_px", d3)
+    if np.all(np.isfinite(dv)):
+        m.set("acceleration_px_s2", float(np.mean(dv)) / (fall.sum() // VELOCITY_INTERVALS / tracks.fps))
+    m.notes["velocity_increments"] = [float(x) for x in dv]
     return m

@@ -18,21 +18,20 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case, GroundTruth, ObjectSpec
-from lawful.perceive import noise
 from lawful.result import Measurement
 from lawful.score.wmle import cv, q
 from lawful.suites.base import Law
-from lawful.suites.recordings.common import REST_SAMPLES, release_time, rest_position
+from lawful.suites.wmle._bounces import (  # noqa: F401  (recordings r01, r03 use first_impact)
+    first_impact, free_fall_measurement,
+)
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, departure_time, event, frame_times,
-    interval_slopes, local_poly_value, sphere_box, steady_xy, style_of,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, sphere_box, style_of,
 )
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
-from lawful.world.draw import Scene, Sphere, String
+from lawful.world.scenes.bounces import free_fall_frames, free_fall_y
 
 G = 9.81
-VELOCITY_INTERVALS = 3
 LOCALISATION_NOISE_PX = 1.0
 
 
@@ -54,19 +53,6 @@ def free_fall_distance_ratios(d1: float, d2: float, d3: float) -> MetricScore:
         return MetricScore.operational_zero("first-interval displacement within localisation noise")
     e2 = math.sqrt(((d2 / (3 * d1) - 1) ** 2 + (d3 / (5 * d1) - 1) ** 2) / 2)
     return MetricScore.measured(q(e2, 0.10), e2)
-
-
-def first_impact(y: np.ndarray, after: np.ndarray, y0: float, y_max: float) -> int:
-    """Index of the ground contact: the first sample in the lower half of the drop after which the ball no longer
-    moves down by more than its measured noise (a bounce or a stop). A ball that rebounds and settles lower than
-    its blurred impact frame must not stretch the fall through the rebound (the clip's lowest point did)."""
-    step = noise.step_threshold(noise.sigma(np.where(after, y, np.nan)), floor=0.5)
-    idx = np.flatnonzero(after)
-    half = y0 + 0.5 * (y_max - y0)
-    for a, b in zip(idx[:-1], idx[1:]):
-        if y[a] >= half and y[b] - y[a] <= step * (b - a):
-            return int(a)
-    return int(np.flatnonzero(after & (y >= y_max - 0.5))[0])
 
 
 class FreeFall(WmleTask):
@@ -117,79 +103,14 @@ class FreeFall(WmleTask):
         return case, next(self.render(case))
 
     def _y(self, case: Case, t: np.ndarray, law: Law) -> np.ndarray:
-        k = case.known
-        s = np.clip(t - k["hold_s"], 0.0, k["fall_time_s"])
-        drop = k["ground_y"] - k["radius_px"] - k["top_y"]
-        if law == "true":
-            d = 0.5 * k["g"] * k["px_per_m"] * s * s
-        else:
-            tau, T = k["anti_drag_tau_s"], k["fall_time_s"]
-            shape = lambda u: tau * (u / tau - 1 + np.exp(-u / tau))  # noqa: E731
-            d = drop * shape(s) / shape(T)
-        return k["top_y"] + np.minimum(d, drop)
+        return free_fall_y(case.known, t, law)
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
-        bar_y = k["top_y"] - k["radius_px"] - 14
-        scene.support(k["x"] - 30, k["x"] + 30, bar_y)
-        color = tuple(k["color"])
-        t = frame_times(case)
-        for ti, y in zip(t, self._y(case, t, law)):
-            items = []
-            if ti < k["hold_s"]:
-                items.append(String((k["x"], bar_y), (k["x"], float(y) - k["radius_px"])))
-            items.append(Sphere(k["x"], float(y), k["radius_px"], color))
-            yield scene.frame(items)
+        t = frame_times(case)  # drawn along self._y (recordings.r01 reuses this render with its own fall)
+        return free_fall_frames(case.known, case.width, case.height, style_of(case), t, self._y(case, t, law))
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        tr, t, vis, _, y = steady_xy(case, tracks, "ball")
-        if vis.sum() < 8:
-            m.notes["unresolved"] = "ball not tracked"
-            return m
-        y0 = rest_position(y)
-        d = np.where(vis, y - y0, np.nan)
-        sigma = noise.sigma(y)
-        t_r, how = release_time(case, t, d, sigma)
-        if t_r is None:
-            m.notes["unresolved"] = f"ball never released: {how}"
-            return m
-        thr = noise.k_for() * (sigma if math.isfinite(sigma) and sigma > 0 else 0.5)
-        after = vis & (t > t_r)
-        if after.sum() < 6:
-            m.notes["unresolved"] = "too few samples after release"
-            return m
-        y_max = float(np.nanmax(np.where(after, y, np.nan)))
-        i_low = first_impact(y, after, y0, y_max)
-        fall = after & (np.arange(len(t)) < i_low)
-        if fall.sum() < 6:
-            m.notes["unresolved"] = "fall too short to resolve"
-            return m
-        if how == "onset":  # refine the release time with every sample of the fall (same model, far less noise)
-            idx = np.arange(len(t))
-            near = (idx >= np.searchsorted(t, t_r) - REST_SAMPLES) & (idx < i_low)  # an earlier twitch is not it
-            t_r = departure_time(t, np.where(near, d, np.nan), threshold=thr, n_fit=int(fall.sum()) + 2)
-        fall = vis & (t > t_r) & (np.arange(len(t)) < i_low)
-        t_end = float(t[np.flatnonzero(fall)[-1]])
-        m.events.append(event("ball", "release", float(np.interp(t_r, t, np.arange(len(t)))), tracks))
-        if i_low < len(t) - 1 or y_max - y0 > 0:
-            m.events.append(event("ball", "ground_contact", float(i_low), tracks))
-        T = t_end - t_r
-        v, _ = interval_slopes(t[fall], y[fall], VELOCITY_INTERVALS)
-        dv = np.diff(v)
-        tf, yf = t[fall], y[fall]
-        pos = [0.0] + [local_poly_value(tf, yf, t_r + j * T / 3) - y0 for j in (1, 2, 3)]
-        d1, d2, d3 = (pos[j + 1] - pos[j] for j in range(3))
-        m.set("release_time_s", t_r)
-        m.set("fall_time_s", T)
-        m.set("d1_px", d1)
-        m.set("d2_px", d2)
-        m.set("d3_px", d3)
-        if np.all(np.isfinite(dv)):
-            m.set("acceleration_px_s2", float(np.mean(dv)) / (fall.sum() // VELOCITY_INTERVALS / tracks.fps))
-        m.notes["velocity_increments"] = [float(x) for x in dv]
-        return m
+        return free_fall_measurement(case, tracks)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         if "unresolved" in m.notes:

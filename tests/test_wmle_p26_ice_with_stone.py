@@ -6,7 +6,8 @@ import pytest
 from lawful.perceive import noise
 from lawful.perceive.regions import Reader
 from lawful.runner.evaluate import evaluate_video
-from lawful.suites.wmle.p26_ice_with_stone import IceWithStone, level_drop, resolution, window_sigma
+from lawful.suites.wmle._ice import level_change_uncertainty as resolution, window_sigma
+from lawful.suites.wmle.p26_ice_with_stone import IceWithStone, level_drop
 from lawful.tracks import Tracks
 from lawful.video import write_video
 

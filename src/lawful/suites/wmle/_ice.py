@@ -175,6 +175,55 @@ def melt_level_measurement(case: Case, tracks: Tracks) -> Measurement:
     return m
 
 
+def window_sigma(rows: np.ndarray, stated: np.ndarray) -> float:
+    """A window's level uncertainty: the larger of the median stated error and 1.4826 MAD of the rows."""
+    spread = 1.4826 * float(np.median(np.abs(rows - np.median(rows)))) if len(rows) else 0.0
+    s = float(np.nanmedian(stated)) if len(stated) else 0.0
+    return max(s if np.isfinite(s) else 0.0, spread)
+
+
+# ----------------------------------------------------------------------------- P26: ice holding a stone
+
+
+def stone_melt_measurement(tracks: Tracks) -> Measurement:
+    """P26's level before and after the melt per water band and its change ``d`` (rows) with resolution ``δ``:
+    means over the bands that resolve a change (all bands when none does); ``unresolved`` when the melt is not seen,
+    too few levels read or bands resolve opposite signs."""
+    m = Measurement()
+    regs = [tracks.regions.get(b) for b in WATER_BANDS]
+    ice = tracks.regions.get("ice")
+    if any(r is None or "row" not in r.values for r in regs) or ice is None:
+        m.notes["unresolved"] = "a region was never read"
+        return m
+    before, after = windows(len(regs[0].ok))
+    why = melt_seen(ice.ok, before, after)
+    if why:
+        m.notes["unresolved"] = why
+        return m
+    bands = []  # (y_before, d, δ) per band with ≥ 5 readable levels in both windows
+    for r in regs:
+        y, sig = np.where(r.ok, r["row"], np.nan), np.where(r.ok, r.sigma, np.nan)
+        ok = np.isfinite(y)
+        if (ok & before).sum() >= 5 and (ok & after).sum() >= 5:
+            yb, ya = y[ok & before], y[ok & after]
+            sb, sa = window_sigma(yb, sig[ok & before]), window_sigma(ya, sig[ok & after])
+            bands.append((float(np.median(yb)), float(np.median(yb) - np.median(ya)), level_change_uncertainty(sb, sa)))
+    if not bands:
+        m.notes["unresolved"] = "too few readable levels before or after"
+        return m
+    signs = {np.sign(d) for _, d, delta in bands if abs(d) > delta}
+    if len(signs) > 1:
+        m.notes["unresolved"] = "the water bands resolve level changes of opposite signs"
+        return m
+    use = [b for b in bands if abs(b[1]) > b[2]] or bands
+    m.set("level_before_px", float(np.mean([b[0] for b in bands])))
+    m.set("level_after_px", float(np.mean([b[0] - b[1] for b in bands])))
+    m.set("level_change_px", float(np.mean([b[1] for b in use])))
+    m.set("resolution_px", float(np.mean([b[2] for b in use])))
+    m.set("bands_resolved", float(sum(abs(d) > delta for _, d, delta in bands)))
+    return m
+
+
 # ----------------------------------------------------------------------------- P27: ice melting in brine
 
 

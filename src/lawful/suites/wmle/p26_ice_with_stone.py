@@ -29,29 +29,16 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case, GroundTruth
-from lawful.perceive import noise
 from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.suites.base import Law
-from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times
-from lawful.suites.wmle.p25_ice_melt_fresh import WATER_BANDS, MeltingScene, melt_seen, windows
+from lawful.suites.wmle._ice import stone_melt_measurement
+from lawful.suites.wmle.common import (
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, style_of,
+)
+from lawful.suites.wmle.p25_ice_melt_fresh import WATER_BANDS, MeltingScene
 from lawful.tracks import Tracks
-from lawful.world import liquids as lq
-
-STONE: tuple[int, int, int] = (62, 56, 52)
-
-
-def window_sigma(rows: np.ndarray, stated: np.ndarray) -> float:
-    """A window's level uncertainty: the larger of the median stated error and 1.4826 MAD of the rows."""
-    spread = 1.4826 * float(np.median(np.abs(rows - np.median(rows)))) if len(rows) else 0.0
-    s = float(np.nanmedian(stated)) if len(stated) else 0.0
-    return max(s if np.isfinite(s) else 0.0, spread)
-
-
-def resolution(sig_before: float, sig_after: float) -> float:
-    """``δ = max(1 px, k √(σ_b² + σ_a²))``."""
-    return max(1.0, noise.k_for() * float(np.hypot(sig_before, sig_after)))
-
+from lawful.world.scenes.ice import stone_melt_frames
 
 def level_drop(d: float | None, delta: float | None, h_initial: float) -> MetricScore:
     """M1: ``s1 = 𝟙[e1 < 0]``, ``e1 = d / H_initial``; ``|d| ≤ δ`` unresolved (operational zero)."""
@@ -110,66 +97,10 @@ class IceWithStone(WmleTask):
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene, tank = MeltingScene.tank(case)
-        t = frame_times(case)
-        side = lq.melt_side(t, k["ice_side0"], k["melt_start_s"], k["melt_end_s"])
-        r = k["stone_r"]
-        free = np.flatnonzero(side < 2.4 * r)
-        t_rel = float(t[free[0]]) if len(free) else float(t[-1])
-        ease = np.clip((t - t_rel) / 0.5, 0, 1)
-        ease = ease * ease * (3 - 2 * ease)
-        change = -k["level_drop_px"] if law == "true" else k["anti_rise_px"]
-        y_w = k["waterline0"] - change * ease  # a drop in level is a larger row
-        floor = k["vessel"][3] - r - 0.5
-        for ti, yw, s, e in zip(t, y_w, side, ease):
-            held = ti < t_rel
-            top = yw - (1 - 0.917) * s
-            cy = top + 0.5 * s if held else None
-            if held:
-                stone = lq.draw_stone(k["ice_x"], float(cy), r, STONE, veil=tuple(k["ice_color"]), veil_share=0.35)
-            else:
-                y0 = yw - (1 - 0.917) * 2.4 * r + 1.2 * r
-                fall = np.clip((ti - t_rel) / 0.6, 0, 1) ** 2
-                stone = lq.draw_stone(k["ice_x"], float(y0 + (floor - y0) * fall), r, STONE,
-                                      veil=tuple(k["water"]), veil_share=0.3)
-            yield MeltingScene.frame(scene, tank, k, float(yw), float(s) if held or s > 0.5 else 0.0,
-                                     extra=(stone,))
+        return stone_melt_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        regs = [tracks.regions.get(b) for b in WATER_BANDS]
-        ice = tracks.regions.get("ice")
-        if any(r is None or "row" not in r.values for r in regs) or ice is None:
-            m.notes["unresolved"] = "a region was never read"
-            return m
-        before, after = windows(len(regs[0].ok))
-        why = melt_seen(ice.ok, before, after)
-        if why:
-            m.notes["unresolved"] = why
-            return m
-        bands = []  # (y_before, d, δ) per band with ≥ 5 readable levels in both windows
-        for r in regs:
-            y, sig = np.where(r.ok, r["row"], np.nan), np.where(r.ok, r.sigma, np.nan)
-            ok = np.isfinite(y)
-            if (ok & before).sum() >= 5 and (ok & after).sum() >= 5:
-                yb, ya = y[ok & before], y[ok & after]
-                sb, sa = window_sigma(yb, sig[ok & before]), window_sigma(ya, sig[ok & after])
-                bands.append((float(np.median(yb)), float(np.median(yb) - np.median(ya)), resolution(sb, sa)))
-        if not bands:
-            m.notes["unresolved"] = "too few readable levels before or after"
-            return m
-        signs = {np.sign(d) for _, d, delta in bands if abs(d) > delta}
-        if len(signs) > 1:
-            m.notes["unresolved"] = "the water bands resolve level changes of opposite signs"
-            return m
-        use = [b for b in bands if abs(b[1]) > b[2]] or bands
-        m.set("level_before_px", float(np.mean([b[0] for b in bands])))
-        m.set("level_after_px", float(np.mean([b[0] - b[1] for b in bands])))
-        m.set("level_change_px", float(np.mean([b[1] for b in use])))
-        m.set("resolution_px", float(np.mean([b[2] for b in use])))
-        m.set("bands_resolved", float(sum(abs(d) > delta for _, d, delta in bands)))
-        return m
+        return stone_melt_measurement(tracks)
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
         return self.readable(tracks, WATER_BANDS)

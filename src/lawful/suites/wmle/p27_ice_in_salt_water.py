@@ -40,12 +40,9 @@ from lawful.suites.wmle._ice import (  # noqa: F401  (re-exported: the tests use
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, \
     style_of
 from lawful.tracks import Tracks
-from lawful.world import liquids as lq
-from lawful.world import melting as mt
-from lawful.world.scenes.ice import brine_melt_frames
+from lawful.world.scenes.ice import SEEN_THROUGH, brine_layout, brine_melt_frames
 
 SIDES = ("left", "right")
-SEEN_THROUGH = 0.55  # share of the ice's own colour where it is under water
 
 
 def level_rise(dy: float | None, delta: float | None, h_initial: float | None) -> MetricScore:
@@ -93,22 +90,7 @@ class IceInSaltWater(WmleTask):
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)
-        W = float(rng.integers(170, 201))
-        x0 = float(np.round(320 - W / 2 + rng.uniform(-50, 50))) + 0.5
-        x1 = x0 + W
-        y_b, y_top = 300.5, 90.5
-        y_s = float(rng.uniform(175, 190))
-        w_i, h_i = float(rng.uniform(95, 115)), float(rng.uniform(85, 105))
-        depth_share = float(rng.uniform(0.85, 0.95))  # the block's depth over the tank's
-        rho_s = float(rng.uniform(*mt.RHO_BRINE_RANGE))
-        rise = mt.melt_level_change(lq.RHO_ICE * w_i * h_i * depth_share, W, lq.RHO_WATER, rho_s)
-        xi = 0.5 * (x0 + x1) + float(rng.uniform(-5, 5))
-        t0 = float(rng.uniform(0.6, 0.8))
-        t1 = t0 + float(rng.uniform(3.2, 3.6))
-        brine = lq.LIQUID_TINTS[int(rng.integers(len(lq.LIQUID_TINTS)))]
-        glass = tuple(int(v) for v in np.clip(np.asarray(lq.GLASS_TINT) + rng.uniform(-18, 18), 0, 255))
-        bands = {"left": [x0 + 8.0, y_s - 30.0, xi - w_i / 2 - 6.0, y_s + 30.0],
-                 "right": [xi + w_i / 2 + 6.0, y_s - 30.0, x1 - 8.0, y_s + 30.0]}
+        k = brine_layout(rng)
         duration = 6.0
         case = Case(
             id=self.case_id(index), suite="wmle", task=self.name, seed=seed, variant=f"style-{seed}",
@@ -122,14 +104,12 @@ class IceInSaltWater(WmleTask):
                          "straight-sided vessel", "fixed side view"],
             criteria=["M1: the level rises after melting, Δy = y_before − y_after beyond its uncertainty (indicator)",
                       "M2: no ice remains, clip(1 − E_solid,terminal / E_solid,initial), 0 if residual ice is seen"],
-            known={"level_bands": bands, "ice_region": [x0 + 3.0, y_s + 16.0, x1 - 3.0, y_b - 3.0],
-                   "ice": [round(SEEN_THROUGH * a + (1 - SEEN_THROUGH) * b) for a, b in zip(lq.ICE, brine)], "bottom_y": y_b, "cavity": [x0, y_top, x1, y_b], "ground_y": y_b + 5.0,
-                   "y_surface": y_s, "ice_size_px": [w_i, h_i], "ice_x": xi, "rho_salt": rho_s,
-                   "depth_share": depth_share, "rise_px": rise, "melt_s": [t0, t1], "brine": list(brine),
-                   "glass": list(glass), "style_seed": seed, "anti_mode": ["falls", "stays"][int(rng.integers(2))],
+            known={**k, "style_seed": seed, "anti_mode": ["falls", "stays"][int(rng.integers(2))],
                    "anti_note": "twin: the level falls by rise_px (anti_mode 'falls') or stays ('stays')"},
         )
-        case.truth = GroundTruth(quantities={"rise_px": rise, "e1": rise / (y_b - y_s), "s2": 1.0})
+        rise = k["rise_px"]
+        case.truth = GroundTruth(quantities={"rise_px": rise, "e1": rise / (k["bottom_y"] - k["y_surface"]),
+                                             "s2": 1.0})
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:

@@ -37,13 +37,11 @@ from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, style_of,
 )
 from lawful.tracks import Tracks
-from lawful.world import liquids as lq
-from lawful.world.scenes.ice import PILE, SIDES, crushed_vs_intact_frames, melt_fractions
+from lawful.world.scenes.ice import SIDES, crushed_vs_intact_frames, crushed_vs_intact_layout, melt_fractions
 
 LEAD_S = 0.25
 EVIDENCE_S = 0.50
 BANDS = ("left", "right")
-WATER = (110, 165, 215)
 
 
 def lead_indicator(t: np.ndarray, h_c: np.ndarray, h_i: np.ndarray, u_c: np.ndarray, u_i: np.ndarray,
@@ -89,30 +87,8 @@ class CrushedVsIntactIce(WmleTask):
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)
-        crushed_left = bool(rng.integers(2))
-        W = float(rng.integers(130, 151))
-        gap = float(rng.uniform(60, 100))
-        xl = float(np.round(320 - W - gap / 2 + rng.uniform(-30, 30))) + 0.5
-        y_b, y_top = 300.5, float(rng.uniform(120, 140)) + 0.5
-        s_block = float(rng.uniform(60, 70))
-        n_pieces = int(PILE[0] * PILE[1] * 4)  # 48 pieces: 12 in view, the rest behind
-        s_piece = s_block / n_pieces ** (1 / 3)
-        speed = s_piece / float(rng.uniform(2.6, 3.2))  # the pieces are gone in about 3 s
-        t0 = float(rng.uniform(0.3, 0.5))
-        h0 = float(rng.uniform(20, 26))
-        rise = float(rng.uniform(40, 55))  # meltwater of all the ice over the cross-section (px)
-        cav = {}
-        for s, x0 in zip(SIDES if crushed_left else SIDES[::-1], (xl, xl + W + gap)):
-            cav[s] = [x0, y_top, x0 + W, y_b]
-        foot = {"crushed": PILE[0] * s_piece, "intact": s_block}
-        bands = {}
-        for s in SIDES:
-            x0, _, x1, _ = cav[s]
-            xc = 0.5 * (x0 + x1)
-            y0, y1 = y_b - h0 - rise - 22.0, y_b - 3.0
-            bands[s] = {"left": [x0 + 7.0, y0, xc - 0.5 * max(foot.values()) - 6.0, y1],
-                        "right": [xc + 0.5 * max(foot.values()) + 6.0, y0, x1 - 7.0, y1]}
-        glass = tuple(int(v) for v in np.clip(np.asarray(lq.GLASS_TINT) + rng.uniform(-18, 18), 0, 255))
+        k = crushed_vs_intact_layout(rng)
+        crushed_left = k["vessels"]["crushed"][0] < k["vessels"]["intact"][0]
         duration = 6.0
         case = Case(
             id=self.case_id(index), suite="wmle", task=self.name, seed=seed, variant=f"style-{seed}",
@@ -127,14 +103,11 @@ class CrushedVsIntactIce(WmleTask):
                          "meltwater stays in its vessel", "fixed side view, uniform time"],
             criteria=["M1: the crushed side's liquid height leads the intact side's by more than the summed "
                       "uncertainties for ≥ 0.25 s (indicator; 0 after ≥ 0.5 s of joint evidence without a lead)"],
-            known={"vessels": cav, "bands": bands, "ground_y": y_b + 5.0, "water_px": h0, "rise_px": rise,
-                   "edge_px": {"crushed": s_piece, "intact": s_block}, "pieces": n_pieces, "edge_speed_px_s": speed,
-                   "melt_start_s": t0, "water": list(WATER), "glass": list(glass), "style_seed": seed,
-                   "anti_note": "twin: the block melts as fast as the crushed ice"},
+            known={**k, "style_seed": seed, "anti_note": "twin: the block melts as fast as the crushed ice"},
         )
         t = frame_times(case)
-        f_c, f_b = melt_fractions(t, t0, speed, s_piece, s_block)
-        case.truth = GroundTruth(quantities={"max_lead_px": float(np.max(f_c - f_b) * rise), "s1": 1.0,
+        f_c, f_b = melt_fractions(t, k["melt_start_s"], k["edge_speed_px_s"], *k["edge_px"].values())
+        case.truth = GroundTruth(quantities={"max_lead_px": float(np.max(f_c - f_b) * k["rise_px"]), "s1": 1.0,
                                              "anti_s1": 0.0})
         return case, next(iter(self.render(case)))
 

@@ -40,7 +40,7 @@ from lawful.suites.wmle.common import (
 from lawful.tracks import Tracks
 from lawful.world import liquids as lq
 from lawful.world.appearance import object_colors
-from lawful.world.scenes.vessels import dropped_ball_y, surface_bands, surface_gravity_frames
+from lawful.world.scenes.vessels import dropped_ball_y, glass_beside_ball, surface_bands, surface_gravity_frames
 
 G = 9.81
 CANVAS = (720, 500)  # drawn upright on a larger canvas, then turned and cut to the frame
@@ -84,15 +84,8 @@ class SurfaceGravity(WmleTask):
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)
         phi = 0.0 if rng.random() < 1 / 3 else float(rng.uniform(4, 10) * rng.choice([-1, 1]))
-        cw, ch = CANVAS
         ground = 402.0
-        vessel_left = bool(rng.integers(2))
-        W_v = float(rng.integers(190, 231))
-        r = float(rng.uniform(12, 15))
-        x_ball = cw / 2 + (1 if vessel_left else -1) * float(rng.uniform(60, 110))
-        xv0 = (x_ball - 80 - W_v if vessel_left else x_ball + 80) + 0.5
-        xv0 = float(np.round(xv0)) - 0.5
-        vessel = [xv0, 190.5, xv0 + W_v, ground - 3.5]
+        vessel, x_ball, r = glass_beside_ball(rng, CANVAS[0], ground)
         y_s = float(rng.uniform(265, 295))
         y_top = float(rng.uniform(128, 138))
         height_m = float(rng.uniform(1.1, 1.6))

@@ -18,6 +18,17 @@ from lawful.world.appearance import Style
 from lawful.world.draw import Scene, Sphere, String
 
 
+def glass_beside_ball(rng: np.random.Generator, canvas_w: float, ground: float) -> tuple[list[float], float, float]:
+    """P23's glass (``[x0, y0, x1, y1]`` on the canvas, on a random side), the ball's column and radius (px)."""
+    vessel_left = bool(rng.integers(2))
+    W_v = float(rng.integers(190, 231))
+    r = float(rng.uniform(12, 15))
+    x_ball = canvas_w / 2 + (1 if vessel_left else -1) * float(rng.uniform(60, 110))
+    xv0 = (x_ball - 80 - W_v if vessel_left else x_ball + 80) + 0.5
+    xv0 = float(np.round(xv0)) - 0.5
+    return [xv0, 190.5, xv0 + W_v, ground - 3.5], x_ball, r
+
+
 def dropped_ball_y(k: dict, t: np.ndarray, g: float) -> np.ndarray:
     """Canvas row of the ball held until ``hold_s``, then falling freely to the ground."""
     s = np.clip(t - k["hold_s"], 0.0, None)

@@ -44,8 +44,8 @@ from lawful.suites.wmle.common import (
 )
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
-from lawful.world.physics import K_RING, K_SPHERE, TIME_RATIO, rolling_distance
-from lawful.world.scenes.slopes import body_centre, sphere_ring_items, twin_incline_frames
+from lawful.world.physics import K_RING, K_SPHERE, TIME_RATIO
+from lawful.world.scenes.slopes import body_centre, sphere_ring_items, travel_px, twin_incline_frames
 
 G = 9.81
 IDS = ("sphere", "ring")
@@ -60,13 +60,6 @@ def travel_time_ratio(r_t: float | None, sigma_rel: float = 0.0) -> MetricScore:
     allow = noise.k_for() * max(0.0, sigma_rel) * r_t / TIME_RATIO
     return MetricScore.measured(q(e1, 0.10), e1, r_t=r_t, expected=TIME_RATIO, uncertainty=allow,
                                 e1_beyond_noise=max(0.0, e1 - allow))
-
-
-def travel_px(k: dict, body: str, t: np.ndarray, law: str) -> np.ndarray:
-    """Distance rolled (px) by ``body`` at times ``t``: from rest, stopped by the end block."""
-    inertia = K_SPHERE if body == "sphere" else (k["anti_ring_inertia"] if law == "anti" else K_RING)
-    s = rolling_distance(t, math.radians(k["theta_deg"]), inertia, k["g"]) * k["px_per_m"]
-    return np.minimum(s, k["stop_px"])
 
 
 class SphereVsRing(WmleTask):

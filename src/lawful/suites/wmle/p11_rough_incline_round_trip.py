@@ -49,7 +49,9 @@ from lawful.suites.wmle.common import (
 )
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
-from lawful.world.scenes.slopes import MU, block_item, friction_ratio, rough_incline_frames, slide_px, slope_frame
+from lawful.world.scenes.slopes import (  # noqa: F401  (recordings.r07 uses block_item)
+    MU, block_item, friction_ratio, rough_incline_frames, rough_incline_layout, slide_px, slope_frame,
+)
 
 G = 9.81
 
@@ -93,35 +95,13 @@ class RoughInclineRoundTrip(WmleTask):
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)
-        theta = float(rng.uniform(27.0, 33.0))
-        th = math.radians(theta)
-        ground_y = float(rng.uniform(320.0, 336.0))
-        foot_x = float(rng.uniform(40.0, 70.0))
-        span = min(540.0, (ground_y - 24.0) / math.tan(th))
-        length = span / math.cos(th)
-        bw, bh = float(rng.uniform(36.0, 44.0)), float(rng.uniform(22.0, 28.0))
-        post = 6.0
-        stop = post + bw / 2
-        start = stop + 8.0
-        travel = float(rng.uniform(0.62, 0.74)) * (length - start - bw / 2)
-        t_up = float(rng.uniform(1.2, 1.4))
-        a_up_px = 2 * travel / t_up**2
-        R = friction_ratio(th)
-        a_up_m = G * (math.sin(th) + MU * math.cos(th))
-        launch = float(rng.uniform(0.25, 0.4))
-        t_down = math.sqrt(2 * (travel + start - stop) * R / a_up_px)
-        duration = math.ceil((launch + t_up + t_down + 0.5) * 4) / 4
-        anti = float(rng.uniform(0.9, 1.15))
+        geo, raw = rough_incline_layout(rng, G)
+        theta, bh, start, launch, t_up, a_up_px, duration = (raw[n] for n in (
+            "theta", "bh", "start", "launch", "t_up", "a_up_px", "duration"))
+        R, anti = geo["R_star"], float(rng.uniform(0.9, 1.15))
         color = object_colors(seed, 1)[0]
-        k = {
-            "g": G, "mu": MU, "theta_deg": round(theta, 4), "ground_y": round(ground_y, 2), "foot_x": round(foot_x, 2),
-            "span_px": round(span, 3), "block_w": round(bw, 3), "block_h": round(bh, 3), "post_px": post,
-            "stop_px": round(stop, 4), "start_px": round(start, 4), "launch_s": round(launch, 4),
-            "v0_px_s": round(a_up_px * t_up, 5), "a_up_px_s2": round(a_up_px, 5), "R_star": R,
-            "px_per_m": round(a_up_px / a_up_m, 5), "color": list(color), "style_seed": int(seed),
-            "anti_ratio": round(anti, 5),
-            "anti_note": "twin: the descent acceleration is a_up / anti_ratio instead of a_up / R_star",
-        }
+        k = {**geo, "color": list(color), "style_seed": int(seed), "anti_ratio": round(anti, 5),
+             "anti_note": "twin: the descent acceleration is a_up / anti_ratio instead of a_up / R_star"}
         first = block_item(k, start)
         x0, y0, x1, y1 = first.bbox()
         objects = [ObjectSpec(id="block", shape="block", color=tuple(color), box=(x0 - 1, y0 - 1, x1 + 1, y1 + 1),

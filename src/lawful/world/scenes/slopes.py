@@ -13,7 +13,7 @@ import numpy as np
 
 from lawful.world.appearance import Style
 from lawful.world.draw import Block, Cylinder, Scene, Sphere
-from lawful.world.physics import rolling_distance
+from lawful.world.physics import K_RING, K_SPHERE, rolling_distance
 
 MU = 0.20  # P11's incline friction coefficient
 
@@ -57,6 +57,37 @@ def block_item(k: dict, s: float) -> Block:
     c = foot + s * u + 0.5 * k["block_h"] * n
     return Block(float(c[0]), float(c[1]), k["block_w"], k["block_h"], -math.radians(k["theta_deg"]),
                  tuple(k["color"]))
+
+
+def rough_incline_layout(rng: np.random.Generator, g: float) -> tuple[dict, dict]:
+    """P11's incline (about 30°), block, stop post and push drawn from ``rng``: the case's known numbers (rounded)
+    and the unrounded ones the case's truth and prompt use (``theta``, ``bh``, ``start``, ``launch``, ``t_up``,
+    ``a_up_px``, ``duration``)."""
+    theta = float(rng.uniform(27.0, 33.0))
+    th = math.radians(theta)
+    ground_y = float(rng.uniform(320.0, 336.0))
+    foot_x = float(rng.uniform(40.0, 70.0))
+    span = min(540.0, (ground_y - 24.0) / math.tan(th))
+    length = span / math.cos(th)
+    bw, bh = float(rng.uniform(36.0, 44.0)), float(rng.uniform(22.0, 28.0))
+    post = 6.0
+    stop = post + bw / 2
+    start = stop + 8.0
+    travel = float(rng.uniform(0.62, 0.74)) * (length - start - bw / 2)
+    t_up = float(rng.uniform(1.2, 1.4))
+    a_up_px = 2 * travel / t_up**2
+    R = friction_ratio(th)
+    a_up_m = g * (math.sin(th) + MU * math.cos(th))
+    launch = float(rng.uniform(0.25, 0.4))
+    t_down = math.sqrt(2 * (travel + start - stop) * R / a_up_px)
+    duration = math.ceil((launch + t_up + t_down + 0.5) * 4) / 4
+    k = {"g": g, "mu": MU, "theta_deg": round(theta, 4), "ground_y": round(ground_y, 2), "foot_x": round(foot_x, 2),
+         "span_px": round(span, 3), "block_w": round(bw, 3), "block_h": round(bh, 3), "post_px": post,
+         "stop_px": round(stop, 4), "start_px": round(start, 4), "launch_s": round(launch, 4),
+         "v0_px_s": round(a_up_px * t_up, 5), "a_up_px_s2": round(a_up_px, 5), "R_star": R,
+         "px_per_m": round(a_up_px / a_up_m, 5)}
+    return k, {"theta": theta, "bh": bh, "start": start, "launch": launch, "t_up": t_up, "a_up_px": a_up_px,
+               "duration": duration}
 
 
 def rough_incline_frames(k: dict, width: int, height: int, style: Style | None, times: np.ndarray,
@@ -121,6 +152,14 @@ def sphere_ring_items(k: dict, s_sphere: float, s_ring: float) -> list:
     return [MarkedSphere(float(xs), float(ys), r, tuple(k["colors"]["sphere"]), angle=k["marker0"] + s_sphere / r),
             Cylinder(float(xr), float(yr), r, tuple(k["colors"]["ring"]), angle=k["marker0"] + s_ring / r,
                      hollow=True, inner=0.72)]
+
+
+def travel_px(k: dict, body: str, t: np.ndarray, law: str) -> np.ndarray:
+    """P9: distance rolled (px) by ``body`` (``sphere`` or ``ring``) at times ``t``: from rest, stopped by the
+    end block."""
+    inertia = K_SPHERE if body == "sphere" else (k["anti_ring_inertia"] if law == "anti" else K_RING)
+    s = rolling_distance(t, math.radians(k["theta_deg"]), inertia, k["g"]) * k["px_per_m"]
+    return np.minimum(s, k["stop_px"])
 
 
 def twin_incline_frames(k: dict, width: int, height: int, style: Style | None, s_sphere: np.ndarray,

@@ -709,3 +709,19 @@ def test_blur_streak_by_contrast_keeps_off_a_same_hued_ramp():
     assert got is not None
     assert np.hypot(*(np.array(got.xy) - truth)) < 1.5
     assert got.area < 1.15 * (40 + 20) * 24
+
+
+def test_a_blob_merged_at_an_impact_is_not_learned_as_the_objects_area():
+    """Reference area and its spread learn from ordinary samples (running means), not from a blob larger than
+    the object and its measured streak may show (a ball merged with a floor stripe of its colour)."""
+    from lawful.perceive.objects import Found, Tracked
+    from lawful.perceive.track import _learn_area
+
+    o = Tracked(ObjectSpec(id="b", shape="sphere", box=(0, 0, 14, 14)), 0, None, True, (0.0, 0.0))
+    o.ref_area, o.diam, o.area_dev = 168.0, 14.0, 0.08  # growth limit 1.32
+    merged = Found((0.0, 0.0), (0, 0, 20, 20), 330.0, float("nan"), False, blur=5.5)  # limit 1.32 x 245 = 323
+    _learn_area(o, merged)
+    assert (o.ref_area, o.area_dev) == (168.0, 0.08)
+    _learn_area(o, Found((0.0, 0.0), (0, 0, 14, 14), 185.0, float("nan"), False, blur=1.0))
+    assert o.ref_area == pytest.approx(0.9 * 168 + 0.1 * 185)
+    assert o.area_dev == pytest.approx(0.9 * 0.08 + 0.1 * (185 / 168 - 1))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -16,6 +15,7 @@ from lawful.case import Case, GroundTruth, ObjectSpec
 from lawful.world.appearance import color_name, object_colors, style_variant  # noqa: F401  (color_name: sc.color_name)
 from lawful.world.draw import Scene
 from lawful.world.scenes.pairs import ANTI_FACTOR  # noqa: F401  (the twins' factor, shared with the studio)
+from lawful.world.scenes.tents import Face, Polyline, tent, tent_polygon  # noqa: F401  (sc.Face, ...)
 
 from lawful.suites.principia._common import FPS, HEIGHT, WIDTH
 
@@ -85,97 +85,6 @@ def make(task: str, index: int, seed: int, *, prompt: str, duration: float, obje
     return Case(id=f"{task}-{index:03d}", suite="principia", task=task, prompt=prompt, width=WIDTH, height=HEIGHT,
                 fps=FPS, duration=duration, objects=objects, assumptions=assumptions, known=known,
                 criteria=criteria, seed=int(seed), variant=st.name, truth=truth)
-
-
-# ----------------------------------------------------------------------------- paths
-
-
-@dataclass(frozen=True)
-class Polyline:
-    """A path through ``points`` (px), walked by arc length."""
-
-    points: tuple[tuple[float, float], ...]
-
-    @property
-    def cum(self) -> np.ndarray:
-        p = np.asarray(self.points, float)
-        return np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(p, axis=0).T))])
-
-    @property
-    def length(self) -> float:
-        return float(self.cum[-1])
-
-    def at(self, s) -> tuple[np.ndarray, np.ndarray]:
-        """Points ``(x, y)`` at arc lengths ``s`` (extrapolated along the end segments)."""
-        p = np.asarray(self.points, float)
-        cum = self.cum
-        s = np.asarray(s, float)
-        k = np.clip(np.searchsorted(cum, s, side="right") - 1, 0, len(p) - 2)
-        seg = p[k + 1] - p[k]
-        f = (s - cum[k]) / np.maximum(cum[k + 1] - cum[k], 1e-12)
-        return p[k, 0] + f * seg[..., 0], p[k, 1] + f * seg[..., 1]
-
-
-@dataclass(frozen=True)
-class Face:
-    """One straight face of a ramp, from its top ``apex`` down to its ``foot`` (px)."""
-
-    apex: tuple[float, float]
-    foot: tuple[float, float]
-
-    @property
-    def length(self) -> float:
-        return math.hypot(self.foot[0] - self.apex[0], self.foot[1] - self.apex[1])
-
-    @property
-    def u(self) -> np.ndarray:
-        """Unit vector down the slope."""
-        return (np.asarray(self.foot) - np.asarray(self.apex)) / self.length
-
-    @property
-    def n(self) -> np.ndarray:
-        """Unit normal pointing out of the surface (upwards in the image)."""
-        u = self.u
-        n = np.array([u[1], -u[0]])
-        return n if n[1] < 0 else -n
-
-    @property
-    def side(self) -> int:
-        """+1 when the face runs down to the right, -1 to the left."""
-        return 1 if self.foot[0] > self.apex[0] else -1
-
-    @property
-    def theta(self) -> float:
-        """Incline angle (rad)."""
-        return math.atan2(abs(self.foot[1] - self.apex[1]), abs(self.foot[0] - self.apex[0]))
-
-    @property
-    def draw_angle(self) -> float:
-        """Screen angle (clockwise) of an object lying on the face."""
-        return self.side * self.theta
-
-    def point(self, s: float) -> np.ndarray:
-        """Surface point ``s`` px down the slope from the apex."""
-        return np.asarray(self.apex, float) + s * self.u
-
-    def offset_path(self, d: float, start: float, floor_run: float) -> Polyline:
-        """Path of a point held ``d`` px off the surface (a rolling centre), from surface arc ``start``
-        down the face, round the concave foot onto the floor and ``floor_run`` px along it."""
-        th = self.theta
-        s_kink = self.length - d * math.tan(th / 2)  # offset line meets the offset floor line here
-        p0 = self.point(start) + d * self.n
-        p1 = self.point(s_kink) + d * self.n
-        p2 = p1 + np.array([self.side * floor_run, 0.0])
-        return Polyline((tuple(p0), tuple(p1), tuple(p2)))
-
-
-def tent(apex_x: float, apex_y: float, foot_dx: float, ground_y: float) -> tuple[Face, Face]:
-    """Left and right faces of a symmetric tent ramp standing on the floor."""
-    return (Face((apex_x, apex_y), (apex_x - foot_dx, ground_y)), Face((apex_x, apex_y), (apex_x + foot_dx, ground_y)))
-
-
-def tent_polygon(left: Face, right: Face) -> list[tuple[float, float]]:
-    return [left.foot, left.apex, right.foot]
 
 
 # ----------------------------------------------------------------------------- motion profiles

@@ -144,10 +144,10 @@ def test_drop_scores_both_columns_and_anti_restitution_is_low():
     task = SUITE.task("drop")
     case, _ = task.make_case(2, 9)
     k = case.known
-    from lawful.suites.principia.drop import _height_px
+    from lawful.world.scenes.pairs import drop_height_px
 
     t = np.arange(case.n_frames) / case.fps
-    xy = {o: np.column_stack([np.full_like(t, k["x"][i]), k["ground_y"] - k["radius_px"] - _height_px(k, i, t, "anti")])
+    xy = {o: np.column_stack([np.full_like(t, k["x"][i]), k["ground_y"] - k["radius_px"] - drop_height_px(k, i, t, "anti")])
           for i, o in enumerate(("ball_1", "ball_2"))}
     scores = task.score(case, task.measure(case, tracks_from(case, xy, t)))
     assert set(scores) == {"restitution", "gravity"}

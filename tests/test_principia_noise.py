@@ -9,6 +9,7 @@ import pytest
 
 from lawful.suites.base import get_suite
 from lawful.suites.principia import drop, pendulum, spring
+from lawful.world.scenes import pairs
 from test_principia_measure import tracks_from
 
 SUITE = get_suite("principia")
@@ -42,14 +43,14 @@ def _anti_xy(name, case):
     k, t = case.known, case.truth.tracks
     times = np.asarray(next(iter(t.values())))[:, 0]
     if name == "pendulum":
-        return {o: np.column_stack(p) for o, p in zip(pendulum.IDS, pendulum._positions(k, times, "anti"))}
+        return {o: np.column_stack(p) for o, p in zip(pendulum.IDS, pairs.pendulum_positions(k, pendulum.IDS, times, "anti"))}
     if name == "spring":
-        ext = spring._extensions(k, times, "anti")
+        ext = pairs.spring_extensions(k, times, "anti")
         return {o: np.column_stack([np.full_like(times, k["x"][i]),
                                     k["bar_y"] + k["rest_px"] + ext[i] + k["side_px"][i] / 2])
                 for i, o in enumerate(spring.IDS)}
     return {o: np.column_stack([np.full_like(times, k["x"][i]),
-                                k["ground_y"] - k["radius_px"] - drop._height_px(k, i, times, "anti")])
+                                k["ground_y"] - k["radius_px"] - pairs.drop_height_px(k, i, times, "anti")])
             for i, o in enumerate(drop.IDS)}
 
 

@@ -34,8 +34,7 @@ from lawful.case import Case
 from lawful.perceive.onset import release_of
 from lawful.result import Measurement
 from lawful.tracks import Tracks
-from lawful.world.draw import Sphere
-from lawful.world.physics import bounce_trajectory
+from lawful.world.scenes.pairs import drop_height_px, drop_truth, dropped_balls
 
 from lawful.suites.principia import _scene as sc
 from lawful.suites.principia._common import PrincipiaTask, finish_dcs
@@ -88,7 +87,7 @@ class Drop(PrincipiaTask):
             },
         }
         duration = 3.0
-        first = _items(known, known["drop_height_px"])
+        first = dropped_balls(known, known["drop_height_px"])
         c = sc.colors(known, 2)
         objects = [sc.spec(oid, "sphere", c[i], first[i]) for i, oid in enumerate(IDS)]
         names = [sc.color_name(x) for x in c]
@@ -109,9 +108,9 @@ class Drop(PrincipiaTask):
     def render(self, case: Case, law: str = "true") -> Iterator[np.ndarray]:
         k = case.known
         t = sc.frame_times(case)
-        heights = [_height_px(k, i, t, law) for i in range(2)]
+        heights = [drop_height_px(k, i, t, law) for i in range(2)]
         scene = sc.new_scene(k).ground(k["ground_y"])
-        return sc.render_frames(case, scene, lambda f: _items(k, [heights[0][f], heights[1][f]]))
+        return sc.render_frames(case, scene, lambda f: dropped_balls(k, [heights[0][f], heights[1][f]]))
 
     # ------------------------------------------------------------------ measure
     def measure(self, case: Case, tracks: Tracks) -> Measurement:
@@ -144,40 +143,6 @@ class Drop(PrincipiaTask):
         return m
 
 
-# ----------------------------------------------------------------------------- physics and drawing
-
-
-def _height_px(k: dict, i: int, t: np.ndarray, law: str) -> np.ndarray:
-    """Height (px) of ball ``i``'s lower edge above the ground line at times ``t``."""
-    g = k["g"] * (k["anti"]["g_scale"][i] if law == "anti" else 1.0)
-    e = k["anti"]["restitution"][i] if law == "anti" else k["restitution"]
-    return bounce_trajectory(k["drop_height_m"][i], e, g, t) * k["px_per_m"]
-
-
-def _items(k: dict, heights_px: list[float]) -> list[Sphere]:
-    c = sc.colors(k, 2)
-    r = k["radius_px"]
-    return [Sphere(k["x"][i], k["ground_y"] - r - float(heights_px[i]), r, c[i]) for i in range(2)]
-
-
 def _truth(case: Case):
-    k = case.known
     t = sc.frame_times(case)
-    tracks, ev, q = {}, {}, {}
-    fall, reb = [], []
-    for i, oid in enumerate(IDS):
-        hp = _height_px(k, i, t, "true")
-        tracks[oid] = (np.full_like(t, k["x"][i]), k["ground_y"] - k["radius_px"] - hp)
-        h_m = k["drop_height_m"][i]
-        t0 = math.sqrt(2 * h_m / k["g"])
-        ev[f"{oid}.impact"] = t0
-        ev[f"{oid}.rebound_apex"] = t0 * (1 + k["restitution"])
-        fall.append(t0)
-        reb.append(k["restitution"] ** 2 * k["drop_height_px"][i])
-        q[f"fall_time_{oid}"] = t0
-        q[f"drop_height_{oid}"] = k["drop_height_px"][i]
-        q[f"rebound_height_{oid}"] = reb[-1]
-    h = k["drop_height_px"]
-    q.update(restitution_F1=k["restitution"], restitution_F2=k["restitution"], gravity_F1=h[0] / h[1],
-             gravity_F2=(fall[0] / fall[1]) ** 2)
-    return sc.truth(t, tracks, ev, q)
+    return sc.truth(t, *drop_truth(case.known, IDS, t))

@@ -26,28 +26,15 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case
-from lawful.perceive import events
 from lawful.perceive.onset import release_of
 from lawful.result import Measurement
 from lawful.tracks import Tracks
-from lawful.world.draw import Bob, String
-from lawful.world.physics import pendulum_angle, pendulum_period
+from lawful.world.physics import pendulum_period
+from lawful.world.scenes.pairs import pendulum_items, pendulum_positions
 
 from lawful.suites.principia import _scene as sc
-from lawful.perceive import noise
-from lawful.suites.principia._common import (
-    DCS_EPS,
-    DCS_FALSE_ALARM,
-    PrincipiaTask,
-    add_event,
-    coord_noise,
-    finish_dcs,
-    first_unseen,
-    first_value,
-    record_dcs,
-    record_undefined_direction,
-    whole,
-)
+from lawful.suites.principia._common import PrincipiaTask, finish_dcs
+from lawful.suites.principia._swings import measure_bob
 
 IDS = ("bob_1", "bob_2")
 
@@ -85,7 +72,7 @@ class Pendulum(PrincipiaTask):
             # period ratio is off by 2.6x (each pendulum behaves as if under its own gravity)
             "anti": {"g_scale": [sc.ANTI_FACTOR if i == longer else 1 / sc.ANTI_FACTOR for i in range(2)]},
         }
-        items = _items(k, _positions(k, np.zeros(1), "true"), 0)
+        items = pendulum_items(k, IDS, pendulum_positions(k, IDS, np.zeros(1), "true"), 0)
         c = sc.colors(k, 2)
         objects = [sc.spec(oid, "bob", c[i], items[2 * i + 1], length=k["length_m"][i]) for i, oid in enumerate(IDS)]
         names = [sc.color_name(x) for x in c]
@@ -105,10 +92,10 @@ class Pendulum(PrincipiaTask):
 
     def render(self, case: Case, law: str = "true") -> Iterator[np.ndarray]:
         k = case.known
-        pos = _positions(k, sc.frame_times(case), law)
+        pos = pendulum_positions(k, IDS, sc.frame_times(case), law)
         xs = [a[0] for a in k["anchors"].values()]
         scene = sc.new_scene(k).support(min(xs) - 60, max(xs) + 60, k["bar_y"])
-        return sc.render_frames(case, scene, lambda f: _items(k, pos, f))
+        return sc.render_frames(case, scene, lambda f: pendulum_items(k, IDS, pos, f))
 
     def measure(self, case: Case, tracks: Tracks) -> Measurement:
         if why := self.case_problem(case):
@@ -119,47 +106,7 @@ class Pendulum(PrincipiaTask):
         m.set("release_time_s", t_r, how)
         m.notes["release"] = how
         for oid in IDS:
-            tr = tracks[oid]
-            ax, ay = (float(v) for v in case.known["anchors"][oid])
-            x = np.where(whole(tr, frame=(case.width, case.height)), tr.x, np.nan)
-            # only the swings seen without a break: a turning point lost in a gap (or cut by the frame
-            # edge) would silently change the count of half-periods
-            gone = first_unseen(tr, case)
-            xc = np.asarray(tr.x, float).copy()  # every sighting, for the crossing
-            if gone is not None:
-                x[gone:] = np.nan
-                xc[gone:] = np.nan
-                m.notes.setdefault("seen_until", {})[oid] = gone
-            x0, y0 = first_value(x), first_value(np.where(whole(tr, frame=(case.width, case.height)), tr.y, np.nan))
-            lengths[oid] = math.hypot(x0 - ax, y0 - ay) if math.isfinite(x0) and math.isfinite(y0) else None
-            m.set(f"length_{oid}", lengths[oid], f"{oid}: not seen at release")
-            cross = events.crossing(xc, ax, 0)
-            toward = np.sign(ax - events.smooth(tr.x, 7))  # smoothed: noise at the crossing flips no sign
-            off = noise.step_threshold(coord_noise(tr, tr.x), DCS_FALSE_ALARM, floor=DCS_EPS)
-            if math.isfinite(x0) and abs(x0 - ax) <= off:
-                record_undefined_direction(m, tr, f"released {abs(x0 - ax):.1f} px from the vertical through its "
-                                           f"pivot, within the noise threshold {off:.2f} px")
-            else:
-                record_dcs(m, tr, cross, direction=toward, coord=tr.x)
-            amp = abs(x0 - ax) if math.isfinite(x0) else 0.0
-            turns = [i for i in events.half_periods(x, ax, min_amplitude=0.25 * amp) if cross is None or i > cross]
-            periods[oid] = None
-            if cross is None:
-                m.set(f"period_{oid}", None, f"{oid}: never crosses the line below its pivot")
-                continue
-            add_event(m, tracks, oid, "crossing", cross)
-            if not turns:
-                m.set(f"period_{oid}", None, f"{oid}: no turning point after crossing the pivot line")
-                continue
-            for n, i in enumerate(turns, 1):
-                add_event(m, tracks, oid, f"turning_{n}", i)
-            if t_r is None:
-                m.set(f"period_{oid}", None, f"release not found ({how})")
-                continue
-            t_last = events.index_to_time(turns[-1], tr.t) - t_r
-            periods[oid] = 2 * t_last / len(turns)
-            m.set(f"period_{oid}", periods[oid])
-            m.set(f"half_periods_{oid}", len(turns))
+            periods[oid], lengths[oid] = measure_bob(m, tracks, case, oid, t_r, how)
         finish_dcs(m, IDS)
         why = next((m.missing[f"period_{o}"] for o in IDS if periods[o] is None), "")
         m.set("F1", periods["bob_1"] / periods["bob_2"] if not why else None, why)
@@ -168,31 +115,10 @@ class Pendulum(PrincipiaTask):
         return m
 
 
-def _positions(k: dict, t: np.ndarray, law: str) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Bob centre ``(x, y)`` px per pendulum at times ``t``."""
-    out = []
-    for i, oid in enumerate(IDS):
-        g = k["g"] * (k["anti"]["g_scale"][i] if law == "anti" else 1.0)
-        th = pendulum_angle(t, k["length_m"][i], k["release_angle"], g)
-        ax, ay = k["anchors"][oid]
-        out.append((ax + k["length_px"][i] * np.sin(th), ay + k["length_px"][i] * np.cos(th)))
-    return out
-
-
-def _items(k: dict, pos, f: int) -> list:
-    c = sc.colors(k, 2)
-    items = []
-    for i, oid in enumerate(IDS):
-        ax, ay = k["anchors"][oid]
-        x, y = float(pos[i][0][f]), float(pos[i][1][f])
-        items += [String((ax, ay), (x, y)), Bob(x, y, k["radius_px"], c[i])]
-    return items
-
-
 def _truth(case: Case):
     k = case.known
     t = sc.frame_times(case)
-    pos = _positions(k, t, "true")
+    pos = pendulum_positions(k, IDS, t, "true")
     periods = [pendulum_period(k["length_m"][i], abs(k["release_angle"]), k["g"]) for i in range(2)]
     q = {f"period_{o}": p for o, p in zip(IDS, periods)}
     q.update({f"length_{o}": k["length_px"][i] for i, o in enumerate(IDS)})

@@ -31,27 +31,13 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case
-from lawful.perceive import events, noise
 from lawful.result import Measurement
 from lawful.tracks import Tracks
-from lawful.world.draw import Block, Spring
-from lawful.world.physics import spring_position
+from lawful.world.scenes.pairs import hanging_cubes, spring_extensions
 
 from lawful.suites.principia import _scene as sc
-from lawful.suites.principia._common import (
-    DCS_FALSE_ALARM,
-    PrincipiaTask,
-    add_event,
-    border_cut,
-    coord_noise,
-    first_unseen,
-    finish_dcs,
-    first_value,
-    fit_parabola,
-    parabola_vertex,
-    record_dcs,
-    whole,
-)
+from lawful.suites.principia._common import PrincipiaTask, finish_dcs
+from lawful.suites.principia._swings import measure_cube
 
 IDS = ("cube_1", "cube_2")
 
@@ -94,7 +80,7 @@ class MassSpring(PrincipiaTask):
             "anti": {"stiffness_scale": [math.sqrt(sc.ANTI_FACTOR) if i == heavy else 1 / math.sqrt(sc.ANTI_FACTOR)
                                          for i in range(2)]},
         }
-        items = _items(k, _extensions(k, np.zeros(1), "true"), 0)
+        items = hanging_cubes(k, spring_extensions(k, np.zeros(1), "true"), 0)
         c = sc.colors(k, 2)
         objects = [sc.spec(oid, "block", c[i], items[2 * i + 1], mass=masses[i]) for i, oid in enumerate(IDS)]
         names = [sc.color_name(x) for x in c]
@@ -115,9 +101,9 @@ class MassSpring(PrincipiaTask):
 
     def render(self, case: Case, law: str = "true") -> Iterator[np.ndarray]:
         k = case.known
-        ext = _extensions(k, sc.frame_times(case), law)
+        ext = spring_extensions(k, sc.frame_times(case), law)
         scene = sc.new_scene(k).support(k["x"][0] - 70, k["x"][1] + 70, k["bar_y"])
-        return sc.render_frames(case, scene, lambda f: _items(k, ext, f))
+        return sc.render_frames(case, scene, lambda f: hanging_cubes(k, ext, f))
 
     def measure(self, case: Case, tracks: Tracks) -> Measurement:
         if why := self.case_problem(case):
@@ -125,49 +111,7 @@ class MassSpring(PrincipiaTask):
         m = Measurement()
         ext, side = {}, {}
         for oid in IDS:
-            tr = tracks[oid]
-            ok = whole(tr, frame=(case.width, case.height))
-            y = np.where(ok, tr.y, np.nan)
-            t = np.asarray(tr.t, float)
-            box = np.asarray(tr.box, float)[ok]
-            tracked = float(np.mean((box[:, 2] - box[:, 0] + box[:, 3] - box[:, 1]) / 2 + 1)) if len(box) else None
-            m.set(f"side_tracked_{oid}", tracked, f"{oid}: not seen")
-            spec_box = case.object(oid).box
-            side[oid] = (spec_box[2] - spec_box[0] + spec_box[3] - spec_box[1]) / 2 if spec_box else tracked
-            m.set(f"side_{oid}", side[oid], f"{oid}: not seen and no first-frame box in the case")
-            y0 = first_value(y)
-            # a lowest point must stand out of the noise (prominence and depth below the release row)
-            deep = noise.step_threshold(coord_noise(tr, tr.y), DCS_FALSE_ALARM, floor=2.0)
-            seen = np.where(np.asarray(tr.visible, bool) & ~border_cut(tr, case), tr.y, np.nan)
-            turns = events.spring_turning_points(seen, prominence=max(1.0, deep / 2))
-            turns = [i for i in turns if i > 0.5 and math.isfinite(y0) and seen[int(round(i))] > y0 + deep]
-            # the first lowest point only: if the cube is lost or cut by the frame edge before it (or
-            # around it), a later turning point would be a different event
-            gone = first_unseen(tr, case)
-            end = turns[0] + 2 if turns else len(y) - 1
-            if gone is not None and gone <= end:
-                record_dcs(m, tr, gone - 1 if gone > 1 else None)
-                ext[oid] = None
-                where = "cut by the frame edge" if tr.visible[gone] else "not seen"
-                m.set(f"extension_{oid}", None, f"{oid}: {where} from sample {gone} on, before its first lowest "
-                      "point was seen")
-                continue
-            record_dcs(m, tr, turns[0] if turns else None)
-            ext[oid] = None
-            if not turns:
-                m.set(f"extension_{oid}", None, f"{oid}: no lowest point (down-to-up turn) found")
-                continue
-            j = int(round(turns[0]))
-            win = [i for i in range(max(j - 2, 0), min(j + 3, len(y))) if np.isfinite(y[i])]
-            coef = fit_parabola(t[win], y[win]) if len(win) >= 4 else None
-            v = parabola_vertex(coef) if coef is not None and coef[0] < 0 else None
-            if v is not None and t[win[0]] <= v[0] <= t[win[-1]]:
-                idx, y_turn = float(np.interp(v[0], t, np.arange(len(t)))), v[1]
-            else:
-                idx, y_turn = turns[0], float(tr.y[j])
-            ext[oid] = y_turn - y0
-            m.set(f"extension_{oid}", ext[oid])
-            add_event(m, tracks, oid, "lowest_point", idx, value=ext[oid])
+            ext[oid], side[oid] = measure_cube(m, tracks, case, oid)
         finish_dcs(m, IDS)
         why = next((m.missing[f"extension_{o}"] for o in IDS if ext[o] is None), "")
         m.set("F1", ext["cube_1"] / ext["cube_2"] if not why else None, why)
@@ -176,32 +120,10 @@ class MassSpring(PrincipiaTask):
         return m
 
 
-def _extensions(k: dict, t: np.ndarray, law: str) -> list[np.ndarray]:
-    """Spring extension (px, down) per cube at times ``t``."""
-    out = []
-    for i in range(2):
-        stiff = k["stiffness"] * (k["anti"]["stiffness_scale"][i] if law == "anti" else 1.0)
-        m = k["mass_kg"][i]
-        c = 2 * k["damping_ratio"] * math.sqrt(stiff * m)
-        out.append(spring_position(t, m, stiff, k["g"], 0.0, damping=c) * k["px_per_m"])
-    return out
-
-
-def _items(k: dict, ext, f: int) -> list:
-    c = sc.colors(k, 2)
-    items = []
-    for i in range(2):
-        x, s = k["x"][i], k["side_px"][i]
-        top = k["bar_y"] + k["rest_px"] + float(ext[i][f])
-        items += [Spring((x, k["bar_y"]), (x, top), coils=9, radius=9),
-                  Block(x, top + s / 2, s, s, 0.0, c[i])]
-    return items
-
-
 def _truth(case: Case):
     k = case.known
     t = sc.frame_times(case)
-    ext = _extensions(k, t, "true")
+    ext = spring_extensions(k, t, "true")
     zeta = k["damping_ratio"]
     factor = 1 + math.exp(-math.pi * zeta / math.sqrt(1 - zeta**2))
     x_max = [factor * m * k["g"] / k["stiffness"] * k["px_per_m"] for m in k["mass_kg"]]

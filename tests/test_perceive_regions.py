@@ -193,6 +193,25 @@ def test_colour_selection_same_on_every_path(frames):
             assert np.array_equal(regions._selected(probe, img, mask, st), want)
 
 
+def test_blobs_without_circle_fit(frames):
+    """``fit="none"``: the same components, centroids, areas and boxes as the outline fit, circle values NaN."""
+    import dataclasses
+
+    got = {}
+    for fit in ("outline", "none"):
+        r = Reader([dataclasses.replace(PROBES[2], fit=fit)], (W, H), 1.0, 1.0, margin=False)
+        for f in frames[:6]:
+            r.add(f)
+        got[fit] = r.read(None)["drop"]
+    a, b = got["outline"], got["none"]
+    assert a.ok.all() and np.array_equal(a.ok, b.ok)
+    for k in ("x", "y", "area", "x0", "y0", "x1", "y1"):
+        assert np.array_equal(a[k], b[k])
+    assert np.abs(a["r"][:, 0] - 20).max() < 1.0
+    for k in ("cx", "cy", "r", "roundness"):
+        assert np.isnan(b[k]).all()
+
+
 def test_series_from_values_and_probe_checks():
     s = RegionSeries.from_values("lvl", "level", sigma=0.3, row=[1.0, np.nan, 2.0])
     assert s.ok.tolist() == [True, False, True] and s.readable == pytest.approx(2 / 3)

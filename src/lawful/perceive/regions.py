@@ -30,7 +30,8 @@ Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
                  ``roundness`` (1 − radial rms / r).
                  ``fit="pixels"`` fits the circle to all of a component's pixel centres instead, by geometric
                  least squares in a curvature parametrisation (a thin, short or straight arc: its centre
-                 line, where an outline fit closes round the strip).
+                 line, where an outline fit closes round the strip). ``fit="none"`` skips the fit (cx, cy, r,
+                 roundness NaN): for a probe whose circle no metric reads (walls, ice).
 - ``profile``    per column of the region, the first selected row from the top (``top`` ``[T, W]``, NaN
                  where none); ``RegionSeries.columns`` holds the columns' x.
 
@@ -75,7 +76,7 @@ class Probe:
     select: Literal["color", "darker", "brighter"] = "color"
     count: int = 1
     learn: Literal["first", "each"] = "first"
-    fit: Literal["outline", "pixels"] = "outline"
+    fit: Literal["outline", "pixels", "none"] = "outline"
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -466,7 +467,9 @@ def _blobs(p: Probe, img, mask, state):
     out = {k: np.full(p.count, np.nan) for k in BLOB_KEYS}
     for j, k in enumerate(order):
         x, y, w, h, a = stats[k]
-        if p.fit == "pixels":
+        if p.fit == "none":  # no metric reads the circle: cx, cy, r, roundness stay NaN
+            pts = np.empty((0, 2))
+        elif p.fit == "pixels":
             ys, xs = np.nonzero(labels == k)
             pts = np.stack([xs, ys], 1).astype(float)
         else:

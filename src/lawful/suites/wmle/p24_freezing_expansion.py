@@ -74,7 +74,8 @@ class FreezingExpansion(WmleTask):
     def probes(self, case: Case) -> list[Probe]:
         k = case.known
         return [Probe("surface", "level", tuple(float(v) for v in k["surface_band"]), learn="each"),
-                Probe("walls", "blobs", tuple(float(v) for v in k["wall_strip"]), color=tuple(k["wall"]), count=2)]
+                Probe("walls", "blobs", tuple(float(v) for v in k["wall_strip"]), color=tuple(k["wall"]), count=2,
+                      fit="none")]
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)

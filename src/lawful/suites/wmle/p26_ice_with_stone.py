@@ -69,7 +69,7 @@ class IceWithStone(WmleTask):
         """P25's level bands and ice blob, without its wall strip (not required here, so a case may lack it)."""
         k = case.known
         return ([Probe(b, "level", tuple(float(v) for v in k["bands"][b])) for b in WATER_BANDS]
-                + [Probe("ice", "blobs", tuple(k["ice"]), color=tuple(k["ice_color"]))])
+                + [Probe("ice", "blobs", tuple(k["ice"]), color=tuple(k["ice_color"]), fit="none")])
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)

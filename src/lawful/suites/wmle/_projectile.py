@@ -1,6 +1,9 @@
 """Projectile flights shared by P3 and P4: the airborne stretch of a tracked ball, less its gross centroid
 errors, fitted as ``y(x)`` and ``y(t)`` parabolas and an ``x(t)`` line (:func:`projectile_arc`), its fit
-residual net of the centroid noise (:func:`excess_rms`) and the flight's own noise (:func:`flight_noise`)."""
+residual net of the centroid noise (:func:`excess_rms`) and the flight's own noise (:func:`flight_noise`); P4's
+velocity uniformity net of that noise (:func:`velocity_uniformity`) and its readings
+(:func:`oblique_flight_measurement`).
+"""
 
 from __future__ import annotations
 
@@ -9,9 +12,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from lawful.case import Case
 from lawful.perceive import noise
 from lawful.perceive.fit import tukey_outliers
-from lawful.suites.wmle.common import steady_visible
+from lawful.result import Measurement
+from lawful.score.wmle import cv
+from lawful.suites.wmle.common import event, steady_visible
+from lawful.suites.wmle.kinematics import interval_velocities
 from lawful.tracks import Tracks
 
 TUKEY = 4.685  # biweight cut-off (robust sigmas): 95 % efficiency on Gaussian noise
@@ -168,3 +175,71 @@ def flight_noise(tracks: Tracks, oid: str, arc: Arc, frame: tuple[int, int]) -> 
     flight = np.isin(tracks.t, arc.t)
     nz = noise.TrackNoise(*(noise.sigma(np.where(flight, v, np.nan)) for v in (tr.x, tr.y)))
     return nz if math.isfinite(nz.sigma) else noise.track_noise(tr, steady_visible(tr, frame))
+
+
+def excess_cv(values: np.ndarray, D: np.ndarray, se: np.ndarray) -> tuple[float, float]:
+    """``(raw, excess)`` CV of ``values = D @ s`` where ``s`` are estimates with independent errors ``se``.
+
+    Noise adds ``tr(C D diag(se²) Dᵀ) / k`` (``C`` the centring matrix) to the population variance of the
+    ``k`` values on average; the excess CV is ``sqrt(max(0, var - that)) / |mean|``. NaN se counts as 0.
+    """
+    vals = np.asarray(values, float)
+    raw = cv(vals)
+    k = len(vals)
+    if not math.isfinite(raw):
+        return raw, raw
+    C = np.eye(k) - 1.0 / k
+    S = np.diag(np.nan_to_num(np.asarray(se, float)) ** 2)
+    bias = float(np.trace(C @ D @ S @ D.T)) / k
+    return raw, math.sqrt(max(0.0, float(np.var(vals)) - bias)) / abs(float(np.mean(vals)))
+
+
+def velocity_uniformity(t: np.ndarray, x: np.ndarray, y: np.ndarray, sigma_x: float, sigma_y: float,
+                        nx: int, ny: int) -> dict:
+    """``v_x`` on ``nx`` and ``Δv_y`` between ``ny`` equal time intervals, with their raw and noise-excess CVs
+    (:func:`excess_cv`)."""
+    vx, _, se_x = interval_velocities(t, x, nx, sigma_x)
+    vy, ty, se_y = interval_velocities(t, y, ny, sigma_y)
+    dt = np.diff(ty)
+    D = np.zeros((len(dt), len(vy)))
+    for j, d in enumerate(dt):
+        D[j, j], D[j, j + 1] = -np.mean(dt) / d, np.mean(dt) / d
+    dvy = D @ vy
+    raw_x, cv_x = excess_cv(vx, np.eye(len(vx)), se_x)
+    raw_y, cv_y = excess_cv(dvy, D, se_y)
+    return {"vx": vx, "dvy": dvy, "cv_vx": cv_x, "cv_dvy": cv_y, "cv_vx_raw": raw_x, "cv_dvy_raw": raw_y}
+
+
+def oblique_flight_measurement(case: Case, tracks: Tracks, vx_intervals: int, vy_intervals: int) -> Measurement:
+    """P4's readings of the ball's flight (:func:`projectile_arc`): launch, apex and landing events, apex height,
+    range, the apex's distance from launch where the descent is seen, ``v_x`` and ``Δv_y`` on equal intervals with
+    their CVs net of the track's noise (:func:`velocity_uniformity`) and the fit RMS over the range (raw and net)."""
+    m = Measurement()
+    tr = tracks["ball"]
+    arc = projectile_arc(tracks.t, tr.x, tr.y, steady_visible(tr, (case.width, case.height)),
+                         radius=0.25 * float(tr.width_px[0] + tr.height_px[0] + 2))
+    if isinstance(arc, str):
+        m.notes["unresolved"] = arc
+        return m
+    idx = np.arange(len(tracks))
+    m.events.append(event("ball", "launch", float(np.interp(arc.t_launch, tracks.t, idx)), tracks))
+    if arc.apex_seen:
+        t_apex = float(-arc.yt[1] / (2 * arc.yt[0]))
+        m.events.append(event("ball", "apex", float(np.interp(t_apex, tracks.t, idx)), tracks))
+    if arc.t_land is not None:
+        m.events.append(event("ball", "landing", float(np.interp(arc.t_land, tracks.t, idx)), tracks))
+    m.set("apex_height_px", arc.height)
+    m.set("range_px", arc.range, "ball did not come back to its launch height")
+    descent = bool(arc.apex_seen and arc.y[-1] > arc.apex[1] + 2.0)
+    m.set("apex_x_from_launch_px", abs(arc.apex[0] - arc.x_launch) if descent else None,
+          "apex and descent not both seen")
+    nz = flight_noise(tracks, "ball", arc, (case.width, case.height))
+    vel = velocity_uniformity(arc.t, arc.x, arc.y, nz.sigma_x, nz.sigma_y, vx_intervals, vy_intervals)
+    m.notes.update({k: [float(v) for v in vel[k]] for k in ("vx", "dvy")})
+    m.notes.update(sigma_px=[nz.sigma_x, nz.sigma_y], gross_errors=arc.notes["gross_errors"])
+    for k in ("cv_vx", "cv_dvy", "cv_vx_raw", "cv_dvy_raw"):
+        m.set(k, vel[k] if math.isfinite(vel[k]) else None, "velocity profile not resolved")
+    R = arc.range if arc.range else (2 * m.get("apex_x_from_launch_px") if m.get("apex_x_from_launch_px") else None)
+    m.set("fit_rms_over_range", excess_rms(arc, nz.sigma_x, nz.sigma_y) / R if R else None, "range not resolved")
+    m.set("fit_rms_raw_over_range", arc.rms / R if R else None, "range not resolved")
+    return m

@@ -31,16 +31,16 @@ from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
 from lawful.suites.wmle import _beams
+from lawful.suites.wmle._beams import refraction_frame, refraction_measurement  # noqa: F401  (tests use both)
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, style_of
 from lawful.tracks import Tracks
 from lawful.world import optics
-from lawful.world.draw import Scene
+from lawful.world.scenes.light import refraction_tank_frames
 
 N_WATER = 1.333
 MIN_FRAMES = 3
 GAP = 6.0  # px kept clear of the surface by the beam regions
 TINTS = {"blue": (60, 130, 205), "teal": (35, 160, 155), "amber": (205, 150, 55)}
-GLASS = (120, 135, 145)
 
 
 def snell_metric(ratios) -> MetricScore:
@@ -59,18 +59,6 @@ def contact_gap_metric(gaps_px, width_px: float) -> MetricScore:
         return MetricScore.operational_zero("surface crossings not resolved")
     e2 = float(np.median(x)) / width_px
     return MetricScore.measured(q(e2, 0.025), e2, gap_px=float(np.median(x)))
-
-
-def refraction_frame(inc, ref, row: float) -> tuple[float, float]:
-    """``(sin θi / sin θr, |p_i − p_r| px)`` from the incident and refracted lines ``(point, direction)`` and
-    the surface row (a horizontal surface: the normal is the image vertical)."""
-    normal = np.array([0.0, 1.0])
-    si = math.sin(_beams.angle_from_normal(inc[1], normal))
-    sr = math.sin(_beams.angle_from_normal(ref[1], normal))
-    xs = []
-    for p, d in (inc, ref):
-        xs.append(p[0] + (row - p[1]) * d[0] / d[1] if abs(d[1]) > 1e-9 else math.nan)
-    return (si / sr if sr > 0 else math.nan), abs(xs[0] - xs[1])
 
 
 class Refraction(WmleTask):
@@ -137,29 +125,8 @@ class Refraction(WmleTask):
         return case, next(self.render(case))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        xL, yT, xR, yB = k["tank"]
-        ys, side = k["surface_y"], k["laser_side"]
-        c, src = np.asarray(k["contact"], float), np.asarray(k["source"], float)
-        n = N_WATER if law == "true" else k["anti_n"]
-        th_r = optics.snell(math.radians(k["theta_i_deg"]), 1.0, n)
-        d = np.array([side * math.sin(th_r), math.cos(th_r)])
-        # the refracted beam ends on the bottom or on a side wall, whichever comes first
-        s_end = min((yB - ys) / d[1], ((xR if side > 0 else xL) - c[0]) / d[0] if abs(d[0]) > 1e-9 else 1e9)
-        st = style_of(case)
-        img = Scene(case.width, case.height, st).static_layer.copy()
-        panel = tuple(int(0.25 * b + 0.75 * p) for b, p in zip(st.backdrop_bottom, (238, 240, 240)))
-        optics.fill_polygon(img, [(xL, yT), (xR, yT), (xR, yB), (xL, yB)], panel)
-        optics.fill_polygon(img, [(xL, ys), (xR, ys), (xR, yB), (xL, yB)], tuple(k["tint"]), alpha=0.45)
-        for x0, x1 in ((xL - 3, xL), (xR, xR + 3)):
-            optics.fill_polygon(img, [(x0, yT - 4), (x1, yT - 4), (x1, yB + 4), (x0, yB + 4)], GLASS)
-        optics.fill_polygon(img, [(xL - 3, yB), (xR + 3, yB), (xR + 3, yB + 5), (xL - 3, yB + 5)], GLASS)
-        beam = tuple(k["beam_color"])
-        optics.draw_beam(img, src, c, beam)
-        optics.draw_beam(img, c, c + (s_end - 1.0) * d, beam)
-        _beams.draw_housing(img, src, c - src)
-        for _ in range(case.n_frames):
-            yield img.copy()
+        n = N_WATER if law == "true" else case.known["anti_n"]
+        yield from refraction_tank_frames(case.known, case.width, case.height, style_of(case), case.n_frames, n)
 
     def probes(self, case: Case) -> list[Probe]:
         k = case.known
@@ -170,19 +137,7 @@ class Refraction(WmleTask):
                       color=tuple(int(v) for v in k.get("beam_color_water", beam)))]
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        ratios, gaps = [], []
-        lev = tracks.regions.get("surface")
-        for i in range(len(tracks)):
-            inc, ref = _beams.line_at(tracks, "incident", i), _beams.line_at(tracks, "refracted", i)
-            if inc is None or ref is None or lev is None or not lev.ok[i]:
-                continue
-            ratio, gap = refraction_frame(inc, ref, float(lev["row"][i]))
-            ratios.append(ratio)
-            gaps.append(gap)
-        m.notes["ratio"], m.notes["gap_px"] = ratios, gaps
-        m.set("sin_ratio", float(np.median(ratios)) if ratios else None, "beams or surface not read")
-        return m
+        return refraction_measurement(tracks)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         return {"M1": snell_metric(m.notes.get("ratio", [])),

@@ -30,14 +30,12 @@ from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
 from lawful.suites.wmle import _beams
+from lawful.suites.wmle._beams import reflection_frame, reflection_measurement  # noqa: F401  (tests use both)
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, style_of
 from lawful.tracks import Tracks
-from lawful.world import optics
-from lawful.world.draw import Scene
+from lawful.world.scenes.light import MIRROR_COLOR, MIRROR_THICK, mirror_frames
 
 MIN_FRAMES = 3
-MIRROR_COLOR = (58, 64, 76)
-MIRROR_THICK = 6.0
 GAP = 12.0  # px kept clear of the contact point and the mirror face by the beam regions
 REACH = 170.0  # px from the contact that the beam regions span, along and across the mirror
 
@@ -58,21 +56,6 @@ def contact_metric(errors_px, diagonal: float) -> MetricScore:
         return MetricScore.operational_zero(f"contact resolved in {len(x)} frames (< {MIN_FRAMES})")
     e2 = float(np.median(x)) / diagonal
     return MetricScore.measured(q(e2, 1.0), e2, median_px=float(np.median(x)))
-
-
-def reflection_frame(inc, ref, mirror, mirror_rms: float) -> tuple[float, float, float]:
-    """``(θi, θr, contact error px)`` from three lines ``(point, direction)``; the mirror face is the strip's
-    centre line moved by half its thickness (``rms·√12 / 2``) towards the incident beam."""
-    (pi, di), (pr, dr), (pm, dm) = inc, ref, mirror
-    n = np.array([-dm[1], dm[0]])
-    if (pi - pm) @ n < 0:
-        n = -n
-    face = pm + n * mirror_rms * math.sqrt(12.0) / 2
-    th_i = math.degrees(_beams.angle_from_normal(di, n))
-    th_r = math.degrees(_beams.angle_from_normal(dr, n))
-    c = optics.intersect(pi, di, face, dm)
-    err = optics.point_line_distance(c, pr, dr) if c is not None else math.nan
-    return th_i, th_r, err
 
 
 class MirrorReflection(WmleTask):
@@ -137,26 +120,8 @@ class MirrorReflection(WmleTask):
         return case, next(self.render(case))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        c, u, n = (np.asarray(k[x], float) for x in ("contact", "mirror_tangent", "mirror_normal"))
-        side = k["laser_side"]
-        th_r = math.radians(k["theta_i_deg"] + (k["anti_delta_deg"] if law == "anti" else 0.0))
-        out_dir = -side * math.sin(th_r) * u + math.cos(th_r) * n
-        src = np.asarray(k["source"], float)
-        img = Scene(case.width, case.height, style_of(case)).static_layer.copy()
-        m, half = np.asarray(k["mirror_center"], float), k["mirror_half_px"]
-        optics.fill_polygon(img, [m - half * u, m + half * u, m + half * u - MIRROR_THICK * n,
-                                  m - half * u - MIRROR_THICK * n], MIRROR_COLOR)
-        stand = m - MIRROR_THICK * n
-        optics.fill_polygon(img, [stand - 10 * u, stand + 10 * u, stand + 14 * u - 30 * n, stand - 14 * u - 30 * n],
-                            style_of(case).ramp_color)
-        color = tuple(k["beam_color"])
-        optics.draw_beam(img, src, c, color)
-        optics.draw_beam(img, c, c + 900 * out_dir, color)
-        optics.draw_glow(img, float(c[0]), float(c[1]), 3.0, color, 0.6)
-        _beams.draw_housing(img, src, c - src)
-        for _ in range(case.n_frames):
-            yield img.copy()
+        delta = case.known["anti_delta_deg"] if law == "anti" else 0.0
+        yield from mirror_frames(case.known, case.width, case.height, style_of(case), case.n_frames, delta)
 
     def probes(self, case: Case) -> list[Probe]:
         k = case.known
@@ -167,21 +132,7 @@ class MirrorReflection(WmleTask):
                       color=tuple(int(v) for v in k["mirror_color"]))]
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        e_deg, err = [], []
-        for i in range(len(tracks)):
-            lines = [_beams.line_at(tracks, nm, i) for nm in ("incident", "reflected", "mirror")]
-            if any(v is None for v in lines):
-                continue
-            th_i, th_r, e = reflection_frame(*lines, float(tracks.regions["mirror"]["rms"][i]))
-            e_deg.append(abs(th_i - th_r))
-            err.append(e)
-            m.notes.setdefault("theta_i_deg", []).append(round(th_i, 4))
-            m.notes.setdefault("theta_r_deg", []).append(round(th_r, 4))
-        m.notes["e_deg"], m.notes["contact_err_px"] = e_deg, err
-        m.set("theta_i_deg", float(np.median(m.notes["theta_i_deg"])) if e_deg else None, "rays not read")
-        m.set("theta_r_deg", float(np.median(m.notes["theta_r_deg"])) if e_deg else None, "rays not read")
-        return m
+        return reflection_measurement(tracks)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         return {"M1": reflection_angle_metric(m.notes.get("e_deg", [])),

@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-import cv2
 import numpy as np
 
 from lawful.case import Case, GroundTruth
@@ -31,16 +30,16 @@ from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
-from lawful.suites.wmle import _beams
+from lawful.suites.wmle._beams import shadows_frame, shadows_measurement  # noqa: F401  (tests use both)
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, style_of
 from lawful.tracks import Tracks
 from lawful.world import optics
+from lawful.world.scenes.light import rod_shadow_frames
 
 N_RODS = 4
 MIN_FRAMES = 3
 NAMES = tuple(f"shadow_{k + 1}" for k in range(N_RODS))
 WEDGE_DEG = 30.0  # half-angle of a shadow's region about its law-correct axis
-SHADOW = (20, 20, 24)
 
 
 def concurrence_metric(rms_px, diagonal: float) -> MetricScore:
@@ -59,31 +58,6 @@ def intersection_spread_metric(spread_px, diagonal: float) -> MetricScore:
         return MetricScore.operational_zero(f"pairwise intersections in {len(x)} frames (< {MIN_FRAMES})")
     e2 = float(np.median(x)) / diagonal
     return MetricScore.measured(q(e2, 0.05), e2, spread_px=float(np.median(x)))
-
-
-def shadows_frame(lines) -> tuple[float, float, np.ndarray | None]:
-    """``(RMS distance to the common point px, mean(std x_k, std y_k) px, common point)`` of lines
-    ``[(point, direction), …]``."""
-    pts = np.array([p for p, _ in lines], float)
-    dirs = np.array([d for _, d in lines], float)
-    x, rms = optics.concurrence(pts, dirs)
-    inter = optics.pairwise_intersections(pts, dirs)
-    spread = float(np.mean(inter.std(0))) if len(inter) >= 2 else math.nan
-    return rms, spread, x
-
-
-def _floor(case: Case) -> np.ndarray:
-    """A smooth floor (no grooves, so a shadow is the only dark thing) in the style's colours."""
-    st = style_of(case)
-    rng = np.random.default_rng([int(case.known.get("style_seed") or 0) & 0xFFFFFFFF, 19])
-    h, w = case.height, case.width
-    base = np.asarray(st.backdrop_bottom, np.float32)
-    low = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 25)
-    low /= max(float(low.std()), 1e-6)
-    fine = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 1.2)
-    fine /= max(float(fine.std()), 1e-6)
-    m = 1.0 + 0.035 * low + 0.012 * fine
-    return np.clip(base * m[..., None] + 0.5, 0, 255).astype(np.uint8)
 
 
 class ConcurrentShadows(WmleTask):
@@ -142,45 +116,15 @@ class ConcurrentShadows(WmleTask):
         return case, next(self.render(case))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        img = _floor(case)
-        lamp, rho, kappa = np.asarray(k["lamp"], float), k["rod_radius_px"], k["height_ratio"]
-        for j, rod in enumerate(k["rods"]):
-            a = math.radians(rod["alpha_deg"] + (k["anti_turn_deg"][j] if law == "anti" else 0.0))
-            e = np.array([math.cos(a), math.sin(a)])
-            n = np.array([-e[1], e[0]])
-            r = np.array([rod["x"], rod["y"]])
-            L = rod["d_px"] * kappa
-            w1 = rho * (1.0 + kappa)  # a point source widens the shadow with distance
-            optics.fill_polygon(img, [r + rho * n, r + L * e + w1 * n, r + L * e - w1 * n, r - rho * n],
-                                SHADOW, alpha=0.6, soft=1.2)
-        for rod in k["rods"]:
-            optics.draw_disc(img, rod["x"], rod["y"], rho, (70, 72, 78))
-            optics.draw_disc(img, rod["x"] - 0.3 * rho, rod["y"] - 0.3 * rho, 0.45 * rho, (200, 204, 210), 0.8)
-        optics.draw_glow(img, float(lamp[0]), float(lamp[1]), 14.0, (255, 244, 200), 0.7)
-        optics.draw_disc(img, float(lamp[0]), float(lamp[1]), 6.0, (255, 250, 225))
-        for _ in range(case.n_frames):
-            yield img.copy()
+        turns = case.known["anti_turn_deg"] if law == "anti" else [0.0] * N_RODS
+        yield from rod_shadow_frames(case.known, case.width, case.height, style_of(case), case.n_frames, turns)
 
     def probes(self, case: Case) -> list[Probe]:
         return [Probe(nm, "line", [tuple(map(float, p)) for p in poly], select="darker")
                 for nm, poly in zip(NAMES, case.known["shadow_regions"])]
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        rms, spread = [], []
-        for i in range(len(tracks)):
-            lines = [_beams.line_at(tracks, nm, i) for nm in NAMES]
-            if any(v is None for v in lines):
-                continue
-            r, s, x = shadows_frame(lines)
-            rms.append(r)
-            spread.append(s)
-            if x is not None:
-                m.notes.setdefault("common_point", []).append([round(float(v), 3) for v in x])
-        m.notes["rms_px"], m.notes["spread_px"] = rms, spread
-        m.set("concurrence_rms_px", float(np.median(rms)) if rms else None, "shadow axes not read")
-        return m
+        return shadows_measurement(tracks, NAMES)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         D = math.hypot(case.width, case.height)

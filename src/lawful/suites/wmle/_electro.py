@@ -1,5 +1,6 @@
-"""Extraction for WMLE electromagnetism tasks: a magnet's entry into a coil and lamp readings (P30); two charged
-balls' rest angles and offsets about their pivot (P31); compass-needle directions about their dials (P32)."""
+"""Extraction for WMLE electromagnetism tasks: the arrival and speed of a magnet and a block sliding down copper
+(P29); a magnet's entry into a coil and lamp readings (P30); two charged balls' rest angles and offsets about their
+pivot (P31); compass-needle directions about their dials (P32); the rises of a closed and a split ring (P33)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import math
 import numpy as np
 
 from lawful.case import Case
-from lawful.perceive import noise
+from lawful.perceive import events, noise
 from lawful.result import Measurement
 from lawful.suites.wmle import _pendulums as pk
+from lawful.suites.wmle._slopes import path_distance
 from lawful.suites.wmle.common import event
 from lawful.tracks import Tracks
 
@@ -247,3 +249,93 @@ def needle_separation_measurement(case: Case, tracks: Tracks) -> Measurement:
         if len(use) >= MIN_VALID:
             m.set("separation_deg", float(np.median(d)))
     return m
+
+
+# ----------------------------------------------------------------------------- P29, P33
+
+
+def eddy_arrival_measurement(tracks: Tracks, ids: tuple[str, str], common_share: float, speed_from: float) -> Measurement:
+    """P29: when each body first reaches the common displacement (``common_share`` of the smaller maximum path
+    distance, the pair seen together) and its mean speed from ``speed_from`` of that distance to all of it."""
+    m = Measurement()
+    paths = {b: path_distance(tracks, b) for b in ids}
+    for b in ids:
+        if paths[b] is None:
+            m.notes["unresolved"] = f"{b}: seen in fewer than 6 samples"
+            return m
+    joint = np.isfinite(paths["magnet"]) & np.isfinite(paths["block"])
+    if joint.sum() < 6:
+        m.notes["unresolved"] = "magnet and block seen together in fewer than 6 samples"
+        return m
+    peak = {b: float(np.max(paths[b][joint])) for b in ids}
+    sig = max(noise.track_noise(tracks[b]).sigma for b in ids)
+    floor = noise.step_threshold(sig, floor=1.0)
+    m.notes["max_displacement_px"] = peak
+    m.notes["motion_floor_px"] = floor
+    if min(peak.values()) < floor:
+        m.notes["unresolved"] = (f"the smaller maximum displacement ({min(peak.values()):.2f} px) is within "
+                                 f"noise ({floor:.2f} px)")
+        return m
+    d = common_share * min(peak.values())
+    m.set("common_displacement_px", d)
+    frames = np.asarray(tracks.frames, float)
+    t = np.asarray(tracks.t, float)
+    f0 = float(frames[0])
+    m.set("f0", f0)
+    for b in ids:
+        s = np.where(joint, paths[b], np.nan)
+        hit = np.flatnonzero(joint & (s >= d))
+        if len(hit):
+            m.set(f"arrival_frame_{b}", float(frames[hit[0]]))
+            m.events.append(event(b, f"arrival_{b}", float(hit[0]), tracks, d))
+        i_lo, i_hi = events.crossing(s, speed_from * d, +1), events.crossing(s, d, +1)
+        if i_lo is not None and i_hi is not None and i_hi > i_lo:
+            dt = events.index_to_time(i_hi, t) - events.index_to_time(i_lo, t)
+            m.set(f"speed_{b}_px_s", (1 - speed_from) * d / dt)
+    return m
+
+
+def ring_rise_measurement(case: Case, tracks: Tracks, ids: tuple[str, ...], peak_rise) -> Measurement:
+    """P33: each ring's highest rise above its first sighting (``peak_rise``: the task's rule for a peak and its
+    plateau), per initial diameter; a closed ring that never rises beyond noise is noted (``closed_zero``)."""
+    m = Measurement()
+    t = np.asarray(tracks.t, float)
+    kk = noise.k_for()
+    rel, why = {}, {}
+    for b in ids:
+        tr = tracks[b]
+        vis = np.asarray(tr.visible, bool)
+        if vis.sum() < 3:
+            why[b] = f"{b}: seen in fewer than 3 samples"
+            continue
+        i0 = int(np.flatnonzero(vis)[0])
+        rise = np.where(vis, tr.y[i0] - tr.y, np.nan)
+        sig = noise.track_noise(tr).sigma
+        thr = kk * (sig if math.isfinite(sig) else 0.0) * math.sqrt(2)
+        h, i, reason = peak_rise(t, rise, thr)
+        diam = _diameter(case, b, tr, i0)
+        m.notes[f"rise_threshold_{b}_px"] = thr
+        m.notes[f"diameter_{b}_px"] = diam
+        if h is None:
+            why[b] = f"{b}: {reason}"
+            continue
+        m.events.append(event(b, f"peak_{b}", float(i), tracks, h))
+        m.set(f"rise_{b}_px", h)
+        rel[b] = max(h, 0.0) / diam
+        m.set(f"rise_{b}_per_diameter", rel[b])
+        if b == "closed" and h <= thr:
+            m.notes["closed_zero"] = True
+    if why:
+        m.notes["unresolved"] = "; ".join(why.values())
+    return m
+
+
+def _diameter(case: Case, oid: str, tr, i0: int) -> float:
+    """A ring's initial outer diameter (px): its case box's width less the 1-px pad each side, else the
+    width of its first tracked box."""
+    o = next((o for o in case.objects if o.id == oid), None)
+    if o is not None and o.known.get("diameter_px"):
+        return float(o.known["diameter_px"])
+    if o is not None and o.box is not None and len(o.box) == 4:
+        return float(o.box[2] - o.box[0]) - 2.0
+    return float(tr.box[i0, 2] - tr.box[i0, 0])

@@ -27,14 +27,12 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case, GroundTruth, ObjectSpec, pad_box
-from lawful.perceive import events, noise
 from lawful.result import Measurement
 from lawful.suites.base import Law
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times,
-    style_of,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, style_of,
 )
-from lawful.suites.wmle.p09_sphere_vs_ring import path_distance
+from lawful.suites.wmle._electro import eddy_arrival_measurement
 from lawful.tracks import Tracks
 from lawful.world.em import COPPER, colors_clear_of
 from lawful.world.scenes.electro import eddy_centre, eddy_frames, eddy_items, eddy_slid
@@ -127,42 +125,7 @@ class EddyBraking(WmleTask):
         yield from eddy_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        paths = {b: path_distance(tracks, b) for b in IDS}
-        for b in IDS:
-            if paths[b] is None:
-                m.notes["unresolved"] = f"{b}: seen in fewer than 6 samples"
-                return m
-        joint = np.isfinite(paths["magnet"]) & np.isfinite(paths["block"])
-        if joint.sum() < 6:
-            m.notes["unresolved"] = "magnet and block seen together in fewer than 6 samples"
-            return m
-        peak = {b: float(np.max(paths[b][joint])) for b in IDS}
-        sig = max(noise.track_noise(tracks[b]).sigma for b in IDS)
-        floor = noise.step_threshold(sig, floor=1.0)
-        m.notes["max_displacement_px"] = peak
-        m.notes["motion_floor_px"] = floor
-        if min(peak.values()) < floor:
-            m.notes["unresolved"] = (f"the smaller maximum displacement ({min(peak.values()):.2f} px) is within "
-                                     f"noise ({floor:.2f} px)")
-            return m
-        d = COMMON_SHARE * min(peak.values())
-        m.set("common_displacement_px", d)
-        frames = np.asarray(tracks.frames, float)
-        t = np.asarray(tracks.t, float)
-        f0 = float(frames[0])
-        m.set("f0", f0)
-        for b in IDS:
-            s = np.where(joint, paths[b], np.nan)
-            hit = np.flatnonzero(joint & (s >= d))
-            if len(hit):
-                m.set(f"arrival_frame_{b}", float(frames[hit[0]]))
-                m.events.append(event(b, f"arrival_{b}", float(hit[0]), tracks, d))
-            i_lo, i_hi = events.crossing(s, SPEED_FROM * d, +1), events.crossing(s, d, +1)
-            if i_lo is not None and i_hi is not None and i_hi > i_lo:
-                dt = events.index_to_time(i_hi, t) - events.index_to_time(i_lo, t)
-                m.set(f"speed_{b}_px_s", (1 - SPEED_FROM) * d / dt)
-        return m
+        return eddy_arrival_measurement(tracks, IDS, COMMON_SHARE, SPEED_FROM)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         if "unresolved" in m.notes:

@@ -19,19 +19,18 @@ Reference: the split ring lifts by ``split_share`` (0–2 %) of its diameter and
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 
 import numpy as np
 
 from lawful.case import Case, GroundTruth, ObjectSpec, pad_box
-from lawful.perceive import noise
 from lawful.result import Measurement
 from lawful.score.wmle import clip01
 from lawful.suites.base import Law
 from lawful.suites.wmle.common import (
-    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, event, frame_times, style_of,
+    FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, style_of,
 )
+from lawful.suites.wmle._electro import ring_rise_measurement
 from lawful.tracks import Tracks
 from lawful.world.em import COPPER, colors_clear_of
 from lawful.world.em import RINGS as IDS
@@ -138,36 +137,7 @@ class JumpingRings(WmleTask):
         yield from ring_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
-        m = Measurement()
-        t = np.asarray(tracks.t, float)
-        kk = noise.k_for()
-        rel, why = {}, {}
-        for b in IDS:
-            tr = tracks[b]
-            vis = np.asarray(tr.visible, bool)
-            if vis.sum() < 3:
-                why[b] = f"{b}: seen in fewer than 3 samples"
-                continue
-            i0 = int(np.flatnonzero(vis)[0])
-            rise = np.where(vis, tr.y[i0] - tr.y, np.nan)
-            sig = noise.track_noise(tr).sigma
-            thr = kk * (sig if math.isfinite(sig) else 0.0) * math.sqrt(2)
-            h, i, reason = peak_rise(t, rise, thr)
-            diam = _diameter(case, b, tr, i0)
-            m.notes[f"rise_threshold_{b}_px"] = thr
-            m.notes[f"diameter_{b}_px"] = diam
-            if h is None:
-                why[b] = f"{b}: {reason}"
-                continue
-            m.events.append(event(b, f"peak_{b}", float(i), tracks, h))
-            m.set(f"rise_{b}_px", h)
-            rel[b] = max(h, 0.0) / diam
-            m.set(f"rise_{b}_per_diameter", rel[b])
-            if b == "closed" and h <= thr:
-                m.notes["closed_zero"] = True
-        if why:
-            m.notes["unresolved"] = "; ".join(why.values())
-        return m
+        return ring_rise_measurement(case, tracks, IDS, peak_rise)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         if m.notes.get("closed_zero"):
@@ -175,14 +145,3 @@ class JumpingRings(WmleTask):
         if "unresolved" in m.notes:
             return {"M1": MetricScore.operational_zero(m.notes["unresolved"])}
         return {"M1": rise_ratio(m.get("rise_split_per_diameter"), m.get("rise_closed_per_diameter"))}
-
-
-def _diameter(case: Case, oid: str, tr, i0: int) -> float:
-    """A ring's initial outer diameter (px): its case box's width less the 1-px pad each side, else the
-    width of its first tracked box."""
-    o = next((o for o in case.objects if o.id == oid), None)
-    if o is not None and o.known.get("diameter_px"):
-        return float(o.known["diameter_px"])
-    if o is not None and o.box is not None and len(o.box) == 4:
-        return float(o.box[2] - o.box[0]) - 2.0
-    return float(tr.box[i0, 2] - tr.box[i0, 0])

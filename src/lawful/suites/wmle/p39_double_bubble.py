@@ -123,8 +123,9 @@ class DoubleBubble(WmleTask):
                    "bob_s": float(rng.uniform(1.8, 2.6)), "phase": float(rng.uniform(0, 2 * math.pi)),
                    "twin": twin, "style_seed": seed,
                    "anti_note": f"twin: the partition is {'straight' if twin == 'straight' else 'bulging into the smaller bubble'}"})
+        anti = {"anti_s1": 0.0} if twin == "straight" else {"anti_e1": 2.0}  # a straight film's e1 is unbounded
         case.truth = GroundTruth(quantities={"r_small": r_s, "r_large": r_l, "r_partition": g["r_p"], "e1": 0.0,
-                                             "anti_e1": math.inf if twin == "straight" else 2.0})
+                                             **anti})
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:

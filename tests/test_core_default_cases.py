@@ -1,4 +1,4 @@
-"""Every case the default run builds (seed 0, the first two cases of every WMLE and Principia task) survives
+"""Every case the default run builds (seed 0, the first two cases of every WMLE, Principia and recordings task) survives
 being saved and read back: a case that cannot be re-read makes every model's video of it invalid."""
 
 import pytest
@@ -7,7 +7,7 @@ from lawful.case import load_case
 from lawful.runner.run import case_seed
 from lawful.suites.base import get_suite
 
-TASKS = [(s, name) for s in ("wmle", "principia") for name in get_suite(s).tasks]
+TASKS = [(s, name) for s in ("wmle", "principia", "recordings") for name in get_suite(s).tasks]
 
 
 @pytest.mark.parametrize("suite, name", TASKS)

@@ -200,8 +200,8 @@ class Incline(RecordingTask):
         case.truth = GroundTruth(
             tracks={"block": [(round(float(a), 5), round(float(x), 3), round(float(y), 3)) for a, (x, y) in zip(t, c)]},
             events={"release": launch, **({"apex": launch + t_up} if kind != "down" else {})},
-            quantities={"a_up_px_s2": a_up if kind != "down" else math.nan, "a_down_px_s2": a_up / R,
-                        "r_star": predicted_ratio(th, mu)})
+            quantities={**({"a_up_px_s2": a_up} if kind != "down" else {}), "a_down_px_s2": a_up / R,
+                        "r_star": predicted_ratio(th, mu)})  # no ascent from rest: no a_up (NaN is not JSON)
         return case, next(iter(self.render(case)))
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:

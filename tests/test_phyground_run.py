@@ -4,6 +4,7 @@ the no-judge section, the CLI entry points and the SFT export."""
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -286,6 +287,8 @@ def test_cli_run_takes_a_prompt_set_from_the_environment(tmp_path):
     r = CliRunner().invoke(app, ["suite", "export", "--suite", "phyground", "-o", str(tmp_path / "exp"),
                                  "--prompts", str(good)])
     assert r.exit_code == 0 and sorted(p.name for p in (tmp_path / "exp").glob("*.json")) == ["s1.json", "s2.json"]
+    # --prompts holds for its command only: a later command (or test) in this process sees the built-in set
+    assert "LAWFUL_PHYGROUND_PROMPTS" not in os.environ
 
 
 def test_judge_plan_counts_the_loaded_prompt_set(tmp_path, monkeypatch):

@@ -28,6 +28,7 @@ def _print_board(board: dict, suites: list[str], run_dir: Path) -> None:
 
 @app.command()
 def run(
+    ctx: typer.Context,
     suite: str = typer.Option("principia", "--suite", "-s", help="Comma-separated suites."),
     models: str = typer.Option("reference,counterfactual,static", "--models", "-m",
                                help="Comma-separated models: reference, counterfactual, static, folder:DIR, "
@@ -83,7 +84,7 @@ def run(
     suites = _split(suite)
     _check_suites(suites)
     if "phyground" in suites:
-        use_prompts(prompts)
+        use_prompts(prompts, ctx)
     model_list = split_models(models)
     for m in model_list:
         try:
@@ -201,6 +202,7 @@ def _judge_finish(run_dir: Path, since: float, strict: bool) -> None:
 
 @app.command()
 def evaluate(
+    ctx: typer.Context,
     suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Suite of the videos."),
     videos: Optional[Path] = typer.Option(None, help="Folder of <case_id>.mp4 / <case_id>__<k>.mp4."),
     cases: Optional[Path] = typer.Option(None, help="Folder of case files (from `lawful suite export`); "
@@ -255,7 +257,7 @@ def evaluate(
     if videos is None:
         fail("--videos DIR is required")
     if suite == "phyground":
-        use_prompts(prompts)
+        use_prompts(prompts, ctx)
     from lawful.runner.run import evaluate_folder
 
     judge_cfg = _judge_config(judge, judge_model, api_key_env, judge_timeout, judge_retries)

@@ -37,22 +37,19 @@ PROMPTS_HELP = ("PhyGround: a published prompt set (JSON, JSONL or CSV; docs/phy
                 "cases (default: the file named by $LAWFUL_PHYGROUND_PROMPTS, else the built-in cases).")
 
 
-def use_prompts(prompts) -> None:
+def use_prompts(prompts, ctx) -> None:
     """PhyGround's prompt set for this command: ``--prompts`` (else $LAWFUL_PHYGROUND_PROMPTS, else the built-in
     cases), checked now so that a bad file is one line, not a traceback. The suite reads it from the environment
-    (worker processes inherit it); the variable is restored when the command ends."""
+    (worker processes inherit it); the variable is restored when the command's context ``ctx`` (the
+    ``typer.Context`` it was called with: typer keeps its own context stack, which ``click`` does not see) closes."""
     import os
-
-    import click
 
     from lawful.suites.phyground.prompts import ENV, PromptSetError, case_specs
 
     if prompts is not None:
         before = os.environ.get(ENV)
         os.environ[ENV] = str(prompts)
-        ctx = click.get_current_context(silent=True)
-        if ctx is not None:
-            ctx.call_on_close(lambda: os.environ.pop(ENV) if before is None else os.environ.update({ENV: before}))
+        ctx.call_on_close(lambda: os.environ.pop(ENV) if before is None else os.environ.update({ENV: before}))
     try:
         case_specs(warn=True)
     except PromptSetError as e:

@@ -30,6 +30,7 @@ def suite_list() -> None:
 
 @suite_app.command("export")
 def suite_export(
+    ctx: typer.Context,
     suite: str = typer.Option("principia", "--suite", "-s"),
     out_dir: Path = typer.Option(..., "--out", "-o", help="Folder to write cases into."),
     cases_per_task: Optional[int] = typer.Option(None, "--cases-per-task", "-n", min=1),
@@ -44,7 +45,7 @@ def suite_export(
 
     _check_suites([suite])
     if suite == "phyground":
-        use_prompts(prompts)
+        use_prompts(prompts, ctx)
     s = get_suite(suite)
     if s.export is not None:  # the suite's own layout (Apple-π: the release's prompt files)
         res = s.export(out_dir, cases_per_task=cases_per_task, seed=seed)

@@ -11,7 +11,6 @@ out = Console(width=None if sys.stdout.isatty() else 200)  # full tables when pi
 err = Console(stderr=True, soft_wrap=True)
 
 
-
 def fail(msg: str, code: int = 2) -> None:
     """Print ``error: msg`` on stderr and exit with ``code``."""
     err.print(f"[red]error:[/red] {msg}")

@@ -276,7 +276,6 @@ def level_crossings(coef, level: float, direction: int = 0) -> list[float]:
     return sorted(r for r in roots if direction * (2 * a * r + b) >= 0)
 
 
-
 def local_crossing_time(t: np.ndarray, y: np.ndarray, level: float, k: int = 7, deg: int = 2) -> float | None:
     """When ``y`` ``[T]`` first rises through ``level``: the root of a degree-``deg`` least-squares fit to the
     ``k`` finite samples nearest the sampled crossing (:func:`crossing`), so the

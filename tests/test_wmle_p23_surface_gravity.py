@@ -96,3 +96,56 @@ def test_fall_ends_at_the_first_landing_when_the_ball_comes_to_rest_lower():
     x = np.full_like(t, 320.0)
     fit = fall_fit(t, x, y, np.ones_like(t, bool))
     assert abs(fit["a"][1] - g) < 0.02 * g and fit["u_b"] < 0.5
+
+
+def _drop(a, v0=(0.0, 0.0), n=11, fps=24.0):
+    """A ball held for 8 samples, then falling for ``n`` samples (from ``v0`` px/s, acceleration ``a``), then
+    resting at its landing place: times and exact positions."""
+    t = np.arange(8 + n + 6) / fps
+    u = np.clip(t - 7.5 / fps, 0, (n + 0.5) / fps)  # released half-way between samples 7 and 8
+    x = 300 + v0[0] * u + 0.5 * a[0] * u**2
+    y = 60 + v0[1] * u + 0.5 * a[1] * u**2
+    return t, x, y
+
+
+def test_fall_direction_under_compression_noise_rests_on_the_whole_drop():
+    """A tilted camera's drop (gravity 7° off image-down, 11 fall samples as at 24 fps) with 0.35 px of
+    localisation noise while it moves, a CRF 35 clip's ball: the direction of the fitted acceleration must scatter < 0.2° RMS
+    over 200 draws. Two free quadratics scatter ~0.4° (their x² term alone carries the direction); the
+    straight-path fit ~0.1°."""
+    g = 2000.0 * np.array([math.sin(math.radians(7)), math.cos(math.radians(7))])
+    t, x, y = _drop(g)
+    moving = (np.arange(len(t)) >= 8) & (np.arange(len(t)) < 19)  # at rest a compressed ball's error is frozen
+    rng = np.random.default_rng(0)
+    err = []
+    for _ in range(200):
+        ex, ey = (np.where(moving, rng.normal(0, 0.35, len(t)), 0.0) for _ in "xy")
+        fit = fall_fit(t, x + ex, y + ey, np.ones(len(t), bool))
+        err.append(math.degrees(math.atan2(fit["a"][0], fit["a"][1])) - 7.0)
+    assert math.sqrt(np.mean(np.square(err))) < 0.2
+
+
+def test_a_thrown_ball_keeps_the_free_fit():
+    """A ball leaving with 150 px/s sideways follows a parabola: the straight path is rejected, ``a`` exact."""
+    from lawful.suites.wmle._liquids import constant_acceleration
+
+    t, x, y = _drop((0.0, 2000.0), v0=(150.0, 0.0))
+    fall = slice(9, 19)
+    rng = np.random.default_rng(1)
+    a, u_b, path = constant_acceleration(t[fall], x[fall] + rng.normal(0, 0.3, 10), y[fall] + rng.normal(0, 0.3, 10))
+    assert path == "curved" and a[1] == pytest.approx(2000, rel=0.03) and abs(a[0]) < 60 and u_b < 0.5
+    a, u_b, path = constant_acceleration(t[fall], x[fall], y[fall])  # exact data: exact
+    assert path == "curved" and a == pytest.approx((0.0, 2000.0), abs=1e-6) and u_b < 1e-6
+
+
+def test_crf35_copy_of_a_tilted_render_keeps_e1_small(tmp_path):
+    """Seed 1000 (camera turned 7.5°) through CRF 35, as ``validate --perturb crf35`` does: the surface
+    is perpendicular to the fall by construction, so ``|e1|`` must stay < 0.3° (two free quadratics read
+    0.68° here: the ball's compressed x(t) bent their x² term)."""
+    from lawful.world.perturb import reencode
+
+    task = SurfaceGravity()
+    case, _ = task.make_case(0, 1000)
+    path = write_video(tmp_path / "crf35.mp4", reencode(task.render(case), case.fps, crf=35), case.fps)
+    sc = evaluate_video(case, path, task).scores["P23"]
+    assert abs(sc.residuals["M1"]) < 0.3

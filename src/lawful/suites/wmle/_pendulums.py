@@ -30,7 +30,7 @@ from lawful.case import Case, GroundTruth, ObjectSpec
 from lawful.perceive import events
 from lawful.perceive.fit import fit_circle
 from lawful.result import Measurement
-from lawful.suites.wmle.common import event, frame_times, sphere_box, style_of
+from lawful.suites.wmle.common import FAMILIES, WmleTask, event, frame_times, sphere_box, style_of
 from lawful.tracks import Tracks
 from lawful.world.draw import Bob, Scene, String
 from lawful.world.physics import pendulum_angle, pendulum_period
@@ -40,6 +40,16 @@ SUPPORT_Y = 34.0  # lower edge of the support bar (px): the pivots' row
 MIN_CYCLES = 1  # full cycles needed for a period
 MIN_VISIBLE = 12  # visible samples needed to measure a pendulum
 MIN_ARC_PX = 10.0  # a bob path shorter than this (px) does not define a pivot
+
+
+class PendulumPair(WmleTask):
+    """Base of P12–P15: pendulums on one bar (the scene above), drawn from ``case.known['pendulums']``."""
+
+    family = FAMILIES[2]
+    optional_known = {"pendulums": "[{id, pivot_x, pivot_y}] pivots in px (default: fitted to the swings)"}
+
+    def render(self, case: Case, law: str = "true") -> Iterator[np.ndarray]:
+        return render_pendulums(case, law)
 
 
 def pendulum_dict(oid: str, pivot_x: float, length_px: float, length_m: float, amplitude_deg: float,
@@ -204,6 +214,19 @@ def add_swing_events(m: Measurement, tracks: Tracks, oid: str, swing: dict) -> N
         m.events.append(event(oid, "centre_crossing", c, tracks))
     if swing.get("period") is not None:
         m.events.append(event(oid, f"period_{oid}", swing["crossing_index"][-1], tracks, swing["period"]))
+
+
+def measure_swings(m: Measurement, tracks: Tracks, piv: dict[str, tuple[float, float]],
+                   ids: Sequence[str]) -> dict[str, dict]:
+    """Each bob's swing about its pivot's column (:func:`measure_swing`), with its events, ``period_<id>_s``
+    (or the reason it is missing) and ``cycles_<id>`` recorded in ``m``."""
+    swings = {}
+    for oid in ids:
+        sw = swings[oid] = measure_swing(tracks, oid, piv[oid][0])
+        add_swing_events(m, tracks, oid, sw)
+        m.set(f"period_{oid}_s", sw["period"], sw["reason"])
+        m.notes[f"cycles_{oid}"] = sw["cycles"]
+    return swings
 
 
 def fit_pivots_on_one_bar(paths: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[float, float, float]]:

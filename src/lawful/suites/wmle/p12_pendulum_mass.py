@@ -15,16 +15,13 @@ Twin: the heavy pendulum's swing is replayed on a clock stretched by ``anti_peri
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 
 from lawful.case import Case
 from lawful.result import Measurement
 from lawful.score.wmle import q
-from lawful.suites.base import Law
 from lawful.suites.wmle import _pendulums as pk
-from lawful.suites.wmle.common import FAMILIES, MetricScore, WmleTask, case_rng
+from lawful.suites.wmle.common import MetricScore, case_rng
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
 
@@ -47,16 +44,14 @@ def length_equality(L_left: float | None, L_right: float | None) -> MetricScore:
     return MetricScore.measured(q(e2, 0.10), e2, L_left=L_left, L_right=L_right)
 
 
-class PendulumMass(WmleTask):
+class PendulumMass(pk.PendulumPair):
     """Equal-length pendulums with a heavy and a light bob, released together from the same angle."""
 
     name = "pendulum_mass"
     label = "P12"
-    family = FAMILIES[2]
     level = "E"
     required_objects = IDS
     required_events = ("period_heavy", "period_light")
-    optional_known = {"pendulums": "[{id, pivot_x, pivot_y}] pivots in px (default: fitted to the swings)"}
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)
@@ -94,17 +89,10 @@ class PendulumMass(WmleTask):
                                               "anti_e1": factor - 1.0})
         return case, next(iter(self.render(case)))
 
-    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        return pk.render_pendulums(case, law)
-
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
         piv = pk.pivots(case, tracks, IDS)
-        for oid in IDS:
-            sw = pk.measure_swing(tracks, oid, piv[oid][0])
-            pk.add_swing_events(m, tracks, oid, sw)
-            m.set(f"period_{oid}_s", sw["period"], sw["reason"])
-            m.notes[f"cycles_{oid}"] = sw["cycles"]
+        pk.measure_swings(m, tracks, piv, IDS)
         left, right = sorted(IDS, key=lambda o: piv[o][0])
         lengths = pk.swing_lengths(tracks, (left, right), m)
         m.set("length_left_px", lengths[left], f"{left}: no pivot from the swing")

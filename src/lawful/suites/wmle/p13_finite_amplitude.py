@@ -16,16 +16,13 @@ the larger swing is (slightly) faster.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 
 from lawful.case import Case
 from lawful.result import Measurement
 from lawful.score.wmle import clip01, q
-from lawful.suites.base import Law
 from lawful.suites.wmle import _pendulums as pk
-from lawful.suites.wmle.common import FAMILIES, MetricScore, WmleTask, case_rng
+from lawful.suites.wmle.common import MetricScore, case_rng
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
 from lawful.world.scenes.pendulums import (  # noqa: F401  (re-exported: the tests use them)
@@ -50,16 +47,14 @@ def amplitude_period_increase(r: float | None) -> MetricScore:
     return MetricScore.measured(clip01((r - 1.0) / (R_STAR - 1.0)), r - 1.0)
 
 
-class FiniteAmplitude(WmleTask):
+class FiniteAmplitude(pk.PendulumPair):
     """Equal-length pendulums released together from 15° and 30°."""
 
     name = "finite_amplitude"
     label = "P13"
-    family = FAMILIES[2]
     level = "E"
     required_objects = IDS
     required_events = ("period_small", "period_large")
-    optional_known = {"pendulums": "[{id, pivot_x, pivot_y}] pivots in px (default: fitted to the swings)"}
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)
@@ -97,19 +92,10 @@ class FiniteAmplitude(WmleTask):
                                               "r": T_large / T_small, "anti_r": anti_ratio})
         return case, next(iter(self.render(case)))
 
-    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        return pk.render_pendulums(case, law)
-
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
         piv = pk.pivots(case, tracks, IDS)
-        periods = {}
-        for oid in IDS:
-            sw = pk.measure_swing(tracks, oid, piv[oid][0])
-            pk.add_swing_events(m, tracks, oid, sw)
-            m.set(f"period_{oid}_s", sw["period"], sw["reason"])
-            m.notes[f"cycles_{oid}"] = sw["cycles"]
-            periods[oid] = sw["period"]
+        periods = {o: sw["period"] for o, sw in pk.measure_swings(m, tracks, piv, IDS).items()}
         ok = all(periods[o] for o in IDS)
         m.set("period_ratio", periods["large"] / periods["small"] if ok else None,
               "; ".join(m.missing.get(f"period_{o}_s", "") for o in IDS if not periods[o]))

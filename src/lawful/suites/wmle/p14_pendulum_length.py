@@ -18,16 +18,13 @@ drawn from [0.0, 0.2] (period nearly independent of length) or [0.85, 1.1] (peri
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 
 from lawful.case import Case
 from lawful.result import Measurement
 from lawful.score.wmle import cv, geometric_mean, q
-from lawful.suites.base import Law
 from lawful.suites.wmle import _pendulums as pk
-from lawful.suites.wmle.common import FAMILIES, MetricScore, WmleTask, case_rng
+from lawful.suites.wmle.common import MetricScore, case_rng
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
 
@@ -53,12 +50,11 @@ def cycle_regularity(cycles_short: list[float], cycles_long: list[float]) -> Met
     return MetricScore.measured(s2, max(c_s, c_l), c_short=c_s, c_long=c_l)
 
 
-class PendulumLength(WmleTask):
+class PendulumLength(pk.PendulumPair):
     """Two pendulums with string lengths 1 : 2 released together from the same small angle."""
 
     name = "pendulum_length"
     label = "P14"
-    family = FAMILIES[2]
     level = "E"
     required_objects = IDS
     required_events = ("period_short", "period_long")
@@ -98,17 +94,10 @@ class PendulumLength(WmleTask):
                                               "anti_e1": abs(4**p / 2 - 1)})
         return case, next(iter(self.render(case)))
 
-    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        return pk.render_pendulums(case, law)
-
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
         piv = pk.pivots(case, tracks, IDS)
-        for oid in IDS:
-            sw = pk.measure_swing(tracks, oid, piv[oid][0])
-            pk.add_swing_events(m, tracks, oid, sw)
-            m.set(f"period_{oid}_s", sw["period"], sw["reason"])
-            m.notes[f"cycles_{oid}"] = sw["cycles"]
+        pk.measure_swings(m, tracks, piv, IDS)
         lengths = pk.swing_lengths(tracks, IDS, m)
         stated = {p["id"] for p in case.known.get("pendulums", []) if "pivot_x" in p and "pivot_y" in p}
         if all(oid in stated for oid in IDS):

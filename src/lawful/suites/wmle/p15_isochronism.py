@@ -14,16 +14,14 @@ Twin: the larger-amplitude pendulum's period is multiplied by ``anti_period_fact
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 
 import numpy as np
 
 from lawful.case import Case
 from lawful.result import Measurement
 from lawful.score.wmle import geometric_mean, q
-from lawful.suites.base import Law
 from lawful.suites.wmle import _pendulums as pk
-from lawful.suites.wmle.common import FAMILIES, MetricScore, WmleTask, case_rng
+from lawful.suites.wmle.common import MetricScore, case_rng
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
 
@@ -54,16 +52,14 @@ def angular_trajectory(tracks: Tracks, oid: str, pivot: tuple[float, float]) -> 
     return np.asarray(tracks.t, float)[vis], np.arctan2(x - pivot[0], y - pivot[1])
 
 
-class Isochronism(WmleTask):
+class Isochronism(pk.PendulumPair):
     """Equal-length pendulums released together from two different small amplitudes."""
 
     name = "isochronism"
     label = "P15"
-    family = FAMILIES[2]
     level = "M"
     required_objects = IDS
     required_events = ("period_left", "period_right")
-    optional_known = {"pendulums": "[{id, pivot_x, pivot_y}] pivots in px (default: fitted to the swings)"}
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)
@@ -99,19 +95,11 @@ class Isochronism(WmleTask):
         case.truth = pk.pendulum_truth(case, {"T_left_s": T[0], "T_right_s": T[1], "e1": T[0] / T[1] - 1})
         return case, next(iter(self.render(case)))
 
-    def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        return pk.render_pendulums(case, law)
-
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()
         piv = pk.pivots(case, tracks, IDS)
-        for oid in IDS:
-            pivot = piv[oid]
-            sw = pk.measure_swing(tracks, oid, pivot[0])
-            pk.add_swing_events(m, tracks, oid, sw)
-            m.set(f"period_{oid}_s", sw["period"], sw["reason"])
-            m.notes[f"cycles_{oid}"] = sw["cycles"]
-            t, a = angular_trajectory(tracks, oid, pivot)
+        for oid, sw in pk.measure_swings(m, tracks, piv, IDS).items():
+            t, a = angular_trajectory(tracks, oid, piv[oid])
             u, T_fit = pk.sinusoid_rms(t, a, sw["period"] or math.nan)
             m.set(f"sinusoid_rms_{oid}_rad", u, sw["reason"] or f"{oid}: no sinusoid fit")
             m.notes[f"sinusoid_period_{oid}_s"] = T_fit

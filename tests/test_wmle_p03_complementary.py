@@ -10,6 +10,7 @@ from lawful.suites.wmle.p03_complementary_angle_throws import (
 from lawful.suites.wmle._projectile import projectile_arc
 from lawful.suites.wmle.validate import validate_variant
 from lawful.tracks import Tracks
+from lawful.world.scenes.throws import complementary_throws_xy
 
 def _tracks(t, objects, r=10.0):
     return Tracks.from_positions(t, objects, radius=r)
@@ -61,7 +62,7 @@ def test_extraction_on_analytic_throws():
     task = ComplementaryAngleThrows()
     case, _ = task.make_case(0, 5)
     t = np.arange(case.n_frames) * case.duration / case.n_frames
-    (x30, y30), (x60, y60) = task._xy(case, t, "true")
+    (x30, y30), (x60, y60) = complementary_throws_xy(case.known, t, "true")
     m = task.measure(case, _tracks(t, {"ball_30": (x30, y30), "ball_60": (x60, y60)}, case.known["radius_px"]))
     assert m.get("range_30_px") == pytest.approx(case.known["range_px"], rel=1e-4)
     assert m.get("range_60_px") == pytest.approx(case.known["range_px"], rel=1e-4)

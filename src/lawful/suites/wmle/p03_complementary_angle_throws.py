@@ -30,7 +30,7 @@ from lawful.suites.wmle.common import (
     sphere_box, steady_visible, style_of,
 )
 from lawful.tracks import Tracks
-from lawful.world.draw import Scene, Sphere
+from lawful.world.scenes.throws import complementary_throws_frames, complementary_throws_xy
 
 G = 9.81
 
@@ -90,7 +90,7 @@ class ComplementaryAngleThrows(WmleTask):
                    "anti_note": "in the twin the 60-degree ball falls with 1.3 g: its range is R/1.3 (e1 = 0.3)"},
         )
         tt = frame_times(case)
-        (x30, y30), (x60, y60) = self._xy(case, tt, "true")
+        (x30, y30), (x60, y60) = complementary_throws_xy(case.known, tt, "true")
         case.truth = GroundTruth(
             tracks={"ball_30": [(float(a), float(b), float(c)) for a, b, c in zip(tt, x30, y30)],
                     "ball_60": [(float(a), float(b), float(c)) for a, b, c in zip(tt, x60, y60)]},
@@ -99,34 +99,8 @@ class ComplementaryAngleThrows(WmleTask):
         )
         return case, next(self.render(case))
 
-    def _xy(self, case: Case, t: np.ndarray, law: Law):
-        k = case.known
-        g = k["g"] * k["px_per_m"]
-        v = k["speed_m_s"] * k["px_per_m"]
-        y0 = k["ground_y"] - k["radius_px"]
-        out = []
-        for x0, ang in ((k["x30"], 30.0), (k["x60"], 60.0)):
-            gg = g * (k["anti_gravity_factor_60"] if (law == "anti" and ang == 60.0) else 1.0)
-            a = math.radians(ang)
-            T = 2 * v * math.sin(a) / gg
-            s = np.clip(t - k["hold_s"], 0.0, T)
-            out.append((x0 + v * math.cos(a) * s, y0 - (v * math.sin(a) * s - 0.5 * gg * s * s)))
-        return out
-
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
-        k = case.known
-        scene = Scene(case.width, case.height, style_of(case)).ground(k["ground_y"])
-        r, y0 = k["radius_px"], k["ground_y"] - k["radius_px"]
-        for x0, ang in ((k["x30"], 30.0), (k["x60"], 60.0)):  # painted launch-direction guides
-            a = math.radians(ang)
-            scene.marker_line((x0 + 1.8 * r * math.cos(a), y0 - 1.8 * r * math.sin(a)),
-                              (x0 + 3.4 * r * math.cos(a), y0 - 3.4 * r * math.sin(a)), width=2)
-        cols = [tuple(c) for c in k["colors"]]
-        t = frame_times(case)
-        (x30, y30), (x60, y60) = self._xy(case, t, law)
-        for i in range(len(t)):
-            yield scene.frame([Sphere(float(x30[i]), float(y30[i]), r, cols[0]),
-                               Sphere(float(x60[i]), float(y60[i]), r, cols[1])])
+        return complementary_throws_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law)
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         m = Measurement()

@@ -119,7 +119,7 @@ class CameraMotion:
         self._still: StillTest | None = None  # while every key frame is still: no corners tracked yet
         self._boxes0 = None  # frame 0's object boxes (work px), for corners found there later
         self._shake: Shake | None = None  # per-frame shake about frame 0 (used only where the path is static)
-        self._last = (-1, None, None, None)  # (index, grey, plain grey, smoothed) of the last frame the shake took
+        self._last = (-1, None, None)  # (index, plain grey, smoothed) of the last frame the shake took
 
     # --- streaming ---------------------------------------------------------------------
     def update(self, rgb: np.ndarray, boxes=None) -> None:
@@ -127,9 +127,9 @@ class CameraMotion:
         self._held.append((self._n, rgb, boxes))
         self._n, self._out = self._n + 1, None
         if self._shake is not None and self._shake.take(self._n - 1):
-            g, raw = self._gray(rgb)
-            self._last = (self._n - 1, g, raw, dense.smooth(raw))  # a key frame's images are made once
-            self._shake.add(self._last[3], ~self._excluded(self._boxes(boxes), raw.shape))
+            raw = self._plain(rgb)
+            self._last = (self._n - 1, raw, dense.smooth(raw))  # a key frame's images are made once
+            self._shake.add(self._last[2], ~self._excluded(self._boxes(boxes), raw.shape))
         if (self._n - 1) % self.stride == 0:
             self._flush()
 
@@ -189,7 +189,9 @@ class CameraMotion:
         self._held = []
         if not self._keys:
             return self._start(rgb, boxes)
-        (g, raw, D), b = self._last[1:] if self._last[0] == i else (*self._gray(rgb), None), self._boxes(boxes)
+        took = self._last[0] == i  # the shake took it: its plain and smoothed grey images are made
+        (g, raw), D = self._gray(rgb, self._last[1] if took else None), self._last[2] if took else None
+        b = self._boxes(boxes)
         if self._still is not None and self._still.failed is None:  # cheap test first: is the background still?
             keep, D = ~self._excluded(b, g.shape), dense.smooth(raw) if D is None else D
             got = self._still.test(i, D, keep)
@@ -443,15 +445,20 @@ class CameraMotion:
         return self._Dprev, (lambda A: compose(back, A)), (lambda M: compose(self._prev_A, M))
 
     # --- images ------------------------------------------------------------------------
-    def _gray(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _gray(self, rgb: np.ndarray | None, g: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Grey work image with mean and contrast normalised (a global lighting change is not motion), and
-        the plain grey one (the pixel checks fit gain and offset themselves; normalising clips)."""
-        g = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-        if self._s != 1.0:
-            g = cv2.resize(g, (round(g.shape[1] * self._s), round(g.shape[0] * self._s)), interpolation=cv2.INTER_AREA)
+        the plain grey one ``g`` (:meth:`_plain`, made here unless given; the pixel checks fit gain and offset
+        themselves; normalising clips)."""
+        g = self._plain(rgb) if g is None else g
         mean, std = cv2.meanStdDev(g)
         gain = 40.0 / max(float(std[0, 0]), 1.0)
         return cv2.convertScaleAbs(g, alpha=gain, beta=128.0 - gain * float(mean[0, 0])), g
+
+    def _plain(self, rgb: np.ndarray) -> np.ndarray:
+        """Plain grey work image (``max_side``)."""
+        g = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+        return g if self._s == 1.0 else cv2.resize(g, (round(g.shape[1] * self._s), round(g.shape[0] * self._s)),
+                                                   interpolation=cv2.INTER_AREA)
 
     def _boxes(self, boxes) -> np.ndarray:
         """Finite object boxes ``[M, 4]`` in work pixels, grown by 4 px."""

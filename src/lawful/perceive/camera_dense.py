@@ -37,13 +37,14 @@ def median(x: np.ndarray) -> float:
     return float(0.5 * (p[n // 2 - 1] + p[n // 2]))
 
 
-def tukey(r: np.ndarray, use: np.ndarray) -> tuple[np.ndarray, float]:
-    """Tukey biweights of the residuals ``r`` (zero outside ``use``) and the robust sigma they are scaled by
-    (the median absolute deviation of ``r[use]``, at least the quantisation's)."""
-    ru = r[use]
+def tukey(r: np.ndarray, use: np.ndarray | None) -> tuple[np.ndarray, float]:
+    """Tukey biweights of the residuals ``r`` (zero outside ``use``; None: every residual counts) and the robust
+    sigma they are scaled by (the median absolute deviation of ``r[use]``, at least the quantisation's)."""
+    ru = r if use is None else r[use]
     sig = max(_MAD * median(np.abs(ru - median(ru))), _QUANT)
     z = r / (_TUKEY * sig)
-    return np.where(use & (np.abs(z) < 1), (1 - z * z) ** 2, 0.0), sig
+    inside = np.abs(z) < 1
+    return np.where(inside if use is None else use & inside, (1 - z * z) ** 2, 0.0), sig
 
 
 def smooth(gray: np.ndarray) -> np.ndarray:

@@ -30,6 +30,7 @@ from lawful.perceive.camera_dense import _MAD, _QUANT, median, tukey
 
 RADIUS = 1  # work px: the shake the envelope tolerates (the shake registration's linear range at 1-px smoothing)
 _QUANTILES = np.linspace(2, 98, 25)  # of the background's intensities, matched for the brightness change
+_Q_ONES = np.ones(len(_QUANTILES))  # their weights
 
 
 def _quantiles(v: np.ndarray) -> np.ndarray:
@@ -62,6 +63,7 @@ class Movers:
         gy = cv2.Sobel(D0, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
         mag = cv2.magnitude(gx, gy)
         self._edges = keep0 & (mag > 3 * _MAD * float(np.median(mag[keep0]))) if keep0.any() else keep0
+        self._n_edges = int(np.count_nonzero(self._edges))
         self._last: tuple = (None, None)  # (image, its mask): a key frame asked twice is worked out once
         self.share = 0.0  # share of frame 0's background edges the last mask marked
 
@@ -73,38 +75,50 @@ class Movers:
         the pixel pairs, Tukey-reweighted from there (what moved drops out), as the quantiles of a tiled or banded
         backdrop are coarse (gain 1.02, offset -3.8 grey levels on a still render: its dark bar then read as
         moving); where the camera moved far, :meth:`mask` then marks the edges and gives up."""
+        got = self._gain(D, keep, pairs)
+        return None if got is None else got[:2]
+
+    def _gain(self, D: np.ndarray, keep: np.ndarray, pairs: bool) -> tuple[float, float, np.ndarray] | None:
+        """:meth:`gain` and the background grid pixels it used (flat indices)."""
         sel = self.grid[keep.ravel()[self.grid]]
         if self.q0 is None or len(sel) < 50:
             return None
-        a, c = _line(self.q0, _quantiles(D.ravel()[sel]), np.ones(len(_QUANTILES)))
-        x, y = self.D0.ravel()[sel].astype(np.float64), D.ravel()[sel].astype(np.float64)
-        use = np.ones(len(sel), bool)
+        v = D.ravel()[sel]
+        a, c = _line(self.q0, _quantiles(v), _Q_ONES)
+        x, y = self.D0.ravel()[sel].astype(np.float64), v.astype(np.float64)
         for _ in range(2 if pairs else 0):
-            wt = tukey(y - (a * x + c), use)[0]
+            wt = tukey(y - (a * x + c), None)[0]
             if wt.sum() < 25:
                 break
             a, c = _line(x, y, wt)
-        return float(a), float(c)
+        return float(a), float(c), sel
 
     def mask(self, D: np.ndarray, keep: np.ndarray) -> np.ndarray:
         """Pixels (bool, work px) of ``D`` that moved on their own since frame 0, grown; none where the marks
         hold most of the background's edges (the camera moved) or too little background is left to tell."""
         if self._last[0] is D:
             return self._last[1]
-        out, ac = np.zeros(D.shape, bool), self.gain(D, keep)
-        if ac is not None and abs(ac[0]) > 1e-3:
-            sel = self.grid[keep.ravel()[self.grid]]
-            Dm = ((D - np.float32(ac[1])) / np.float32(ac[0])).astype(np.float32)  # in frame 0's brightness
+        out, got = None, self._gain(D, keep, True)
+        if got is not None and abs(got[0]) > 1e-3:
+            a, c, sel = got
+            Dm = D - np.float32(c)
+            Dm /= np.float32(a)  # in frame 0's brightness
             diff = Dm.ravel()[sel] - self.D0.ravel()[sel]
             t = np.float32(self.z * max(_MAD * median(np.abs(diff - median(diff))), _QUANT))
             lo, hi = cv2.erode(Dm, self._k), cv2.dilate(Dm, self._k)
-            bad = (Dm > self.hi0 + t) | (Dm < self.lo0 - t) | (self.D0 > hi + t) | (self.D0 < lo - t)
+            # Dm > hi0 + t, Dm < lo0 - t, D0 > hi + t or D0 < lo - t (in place: these run on every registered frame)
+            bound, side = self.hi0 + t, np.empty(D.shape, bool)
+            bad = np.greater(Dm, bound)
+            bad |= np.less(Dm, np.subtract(self.lo0, t, out=bound), out=side)
+            bad |= np.greater(self.D0, np.add(hi, t, out=hi), out=side)
+            bad |= np.less(self.D0, np.subtract(lo, t, out=lo), out=side)
             r = RADIUS + 1  # (a shift brings in content from beyond the border there: no envelope to compare with)
             bad[:r], bad[-r:], bad[:, :r], bad[:, -r:] = False, False, False, False
-            bad = cv2.dilate(bad.astype(np.uint8), self._grow) > 0
-            self.share = float((bad & self._edges).sum()) / max(int(self._edges.sum()), 1)
+            bad = cv2.dilate(bad.view(np.uint8), self._grow).view(bool)  # (0/1 stays 0/1)
+            self.share = np.count_nonzero(np.logical_and(bad, self._edges, out=side)) / max(self._n_edges, 1)
             if self.share <= 0.5:
-                out = bad & keep
+                out = np.logical_and(bad, keep, out=bad)
+        out = np.zeros(D.shape, bool) if out is None else out
         self._last = (D, out)
         return out
 

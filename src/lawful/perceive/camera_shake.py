@@ -97,7 +97,7 @@ class Shake:
             return
         idx = idx[:: max(1, int(np.ceil(len(idx) / MAX_POINTS)))]
         yy, xx = np.divmod(idx, w)
-        self.y, self._xi, self._yi = np.stack([xx, yy], 1).astype(np.float32), xx, yy
+        self.y, self._idx = np.stack([xx, yy], 1).astype(np.float32), idx
         self.R = D0.ravel()[idx].astype(np.float64)
         self.Rc = self.R - self.R.mean()
         self.g0 = np.stack([gx.ravel()[idx], gy.ravel()[idx]], 1).astype(np.float64)
@@ -127,7 +127,7 @@ class Shake:
         if self.failed is not None:
             return
         k = len(self.est)
-        use = keep[self._yi, self._xi] & ~self.movers.mask(D, keep)[self._yi, self._xi]
+        use = keep.ravel()[self._idx] & ~self.movers.mask(D, keep).ravel()[self._idx]
         if use.sum() < 30:
             self.failed = f"frame {k}: too few background points off the objects ({int(use.sum())})"
             return
@@ -157,9 +157,10 @@ class Shake:
         # what the shift leaves, as a displacement (|residual| / |gradient|, median over the gradient information):
         # noise leaves a small fraction of a pixel, a zoom, turn or larger motion about its own size
         g2 = np.sum(G * G, 1)[use]
-        o = np.argsort(np.abs(r[use]) / np.sqrt(np.maximum(g2, 1e-12)))
+        moved = np.abs(r[use]) / np.sqrt(np.maximum(g2, 1e-12))
+        o = np.argsort(moved)
         c = np.cumsum(g2[o])
-        misfit = float((np.abs(r[use]) / np.sqrt(np.maximum(g2, 1e-12)))[o][np.searchsorted(c, 0.5 * c[-1])])
+        misfit = float(moved[o][np.searchsorted(c, 0.5 * c[-1])])
         if misfit > self.bound:
             self.failed = f"frame {k}: residual of a {misfit / self.s:.2f} px misregistration: not a pure shift"
             return

@@ -223,8 +223,9 @@ class Template:
                 m = mag[ok > 0]
                 if m.size < 50:
                     return
-                noise = _MAD * float(np.median(m))  # the gradient of noise (flat areas are most pixels or texture is)
-                self.grad_sd = float(np.median(m)) / np.sqrt(2 * np.log(2))  # per component (|g| is Rayleigh)
+                med = float(np.median(m))
+                noise = _MAD * med  # the gradient of noise (flat areas are most pixels or texture is)
+                self.grad_sd = med / np.sqrt(2 * np.log(2))  # per component (|g| is Rayleigh)
             idx = np.flatnonzero((ok > 0) & (mag > max(SIGMAS * noise, 0.05)))
             if len(idx) < 30:
                 continue

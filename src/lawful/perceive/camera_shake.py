@@ -89,8 +89,9 @@ class Shake:
         if m.size < 50:
             self.failed = "frame 0 has too few background pixels"
             return
-        noise = dense._MAD * float(np.median(m))
-        self.grad_sd = float(np.median(m)) / np.sqrt(2 * np.log(2))  # of noise, per component (|g| is Rayleigh)
+        med = float(np.median(m))
+        noise = dense._MAD * med
+        self.grad_sd = med / np.sqrt(2 * np.log(2))  # of noise, per component (|g| is Rayleigh)
         idx = np.flatnonzero(ok & (mag > max(SIGMAS * noise, 0.05)))
         if len(idx) < 30:
             self.failed = f"frame 0 has {len(idx)} background pixels with a gradient above noise"

@@ -58,8 +58,10 @@ def to_features(rgb: np.ndarray, blur: bool = True) -> np.ndarray:
     v = brightness(rgb).astype(np.float32)
     # channel 0 of the transform is the constant 1, scaled to L_WEIGHT * V below
     out = cv2.transform(rgb.astype(np.float32), _OPPONENT_AND_ONE)
-    k = CHROMA_SCALE / (v + DARK_OFFSET)
-    return cv2.multiply(out, cv2.merge((L_WEIGHT * v, k, k)))
+    k = np.add(v, DARK_OFFSET)  # in place from here (a whole frame's arrays are megabytes)
+    np.divide(CHROMA_SCALE, k, out=k)
+    v *= L_WEIGHT
+    return cv2.multiply(out, cv2.merge((v, k, k)), dst=out)
 
 
 def _blur3(rgb: np.ndarray) -> np.ndarray:
@@ -150,7 +152,7 @@ class ColorModel:
         if x.ndim != 3:
             x = x.reshape(-1, 1, 3)
         z = cv2.transform(x, affine)
-        return cv2.transform(cv2.multiply(z, z), _ONES).reshape(shape)
+        return cv2.transform(cv2.multiply(z, z, dst=z), _ONES).reshape(shape)
 
     def mask(self, feat: np.ndarray) -> np.ndarray:
         """Binary ``uint8`` mask (0/1) of the pixels of ``feat`` ``[H, W, 3]`` matching the object."""

@@ -35,12 +35,20 @@ MASK_EDGE_PX = 1.5
 
 
 @lru_cache(maxsize=32)
-def _centre_weight(window: int, degree: int) -> float:
+def _coeffs(window: int, degree: int) -> np.ndarray:
+    """Savitzky-Golay smoothing coefficients (read-only; made once per window and degree)."""
     from scipy.signal import savgol_coeffs
 
-    return float(savgol_coeffs(window, degree)[window // 2])
+    c = savgol_coeffs(window, degree)
+    c.flags.writeable = False
+    return c
 
 
+def _centre_weight(window: int, degree: int) -> float:
+    return float(_coeffs(window, degree)[window // 2])
+
+
+@lru_cache(maxsize=64)
 def k_for(alpha: float = FALSE_ALARM) -> float:
     """Number of standard deviations a Gaussian deviation exceeds (either sign) with probability ``alpha``."""
     from scipy.stats import norm
@@ -60,7 +68,7 @@ def residuals(signal, window: int = WINDOW, degree: int = DEGREE) -> np.ndarray:
     Only interior samples of runs of at least ``window`` finite samples get a residual (the
     fit is centred there, so the variance formula of the module docstring holds).
     """
-    from scipy.signal import savgol_filter
+    from scipy.ndimage import convolve1d
 
     y = np.asarray(signal, float)
     out = np.full_like(y, np.nan)
@@ -68,7 +76,8 @@ def residuals(signal, window: int = WINDOW, degree: int = DEGREE) -> np.ndarray:
     for a, b in _runs(np.isfinite(y)):
         if b - a < window:
             continue
-        fit = savgol_filter(y[a:b], window, degree, mode="interp")
+        # savgol_filter's own convolution: its interior is kept, the edge fits it adds would be dropped here
+        fit = convolve1d(y[a:b], _coeffs(window, degree), mode="constant")
         out[a + half:b - half] = (y[a:b] - fit)[half:b - a - half]
     return out
 
@@ -151,9 +160,20 @@ def smoothed_steps(signal, noise_sigma: float, window: int = 7, degree: int = 2)
         if win <= degree + 1:
             continue
         s[a:b] = savgol_filter(y[a:b], win, degree, mode="interp")
-        op = savgol_filter(np.eye(n), win, degree, axis=0, mode="interp")  # s = op @ y
-        sd[a:b - 1] = sig * np.linalg.norm(np.diff(op, axis=0), axis=1)
+        sd[a:b - 1] = sig * _step_norms(n, win, degree)
     return s, sd
+
+
+@lru_cache(maxsize=64)
+def _step_norms(n: int, window: int, degree: int) -> np.ndarray:
+    """``‖D_i‖`` of :func:`smoothed_steps` for a run of ``n`` samples (read-only; made once per run length:
+    both coordinates of a track, and its several measurements, share them)."""
+    from scipy.signal import savgol_filter
+
+    op = savgol_filter(np.eye(n), window, degree, axis=0, mode="interp")  # s = op @ y
+    v = np.linalg.norm(np.diff(op, axis=0), axis=1)
+    v.flags.writeable = False
+    return v
 
 
 # ----------------------------------------------------------------------------- which samples to trust

@@ -146,9 +146,9 @@ def test_unreadable_is_not_a_guess():
 def test_line_refit_leaves_out_stray_pixels():
     """A beam at 30° with a short same-coloured streak 20 px off it (another beam's fringe): the streak's
     pixels are dropped and the angle is the beam's; the plain fit is pulled off by the streak."""
-    from lawful.perceive import noise, regions
+    from lawful.perceive import lines, noise
 
-    assert regions.K_TRIM == pytest.approx(noise.k_for(), abs=1e-3)
+    assert lines.K_TRIM == pytest.approx(noise.k_for(), abs=1e-3)
     img = np.full((H * SS, W * SS, 3), 200, np.uint8)
     a = math.radians(30)
     ends = [(np.array([400 + s * 120 * math.cos(a), 200 + s * 120 * math.sin(a)]) + 0.5) * SS for s in (-1, 1)]
@@ -157,15 +157,16 @@ def test_line_refit_leaves_out_stray_pixels():
     img = cv2.resize(img, (W, H), interpolation=cv2.INTER_AREA)
     probe = Probe("beam", "line", (300, 120, 500, 280), color=BEAM)
     angles = {}
-    for passes in (1, regions.TRIM_PASSES):
-        regions.TRIM_PASSES, keep = passes, regions.TRIM_PASSES
+    for passes in (1, lines.TRIM_PASSES):  # one pass and no cross-section pieces: the plain fit
+        keep = lines.TRIM_PASSES, lines.SECTION
+        lines.TRIM_PASSES, lines.SECTION = passes, (1e9 if passes == 1 else keep[1])
         try:
             r = Reader([probe], (W, H), 1.0, 1.0, False)
             r.add(img)
             angles[passes] = float(r.read(None)["beam"]["angle"][0])
         finally:
-            regions.TRIM_PASSES = keep
-    assert angles[regions.TRIM_PASSES] == pytest.approx(a, abs=math.radians(0.1))
+            lines.TRIM_PASSES, lines.SECTION = keep
+    assert angles[lines.TRIM_PASSES] == pytest.approx(a, abs=math.radians(0.1))
     assert abs(angles[1] - a) > math.radians(1.0)
 
 

@@ -19,11 +19,11 @@ Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
                  light that drifts; the level must then stay clear of the region's top and bottom rows).
 - ``brightness`` ``luma`` (0–255), ``r``, ``g``, ``b``: means over the region; ``sigma``: standard error of luma.
 - ``line``       selected pixels fitted by a straight line, refitted without stray pixels (farther from the
-                 line than :data:`K_TRIM` robust sds of the pixels' distances, the sd at least
-                 :data:`TRIM_FLOOR`: another beam's fringe, compression's smear): ``x``, ``y`` (centroid), ``angle`` (direction in
+                 line than :data:`~lawful.perceive.lines.K_TRIM` robust sds of the pixels' distances, the sd at least
+                 :data:`~lawful.perceive.lines.TRIM_FLOOR`: another beam's fringe, compression's smear): ``x``, ``y`` (centroid), ``angle`` (direction in
                  image coordinates, radians in (−π/2, π/2]), ``rms`` (perpendicular px), ``length`` (extent
                  along the line), ``n`` (pixels kept), ``angle_sd`` (the direction's standard error, rad, from
-                 the scatter of the pixels' mean offsets over :data:`BIN`-px pieces). ``sigma``: rms / √n.
+                 the scatter of the pixels' mean offsets over :data:`~lawful.perceive.lines.BIN`-px pieces; ends cut askew by the region left out: :func:`~lawful.perceive.lines.fit_line`). ``sigma``: rms / √n.
 - ``blobs``      the ``count`` largest connected components of the selected pixels, ordered left to right,
                  ``[T, count]`` (NaN where fewer): ``x``, ``y``, ``area``, ``x0``, ``y0``, ``x1``, ``y1`` and a
                  circle fitted to each outline (:func:`lawful.perceive.fit.fit_circle`): ``cx``, ``cy``, ``r``,
@@ -51,15 +51,11 @@ import cv2
 import numpy as np
 
 from lawful.perceive.fit import fit_circle
+from lawful.perceive.lines import MIN_PIXELS, fit_line
 
 Kind = Literal["level", "brightness", "line", "blobs", "profile"]
 KINDS = ("level", "brightness", "line", "blobs", "profile")
 K_SELECT = 4.0  # robust background sds a darker/brighter pixel must depart by
-MIN_PIXELS = 6  # a line or blob needs at least this many selected pixels
-K_TRIM = 3.29  # a line's pixel farther than this many robust sds from the fitted line is stray (two-sided 1e-3)
-TRIM_PASSES = 4
-TRIM_FLOOR = 1.0  # px: the least robust sd trimmed at (a 4:2:0 chroma sample spans 2 px)
-BIN = 8.0  # px: a line's pieces for its direction's error (an H.264 transform block)
 MARGIN = 0.12  # share of the frame kept around the regions so a compensated camera can move that far
 
 
@@ -393,38 +389,7 @@ def _brightness(p: Probe, img, mask, state):
 
 def _line(p: Probe, img, mask, state):
     ys, xs = np.nonzero(_selected(p, img, mask, state))
-    if len(xs) < MIN_PIXELS:
-        return None
-    pts = np.stack([xs, ys], 1).astype(np.float32)
-    for _ in range(TRIM_PASSES):  # refit without stray pixels (another beam's fringe, compression's smear)
-        vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
-        perp = (pts[:, 0] - x0) * vy - (pts[:, 1] - y0) * vx
-        sd = max(1.4826 * float(np.median(np.abs(perp - np.median(perp)))), TRIM_FLOOR)
-        keep = np.abs(perp) <= K_TRIM * sd
-        if keep.all() or keep.sum() < MIN_PIXELS:
-            break
-        pts = pts[keep]
-    if vx < 0 or (vx == 0 and vy < 0):
-        vx, vy = -vx, -vy
-    perp = (pts[:, 0] - x0) * vy - (pts[:, 1] - y0) * vx
-    along = (pts[:, 0] - x0) * vx + (pts[:, 1] - y0) * vy
-    rms = float(np.sqrt(np.mean(perp**2)))
-    return {"x": float(x0), "y": float(y0), "angle": float(np.arctan2(vy, vx)), "rms": rms,
-            "length": float(along.max() - along.min() + 1), "n": float(len(pts)),
-            "angle_sd": _slope_sd(along, perp)}, rms / np.sqrt(len(pts))
-
-
-def _slope_sd(along: np.ndarray, perp: np.ndarray) -> float:
-    """Standard error (rad) of a line's direction from its pixels' mean offsets over :data:`BIN`-px pieces: an
-    error shared by neighbours (a compression block, aliasing's staircase) counts once per piece. NaN if < 4."""
-    b = ((along - along.min()) // BIN).astype(int)
-    cnt = np.bincount(b)
-    if (cnt > 0).sum() < 4:
-        return float("nan")
-    s, d = (np.bincount(b, v)[cnt > 0] / cnt[cnt > 0] for v in (along, perp))
-    s, d = s - s.mean(), d - d.mean()
-    res = d - (s @ d / (s @ s)) * s
-    return float(np.sqrt(res @ res / (len(s) - 2) / (s @ s)))
+    return fit_line(np.stack([xs, ys], 1).astype(np.float32), mask)
 
 
 def _arc_fit(pts: np.ndarray) -> tuple[float, float, float, float]:

@@ -5,8 +5,23 @@ function of its case's ``known`` and the frames drawn along it. R1 draws with WM
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import numpy as np
+
+from lawful.world.appearance import Style
+from lawful.world.draw import Scene, Sphere
+from lawful.world.physics import bounce_trajectory, projectile
+
+
+def ball_frames(k: dict, width: int, height: int, style: Style | None, xs: np.ndarray, ys: np.ndarray,
+                scene: Scene | None = None) -> Iterator[np.ndarray]:
+    """The ball (``radius_px``, ``color``) at centres ``xs``, ``ys`` over ``scene`` (default: a floor at
+    ``ground_y``)."""
+    scene = scene if scene is not None else Scene(width, height, style).ground(k["ground_y"])
+    color = tuple(k["color"])
+    for x, y in zip(xs, ys):
+        yield scene.frame([Sphere(float(x), float(y), k["radius_px"], color)])
 
 
 # --- R1: a fall with quadratic drag seen by a tilted camera -----------------------------------
@@ -57,3 +72,65 @@ def drag_fall_y(k: dict, t: np.ndarray, law: str) -> np.ndarray:
         d = D * u**3
     lam = k.get("perspective", 0.0)  # a tilted camera: the image scale changes along the fall
     return k["top_y"] + D * image_of(np.minimum(d, D), lam, D) / image_of(D, lam, D)
+
+
+# --- R2: a ball dropped from rest, bouncing with a slight sideways drift -----------------------
+
+
+def drifting_bounce_xy(k: dict, t: np.ndarray, law: str) -> tuple[np.ndarray, np.ndarray]:
+    """Ball centre (px) at times ``t``: held until ``hold_s``, dropped ``h0_px`` and bouncing with ``restitution``
+    under ``g_px_s2`` while drifting at ``vx_px_s``; the twin's heights decay as ``e²`` per bounce but its k-th
+    rebound lasts ``anti_float^k`` times what its height allows."""
+    s = np.asarray(t, float) - k["hold_s"]
+    h0, e, g = k["h0_px"], k["restitution"], k["g_px_s2"]
+    if law == "true":
+        h = np.where(s < 0, h0, bounce_trajectory(h0, e, g, np.maximum(s, 0.0)))
+    else:
+        t0 = math.sqrt(2 * h0 / g)
+        h = np.where(s < 0, h0, h0 - 0.5 * g * s * s)
+        start, j = t0, 1
+        while start < float(s.max()) and j < 50:
+            dur = 2 * e**j * t0 * k["anti_float"] ** j
+            u = (s - start) / dur
+            sel = (u >= 0) & (u < 1)
+            h = np.where(sel, 4 * h0 * e ** (2 * j) * u * (1 - u), h)
+            start += dur
+            j += 1
+    x = k["x"] + k["vx_px_s"] * np.maximum(s, 0.0)
+    return x, k["ground_y"] - k["radius_px"] - np.maximum(h, 0.0)
+
+
+
+# --- R3: a ball fired from a launcher, landing on the floor and rolling to a stop ----------------
+
+
+def launched_ball_xy(k: dict, t: np.ndarray, law: str, straight: float,
+                     stop_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """Ball centre (px) at times ``t``: at rest until ``hold_s``, a projectile under ``g_px_s2`` for ``flight_time_s``,
+    then rolling ``stop_px`` to a stop. Twin (``anti_kind``): *cartoon*, straight for the first ``straight`` of
+    the flight, then falling to the same landing; *drag*, a horizontal velocity decaying as ``exp(−s/T)``."""
+    T, g = k["flight_time_s"], k["g_px_s2"]
+    s = np.clip(np.asarray(t, float) - k["hold_s"], 0.0, None)
+    sf = np.minimum(s, T)
+    x, h = projectile(sf, k["x0"], 0.0, k["vx_px_s"], k["vy_px_s"], g)
+    if law == "anti" and k["anti_kind"] == "cartoon":
+        sc = straight * T
+        kappa = (k["vy_px_s"] * T + k["lift_px"]) / (0.5 * g * (T - sc) ** 2)
+        h = k["vy_px_s"] * sf - 0.5 * kappa * g * np.maximum(0.0, sf - sc) ** 2
+    elif law == "anti":
+        x = k["x0"] + k["vx_px_s"] * T * (1 - np.exp(-sf / T))
+    roll = stop_px * (1 - np.exp(-3 * (s - sf) / 0.3)) * np.sign(k["vx_px_s"])
+    return x + roll, np.minimum(k["y_launch"] - h, k["ground_y"] - k["radius_px"])
+
+
+def launcher_scene(k: dict, width: int, height: int, style: Style | None) -> Scene:
+    """The floor, a platform of height ``lift_px`` under the launch point (if any) and the launcher's marker
+    along the launch direction (``angle_deg``, the sign of ``vx_px_s``)."""
+    scene = Scene(width, height, style).ground(k["ground_y"])
+    r, x0, y0 = k["radius_px"], k["x0"], k["y_launch"]
+    if k["lift_px"] > 0:
+        scene.platform(x0 - 3 * r, y0 + r, x0 + 3 * r, k["ground_y"])
+    a = math.radians(k["angle_deg"])
+    ux, uy = math.cos(a) * np.sign(k["vx_px_s"]), -math.sin(a)
+    scene.marker_line((x0 - 1.6 * r * ux, y0 - 1.6 * r * uy), (x0 - 3.2 * r * ux, y0 - 3.2 * r * uy), width=2)
+    return scene

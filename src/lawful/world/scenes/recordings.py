@@ -8,10 +8,11 @@ import math
 from collections.abc import Iterator
 
 import numpy as np
+from scipy.integrate import solve_ivp
 
 from lawful.world.appearance import Style
-from lawful.world.draw import Scene, Sphere
-from lawful.world.physics import bounce_trajectory, projectile
+from lawful.world.draw import Block, Bob, Scene, Sphere, Spring, String
+from lawful.world.physics import bounce_trajectory, projectile, spring_position
 
 
 def ball_frames(k: dict, width: int, height: int, style: Style | None, xs: np.ndarray, ys: np.ndarray,
@@ -134,3 +135,163 @@ def launcher_scene(k: dict, width: int, height: int, style: Style | None) -> Sce
     ux, uy = math.cos(a) * np.sign(k["vx_px_s"]), -math.sin(a)
     scene.marker_line((x0 - 1.6 * r * ux, y0 - 1.6 * r * uy), (x0 - 3.2 * r * ux, y0 - 3.2 * r * uy), width=2)
     return scene
+
+
+# --- R4: one pendulum on a string, damped, released from rest ------------------------------------
+
+
+def damped_swing(t, length_m: float, theta0: float, g: float, gamma: float) -> tuple[np.ndarray, np.ndarray]:
+    """Angle and angular velocity of ``θ'' = −(g/L) sin θ − 2γ θ'`` released from rest at ``θ0`` (t ≥ 0)."""
+    t = np.asarray(t, float)
+    if t.size == 0 or t.max() <= 0:
+        return np.full(t.shape, float(theta0)), np.zeros(t.shape)
+    w2 = g / length_m
+    ts, inv = np.unique(np.clip(t, 0, None), return_inverse=True)
+    sol = solve_ivp(lambda _, y: (y[1], -w2 * math.sin(y[0]) - 2 * gamma * y[1]), (0.0, float(ts[-1])),
+                    (theta0, 0.0), method="DOP853", t_eval=ts, rtol=1e-10, atol=1e-12)
+    return sol.y[0][inv].reshape(t.shape), sol.y[1][inv].reshape(t.shape)
+
+
+def pendulum_swing_angles(k: dict, duration: float, t: np.ndarray, law: str, g: float) -> np.ndarray:
+    """Angle (rad) of the pendulum ``k['pendulum']`` at times ``t``: held until ``hold_s``, then a damped swing
+    (:func:`damped_swing`); the twin (``k['anti']``) chirps, slows at large amplitude, swings with the wrong
+    period or speeds up at its turning points (a triangle-like swing)."""
+    p = k["pendulum"]
+    th0 = int(p["side"]) * math.radians(float(p["amplitude_deg"]))
+    tau = np.maximum(np.asarray(t, float) - float(p["hold_s"]), 0.0)
+    anti = k["anti"]
+    kind, v = anti["kind"], float(anti["value"])
+    D = float(duration - p["hold_s"])
+    if law == "anti" and kind == "chirp":  # local period grows to (1 + v) times by the end
+        tau = D / v * np.log1p(v * tau / D)
+    elif law == "anti" and kind == "amplitude":  # large swings slower by up to (1 + v)
+        gam = float(p["gamma"])
+        rate = 1.0 / (1.0 + v * np.exp(-gam * tau))  # dτ'/dτ
+        tau = np.concatenate([[0.0], np.cumsum(0.5 * (rate[1:] + rate[:-1]) * np.diff(tau))]) * (1 + v)
+    elif law == "anti" and kind == "period":
+        tau = tau / v
+    th, om = damped_swing(tau, float(p["length_m"]), th0, g, float(p["gamma"]))
+    if law == "anti" and kind == "turning":
+        w = math.sqrt(g / float(p["length_m"]))
+        a, ph = np.hypot(th, om / w), np.arctan2(-om / w, th)
+        th = a * ((1 - v) * np.cos(ph) + v * (2 / math.pi) * np.arcsin(np.cos(ph)))
+    return th
+
+
+def string_pendulum_frames(p: dict, ground_y: float, width: int, height: int, style: Style | None,
+                           xs: np.ndarray, ys: np.ndarray) -> Iterator[np.ndarray]:
+    """A floor at ``ground_y``, a bar at pendulum ``p``'s pivot, its string and its bob at centres ``xs``, ``ys``."""
+    scene = Scene(width, height, style).ground(ground_y)
+    scene.support(p["pivot_x"] - 70, p["pivot_x"] + 70, p["pivot_y"])
+    for x, y in zip(xs, ys):
+        yield scene.frame([String((p["pivot_x"], p["pivot_y"]), (float(x), float(y))),
+                           Bob(float(x), float(y), float(p["radius_px"]), tuple(p["color"]))])
+
+
+# --- R5: a block on a vertical spring below a bar, released from the spring's rest length ---------
+
+
+def spring_extension(k: dict, duration: float, t: np.ndarray, law: str) -> np.ndarray:
+    """Spring extension (px, down) at times ``t``: the block held until ``hold_s``, then a damped oscillation
+    (``mass_kg``, ``stiffness``, ``damping_ratio``); the twin (``k['anti']``) chirps, grows or drifts."""
+    tau = np.maximum(np.asarray(t, float) - k["hold_s"], 0.0)
+    D = duration - k["hold_s"]
+    kind, v = k["anti"]["kind"], float(k["anti"]["value"])
+    if law == "anti" and kind == "chirp":
+        tau = D / v * np.log1p(v * tau / D)
+    m, stiff = k["mass_kg"], k["stiffness"]
+    c = 2 * k["damping_ratio"] * math.sqrt(stiff * m)
+    ext = spring_position(tau, m, stiff, k["g"], 0.0, damping=c) * k["px_per_m"]
+    eq = m * k["g"] / stiff * k["px_per_m"]
+    if law == "anti" and kind == "growing":  # the swing about equilibrium grows v-fold while it should decay
+        zeta_w = k["damping_ratio"] * math.sqrt(stiff / m)
+        ext = eq + (ext - eq) * np.exp(zeta_w * tau) * np.exp(math.log(v) * tau / D)
+    elif law == "anti" and kind == "drift":  # the resting point creeps by v amplitudes over the clip
+        ext = ext + v * eq * tau / D
+    return ext
+
+
+def hanging_block_frames(k: dict, width: int, height: int, style: Style | None,
+                         ext: np.ndarray) -> Iterator[np.ndarray]:
+    """The bar at ``bar_y``, the spring and the block (``side_px``) below it at extensions ``ext`` (px)."""
+    scene = Scene(width, height, style).support(k["x"] - 60, k["x"] + 60, k["bar_y"])
+    s = k["side_px"]
+    for e in ext:
+        top = k["bar_y"] + k["rest_px"] + float(e)
+        yield scene.frame([Spring((k["x"], k["bar_y"]), (k["x"], top), coils=9, radius=9),
+                           Block(k["x"], top + s / 2, s, s, 0.0, tuple(k["color"]))])
+
+
+# --- R6: two carts on a level track, the first pushed into the second ----------------------------
+
+
+def mirror_x(k: dict, x: float, width: int):
+    """Image column of track position ``x`` (the track runs right to left when ``k['mirror']``)."""
+    return width - x if k.get("mirror") else x
+
+
+def cart_collision(k: dict, m: np.ndarray, t: np.ndarray, law: str, fps: float, sub: int = 40) -> dict:
+    """Positions ``x [2, T]`` of the carts' centres at times ``t`` (unmirrored), the first contact ``t_c``, the
+    velocities just before and after it and the time of the next cart–cart contact (inf if none)."""
+    w = np.asarray(k["widths"], float)
+    x, v = np.array(k["x0"], float), np.array(k["v0"], float)
+    h = 1.0 / (fps * sub)
+    n = int(math.ceil((float(t[-1]) + 1e-9) / h)) + 1
+    xs = np.empty((n, 2))
+    contacts, first = [], {}
+    push_a = k["push_v"] / k["push_s"]
+    for i in range(n):
+        xs[i] = x
+        now = i * h
+        pushed = k["launch_s"] <= now < k["launch_s"] + k["push_s"]
+        if k["decel_px_s2"] > 0:  # friction on whatever moves, the pushed cart excepted
+            slow = np.sign(v) * np.maximum(0.0, np.abs(v) - k["decel_px_s2"] * h)
+            v = np.where([pushed, False], v, slow)
+        if pushed:
+            v[0] = min(k["push_v"], v[0] + push_a * h)
+        step = h
+        gap = x[1] - x[0] - (w[0] + w[1]) / 2
+        closing = v[0] - v[1]
+        if closing > 0 and gap - closing * step <= 0:
+            tau = max(0.0, gap / closing)
+            x += v * tau
+            before = v.copy()
+            v = collide(m, v, k["restitution"], law if not contacts else "true", k)
+            contacts.append(now + tau)
+            if len(contacts) == 1:
+                first = {"v_c": before.tolist(), "v_after": v.tolist()}
+            step -= tau
+        stop = k.get("end_stop_x")
+        if stop is not None and x[1] + w[1] / 2 >= stop and v[1] > 0:
+            v[1] = -0.7 * v[1]
+        x += v * step
+    tt = np.arange(n) * h
+    xi = np.stack([np.interp(t, tt, xs[:, j]) for j in range(2)])
+    return {"x": xi, "t_c": contacts[0] if contacts else math.inf,
+            "t_next": contacts[1] if len(contacts) > 1 else math.inf, **first}
+
+
+def collide(m: np.ndarray, v: np.ndarray, e: float, law: str, k: dict) -> np.ndarray:
+    """Velocities after a 1-D collision with restitution ``e`` (law) or the twin's rule (``k['anti_kind']``)."""
+    M = m[0] + m[1]
+    p = m[0] * v[0] + m[1] * v[1]
+    after = np.array([(p - m[1] * e * (v[0] - v[1])) / M, (p + m[0] * e * (v[0] - v[1])) / M])
+    if law != "anti":
+        return after
+    if k["anti_kind"] == "swap":
+        return v[::-1].copy()
+    j = int(np.argmin(m))
+    after[j] = v[j] + (1.0 + k["anti_gain"]) * (after[j] - v[j])
+    return after
+
+
+def carts_frames(k: dict, width: int, height: int, style: Style | None, x: np.ndarray) -> Iterator[np.ndarray]:
+    """The track (floor at ``ground_y``, the end stop at ``end_stop_x`` if any) and the two blocks at track
+    positions ``x [2, T]``."""
+    scene = Scene(width, height, style).ground(k["ground_y"])
+    if k.get("end_stop_x") is not None:
+        xs = k["end_stop_x"]
+        scene.platform(mirror_x(k, xs, width), k["ground_y"] - 30, mirror_x(k, xs + 8, width), k["ground_y"])
+    for i in range(x.shape[1]):
+        yield scene.frame([Block(mirror_x(k, float(x[j][i]), width), k["ground_y"] - k["heights"][j] / 2,
+                                 k["widths"][j], k["heights"][j], 0.0, tuple(k["colors"][j])) for j in range(2)])

@@ -22,11 +22,11 @@ from lawful.case import Case
 from lawful.perceive import noise
 from lawful.perceive.onset import REST_SAMPLES, SUSTAIN, onset_time, rest_position, sustained_onset
 from lawful.result import Measurement
-from lawful.suites.wmle.common import ConsistencyChecks, WmleTask, measure_consistency
+from lawful.suites.wmle.common import ConsistencyChecks, MetricScore, WmleTask, measure_consistency
 from lawful.tracks import Tracks
 
 __all__ = ["REST_SAMPLES", "SUSTAIN", "RecordingTask", "beyond_noise", "release_time", "rest_position",
-           "sustained_onset"]
+           "sustained_onset", "unresolved_scores"]
 
 
 class RecordingTask(WmleTask):
@@ -86,3 +86,11 @@ def beyond_noise(e: float, se: float, alpha: float = noise.FALSE_ALARM) -> float
     if not math.isfinite(se) or se < 0:
         se = 0.0
     return max(0.0, abs(e) - noise.k_for(alpha) * se)
+
+
+def unresolved_scores(m: Measurement, keys: tuple[str, ...]) -> dict[str, MetricScore] | None:
+    """Operational zeros for the metrics ``keys`` with ``m.notes['unresolved']`` as the reason (the extraction
+    could not measure: never a violation), or None when the measurement is resolved."""
+    if "unresolved" not in m.notes:
+        return None
+    return {k: MetricScore.operational_zero(m.notes["unresolved"]) for k in keys}

@@ -57,7 +57,7 @@ from lawful.suites.base import Law, TrackingPlan
 from lawful.suites.recordings._falls import (  # noqa: F401  (tests use fit_drag_fall, PERSPECTIVE_MAX)
     G, INTERVALS, PERSPECTIVE_MAX, TANH_MAX, drag_fall_measurement, fall_height, fit_drag_fall,
 )
-from lawful.suites.recordings.common import RecordingTask, beyond_noise
+from lawful.suites.recordings.common import RecordingTask, beyond_noise, unresolved_scores
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, frame_times, sphere_box
 from lawful.suites.wmle.p02_free_fall import FreeFall
 from lawful.tracks import Tracks
@@ -166,9 +166,8 @@ class FreeFallDrag(RecordingTask):
         return drag_fall_measurement(case, tracks)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
-        if "unresolved" in m.notes:
-            why = m.notes["unresolved"]
-            return {k: MetricScore.operational_zero(why) for k in ("M1", "M2", "M3")}
+        if (zeros := unresolved_scores(m, ("M1", "M2", "M3"))) is not None:
+            return zeros
         D, T, sigma = m.get("fall_px"), m.get("fall_time_s"), m.get("noise_px")
         out = {"M1": fit_metric(m.get("fit_rms_px"), sigma, D),
                "M2": rest_metric(m.get("release_speed_px_s"), m.get("release_speed_se_px_s"), D / T),

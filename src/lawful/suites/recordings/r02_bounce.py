@@ -38,7 +38,7 @@ from lawful.result import Measurement
 from lawful.score.wmle import geometric_mean, q
 from lawful.suites.base import Law
 from lawful.suites.recordings._bounces import bounce_measurement, restitution_stats
-from lawful.suites.recordings.common import RecordingTask, beyond_noise
+from lawful.suites.recordings.common import RecordingTask, beyond_noise, unresolved_scores
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, frame_times, sphere_box, style_of,
 )
@@ -51,7 +51,8 @@ ANTI_FLOAT = 1.25
 
 
 def bounce_metrics(pairs: dict, se: dict, known_e: float | None = None) -> dict[str, MetricScore]:
-    """M1–M3 of the module docstring from :func:`~lawful.suites.recordings._bounces.restitution_pairs` and their standard errors ``se``."""
+    """M1–M3 of the module docstring from :func:`~lawful.suites.recordings._bounces.restitution_pairs` and their
+    standard errors ``se``."""
     d, e = np.asarray(pairs["d"], float), np.asarray(pairs["e"], float)
     s1 = [q(beyond_noise(float(di), float(si)), A_AGREE) for di, si in zip(d, se["d"])]
     worst = int(np.nanargmax(np.abs(d))) if np.isfinite(d).any() else 0
@@ -131,12 +132,9 @@ class Bounce(RecordingTask):
         return bounce_measurement(case, tracks)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
-        if "unresolved" in m.notes:
-            why = m.notes["unresolved"]
-            out = {"M1": MetricScore.operational_zero(why), "M2": MetricScore.operational_zero(why)}
-            if "restitution" in case.known:
-                out["M3"] = MetricScore.operational_zero(why)
-            return out
+        keys = ("M1", "M2", "M3") if "restitution" in case.known else ("M1", "M2")  # M3 needs known.restitution
+        if (zeros := unresolved_scores(m, keys)) is not None:
+            return zeros
         pairs = {a: np.asarray(b, float) for a, b in m.notes["pairs"].items()}
         se = {a: (np.asarray(b, float) if isinstance(b, list) else float(b)) for a, b in m.notes["se"].items()}
         return bounce_metrics(pairs, se, case.known.get("restitution"))

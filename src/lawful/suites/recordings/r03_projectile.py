@@ -41,7 +41,7 @@ from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
 from lawful.suites.recordings._throws import flight_measurement, flight_residuals  # noqa: F401  (tests)
-from lawful.suites.recordings.common import RecordingTask, beyond_noise
+from lawful.suites.recordings.common import RecordingTask, beyond_noise, unresolved_scores
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, frame_times, sphere_box, style_of,
 )
@@ -123,9 +123,8 @@ class Projectile(RecordingTask):
         return flight_measurement(case, tracks)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
-        if "unresolved" in m.notes:
-            why = m.notes["unresolved"]
-            return {k: MetricScore.operational_zero(why) for k in ("M1", "M2", "M3")}
+        if (zeros := unresolved_scores(m, ("M1", "M2", "M3"))) is not None:
+            return zeros
         e, se = m.notes["residuals"], m.notes["se"]
         out = {}
         for key, name, a in (("M1", "e1", A_HORIZONTAL), ("M2", "e2", A_VERTICAL), ("M3", "e3", A_LANDING)):

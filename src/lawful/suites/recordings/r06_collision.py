@@ -36,7 +36,7 @@ from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law, TrackingPlan
 from lawful.suites.recordings._carts import IDS, collision_measurement
-from lawful.suites.recordings.common import RecordingTask, beyond_noise
+from lawful.suites.recordings.common import RecordingTask, beyond_noise, unresolved_scores
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, contrasting_colors, frame_times, style_of,
 )
@@ -182,8 +182,8 @@ class Collision(RecordingTask):
         return collision_measurement(case, tracks)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
-        if "unresolved" in m.notes:
-            return {f"M{i}": MetricScore.operational_zero(m.notes["unresolved"]) for i in (1, 2, 3)}
+        if (zeros := unresolved_scores(m, ("M1", "M2", "M3"))) is not None:
+            return zeros
         mass = [next(o.known["mass_kg"] for o in case.objects if o.id == oid) for oid in IDS]
         g = {key: m.get(f"{key}_v_px_s") for key in (f"{o}_{w}" for w in ("before", "after") for o in IDS)}
         v = [g[f"{o}_before"] for o in IDS]

@@ -40,7 +40,7 @@ from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
 from lawful.suites.recordings._slides import CUBIC_LEG, MIN_LEG, incline_measurement  # noqa: F401  (MIN_LEG: docs)
-from lawful.suites.recordings.common import RecordingTask, beyond_noise
+from lawful.suites.recordings.common import RecordingTask, beyond_noise, unresolved_scores
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, frame_times
 from lawful.suites.wmle.p11_rough_incline_round_trip import RoughInclineRoundTrip, block_item, slide_px, slope_frame
 from lawful.tracks import Tracks
@@ -191,8 +191,8 @@ class Incline(RecordingTask):
         return incline_measurement(case, tracks)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
-        if "unresolved" in m.notes:
-            return {f"M{i}": MetricScore.operational_zero(m.notes["unresolved"]) for i in (1, 2, 3)}
+        if (zeros := unresolved_scores(m, ("M1", "M2", "M3"))) is not None:
+            return zeros
         legs = {name: {key: m.get(f"{name}_{key}") for key in ("a", "se", "span", "n", "da", "se_da")
                        if m.get(f"{name}_{key}") is not None}
                 for name in ("up", "down") if m.get(f"{name}_a") is not None}

@@ -6,8 +6,10 @@ bounce, a free throw, carts of unequal mass. Each task here takes the setup's pa
 case (``known``: masses, lengths, μ, launch height …) and measures what the case leaves out. Release
 is the case's ``release`` or a sustained motion onset above the track's measured noise, never frame 0.
 
-Every module ``rNN_*.py`` holds one task (a :class:`~lawful.suites.recordings.common.RecordingTask`);
-the suite discovers them. Scores use WMLE's machinery: measured consistency C, metrics M1 … in [0, 1],
+Every module ``rNN_*.py`` holds one task (a :class:`~lawful.suites.recordings.common.RecordingTask`):
+its spec (case parameters, objects, metric formulas with their scales); its extraction lives in a
+suite-private ``_<topic>.py`` and its drawing in :mod:`lawful.world.scenes.recordings`. The suite
+discovers them. Scores use WMLE's machinery: measured consistency C, metrics M1 … in [0, 1],
 P their mean × 100 and the gated composite S (:mod:`lawful.suites.wmle.common`). See docs/recordings.md.
 """
 

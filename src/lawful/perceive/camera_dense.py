@@ -47,6 +47,13 @@ def tukey(r: np.ndarray, use: np.ndarray | None) -> tuple[np.ndarray, float]:
     return np.where(inside if use is None else use & inside, (1 - z * z) ** 2, 0.0), sig
 
 
+def gradient_noise(mag: np.ndarray) -> tuple[float, float]:
+    """From the background's gradient magnitudes: the robust size of noise's gradient (flat areas are most
+    pixels, or texture is) and the noise gradient's sd per component (``|g|`` is Rayleigh)."""
+    med = float(np.median(mag))
+    return _MAD * med, med / np.sqrt(2 * np.log(2))
+
+
 def smooth(gray: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
 
@@ -223,9 +230,7 @@ class Template:
                 m = mag[ok > 0]
                 if m.size < 50:
                     return
-                med = float(np.median(m))
-                noise = _MAD * med  # the gradient of noise (flat areas are most pixels or texture is)
-                self.grad_sd = med / np.sqrt(2 * np.log(2))  # per component (|g| is Rayleigh)
+                noise, self.grad_sd = gradient_noise(m)
             idx = np.flatnonzero((ok > 0) & (mag > max(SIGMAS * noise, 0.05)))
             if len(idx) < 30:
                 continue

@@ -89,9 +89,7 @@ class Shake:
         if m.size < 50:
             self.failed = "frame 0 has too few background pixels"
             return
-        med = float(np.median(m))
-        noise = dense._MAD * med
-        self.grad_sd = med / np.sqrt(2 * np.log(2))  # of noise, per component (|g| is Rayleigh)
+        noise, self.grad_sd = dense.gradient_noise(m)
         idx = np.flatnonzero(ok & (mag > max(SIGMAS * noise, 0.05)))
         if len(idx) < 30:
             self.failed = f"frame 0 has {len(idx)} background pixels with a gradient above noise"

@@ -102,6 +102,36 @@ def test_folder_models_are_scored_and_unknown_ones_skipped(section):
     assert "command:false" in res["skipped"] and "command:false" not in res["models"]
 
 
+def test_a_changed_answer_is_scored_again_and_nothing_else(section, tmp_path):
+    """Resume on the common runner: a job's fingerprint covers its rollout's five outputs, so replacing one output
+    file of a submitted folder re-plans exactly that (case, model, rollout) and its new score is stored."""
+    import shutil
+
+    from lawful.suites.applepi.answers import ReleaseAnswers
+    from lawful.suites.applepi.predictions import find_output
+
+    out, sec = section
+    sub = tmp_path / "sub"
+    shutil.copytree(out / "applepi" / "predictions" / "reference", sub)
+    folder = f"folder:{sub}"
+    first = run.run_applepi(out, models=(folder,), **KW)
+    cases = sorted((out / "cases" / "applepi").glob("*.json"))
+    with Store(out / "results.sqlite") as st:
+        jobs, reused, _ = ReleaseAnswers().plan(st, "applepi", cases, [folder], out, 1, 0, {})
+    assert (len(jobs), reused) == (0, 30)
+    entry = {"case_id": "FreeFall_000001", "path": "cases/UniversalGravitation/FreeFall/000001"}
+    target = find_output(sub, entry, "formulation_graphic", 1).path
+    static = find_output(out / "applepi" / "predictions" / "static", entry, "formulation_graphic", 1).path
+    target.unlink()  # rollouts are hard links of one file: replace this one only
+    shutil.copyfile(static, target)
+    with Store(out / "results.sqlite") as st:
+        jobs, reused, _ = ReleaseAnswers().plan(st, "applepi", cases, [folder], out, 1, 0, {})
+    assert [(j.key.case_id, j.key.rollout) for j in jobs] == [("FreeFall_000001", 1)] and reused == 29
+    again = run.run_applepi(out, models=(folder,), **KW)
+    m0, m1 = (x["models"][folder]["task_subtracks"]["FreeFall"]["formulation_graphic"] for x in (first, again))
+    assert m1 < m0 - 0.05  # one of FreeFall's three answers now shows the static frame
+
+
 def test_applepi_writers_of_one_video_do_not_interleave(tmp_path):
     """Built-in predictions are written through part files of their own: four writers of one clip at once
     leave one complete clip and no part file; a failing writer leaves nothing behind."""

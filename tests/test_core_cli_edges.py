@@ -48,7 +48,7 @@ def test_suite_list_names_every_suites_tasks():
     r = CliRunner().invoke(app, ["suite", "list"])
     assert r.exit_code == 0
     line = next(x for x in r.output.splitlines() if x.startswith("applepi"))
-    assert line.startswith("applepi (10 tasks, own flow): FreeFall,") and "(0 tasks" not in r.output
+    assert line.startswith("applepi (10 tasks): FreeFall,") and "(0 tasks" not in r.output
 
 
 def test_preset_paper_runs_wmle_with_four_rollouts_seeded_42_to_45(tmp_path):
@@ -95,37 +95,51 @@ def test_evaluate_takes_ocr_for_apple_pi_predictions(tmp_path, monkeypatch):
     assert seen["motion_masks"] is True and seen["ocr"] is False
 
 
+def _fake_applepi(monkeypatch, tmp_path) -> dict:
+    """Apple-π's case building, planning and judging replaced by recorders (no dataset is rendered)."""
+    from lawful.case import Case
+    from lawful.suites.applepi import answers as A
+    from lawful.suites.applepi import judging as J
+    from lawful.suites.applepi import tasks as T
+
+    seen: dict = {}
+
+    def write_case(self, index, run_seed, case_id, folder, options=None):
+        seen["build"] = options
+        return Case(id=case_id, suite="applepi", task=self.name).save(folder)
+
+    def plan(self, store, suite, case_paths, models, out, rollouts, seed_base, options):
+        seen["plan"], seen["cases"] = options, [p.name for p in case_paths]
+        return [], 0, {"_dataset": str(tmp_path), "_models": list(models), "skipped": {"x": "why"}}
+
+    def judge(out, store, dataset, models, cfg, redo, progress):
+        seen["judge"] = cfg
+        return {"judged": 0}
+
+    monkeypatch.setattr(T.ApplePiTask, "write_case", write_case)
+    monkeypatch.setattr(A.ReleaseAnswers, "plan", plan)
+    monkeypatch.setattr(J, "judge_models", judge)
+    return seen
+
+
 def test_run_takes_motion_masks_for_apple_pi(tmp_path, monkeypatch):
-    import lawful.suites.applepi.run as R
-
-    seen = {}
-
-    def fake(out_dir, **kw):
-        seen.update(kw)
-        return {"scale": [0, 1], "models": {}}
-
-    monkeypatch.setattr(R, "run_applepi", fake)
-    r = CliRunner().invoke(app, ["run", "--suite", "applepi", "--motion-masks", "--out", str(tmp_path), "--quiet"])
+    seen = _fake_applepi(monkeypatch, tmp_path)
+    r = CliRunner().invoke(app, ["run", "--suite", "applepi", "--tasks", "FreeFall", "-n", "1", "--motion-masks",
+                                 "--out", str(tmp_path), "--quiet"])
     assert r.exit_code == 0, r.output
-    assert seen["motion_masks"] is True
+    assert seen["plan"]["motion_masks"] is True and seen["cases"] == ["FreeFall_000001.json"]
 
 
 def test_run_hands_apple_pi_its_options_and_keeps_what_only_the_run_knows(tmp_path, monkeypatch):
-    """`lawful run` reaches Apple-π through Suite.flow: the judge and OCR options arrive, and the section's
-    run-only keys (judge counts, skipped models) join the section recomputed from the store."""
+    """`lawful run` runs Apple-π's tasks on the common runner: the judge and OCR options reach its case building,
+    planning and judging, and the section's run-only keys (judge counts, skipped models) join the section
+    recomputed from the store."""
     import json
 
-    import lawful.suites.applepi.run as R
-
-    seen = {}
-
-    def fake(out_dir, **kw):
-        seen.update(kw)
-        return {"scale": [0, 1], "models": {}, "judge": {"judged": 0}, "skipped": {"x": "why"}}
-
-    monkeypatch.setattr(R, "run_applepi", fake)
-    CliRunner().invoke(app, ["run", "--suite", "applepi", "--ocr", "--out", str(tmp_path), "--quiet",
-                             "--judge", "http://127.0.0.1:9/v1", "--judge-model", "jm"])
-    assert seen["judge_config"].model == "jm" and seen["ocr"] is True and seen["cases_per_task"] is None
+    seen = _fake_applepi(monkeypatch, tmp_path)
+    r = CliRunner().invoke(app, ["run", "--suite", "applepi", "--ocr", "--out", str(tmp_path), "--quiet", "--workers",
+                                 "1", "--judge", "http://127.0.0.1:9/v1", "--judge-model", "jm"])
+    assert seen["judge"].model == "jm" and seen["plan"]["ocr"] is True and seen["build"]["ocr"] is True
+    assert len(seen["cases"]) == 20, r.output  # ten tasks x the suite's default two cases
     section = json.loads((tmp_path / "leaderboard.json").read_text())["applepi"]
     assert section == {"scale": [0, 1], "models": {}, "ocr": None, "judge": {"judged": 0}, "skipped": {"x": "why"}}

@@ -159,3 +159,18 @@ def test_cli_errors_are_one_line(tmp_path):
     bad.write_text("{")
     r = CliRunner().invoke(app, ["evaluate", "--case", str(bad), "--video", str(bad)])
     assert r.exit_code == 2 and "not valid JSON" in r.output
+
+
+def test_jobs_of_one_batch_run_together_in_first_seen_order():
+    """A suite's jobs that share a batch (Apple-π: every job of one case) reach one worker together; the others
+    run alone, in plan order."""
+    from lawful.job import Job
+    from lawful.runner.jobs import batches
+    from lawful.store import VideoKey
+
+    def job(case, model, batch=""):
+        return Job(VideoKey("s", case, model, 0), f"{case}.json", model, "x", batch=batch)
+
+    a1, b1, a2, c, b2 = job("a", "m1", "a"), job("b", "m1", "b"), job("a", "m2", "a"), job("c", "m1"), job("b", "m2", "b")
+    assert batches([a1, b1, a2, c, b2]) == [[a1, a2], [b1, b2], [c]]
+    assert batches([c, c]) == [[c], [c]]

@@ -11,6 +11,7 @@ Times are physical seconds: the whole decoded clip spans ``duration``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from pathlib import Path
@@ -306,3 +307,9 @@ def _task_problem(case: Case) -> str:
 def case_schema() -> dict:
     """JSON Schema of the case file, generated from the models."""
     return Case.model_json_schema()
+
+
+def case_seed(seed: int, suite: str, task: str, index: int) -> int:
+    """A stable per-case seed (independent of Python's hash randomisation)."""
+    h = hashlib.sha256(f"{seed}/{suite}/{task}/{index}".encode()).digest()
+    return int.from_bytes(h[:4], "little")

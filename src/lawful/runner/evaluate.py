@@ -3,23 +3,13 @@
 from __future__ import annotations
 
 import traceback
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from lawful.case import Case
+from lawful.job import Evaluation, overall as _overall
 from lawful.result import Score
 from lawful.suites.base import Task, get_suite
 from lawful.video import VideoError
-
-
-@dataclass
-class Evaluation:
-    """The outcome for one video: overall status, per-column scores and the evidence behind them."""
-
-    status: str
-    scores: dict[str, Score]
-    reason: str = ""
-    evidence: dict = field(default_factory=dict)
 
 
 def task_for(case: Case) -> Task:
@@ -79,13 +69,6 @@ def evaluate_video(case: Case, video: str | Path, task: Task | None = None) -> E
         "tracks_meta": {k: v for k, v in tracks.meta.items() if isinstance(v, (int, float, str, list, dict))},
     }
     return Evaluation(status, scores, reason, evidence)
-
-
-def _overall(scores: dict[str, Score]) -> tuple[str, str]:
-    """The video's status (best of its columns') and the reasons of its unscored columns."""
-    statuses = {s.status for s in scores.values()}
-    status = "scored" if "scored" in statuses else ("unmeasurable" if "unmeasurable" in statuses else "invalid")
-    return status, "; ".join(sorted({s.reason for s in scores.values() if s.reason and s.status != "scored"}))
 
 
 def _unperceived(case: Case, video: Path, task: Task) -> Evaluation:

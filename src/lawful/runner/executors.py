@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib.util
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 
-from lawful.runner.jobs import Executor, ExecutorError, Job, Record, run_job  # noqa: F401  (Executor*: API)
+from lawful.runner.jobs import (Executor, ExecutorError, Job, Record, batches, run_batch,  # noqa: F401  (Executor*: API)
+                                run_job)
 from lawful.runner.pool import process_pool
 
 EXECUTORS = ("local", "ray")
@@ -28,24 +29,27 @@ class LocalExecutor(Executor):
         gpu, jobs = _split_gpu(jobs)
         for job in gpu:  # one process holds the GPU model: pool workers would each load their own copy
             record(*run_job(job))
-        if self.workers <= 1 or len(jobs) <= 1:
-            for job in jobs:
-                record(*run_job(job))
+        units = batches(jobs)
+        if self.workers <= 1 or len(units) <= 1:
+            for unit in units:
+                for outcome in run_batch(unit):
+                    record(*outcome)
             return
         with process_pool(self.workers) as pool:
             pending: set[Future] = set()
-            it = iter(jobs)
-            for job in it:  # keep a bounded number of jobs in flight
-                pending.add(pool.submit(run_job, job))
+            it = iter(units)
+            for unit in it:  # keep a bounded number of batches in flight
+                pending.add(pool.submit(run_batch, unit))
                 if len(pending) >= 2 * self.workers:
                     break
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for f in done:
-                    record(*f.result())
+                    for outcome in f.result():
+                        record(*outcome)
                     nxt = next(it, None)
                     if nxt is not None:
-                        pending.add(pool.submit(run_job, nxt))
+                        pending.add(pool.submit(run_batch, nxt))
 
 
 def _split_gpu(jobs: list[Job]) -> tuple[list[Job], list[Job]]:

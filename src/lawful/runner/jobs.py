@@ -10,24 +10,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from lawful.case import Case, load_case
 from lawful.generators.base import GenerationError, Generator, get_generator
+from lawful.job import Evaluation, Job
 from lawful.result import Score
-from lawful.runner.evaluate import Evaluation, _all, evaluate_video, task_for
-from lawful.store import VideoKey
+from lawful.runner.evaluate import _all, _crashed, evaluate_video, task_for
 from lawful.suites.base import Task, get_suite
-
-
-@dataclass(frozen=True)
-class Job:
-    key: VideoKey
-    case_path: str
-    model: str
-    video: str  # where the video is (or will be written)
-    seed: int = 0  # the generator's seed for this rollout
 
 
 Outcome = tuple[Job, str, Evaluation]  # (job, task name, evaluation)
@@ -78,11 +68,17 @@ def generate_job(job: Job, gen: Generator | None = None) -> Path | Outcome:
 
 
 def run_job(job: Job, gen: Generator | None = None) -> Outcome:
-    """Generate (if needed) and evaluate one video. Never raises."""
+    """Generate (if needed) and evaluate one video (or a suite's own answers: :attr:`Suite.answers`). Never raises."""
     loaded = _load(job)
     if len(loaded) == 3:
         return loaded
     case, task = loaded
+    answers = get_suite(job.key.suite).answers
+    if answers is not None:
+        try:
+            return job, task.name, answers.evaluate(job, case, task)
+        except Exception as e:  # a bug in one case's scoring must not stop the run
+            return job, task.name, _crashed("evaluation", task, e)
     video = Path(job.video)
     if not video.exists():
         made = _generate(job, case, task, gen)
@@ -90,6 +86,27 @@ def run_job(job: Job, gen: Generator | None = None) -> Outcome:
             return made
         video = made
     return job, task.name, evaluate_video(case, video, task)
+
+
+def run_batch(jobs: list[Job]) -> list[Outcome]:
+    """:func:`run_job` for each of ``jobs`` in turn, in one worker (a batch shares its case's data)."""
+    return [run_job(job) for job in jobs]
+
+
+def batches(jobs: list[Job]) -> list[list[Job]]:
+    """``jobs`` in the units a worker runs: one job alone, or every job of one :attr:`Job.batch` together
+    (in first-seen order)."""
+    out: list[list[Job]] = []
+    where: dict[str, list[Job]] = {}
+    for job in jobs:
+        if not job.batch:
+            out.append([job])
+        elif job.batch in where:
+            where[job.batch].append(job)
+        else:
+            where[job.batch] = [job]
+            out.append(where[job.batch])
+    return out
 
 
 Record = Callable[[Job, str, Evaluation], None]

@@ -18,14 +18,12 @@ cluster (``executor="ray"``); either way this process alone writes the store, as
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PIL import Image
-
+from lawful.case import case_seed  # noqa: F401  (API: runner.run.case_seed)
 from lawful.generators.base import get_generator
 from lawful.generators.external import Folder
 from lawful.generators.hosted.jobs import pregenerate
@@ -60,18 +58,13 @@ class RunConfig:
         return self.workers or os.cpu_count() or 1
 
 
-def case_seed(seed: int, suite: str, task: str, index: int) -> int:
-    """A stable per-case seed (independent of Python's hash randomisation)."""
-    h = hashlib.sha256(f"{seed}/{suite}/{task}/{index}".encode()).digest()
-    return int.from_bytes(h[:4], "little")
-
-
 def build_cases(suite: Suite, out: Path, n: int | None = None, seed: int = 0,
-                tasks: Iterable[str] | None = None, progress: bool = True, workers: int = 1) -> list[Path]:
+                tasks: Iterable[str] | None = None, progress: bool = True, workers: int = 1,
+                options: dict | None = None) -> list[Path]:
     """Write (or reuse) ``n`` cases per task of ``suite`` under ``out``; return the case files.
 
     ``workers > 1``: missing cases are made in a process pool (each case is a function of its seed alone,
-    so the files are the same)."""
+    so the files are the same). ``options``: the run's suite options (:meth:`Task.write_case`)."""
     out.mkdir(parents=True, exist_ok=True)
     n = n or suite.default_cases_per_task
     names = list(tasks) if tasks else list(suite.tasks)
@@ -91,13 +84,13 @@ def build_cases(suite: Suite, out: Path, n: int | None = None, seed: int = 0,
             _BUILDING = suite  # forked workers inherit it (a suite need not be picklable)
             try:
                 with process_pool(min(workers, len(todo))) as pool:
-                    for _ in pool.map(_write_case, *zip(*[(None, *t, seed, out) for t in todo])):
+                    for _ in pool.map(_write_case, *zip(*[(None, *t, seed, out, options) for t in todo])):
                         bar.advance(tid)
             finally:
                 _BUILDING = None
         else:
             for name, i, case_id in todo:
-                _write_case(suite, name, i, case_id, seed, out)
+                _write_case(suite, name, i, case_id, seed, out, options)
                 bar.advance(tid)
     return paths
 
@@ -105,17 +98,10 @@ def build_cases(suite: Suite, out: Path, n: int | None = None, seed: int = 0,
 _BUILDING: Suite | None = None  # the suite a case-building pool works for
 
 
-def _write_case(suite: Suite | None, name: str, i: int, case_id: str, seed: int, out: Path) -> None:
-    """Make case ``i`` of task ``name`` and write it as ``case_id``: its JSON (and first frame, if any) under ``out``."""
-    suite = suite or _BUILDING
-    task = suite.task(name)
-    case, frame = task.make_case(i, case_seed(seed, suite.name, name, i))
-    if frame is None:  # a text-only case (PhyGround): no first frame to write
-        case = case.model_copy(update={"id": case_id})
-    else:
-        case = case.model_copy(update={"id": case_id, "first_frame": f"{case_id}.png"})
-        Image.fromarray(frame).save(out / f"{case_id}.png")
-    case.save(out)
+def _write_case(suite: Suite | None, name: str, i: int, case_id: str, seed: int, out: Path,
+                options: dict | None = None) -> None:
+    """Make case ``i`` of task ``name`` and write it as ``case_id`` under ``out`` (:meth:`Task.write_case`)."""
+    (suite or _BUILDING).task(name).write_case(i, seed, case_id, out, options)
 
 
 def plan_jobs(store: Store, suite_name: str, case_paths: list[Path], models: list[str], out: Path,
@@ -164,7 +150,8 @@ def execute(jobs: list[Job], store: Store, workers: int, progress: bool = True, 
         tid = bar.add_task(f"{label:6s}", total=len(jobs))
 
         def record(job: Job, task: str, ev: Evaluation) -> None:
-            store.put(job.key, task, ev.status, ev.scores, ev.reason, job.video, ev.evidence, fingerprint(job.video))
+            store.put(job.key, task, ev.status, ev.scores, ev.reason, job.video, ev.evidence,
+                      ev.fingerprint or fingerprint(job.video))
             bar.advance(tid)
 
         (executor or LocalExecutor(workers)).run(jobs, record)
@@ -173,30 +160,33 @@ def execute(jobs: list[Job], store: Store, workers: int, progress: bool = True, 
 def run(config: RunConfig) -> dict:
     """Build, generate, evaluate and aggregate; return the leaderboard dict (also written to the run folder).
 
-    With ``config.report=False`` nothing is written and the sections of suites with their own flow
-    (:attr:`~lawful.suites.base.Suite.flow`) are returned, for the caller's one ``write_reports(..., extra)``."""
+    With ``config.report=False`` nothing is written and the sections of suites answering with their own outputs
+    (:attr:`~lawful.suites.base.Suite.answers`) are returned, for the caller's one ``write_reports(..., extra)``."""
     from lawful.report.leaderboard import suite_section, write_reports
 
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
     executor = make_executor(config.executor, config.n_workers, config.address, config.gpus_per_generation,
                              config.progress)
-    own: dict[str, dict] = {}  # suites with their own flow: run-specific keys of their section
+    own: dict[str, dict] = {}  # suites answering with their own outputs: run-specific keys of their section
     with Store(out / "results.sqlite") as store, executor:
         for name in config.suites:
             suite = get_suite(name)
             tasks = suite.match_tasks(config.tasks) if config.tasks else None  # names or labels, this suite's only
             if config.tasks and not tasks:
                 continue
-            if suite.flow is not None:
-                own[name] = suite.flow(config, store, tasks) or {}
-                continue
             cases = build_cases(suite, out / "cases" / name, config.cases_per_task, config.seed, tasks,
-                                config.progress, config.n_workers)
-            jobs, reused = plan_jobs(store, name, cases, config.models, out, config.rollouts, config.seed_base)
+                                config.progress, config.n_workers, config.options)
+            if suite.answers is not None:
+                jobs, reused, own[name] = suite.answers.plan(store, name, cases, config.models, out, config.rollouts,
+                                                             config.seed_base, config.options)
+            else:
+                jobs, reused = plan_jobs(store, name, cases, config.models, out, config.rollouts, config.seed_base)
+                pregenerate(jobs, out, config.progress)  # hosted APIs: submit / poll / download first (else no-op)
             _say_reused(reused, len(jobs), name, config.progress)
-            pregenerate(jobs, out, config.progress)  # hosted APIs: submit / poll / download first (no-op otherwise)
             execute(jobs, store, config.n_workers, config.progress, label=name, executor=executor)
+            if suite.answers is not None:
+                own[name] = suite.answers.finish(store, out, own[name], config.options, config.progress)
         sections = {name: {**suite_section(store, name), **notes} for name, notes in own.items()}
         if not config.report:
             return sections

@@ -12,11 +12,13 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 import numpy as np
+from PIL import Image
 
-from lawful.case import Case
+from lawful.case import Case, case_seed
 from lawful.choices import unknown  # noqa: F401  (suites.base.unknown: API before)
 from lawful.perceive.plan import TrackingPlan
 from lawful.result import Measurement, Score
@@ -69,6 +71,18 @@ class Task(ABC):
         decoding pass; they arrive as ``tracks.regions[name]`` (default: none)."""
         return []
 
+    def write_case(self, index: int, run_seed: int, case_id: str, folder: Path, options: dict | None = None) -> Path:
+        """Make case ``index`` of a run seeded ``run_seed`` and write it as ``folder/<case_id>.json`` (and its first
+        frame, if any, as ``<case_id>.png``); return the case file. ``options``: the run's suite options."""
+        case, frame = self.make_case(index, case_seed(run_seed, self.suite, self.name, index))
+        if frame is None:  # a text-only case (PhyGround): no first frame to write
+            case = case.model_copy(update={"id": case_id})
+        else:
+            case = case.model_copy(update={"id": case_id, "first_frame": f"{case_id}.png"})
+            folder.mkdir(parents=True, exist_ok=True)
+            Image.fromarray(frame).save(folder / f"{case_id}.png")
+        return case.save(folder)
+
     @abstractmethod
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         """A new case (parameters drawn from ``seed``) and its first frame ``[H, W, 3]`` uint8 RGB."""
@@ -103,18 +117,19 @@ class Suite:
     aggregate: Callable[[list[dict]], dict] | None = None
     # section(store) -> dict: the whole section instead (PhyGround: from judge answers; Apple-π: its own counts)
     section: Callable[[Any], dict] | None = None
-    # A suite whose cases are not one video each (Apple-π: five outputs per case, in its release layout) builds,
-    # generates and scores them itself: flow(run_config, store, tasks) -> run-specific keys for its section;
+    # What a model answers a case with, when it is not one video per rollout (None: a video, made by the model's
+    # generator and scored by perception). Apple-π's five outputs per case in its release layout: an object with
+    #   plan(store, suite, case_paths, models, out, rollouts, seed_base, options) -> (jobs, reused, notes)
+    #   evaluate(job, case, task) -> lawful.job.Evaluation   (make the answers if missing, then score them)
+    #   finish(store, out, models, options, progress) -> dict   (run-specific keys of the section, e.g. judge counts)
+    answers: Any = None
     # export(out_dir, cases_per_task, seed) -> {"cases": n, "files": {...}} writes its prompts for elsewhere.
-    flow: Callable[..., dict | None] | None = None
     export: Callable[..., dict] | None = None
     table: Callable[[dict], Any] | None = None
     # Judge rubrics whose stored values feed this suite's scores: rubric name → apply(rows, values) → rows,
     # where values maps lawful.store.VideoKey → {criterion: value}. Applied when the leaderboard is
     # recomputed, so a judged re-score never regenerates or re-measures a video.
     judged: dict[str, Callable[[list[dict], dict], list[dict]]] = field(default_factory=dict)
-    # Task names of a suite that runs its own flow (no Task objects), for listings and --tasks.
-    listed: tuple[str, ...] = ()
     # The paper's own run settings (`lawful run --preset paper`): cases_per_task, rollouts, seed_base, note.
     paper: dict[str, Any] = field(default_factory=dict)
     # Hooks for `lawful judge` (lawful.judges.cli reaches suites through lawful.suite_registry, never by name):
@@ -142,8 +157,8 @@ class Suite:
         return self.on_judged(store, rubrics, publish, show) if self.on_judged is not None else None
 
     def task_names(self) -> tuple[str, ...]:
-        """Names of the suite's tasks (a suite with its own flow lists its own)."""
-        return self.listed or tuple(self.tasks)
+        """Names of the suite's tasks."""
+        return tuple(self.tasks)
 
     def match_tasks(self, names) -> list[str]:
         """The suite's tasks among ``names`` (task names or seed labels such as 'P3', any case), in suite order."""

@@ -24,8 +24,7 @@ def suite_list() -> None:
     for name in suite_names():
         s = get_suite(name)
         names = s.task_names()
-        flow = ", own flow" if s.flow is not None else ""
-        out.print(f"[bold]{name}[/bold] ({len(names)} task{'s' if len(names) != 1 else ''}{flow}): {', '.join(names)}")
+        out.print(f"[bold]{name}[/bold] ({len(names)} task{'s' if len(names) != 1 else ''}): {', '.join(names)}")
 
 
 @suite_app.command("export")
@@ -110,8 +109,8 @@ def schema(suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Inst
         from lawful.suites.requirements import task_requirements
 
         _check_suites([suite])
-        if get_suite(suite).flow is not None:
-            fail(f"suite '{suite}' runs its own flow; its cases are described in docs/case-format.md")
+        if get_suite(suite).answers is not None:
+            fail(f"suite '{suite}' reads its cases from a dataset in its release layout; see docs/case-format.md")
         sys.stdout.write(json.dumps(task_requirements(suite), indent=2) + "\n")
         return
     sys.stdout.write(json.dumps(case_schema(), indent=2) + "\n")

@@ -5,9 +5,11 @@ CircularMotion; ConservationOfMomentum: PerfectlyElasticCollision, PerfectlyInel
 InelasticCollision; NewtonsFirstLaw: AtRest, UniformLinearMotion; MultiLaw: Composition), five
 subtracks, three rollouts per case, in the public release's dataset and prediction layouts.
 
-This suite does not use the Task ABC flow yet: ``lawful run`` reaches it through ``Suite.flow``
-(:func:`lawful.suites.applepi.run.flow`, which calls ``run_applepi``), its section is recomputed from the store
-(``store_section``) like every suite's; the functions (all in :mod:`lawful.suites.applepi.run`)::
+The ten tasks are tasks of the common runner (:mod:`lawful.suites.applepi.tasks`): ``lawful run`` builds each
+case's dataset folder and case file, plans one job per (case, model, rollout) and stores one row per job like
+every suite; what differs is what a model answers with, five outputs per rollout in the release layout
+(:mod:`lawful.suites.applepi.answers`, the suite's ``answers``). The section is recomputed from the store
+(``store_section``). Entry points at the edge (all in :mod:`lawful.suites.applepi.run`, on the same runner)::
 
     run_applepi(out_dir, models=("reference", "counterfactual", "static"), cases_per_task=2, seed=0,
                 dataset=None, workers=None, progress=True, width=832, height=480, tasks=None,
@@ -26,7 +28,7 @@ This suite does not use the Task ABC flow yet: ``lawful run`` reaches it through
         # the release layout; same section shape as run_applepi.
         # motion_masks=True (both functions): Deduction also gets Physics-IQ's motion-mask IoUs
         # (spatial_iou_motion, spatiotemporal_iou_motion, weighted_spatial_iou_motion), made in Physics-IQ's
-        # order (lawful.suites.applepi.motion); cases are scored one at a time for every model, so a case's
+        # order (lawful.suites.applepi.motion); every job of a case runs in one worker, so a case's
         # ground truth is read and derived once.
 
     export_prompts(out_dir, dataset=None, cases_per_task=2, seed=0, protocols=("video", "image"),
@@ -51,17 +53,20 @@ from lawful.suites.base import Suite, register_suite
 
 @register_suite("applepi")
 def make_suite() -> Suite:
-    from lawful.suites.applepi.run import DEFAULT_CASES_PER_TASK, export_prompts, flow, store_section, tables
-    from lawful.suites.applepi.scenes import TASKS
+    from lawful.suites.applepi.answers import ReleaseAnswers
+    from lawful.suites.applepi.run import DEFAULT_CASES_PER_TASK, export_prompts, store_section, tables
+    from lawful.suites.applepi.scenario import TASKS
+    from lawful.suites.applepi.tasks import ApplePiTask
 
-    return Suite(name="applepi", tasks={}, scale=(0.0, 1.0), default_cases_per_task=DEFAULT_CASES_PER_TASK,
-                 section=store_section, table=tables, listed=TASKS, flow=flow, export=export_prompts,
+    return Suite(name="applepi", tasks={t: ApplePiTask(t) for t in TASKS}, scale=(0.0, 1.0),
+                 default_cases_per_task=DEFAULT_CASES_PER_TASK, section=store_section, table=tables,
+                 answers=ReleaseAnswers(), export=export_prompts,
                  paper={"cases_per_task": 40, "rollouts": 3, "note": "Orchard's 400 cases (10 tasks x 40), three rollouts"},
                  case_set=judge_cases)
 
 
 def judge_cases(suite: Suite):
-    """Apple-π's cases for ``lawful judge plan`` (its own flow, no Task objects): each of its ten tasks once per
+    """Apple-π's cases for ``lawful judge plan``: each of its ten tasks once per
     subtrack, at the suite's default size (832 x 480, 2 s at 24 fps), standing for ``default_cases_per_task``
     cases of three rollouts each (the release's ``num_rollouts``)."""
     from lawful.case import Case

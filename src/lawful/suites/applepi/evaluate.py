@@ -94,14 +94,16 @@ def score_output(case: GTCase, out: Output, opts: Options, memo: dict | None = N
 
 
 def evaluate_case(case: GTCase, pred_root: str | Path, num_rollouts: int, opts: Options | None = None,
-                  judge: dict[tuple[str, int], dict[str, float]] | None = None) -> list[Result]:
-    """All outputs of one model for one case. ``judge[(subtrack, rollout)]`` holds rubric values, if any."""
+                  judge: dict[tuple[str, int], dict[str, float]] | None = None, rollouts=None,
+                  memo: dict | None = None) -> list[Result]:
+    """All outputs of one model for one case (``rollouts``: only these). ``judge[(subtrack, rollout)]`` holds
+    rubric values, if any; ``memo`` carries scored answers over calls (same pixels or file: scored once)."""
     opts = opts or Options()
-    memo: dict = {}
+    memo = {} if memo is None else memo
     source = "real" if case.is_realworld else "simulated"
     results = []
     for sub in opts.subtracks:
-        for r in range(num_rollouts):
+        for r in (range(num_rollouts) if rollouts is None else rollouts):
             out = find_output(pred_root, case.entry, sub, r)
             base = dict(case_id=case.case_id, task=case.task, pillar=case.pillar, source=source, subtrack=sub,
                         rollout=r)

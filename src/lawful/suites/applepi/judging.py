@@ -249,3 +249,20 @@ def judge_applepi(run_dir: str | Path, client: JudgeClient, models: Iterable[str
             store.close()
     return {"outputs": outputs, "judged": len(jobs), "skipped": skipped, "not_judged": not_judged,
             "statuses": dict(statuses), "fused": fused, "usage": client.usage.summary()}
+
+
+def judge_models(out: Path, store: Store, dataset: str | Path, models: list[str], judge_config, redo: bool,
+                 progress: bool) -> dict:
+    """Judge the stored outputs of ``models`` with their subtracks' rubrics and fuse them
+    (:func:`lawful.suites.applepi.judging.judge_applepi`; replies cached under ``<out>/judge_cache``);
+    returns the counts and the judge's public configuration."""
+    from lawful.judges.cache import JudgeCache
+    from lawful.judges.client import JudgeClient
+
+    if progress:
+        from lawful.progress import console
+
+        console.print(f"[dim]applepi[/dim] judging with {judge_config.model}")
+    client = JudgeClient(judge_config, JudgeCache(Path(out) / "judge_cache"))
+    judged = judge_applepi(out, client, models, redo=redo, dataset=dataset, store=store)
+    return {**judged, "config": judge_config.public()}

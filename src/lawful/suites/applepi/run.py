@@ -21,22 +21,19 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from lawful.result import Score
-from lawful.store import Store, VideoKey
+from lawful.store import Store
 from lawful.suites.applepi import models as M
-from lawful.suites.applepi import ocr as ocr_mod
 from lawful.suites.applepi import scenes
+from lawful.suites.applepi.answers import NUM_ROLLOUTS, ReleaseAnswers
 from lawful.suites.applepi.build import case_relpath, write_case, write_dataset_index
-from lawful.suites.applepi.dataset import Dataset, GTCase
-from lawful.suites.applepi.evaluate import Options, Result, evaluate_case
-from lawful.suites.applepi.fused import judge_values_of
+from lawful.suites.applepi.dataset import Dataset
 from lawful.suites.applepi.fusion import SUBTRACKS, OutputScore, aggregate
-from lawful.suites.applepi.predictions import read_submission, validate
+from lawful.suites.applepi.predictions import validate
 from lawful.suites.applepi.prompts import PROMPT_VERSION, expected_outputs, prompt
+from lawful.suites.applepi.tasks import case_files
 
 SUITE = "applepi"
 DEFAULT_CASES_PER_TASK = 2
-NUM_ROLLOUTS = 3  # what write_dataset_index records for a generated dataset
 
 
 def _workers(workers: int | None) -> int:
@@ -63,12 +60,10 @@ def _progress(progress: bool, msg: str) -> None:
 # --- dataset ----------------------------------------------------------------------------------
 def build_dataset(root: str | Path, cases_per_task: int = DEFAULT_CASES_PER_TASK, seed: int = 0,
                   width: int = 832, height: int = 480, tasks: Iterable[str] | None = None, workers: int | None = None,
-                  duration: float = 2.0, gt_fps: float = 24.0, dense_maps: bool = False, progress: bool = False,
-                  predictions: tuple = ()) -> Dataset:
-    """Write (or complete) a simulated dataset; cases already on disk are kept.
-
-    ``predictions=(models, folder, num_rollouts, protocol)``: each new case's built-in outputs are written in
-    the same job, from the frames just rendered (the GT PNGs are not read back)."""
+                  duration: float = 2.0, gt_fps: float = 24.0, dense_maps: bool = False,
+                  progress: bool = False) -> Dataset:
+    """Write (or complete) a simulated dataset at ``root`` without a run (``lawful suite export``); cases
+    already on disk are kept. The same cases as a run's (:meth:`ApplePiTask.write_case`)."""
     root = Path(root)
     tasks = list(tasks or scenes.TASKS)
     jobs, entries = [], []
@@ -78,59 +73,12 @@ def build_dataset(root: str | Path, cases_per_task: int = DEFAULT_CASES_PER_TASK
             case_seed = seed * 1000 + i
             entries.append({"case_id": f"{t}_{number:06d}", "path": case_relpath(t, number), "split": "test"})
             if not (root / entries[-1]["path"] / "lawful.json").exists():
-                jobs.append((root, t, number, case_seed, width, height, gt_fps, duration, case_seed, dense_maps,
-                             predictions))
+                jobs.append((root, t, number, case_seed, width, height, gt_fps, duration, case_seed, dense_maps))
     if jobs:
         _progress(progress, f"building {len(jobs)} cases at {width}x{height}")
-        _pmap(_build_job, jobs, _workers(workers))
+        _pmap(write_case, jobs, _workers(workers))
     write_dataset_index(root, entries, prompt_version=PROMPT_VERSION, num_rollouts=NUM_ROLLOUTS)
     return Dataset(root)
-
-
-def _build_job(root, task, number, seed, width, height, gt_fps, duration, style_seed, dense_maps, predictions) -> dict:
-    frames: dict | None = {} if predictions else None
-    entry = write_case(root, task, number, seed, width, height, gt_fps, duration, style_seed, dense_maps, frames)
-    if predictions:
-        models, preds, n, protocol = predictions
-        case = GTCase(root, entry)
-        case.remember_frames(frames)
-        for m in models:
-            M.write_predictions(m, case, Path(preds) / m, n, protocol)
-    return entry
-
-
-# --- scoring ------------------------------------------------------------------------------------
-def _score_case_job(dataset_root: str, entry: dict, todo: list[tuple], opts: Options) -> list[tuple[str, list[Result]]]:
-    """One case for several models ``[(model, pred_root, n, judge)]``: the case's ground truth (frames,
-    masks, motion masks, colour key) is read and derived once and shared by every model and rollout."""
-    case = GTCase(dataset_root, entry)
-    return [(model, evaluate_case(case, pred_root, n, opts, judge)) for model, pred_root, n, judge in todo]
-
-
-def _put(store: Store, model: str, results: list[Result], ocr: str | None = None) -> None:
-    """Store one model's results of a case: a row per rollout (``ocr``: the text reader used, if any)."""
-    by_rollout: dict[int, list[Result]] = {}
-    for r in results:
-        by_rollout.setdefault(r.output.rollout, []).append(r)
-    for rollout, rs in by_rollout.items():
-        o0 = rs[0].output
-        cols: dict[str, Score] = {}
-        for r in rs:
-            o = r.output
-            extra = {"pillar": o.pillar, "source": o.source, "groups": r.groups, **({"ocr": ocr} if ocr else {})}
-            cols[f"{o.subtrack}_objective"] = Score(status=o.status, value=o.value, reason=r.reason.split("\n")[0],
-                                                    metrics=dict(o.metrics), extra=extra)
-            if r.fused is not None:
-                cols[o.subtrack] = Score(status="scored", value=r.fused, metrics=dict(o.metrics),
-                                         extra={**extra, "groups": r.fused_groups})
-            for m, v in o.metrics.items():
-                cols[f"{o.subtrack}/{m}"] = (Score(status="scored", value=v) if v != -1 else
-                                             Score(status="unmeasurable", reason="not applicable"))
-        statuses = {r.output.status for r in rs}
-        status = "scored" if "scored" in statuses else ("unmeasurable" if "unmeasurable" in statuses else "invalid")
-        reason = "; ".join(sorted({r.reason.split("\n")[0] for r in rs if r.reason}))[:2000]
-        store.put(VideoKey(SUITE, o0.case_id, model, rollout), o0.task, status, cols, reason=reason,
-                  evidence={"outputs": {r.output.subtrack: r.path for r in rs}})
 
 
 def _outputs_from_rows(rows: list[dict], model: str, case_ids: set[str] | None, judged: bool) -> list[OutputScore]:
@@ -182,53 +130,30 @@ def leaderboard(store: Store, models: Iterable[str], case_ids: set[str]) -> dict
     return aggregate_rows(store.scores(SUITE), models, case_ids)
 
 
-def score_predictions(store: Store, dataset: Dataset, pred_root: str | Path, model: str, opts: Options,
-                      workers: int | None = None, progress: bool = False, num_rollouts: int | None = None) -> None:
-    """Score every not-yet-scored case of ``model`` and record it in ``store``."""
-    score_models(store, dataset, {model: pred_root}, opts, workers, progress, num_rollouts)
+def _score(out: Path, case_paths: list[Path], models: list[str], options: dict, workers: int | None,
+           progress: bool, store: Store) -> dict:
+    """Plan, run and finish Apple-π's jobs for ``case_paths`` on the common runner (what ``lawful run`` does
+    after building cases); returns the run's notes (skipped models, validation, judge counts)."""
+    from lawful.runner.run import execute
+
+    answers = ReleaseAnswers()
+    jobs, _, notes = answers.plan(store, SUITE, case_paths, models, out, 1, 0, {**options, "progress": progress})
+    if jobs:
+        _progress(progress, f"scoring {', '.join(notes['_models'])}: {len(jobs)} rollouts × {len(SUBTRACKS)} subtracks")
+    execute(jobs, store, _workers(workers), progress, label=SUITE)
+    return answers.finish(store, out, notes, options, progress)
 
 
-def score_models(store: Store, dataset: Dataset, roots: dict[str, str | Path], opts: Options,
-                 workers: int | None = None, progress: bool = False, num_rollouts: int | None = None) -> None:
-    """Score every not-yet-scored case of each ``model -> predictions folder``, case by case, so each case's
-    ground truth is prepared once for all models (one job per case)."""
-    ns = {m: int(num_rollouts or read_submission(r).get("num_rollouts") or dataset.num_rollouts) for m, r in roots.items()}
-    jobs, count = [], 0
-    for entry in dataset.entries:
-        todo = []
-        for m, r in roots.items():
-            if all(store.done(VideoKey(SUITE, entry["case_id"], m, k)) for k in range(ns[m])):
-                continue
-            todo.append((m, str(r), ns[m], judge_values_of(store, entry["case_id"], m)))
-        if todo:
-            jobs.append((str(dataset.root), entry, todo, opts))
-            count += len(todo)
-    if not jobs:
-        return
-    _progress(progress, f"scoring {', '.join(roots)}: {count} case outputs × {len(opts.subtracks)} subtracks")
-    ocr = ocr_mod.version() if opts.use_ocr else None
-    for per_model in _pmap(_score_case_job, jobs, _workers(workers)):
-        for m, results in per_model:
-            _put(store, m, results, ocr)
-
-
-def _case_ids(dataset: Dataset) -> set[str]:
-    return {e["case_id"] for e in dataset.entries}
-
-
-def _judge(out: Path, store: Store, ds: Dataset, models: list[str], judge_config, redo: bool,
-           progress: bool) -> dict:
-    """Judge the stored outputs of ``models`` with their subtracks' rubrics and fuse them
-    (:func:`lawful.suites.applepi.judging.judge_applepi`; replies cached under ``<out>/judge_cache``);
-    returns the counts and the judge's public configuration."""
-    from lawful.judges.cache import JudgeCache
-    from lawful.judges.client import JudgeClient
-    from lawful.suites.applepi.judging import judge_applepi
-
-    _progress(progress, f"judging with {judge_config.model}")
-    client = JudgeClient(judge_config, JudgeCache(out / "judge_cache"))
-    judged = judge_applepi(out, client, models, redo=redo, dataset=ds.root, store=store)
-    return {**judged, "config": judge_config.public()}
+def _section(out: Path, store: Store, models: list[str], case_paths: list[Path], notes: dict) -> dict:
+    """The section for this run's models and cases, with its notes; also written to ``out/applepi/leaderboard.json``."""
+    section = leaderboard(store, [m for m in models if m not in notes.get("skipped", {})],
+                          {Path(p).stem for p in case_paths})
+    section.update({k: notes[k] for k in ("judge", "validation", "skipped") if k in notes})
+    section["ocr"] = next((r["score"].get("extra", {}).get("ocr") for r in store.scores(SUITE)
+                           if r["score"].get("extra", {}).get("ocr")), None)
+    (out / SUITE).mkdir(parents=True, exist_ok=True)
+    (out / SUITE / "leaderboard.json").write_text(json.dumps(section, indent=2))
+    return section
 
 
 def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per_task: int | None = None,
@@ -237,94 +162,38 @@ def run_applepi(out_dir: str | Path, models: Iterable[str] = M.MODELS, cases_per
                 motion_masks: bool = False, protocol: str = "video", store: Store | None = None,
                 duration: float = 2.0, gt_fps: float = 24.0, dense_maps: bool = False, judge_config=None,
                 redo_judge: bool = False) -> dict:
-    """Build (or read) the dataset, write the built-in models' outputs, score them, return the leaderboard section.
+    """Build (or read) the dataset, write the built-in models' outputs, score them, return the leaderboard section:
+    ``lawful run --suite applepi`` as a function, on the common runner (cases under ``out/cases/applepi``).
 
     With a :class:`~lawful.judges.client.JudgeConfig` the judge scores every output with its subtrack's
-    rubric after the objective checks (:func:`lawful.suites.applepi.judging.judge_applepi`; replies cached
-    under ``<out>/judge_cache``) and the section holds the fused E.1/E.3 scores (``section["judge"]``:
-    the counts).
-
-    ``ocr=True`` adds the text-reading checks when Tesseract is installed (slow: ~1 s per image);
-    ``dense_maps=True`` also writes the large ``velocity/`` and ``depth/`` arrays of generated cases (not
-    needed for scoring: ``lawful.json`` carries the per-object truth). ``motion_masks=True`` adds Physics-IQ's
-    motion-mask IoUs to Deduction (:mod:`lawful.suites.applepi.motion`). Finished work is never redone.
+    rubric after the objective checks (:func:`judge_models`) and the section holds the fused E.1/E.3 scores
+    (``section["judge"]``: the counts). ``ocr=True`` adds the text-reading checks when Tesseract is installed
+    (slow: ~1 s per image); ``dense_maps=True`` also writes the large ``velocity/`` and ``depth/`` arrays of
+    generated cases; ``motion_masks=True`` adds Physics-IQ's motion-mask IoUs to Deduction
+    (:mod:`lawful.suites.applepi.motion`). Finished work is never redone.
     """
-    out = Path(out_dir)
-    base = out / SUITE
-    cases_per_task = DEFAULT_CASES_PER_TASK if cases_per_task is None else int(cases_per_task)
-    builtin, folders, skipped = [], {}, {}
-    for m in models:
-        if m in M.MODELS:
-            builtin.append(m)
-        elif m.startswith("folder:"):
-            folders[m] = Path(m.split(":", 1)[1])
-        else:
-            from lawful.choices import unknown
+    from lawful.runner.run import build_cases
+    from lawful.suites.base import get_suite
 
-            skipped[m] = (unknown(m, M.MODELS, "built-in Apple-π model") + "; Apple-π needs five outputs per case: "
-                          "export the prompts (lawful suite export --suite applepi) and score a predictions folder "
-                          "(folder:DIR, or lawful evaluate --suite applepi --predictions DIR)")
-            _progress(progress, f"[yellow]skipping {m}[/yellow]: {skipped[m]}")
-    if dataset is None:  # new cases get the built-in outputs while their frames are in memory
-        for m in builtin:
-            M.write_submission(base / "predictions" / m, m, protocol, NUM_ROLLOUTS, PROMPT_VERSION)
-        ds = build_dataset(base / "dataset", cases_per_task, seed, width, height, tasks, workers, duration, gt_fps,
-                           dense_maps, progress=progress,
-                           predictions=(tuple(builtin), str(base / "predictions"), NUM_ROLLOUTS, protocol) if builtin else ())
+    out = Path(out_dir)
+    models = list(models)
+    options = {"ocr": ocr, "motion_masks": motion_masks, "protocol": protocol, "judge_config": judge_config,
+               "redo_judge": redo_judge, "width": width, "height": height, "duration": duration, "gt_fps": gt_fps,
+               "dense_maps": dense_maps}
+    folder = out / "cases" / SUITE
+    if dataset is None:
+        n = DEFAULT_CASES_PER_TASK if cases_per_task is None else int(cases_per_task)
+        case_paths = build_cases(get_suite(SUITE), folder, n, seed, tasks, progress, _workers(workers), options)
     else:
-        ds = Dataset(dataset)
-    opts = Options(use_ocr=bool(ocr and ocr_mod.available()), motion_masks=motion_masks)
+        case_paths = case_files(Dataset(dataset), folder)
     own = store is None
     store = store or Store(out / "results.sqlite")
     try:
-        roots: dict[str, Path] = {}
-        if builtin:
-            _progress(progress, f"writing {', '.join(builtin)} outputs for {len(ds)} cases")
-        for m in builtin:
-            roots[m] = base / "predictions" / m
-            M.write_submission(roots[m], m, protocol, ds.num_rollouts, PROMPT_VERSION)
-        _pmap(_write_job, [(tuple(builtin), str(ds.root), c.entry, str(base / "predictions"), ds.num_rollouts, protocol)
-                           for c in ds] if builtin else [], _workers(workers))
-        validation = {}
-        for m, pred_root in folders.items():
-            validation[m] = validate(pred_root, ds).to_dict()
-            roots[m] = pred_root
-        score_models(store, ds, roots, opts, workers, progress)
-        judged = None
-        if judge_config is not None:
-            judged = _judge(out, store, ds, builtin + list(folders), judge_config, redo_judge, progress)
-        section = leaderboard(store, builtin + list(folders), _case_ids(ds))
-        if judged is not None:
-            section["judge"] = judged
-        section["ocr"] = ocr_mod.version() if opts.use_ocr else None
-        if validation:
-            section["validation"] = validation
-        if skipped:
-            section["skipped"] = skipped
+        notes = _score(out, case_paths, models, options, workers, progress, store)
+        return _section(out, store, models, case_paths, notes)
     finally:
         if own:
             store.close()
-    base.mkdir(parents=True, exist_ok=True)
-    (base / "leaderboard.json").write_text(json.dumps(section, indent=2))
-    return section
-
-
-def flow(config, store: Store, tasks: list[str] | None) -> dict:
-    """``lawful run`` for Apple-π (:attr:`lawful.suites.base.Suite.flow`): :func:`run_applepi` with the run's
-    settings (``config.options``: ocr, motion_masks, judge_config) into the run's store. Returns the section's
-    keys only this run knows: folder models' ``validation``, ``skipped`` models and the ``judge`` counts."""
-    o = config.options
-    section = run_applepi(config.out, models=tuple(config.models), cases_per_task=config.cases_per_task,
-                          seed=config.seed, workers=config.workers, progress=config.progress, tasks=tasks,
-                          ocr=o.get("ocr", False), motion_masks=o.get("motion_masks", False),
-                          judge_config=o.get("judge_config"), store=store)
-    return {k: section[k] for k in ("judge", "validation", "skipped") if k in section}
-
-
-def _write_job(models: tuple[str, ...], root: str, entry: dict, preds: str, n: int, protocol: str) -> None:
-    case = GTCase(root, entry)  # one reading of the case for every model
-    for m in models:
-        M.write_predictions(m, case, Path(preds) / m, n, protocol)
 
 
 def evaluate_predictions(dataset_dir: str | Path | None, predictions_dir: str | Path, out_dir: str | Path,
@@ -338,29 +207,32 @@ def evaluate_predictions(dataset_dir: str | Path | None, predictions_dir: str | 
     for a bad prediction file. ``model`` defaults to ``submission.json``'s model, else the folder name.
     With a ``judge_config`` the outputs are judged and fused as in :func:`run_applepi`.
     """
+    from lawful.runner.run import build_cases
+    from lawful.suites.base import get_suite
+
     out = Path(out_dir)
-    ds = (Dataset(dataset_dir) if dataset_dir is not None else
-          build_dataset(out / SUITE / "dataset", DEFAULT_CASES_PER_TASK, 0, workers=workers, progress=progress))
+    folder = out / "cases" / SUITE
+    if dataset_dir is None:
+        case_paths = build_cases(get_suite(SUITE), folder, DEFAULT_CASES_PER_TASK, 0, progress=progress,
+                                 workers=_workers(workers))
+        ds = Dataset(out / SUITE / "dataset")
+    else:
+        ds = Dataset(dataset_dir)
+        case_paths = case_files(ds, folder)
     pred = Path(predictions_dir)
     report = validate(pred, ds)
     model = model or report.submission.get("model") or pred.name
-    opts = Options(use_ocr=bool(ocr and ocr_mod.available()), motion_masks=motion_masks)
+    options = {"ocr": ocr, "motion_masks": motion_masks, "judge_config": judge_config, "redo_judge": redo_judge,
+               "predictions": {model: str(pred)}}
     own = store is None
     store = store or Store(out / "results.sqlite")
     try:
-        score_predictions(store, ds, pred, model, opts, workers, progress)
-        judged = _judge(out, store, ds, [model], judge_config, redo_judge, progress) if judge_config else None
-        section = leaderboard(store, [model], _case_ids(ds))
-        if judged is not None:
-            section["judge"] = judged
+        notes = _score(out, case_paths, [model], options, workers, progress, store)
+        notes["validation"] = {model: report.to_dict()}
+        return _section(out, store, [model], case_paths, notes)
     finally:
         if own:
             store.close()
-    section["validation"] = {model: report.to_dict()}
-    section["ocr"] = ocr_mod.version() if opts.use_ocr else None
-    (out / SUITE).mkdir(parents=True, exist_ok=True)
-    (out / SUITE / "leaderboard.json").write_text(json.dumps(section, indent=2))
-    return section
 
 
 def export_prompts(out_dir: str | Path, dataset: str | Path | None = None, cases_per_task: int | None = None,

@@ -32,6 +32,7 @@ class Evaluation:
     reason: str = ""
     evidence: dict = field(default_factory=dict)
     fingerprint: str | None = None  # identity of what was scored, when it is not the job's one file
+    path: str | None = None  # the stored row's file, when it is not the job's video ('': none, e.g. Apple-π's five)
 
 
 def overall(scores: dict[str, Score]) -> tuple[str, str]:

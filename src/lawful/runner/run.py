@@ -150,8 +150,8 @@ def execute(jobs: list[Job], store: Store, workers: int, progress: bool = True, 
         tid = bar.add_task(f"{label:6s}", total=len(jobs))
 
         def record(job: Job, task: str, ev: Evaluation) -> None:
-            store.put(job.key, task, ev.status, ev.scores, ev.reason, job.video, ev.evidence,
-                      ev.fingerprint or fingerprint(job.video))
+            store.put(job.key, task, ev.status, ev.scores, ev.reason, job.video if ev.path is None else ev.path,
+                      ev.evidence, ev.fingerprint or fingerprint(job.video))
             bar.advance(tid)
 
         (executor or LocalExecutor(workers)).run(jobs, record)

@@ -151,7 +151,9 @@ class ReleaseAnswers:
         memo = gt._cache.setdefault(("answers memo", opts.use_ocr, opts.motion_masks), {})
         results = evaluate_case(gt, pred_root, o["num_rollouts"], opts, rollouts=[job.key.rollout], memo=memo)
         status, cols, reason, evidence = row(results, ocr_mod.version() if opts.use_ocr else None)
-        return Evaluation(status, cols, reason, evidence, answers_fingerprint(pred_root, gt.entry, job.key.rollout))
+        # no one file: the row's outputs are in its evidence (what the report and Apple-π's judging read)
+        return Evaluation(status, cols, reason, evidence, answers_fingerprint(pred_root, gt.entry, job.key.rollout),
+                          path="")
 
     def finish(self, store, out: Path, notes: dict, options: dict, progress: bool) -> dict:
         """After the jobs: judge them when the run has a judge (``options['judge_config']``), fuse stored judge

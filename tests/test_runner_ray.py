@@ -179,3 +179,16 @@ def test_local_pool_makes_gpu_videos_in_one_process(tmp_path):
     assert {int(pid) for pid, _ in who} == {os.getpid()}
     ref = board["principia"]["models"]["gpuref"]
     assert ref["videos"] == 3 and ref["scored"] == 3 and ref["tasks"]["restitution"] >= 0.95
+
+
+def test_apple_pi_runs_on_ray_like_on_the_local_pool(ray, tmp_path):
+    """Apple-π's tasks are jobs of the common runner, so Ray runs them too (one task per rollout) and stores
+    the same rows as the local pool (which batches a case's jobs in one worker)."""
+    small = {"width": 320, "height": 192, "duration": 1.5}
+    kw = dict(cases_per_task=1, tasks=["FreeFall", "AtRest"], progress=False, report=False, options=small)
+    boards = {ex: run(RunConfig(["applepi"], ["reference", "static"], tmp_path / ex, workers=2, executor=ex, **kw))
+              for ex in ("local", "ray")}
+    assert boards["ray"] == boards["local"]
+    assert boards["ray"]["applepi"]["models"]["reference"]["videos"] == 2 * 3 * 5  # cases x rollouts x subtracks
+    local, remote = _scores(tmp_path / "local"), _scores(tmp_path / "ray")
+    assert len(remote) > 100 and remote == local

@@ -156,3 +156,30 @@ def test_predictions_made_elsewhere_are_judged_and_fused(base, tmp_path):
         for sub in SUBTRACKS:
             assert c[(r, sub)]["value"] == pytest.approx(expected(sub, c[(r, f"{sub}_objective")]["score"]["metrics"]),
                                                          abs=1e-9), sub
+
+
+def test_lawful_judge_on_an_apple_pi_run_judges_and_fuses_like_run_judge(base, tmp_path):
+    """``lawful judge --run DIR --rubric applepi-<subtrack>`` reaches Apple-π's rows through the common judge
+    step (judge_run → Suite.judge): one subtrack's three rollouts are judged, fused, and counted as a judged run."""
+    from typer.testing import CliRunner
+
+    from lawful.cli import app
+
+    out0, _ = base
+    run.run_applepi(tmp_path, dataset=out0 / "applepi" / "dataset", **KW)
+    with ChatServer(ones) as srv:
+        r = CliRunner().invoke(app, ["judge", "--run", str(tmp_path), "--rubric", "applepi-perception-graphic",
+                                     "--judge", srv.url, "--judge-model", "fake-judge"])
+        assert r.exit_code == 0, r.output
+        assert 1 <= len(srv.requests) <= 3
+    c = cols(tmp_path)
+    for k in range(3):
+        obj = c[(k, "perception_graphic_objective")]
+        assert c[(k, "perception_graphic")]["value"] == pytest.approx(
+            expected("perception_graphic", obj["score"]["metrics"]), abs=1e-9)
+        assert (k, "deduction") not in c  # only the rubric asked for
+    with Store(tmp_path / "results.sqlite") as st:
+        assert [(j["rubric"], j["suite"]) for j in st.judge_runs()] == [("applepi-perception-graphic", "applepi")]
+    board = json.loads((tmp_path / "leaderboard.json").read_text())["applepi"]["models"]["reference"]
+    assert board["subtracks"]["perception_graphic_objective"] == pytest.approx(
+        sum(c[(k, "perception_graphic_objective")]["value"] for k in range(3)) / 3)  # objective-only until all judged

@@ -112,13 +112,15 @@ def _fake_applepi(monkeypatch, tmp_path) -> dict:
         seen["plan"], seen["cases"] = options, [p.name for p in case_paths]
         return [], 0, {"_dataset": str(tmp_path), "_models": list(models), "skipped": {"x": "why"}}
 
-    def judge(out, store, dataset, models, cfg, redo, progress):
-        seen["judge"] = cfg
-        return {"judged": 0}
+    def judge(run_dir, rubric, client, store, **kw):
+        from lawful.judges.judge import RunReport
+
+        seen.setdefault("judge", []).append((rubric.name, client.config.model))
+        return RunReport()
 
     monkeypatch.setattr(T.ApplePiTask, "write_case", write_case)
     monkeypatch.setattr(A.ReleaseAnswers, "plan", plan)
-    monkeypatch.setattr(J, "judge_models", judge)
+    monkeypatch.setattr(J, "judge_rubric", judge)
     return seen
 
 
@@ -131,15 +133,18 @@ def test_run_takes_motion_masks_for_apple_pi(tmp_path, monkeypatch):
 
 
 def test_run_hands_apple_pi_its_options_and_keeps_what_only_the_run_knows(tmp_path, monkeypatch):
-    """`lawful run` runs Apple-π's tasks on the common runner: the judge and OCR options reach its case building,
-    planning and judging, and the section's run-only keys (judge counts, skipped models) join the section
-    recomputed from the store."""
+    """`lawful run` runs Apple-π's tasks on the common runner: the OCR option reaches its case building and planning,
+    the judge is asked each of its five rubrics through the common judge step (judge_run → Suite.judge), and the
+    section's run-only keys (skipped models) join the section recomputed from the store."""
     import json
 
     seen = _fake_applepi(monkeypatch, tmp_path)
     r = CliRunner().invoke(app, ["run", "--suite", "applepi", "--ocr", "--out", str(tmp_path), "--quiet", "--workers",
                                  "1", "--judge", "http://127.0.0.1:9/v1", "--judge-model", "jm"])
-    assert seen["judge"].model == "jm" and seen["plan"]["ocr"] is True and seen["build"]["ocr"] is True
+    assert seen["plan"]["ocr"] is True and seen["build"]["ocr"] is True
+    assert sorted(seen["judge"]) == [(f"applepi-{s}", "jm") for s in ("deduction", "formulation-graphic",
+                                                                       "formulation-text", "perception-graphic",
+                                                                       "perception-text")], r.output
     assert len(seen["cases"]) == 20, r.output  # ten tasks x the suite's default two cases
     section = json.loads((tmp_path / "leaderboard.json").read_text())["applepi"]
-    assert section == {"scale": [0, 1], "models": {}, "ocr": None, "judge": {"judged": 0}, "skipped": {"x": "why"}}
+    assert section == {"scale": [0, 1], "models": {}, "ocr": None, "skipped": {"x": "why"}}

@@ -351,9 +351,26 @@ def judge_run(run_dir: str | Path, rubric: str | Rubric, config: JudgeConfig, *,
     run_dir = Path(run_dir)
     rub = rubric if isinstance(rubric, Rubric) else load_rubric(rubric)
     client = client or JudgeClient(config, JudgeCache(cache_dir or run_dir / CACHE_DIR))
+    own = _suite_judge(rub.protocol)
+    if own is not None:  # a suite whose rows are not one video each (Apple-π) judges them itself, if it has any
+        with Store(run_dir / STORE_FILE) as store:
+            report = own(run_dir, rub, client, store, models=models, redo=redo, progress=progress)
+        if report is not None:
+            return report
     items = discover(run_dir, suite, models, videos_dir)
     with Store(run_dir / STORE_FILE) as store:
         return judge_items(items, rub, client, store, redo=redo, progress=progress)
+
+
+def _suite_judge(protocol: str):
+    """The judging hook of the suite a rubric belongs to (:attr:`lawful.suites.base.Suite.judge`), found through
+    the registry (judges import no suite); None for a suite of one video per row, or no suite."""
+    from lawful.suite_registry import get_suite
+
+    try:
+        return get_suite(protocol).judge
+    except KeyError:
+        return None
 
 
 def stored_values(store: Store, rubric: str, suite: str | None = None,

@@ -137,6 +137,10 @@ class Suite:
     # on_judged(store, rubrics, publish, show) -> dict | None: see :meth:`after_judging`.
     case_set: Callable[[Suite], Iterable[tuple[Case, int]]] | None = None
     on_judged: Callable[..., dict | None] | None = None
+    # judge(run_dir, rubric, client, store, *, models, redo, progress) -> lawful.judges.judge.RunReport | None: how
+    # lawful.judges.judge.judge_run judges this suite's rows when they are not one video each (Apple-π; None:
+    # the run holds none, judge its videos as every suite's)
+    judge: Callable[..., Any] | None = None
 
     def judge_cases(self) -> Iterator[tuple[Case, int]]:
         """(case, how many videos like it) standing for the suite's default case set in a judging cost

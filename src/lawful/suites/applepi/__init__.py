@@ -54,15 +54,32 @@ from lawful.suites.base import Suite, register_suite
 @register_suite("applepi")
 def make_suite() -> Suite:
     from lawful.suites.applepi.answers import ReleaseAnswers
+    from lawful.suites.applepi.fusion import SUBTRACKS, rubric_name
+    from lawful.suites.applepi.judging import judge_rubric
     from lawful.suites.applepi.run import DEFAULT_CASES_PER_TASK, export_prompts, store_section, tables
     from lawful.suites.applepi.scenario import TASKS
     from lawful.suites.applepi.tasks import ApplePiTask
 
     return Suite(name="applepi", tasks={t: ApplePiTask(t) for t in TASKS}, scale=(0.0, 1.0),
                  default_cases_per_task=DEFAULT_CASES_PER_TASK, section=store_section, table=tables,
-                 answers=ReleaseAnswers(), export=export_prompts,
+                 answers=ReleaseAnswers(), export=export_prompts, judge=judge_rubric,
+                 # judged values are fused into the stored rows when judging (fused.apply_judge), read as stored
+                 judged={rubric_name(s): _as_stored for s in SUBTRACKS},
                  paper={"cases_per_task": 40, "rollouts": 3, "note": "Orchard's 400 cases (10 tasks x 40), three rollouts"},
-                 case_set=judge_cases)
+                 case_set=judge_cases, on_judged=after_judging)
+
+
+def _as_stored(rows: list[dict], values: dict) -> list[dict]:
+    return rows
+
+
+def after_judging(store, rubrics: set[str], publish, show) -> None:
+    """After ``lawful judge`` with an Apple-π rubric: rewrite the run's applepi section (now fused where judged)."""
+    from lawful.suites.applepi.run import store_section, tables
+
+    section = store_section(store)
+    publish([], {"applepi": section})
+    show(tables(section))
 
 
 def judge_cases(suite: Suite):

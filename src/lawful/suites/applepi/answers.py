@@ -156,20 +156,13 @@ class ReleaseAnswers:
                           path="")
 
     def finish(self, store, out: Path, notes: dict, options: dict, progress: bool) -> dict:
-        """After the jobs: judge them when the run has a judge (``options['judge_config']``), fuse stored judge
-        values into re-scored rows, and return the notes without their private keys."""
+        """After the jobs: fuse stored judge values into re-scored rows (judging itself is the common judge
+        step, :attr:`Suite.judge`) and return the notes without their private keys."""
         from lawful.suites.applepi.fused import apply_judge
 
-        notes = dict(notes)
-        dataset, models = notes.pop("_dataset", None), notes.pop("_models", [])
-        cfg = options.get("judge_config")
-        if cfg is not None and dataset is not None:
-            from lawful.suites.applepi.judging import judge_models
-
-            notes["judge"] = judge_models(out, store, dataset, models, cfg, bool(options.get("redo_judge")), progress)
-        elif store.judgements(suite=SUITE):
+        if store.judgements(suite=SUITE):
             apply_judge(store)
-        return notes
+        return {k: v for k, v in notes.items() if not k.startswith("_")}
 
 
 def _submitted_rollouts(root: Path) -> int | None:

@@ -170,9 +170,20 @@ def _stored(store: Store, model_name: str) -> dict[tuple, set[str]]:
     return done
 
 
+def _ground_truth(run_dir: Path, dataset: str | Path | None, case_id: str) -> GTCase:
+    """A stored row's case folder: from ``dataset`` when given, else through the run's case file (which names its
+    dataset: the run's own, or the official one it was scored against)."""
+    case_file = run_dir / "cases" / SUITE / f"{case_id}.json"
+    if dataset is None and case_file.exists():
+        from lawful.suites.applepi.tasks import load
+
+        return load(case_file)[1]
+    return Dataset(dataset if dataset is not None else run_dir / SUITE / "dataset").case(case_id)
+
+
 def judge_applepi(run_dir: str | Path, client: JudgeClient, models: Iterable[str] | None = None, redo: bool = False,
                   progress: Callable[[int, int], None] | None = None, *, dataset: str | Path | None = None,
-                  store: Store | None = None) -> dict:
+                  store: Store | None = None, subtracks: Iterable[str] = SUBTRACKS) -> dict:
     """Judge every stored Apple-π output of a run folder with its subtrack's rubric and fuse the values
     into the ``<subtrack>`` columns. Returns counts: ``outputs`` (stored outputs considered), ``judged``,
     ``skipped`` (already judged), ``not_judged`` (objective status not scored), ``statuses`` (per
@@ -190,7 +201,7 @@ def judge_applepi(run_dir: str | Path, client: JudgeClient, models: Iterable[str
             if not col.endswith("_objective") or (wanted is not None and row["model"] not in wanted):
                 continue
             sub = col[: -len("_objective")]
-            if sub not in SUBTRACKS:
+            if sub not in SUBTRACKS or sub not in subtracks:
                 continue
             outputs += 1
             key = (row["case_id"], row["model"], int(row["rollout"]), sub)
@@ -206,11 +217,10 @@ def judge_applepi(run_dir: str | Path, client: JudgeClient, models: Iterable[str
                 not_judged += 1
                 continue
             jobs.append(_Job(key, row["task"], Path(path)))
-        ds = Dataset(dataset if dataset is not None else run_dir / SUITE / "dataset") if jobs else None
         cases: dict[str, GTCase] = {}
         for j in jobs:
             if j.key[0] not in cases:
-                cases[j.key[0]] = ds.case(j.key[0])
+                cases[j.key[0]] = _ground_truth(run_dir, dataset, j.key[0])
         finished = [0]
         lock = threading.Lock()
 
@@ -266,3 +276,26 @@ def judge_models(out: Path, store: Store, dataset: str | Path, models: list[str]
     client = JudgeClient(judge_config, JudgeCache(Path(out) / "judge_cache"))
     judged = judge_applepi(out, client, models, redo=redo, dataset=dataset, store=store)
     return {**judged, "config": judge_config.public()}
+
+
+def judge_rubric(run_dir: str | Path, rubric, client: JudgeClient, store: Store, *, models=None, redo: bool = False,
+                 progress: Callable[[int, int], None] | None = None):
+    """Apple-π's :attr:`~lawful.suites.base.Suite.judge` (what ``lawful judge`` and ``lawful run --judge`` reach
+    through :func:`lawful.judges.judge.judge_run`): :func:`judge_applepi` for the rubric's subtrack (the
+    keyframe rubric is Deduction's), with the call counts of a judged run. None when the run holds no scored
+    outputs of that subtrack (then single answer videos of a run folder are judged as every suite's videos)."""
+    from lawful.judges.judge import CALL_COUNTS, RunReport
+
+    name = rubric.name if hasattr(rubric, "name") else str(rubric)
+    sub = next((s for s in SUBTRACKS if name in (rubric_name(s), KEYFRAME_RUBRIC if s == "deduction" else "")), None)
+    if sub is None or not any(r["col"] == f"{sub}_objective" for r in store.scores(SUITE)):
+        return None
+    before = client.usage.snapshot()
+    got = judge_applepi(run_dir, client, models, redo, progress, store=store, subtracks=(sub,))
+    report = RunReport(videos=got["judged"], skipped=got["skipped"], statuses=Counter(got["statuses"]))
+    report.usage = client.usage.snapshot()
+    report.calls = {k: report.usage[k] - before[k] for k in CALL_COUNTS}
+    report.summary = client.usage.summary()
+    store.put_judge_run(rubric_name(sub), client.config.identity, SUITE,
+                        {**report.calls, "videos": report.videos, "skipped": report.skipped})
+    return report

@@ -28,6 +28,7 @@ from lawful.suites.applepi.answers import NUM_ROLLOUTS, ReleaseAnswers
 from lawful.suites.applepi.build import case_relpath, write_case, write_dataset_index
 from lawful.suites.applepi.dataset import Dataset
 from lawful.suites.applepi.fusion import SUBTRACKS, OutputScore, aggregate
+from lawful.suites.applepi.judging import judge_models
 from lawful.suites.applepi.predictions import validate
 from lawful.suites.applepi.prompts import PROMPT_VERSION, expected_outputs, prompt
 from lawful.suites.applepi.tasks import case_files
@@ -141,7 +142,11 @@ def _score(out: Path, case_paths: list[Path], models: list[str], options: dict, 
     if jobs:
         _progress(progress, f"scoring {', '.join(notes['_models'])}: {len(jobs)} rollouts × {len(SUBTRACKS)} subtracks")
     execute(jobs, store, _workers(workers), progress, label=SUITE)
-    return answers.finish(store, out, notes, options, progress)
+    cfg = options.get("judge_config")
+    judged = (judge_models(out, store, notes["_dataset"], notes["_models"], cfg, bool(options.get("redo_judge")),
+                           progress) if cfg is not None and notes["_dataset"] else None)
+    notes = answers.finish(store, out, notes, options, progress)
+    return notes if judged is None else {**notes, "judge": judged}
 
 
 def _section(out: Path, store: Store, models: list[str], case_paths: list[Path], notes: dict) -> dict:

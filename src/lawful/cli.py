@@ -107,7 +107,7 @@ def run(
     groups: dict[tuple, list[str]] = {}  # suites that share settings run together
     for s in suites:
         groups.setdefault(tuple(sorted(settings[s].items())), []).append(s)
-    own: dict[str, dict] = {}  # sections of suites with their own flow (Apple-π), with what only this run knows
+    own: dict[str, dict] = {}  # sections of suites answering with their own outputs (Apple-π): what only this run knows
     options = {"ocr": ocr, "motion_masks": motion_masks, "judge_config": judge_cfg}
     for key, group in groups.items():
         st = dict(key)

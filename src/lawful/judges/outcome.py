@@ -1,8 +1,8 @@
 """What a judged command tells the user at the end: call counts, where each score came from, exit code.
 
 The totals count every judge client the command made (:func:`lawful.judges.client.usage_since`),
-so suites with their own flow are counted too; the per-rubric lines come from the store's
-``judge_runs`` rows (every rubric run through :func:`lawful.judges.judge.judge_items` leaves one). Exit codes: 0 fine; :data:`EXIT_JUDGE` when judge calls were made and not
+so suites that judge their own rows (Apple-π's ``Suite.judge``) are counted too; the per-rubric lines come from
+the store's ``judge_runs`` rows (every rubric run through :func:`lawful.judges.judge.judge_run` leaves one). Exit codes: 0 fine; :data:`EXIT_JUDGE` when judge calls were made and not
 one gave a usable answer, or with ``strict`` when any call failed or was unusable.
 """
 

@@ -368,6 +368,31 @@ def read_first_frame(path: str | Path) -> np.ndarray:
 CODECS = ("yuv420p", "rgb")  # write_video's codecs
 
 
+class _RgbInput:
+    """RGB arrays into encoder frames of ``pix_fmt``: one RGB frame buffer and one single-threaded scaler
+    reused for a whole video (a fresh frame and converter per frame cost twice the CPU; same pixels)."""
+
+    def __init__(self, width: int, height: int, pix_fmt: str):
+        import av
+        from av.video.reformatter import VideoReformatter
+
+        self.pix_fmt, self.frame = pix_fmt, av.VideoFrame(width, height, "rgb24")
+        plane = self.frame.planes[0]
+        self.view = np.frombuffer(plane, np.uint8).reshape(height, plane.line_size)[:, :3 * width].reshape(
+            height, width, 3)
+        self.scaler = VideoReformatter()
+
+    def __call__(self, rgb: np.ndarray):
+        """The encoder's frame for ``rgb`` (``[H, W, 3]`` uint8), a new one each call."""
+        import av
+
+        if self.pix_fmt == "rgb24" or rgb.shape != self.view.shape:  # as is (the encoder scales other sizes)
+            vf = av.VideoFrame.from_ndarray(np.ascontiguousarray(rgb), format="rgb24")
+            return vf if self.pix_fmt == "rgb24" else vf.reformat(format=self.pix_fmt)
+        self.view[...] = rgb
+        return self.scaler.reformat(self.frame, format=self.pix_fmt, threads=1)
+
+
 def write_video(path: str | Path, frames: Iterable[np.ndarray], fps: float, crf: int = 18,
                 codec: str = "yuv420p") -> Path:
     """Encode RGB frames to H.264 MP4 (libx264, preset veryfast); odd sizes are padded by one pixel.
@@ -391,23 +416,22 @@ def write_video(path: str | Path, frames: Iterable[np.ndarray], fps: float, crf:
     tmp = path.with_name(f"{path.stem}.{os.getpid()}-{uuid.uuid4().hex[:8]}.part.mp4")
     container = av.open(str(tmp), "w")
     stream, done = None, False
-    prev, vf = None, None
+    prev, vf, rgb_in = None, None, None
     try:
         for frame in frames:
             if frame is not prev or vf is None:
                 prev = frame
-                frame = np.ascontiguousarray(frame, dtype=np.uint8)
+                frame = np.asarray(frame, dtype=np.uint8)
                 h, w = frame.shape[:2]
                 if stream is None:
                     stream = container.add_stream(encoder, rate=Fraction(fps).limit_denominator(1001))
                     stream.width, stream.height = w + (w % 2), h + (h % 2)
                     stream.pix_fmt = pix_fmt
                     stream.options = {"crf": str(crf), "preset": "veryfast"}
+                    rgb_in = _RgbInput(stream.width, stream.height, pix_fmt)
                 if (w % 2) or (h % 2):
                     frame = np.pad(frame, ((0, h % 2), (0, w % 2), (0, 0)), mode="edge")
-                vf = av.VideoFrame.from_ndarray(frame, format="rgb24")
-                if pix_fmt != "rgb24":
-                    vf = vf.reformat(format=pix_fmt)
+                vf = rgb_in(frame)
             vf.pts = None
             for packet in stream.encode(vf):
                 container.mux(packet)

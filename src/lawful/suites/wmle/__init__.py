@@ -6,13 +6,21 @@ subclass); the suite discovers them, so a new task module needs no registration.
 
 from __future__ import annotations
 
+import functools
+
 from lawful.suites.base import Suite, discover_tasks, register_suite
 from lawful.suites.wmle.common import FAMILIES, WmleTask
 
 
 def task_classes() -> list[type[WmleTask]]:
     """Concrete WmleTask classes of every ``pNN_*`` module in this package, ordered by label number."""
-    return discover_tasks(__name__, __path__, r"^p\d\d_\w+$", WmleTask)
+    return list(_discovered())
+
+
+@functools.cache
+def _discovered() -> tuple[type[WmleTask], ...]:
+    """Discovery scans the package once per process (every ``get_suite("wmle")``, one per job, asked again)."""
+    return tuple(discover_tasks(__name__, __path__, r"^p\d\d_\w+$", WmleTask))
 
 
 def task_info() -> dict[str, dict]:

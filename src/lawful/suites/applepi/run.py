@@ -212,18 +212,11 @@ def evaluate_predictions(dataset_dir: str | Path | None, predictions_dir: str | 
     for a bad prediction file. ``model`` defaults to ``submission.json``'s model, else the folder name.
     With a ``judge_config`` the outputs are judged and fused as in :func:`run_applepi`.
     """
-    from lawful.runner.run import build_cases
-    from lawful.suites.base import get_suite
-
     out = Path(out_dir)
     folder = out / "cases" / SUITE
-    if dataset_dir is None:
-        case_paths = build_cases(get_suite(SUITE), folder, DEFAULT_CASES_PER_TASK, 0, progress=progress,
-                                 workers=_workers(workers))
-        ds = Dataset(out / SUITE / "dataset")
-    else:
-        ds = Dataset(dataset_dir)
-        case_paths = case_files(ds, folder)
+    ds = (Dataset(dataset_dir) if dataset_dir is not None else
+          build_dataset(out / SUITE / "dataset", DEFAULT_CASES_PER_TASK, 0, workers=workers, progress=progress))
+    case_paths = case_files(ds, folder)
     pred = Path(predictions_dir)
     report = validate(pred, ds)
     model = model or report.submission.get("model") or pred.name

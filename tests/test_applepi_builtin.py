@@ -152,3 +152,28 @@ def test_applepi_writers_of_one_video_do_not_interleave(tmp_path):
     with pytest.raises(Exception):
         write_video(tmp_path / "bad.mp4", [a[0], np.zeros((3,), np.uint8)], 24.0)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["clip.mp4"]
+
+
+def test_a_broken_case_folder_is_counted_invalid_and_the_run_goes_on(section, tmp_path):
+    """A case whose ground-truth folder cannot be read: its rollouts are stored invalid in every subtrack with
+    the reason (0 in the section), the other cases are scored, and the next run tries it again."""
+    import shutil
+
+    out, _ = section
+    run_dir = tmp_path / "run"
+    shutil.copytree(out / "applepi" / "dataset", run_dir / "applepi" / "dataset")
+    shutil.copytree(out / "cases" / "applepi", run_dir / "cases" / "applepi")
+    (run_dir / "applepi" / "dataset" / "cases" / "UniversalGravitation" / "FreeFall" / "000001" /
+     "metadata.json").write_text("{not json")
+    sec = run.run_applepi(run_dir, models=("reference",), **KW)
+    ref = sec["models"]["reference"]
+    assert (ref["cases"], ref["invalid"]) == (10, 15)  # one case x 3 rollouts x 5 subtracks
+    assert ref["tasks"]["FreeFall"] == 0.0 and ref["tasks"]["AtRest"] > 0.9
+    with Store(run_dir / "results.sqlite") as st:
+        bad = [v for v in st.videos("applepi") if v["case_id"] == "FreeFall_000001"]
+        assert len(bad) == 3 and all(v["status"] == "invalid" and "metadata.json" in v["reason"] for v in bad)
+        from lawful.suites.applepi.answers import ReleaseAnswers
+
+        jobs, reused, _ = ReleaseAnswers().plan(st, "applepi", sorted((run_dir / "cases" / "applepi").glob("*.json")),
+                                                ["reference"], run_dir, 1, 0, {})
+    assert {j.key.case_id for j in jobs} == {"FreeFall_000001"} and reused == 27

@@ -71,6 +71,8 @@ def fingerprint(path: str | Path, known: str | None = None) -> str | None:
         resolved = str(p.resolve())
     except OSError:
         return None
+    if not p.is_file():  # a folder (a suite's answers) is not a file to fingerprint
+        return None
     if known:
         k = json.loads(known)
         if (k.get("path"), k.get("size"), k.get("mtime_ns")) == (resolved, st.st_size, st.st_mtime_ns):

@@ -21,7 +21,7 @@ from lawful.store import VideoKey
 from lawful.suites.applepi import models as M
 from lawful.suites.applepi import ocr as ocr_mod
 from lawful.suites.applepi.evaluate import Options, Result, evaluate_case
-from lawful.suites.applepi.fusion import SUBTRACKS
+from lawful.suites.applepi.fusion import SUBTRACKS, OutputScore
 from lawful.suites.applepi.predictions import find_output, read_submission, validate
 from lawful.suites.applepi.prompts import PROMPT_VERSION
 from lawful.suites.applepi.tasks import SUITE, gt_case, load
@@ -141,7 +141,22 @@ class ReleaseAnswers:
         return jobs, reused, notes
 
     def evaluate(self, job: Job, case, task) -> Evaluation:
-        """Write a built-in model's outputs for the case if missing, then score the job's rollout."""
+        """Write a built-in model's outputs for the case if missing, then score the job's rollout. An unreadable
+        case folder or a failing writer makes the rollout's five outputs ``invalid`` with the reason (counted as
+        0 in the section like any invalid output), never a crash or a row the section would not count."""
+        try:
+            return self._evaluate(job, case)
+        except Exception as e:
+            import traceback
+
+            reason = f"{type(e).__name__}: {e}".splitlines()[0]
+            results = [Result(OutputScore(case.id, task.name, task.pillar, "unknown", sub, job.key.rollout, "invalid",
+                                          None, {}), reason=reason) for sub in SUBTRACKS]
+            status, cols, why, evidence = row(results)
+            # no fingerprint: a rollout that failed is planned again by the next run
+            return Evaluation(status, cols, why, {**evidence, "traceback": traceback.format_exc(limit=8)}, path="")
+
+    def _evaluate(self, job: Job, case) -> Evaluation:
         o = dict(job.options)
         gt = gt_case(case)
         pred_root = Path(job.video)

@@ -1,7 +1,8 @@
 """Jobs on a Ray cluster (``lawful run --executor ray``).
 
 - Scoring is a CPU task per video (``run_job``: it also renders the video when the model's
-  generator needs no GPU, as the local pool does).
+  generator needs no GPU, as the local pool does), or per batch of jobs that share one (Apple-π: the
+  jobs of one case, so its ground truth is read once), as on the local pool.
 - A generator that declares ``resources`` (e.g. ``{"GPU": 1}``) generates in actors that keep it,
   and the pipeline it loads, for all of that model's videos; each video written is then scored by a
   CPU task. One actor per ``GPU / gpus-per-generation`` of the cluster; a model's actors are
@@ -25,7 +26,8 @@ from pathlib import Path
 
 from lawful.generators.base import Generator, get_generator
 from lawful.progress import console
-from lawful.runner.jobs import Executor, ExecutorError, Job, Outcome, Record, generate_job, run_job
+from lawful.runner.jobs import (Executor, ExecutorError, Job, Outcome, Record, batches, generate_job, run_batch,
+                                run_job)
 
 _worker_ready = False
 
@@ -50,6 +52,11 @@ def _in_worker(job: Job) -> str | None:
 def _score(job: Job) -> Outcome | str:
     """CPU task: generate if needed and evaluate one video (a str: the run folder is not visible here)."""
     return _in_worker(job) or run_job(job)
+
+
+def _score_batch(jobs: list[Job]) -> list[Outcome] | str:
+    """CPU task: :func:`_score` for jobs that share a batch (Apple-π: one case), in one worker."""
+    return _in_worker(jobs[0]) or run_batch(jobs)
 
 
 class _Generation:
@@ -146,10 +153,10 @@ class RayExecutor(Executor):
         if not jobs:
             return
         ray = self.connect()
-        score = ray.remote(num_cpus=1, max_retries=2)(_score)
+        score = ray.remote(num_cpus=1, max_retries=2)(_score_batch)
         limit = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
         gens: dict[str, Generator] = {}
-        to_score: deque[tuple[Job, Job]] = deque()  # (job as sent, job as planned)
+        ready: list[Job] = []
         to_make: dict[str, deque[Job]] = {}
         for job in jobs:
             if job.model not in gens:
@@ -158,7 +165,9 @@ class RayExecutor(Executor):
             if gen.resources and not Path(job.video).exists():
                 to_make.setdefault(job.model, deque()).append(job)
             else:
-                to_score.append((_absolute(job), job))
+                ready.append(job)
+        # units a CPU task scores: one job, or the jobs of one batch; (jobs as sent, jobs as planned)
+        to_score: deque[tuple[list[Job], list[Job]]] = deque(([_absolute(j) for j in u], u) for u in batches(ready))
         pending: dict = {}  # ref -> (job, actor or None)
         idle: dict[str, list] = {}
         busy: dict[str, int] = {}
@@ -167,8 +176,8 @@ class RayExecutor(Executor):
         try:
             while True:
                 while to_score and scoring < limit:
-                    sent, job = to_score.popleft()
-                    pending[score.remote(sent)] = (job, None)
+                    sent, unit = to_score.popleft()
+                    pending[score.remote(sent)] = (unit, None)
                     scoring += 1
                 for model, queue in to_make.items():
                     if queue and model not in idle:
@@ -181,25 +190,27 @@ class RayExecutor(Executor):
                     break
                 done, _ = ray.wait(list(pending), num_returns=1)
                 ref = done[0]
-                job, actor = pending.pop(ref)
+                got, actor = pending.pop(ref)
+                unit = got if actor is None else [got]
                 try:
                     res = ray.get(ref)
                 except ray.exceptions.RayError as e:
                     res = None
-                    lost.append(f"{job.key.case_id} {job.key.model} #{job.key.rollout}: {_one_line(e)}")
+                    lost.extend(f"{j.key.case_id} {j.key.model} #{j.key.rollout}: {_one_line(e)}" for j in unit)
                 if isinstance(res, str):
                     raise ExecutorError(res)
                 if actor is None:
                     scoring -= 1
-                    if res is not None:
-                        record(job, res[1], res[2])
+                    for job, outcome in zip(unit, res or []):
+                        record(job, outcome[1], outcome[2])
                     continue
+                job = got
                 idle[job.model].append(actor)
                 busy[job.model] -= 1
                 if isinstance(res, tuple):
                     record(job, res[1], res[2])
                 elif res is not None:  # written: score it next (videos stream out as they are made)
-                    to_score.appendleft((_absolute(job, str(res)), job))
+                    to_score.appendleft(([_absolute(job, str(res))], [job]))
                 if not to_make[job.model] and not busy[job.model]:
                     for a in idle[job.model]:  # this model is done: free its GPUs for the next one
                         ray.kill(a)

@@ -11,11 +11,12 @@ from lawful.case import CaseError, load_case
 from lawful.perceive import noise
 from lawful.runner.validate import validate_variant
 from lawful.score.wmle import q
-from lawful.suites.recordings.r01_free_fall import (
-    A_ACC, A_FIT, A_G, A_REST, ANTI_KINDS, PERSPECTIVE_MAX, FreeFallDrag, acceleration_metric, drag_fall, fall_of,
-    fit_drag_fall, fit_metric, gravity_metric, image_of, rest_metric,
+from lawful.suites.recordings._falls import (
+    PERSPECTIVE_MAX, acceleration_metric, fit_drag_fall, fit_metric, gravity_metric, rest_metric,
 )
+from lawful.suites.recordings.r01_free_fall import A_ACC, A_FIT, A_G, A_REST, ANTI_KINDS, FreeFallDrag
 from lawful.tracks import Tracks
+from lawful.world.scenes.recordings import drag_fall, fall_of, image_of
 
 K = noise.k_for()
 
@@ -75,25 +76,25 @@ def test_drag_cannot_stand_for_a_growing_acceleration_or_a_constant_speed():
 
 
 def test_metric_formulas():
-    m = fit_metric(3.0, 0.5, 600.0)
+    m = fit_metric(3.0, 0.5, 600.0, A_FIT)
     e = (3.0 - K * 0.5) / 600.0
     assert m.residual == pytest.approx(e) and m.value == pytest.approx(q(e, A_FIT))
-    assert fit_metric(1.0, 0.5, 600.0).value == 1.0  # noise explains it
-    m = rest_metric(-120.0, 10.0, 1000.0)
+    assert fit_metric(1.0, 0.5, 600.0, A_FIT).value == 1.0  # noise explains it
+    m = rest_metric(-120.0, 10.0, 1000.0, A_REST)
     e = (120.0 - K * 10.0) / 1000.0
     assert m.residual == pytest.approx(e) and m.value == pytest.approx(q(e, A_REST))
     acc, se = np.array([1000.0, 900.0, 1100.0]), np.array([10.0, 10.0, 10.0])
-    m = acceleration_metric(acc, se, 1000.0)
+    m = acceleration_metric(acc, se, 1000.0, A_ACC)
     e = (200.0 - K * math.hypot(10, 10)) / 1000.0
     assert m.residual == pytest.approx(e) and m.value == pytest.approx(q(e, A_ACC))
-    assert acceleration_metric(np.array([1000.0, 800.0, 600.0]), se, 900.0).value == 1.0  # drag: falls, fine
-    m = acceleration_metric(np.array([1000.0, 0.0, -400.0]), se, 900.0)
+    assert acceleration_metric(np.array([1000.0, 800.0, 600.0]), se, 900.0, A_ACC).value == 1.0  # drag: falls, fine
+    m = acceleration_metric(np.array([1000.0, 0.0, -400.0]), se, 900.0, A_ACC)
     assert m.components["upward"] == pytest.approx((400 - K * 10) / 900)
-    assert gravity_metric(9.4, 10.6, 0.05, 0.1).value == 1.0
-    m = gravity_metric(10.5, 11.0, 0.1, 0.1)  # faster than free fall: drag cannot do that
+    assert gravity_metric(9.4, 10.6, 0.05, 0.1, A_G).value == 1.0
+    m = gravity_metric(10.5, 11.0, 0.1, 0.1, A_G)  # faster than free fall: drag cannot do that
     e = (10.5 - 9.81 - K * 0.1) / 9.81
     assert m.residual == pytest.approx(e) and m.value == pytest.approx(q(e, A_G))
-    assert gravity_metric(9.0, 8.0, 0.0, 0.0).residual == pytest.approx((9.81 - 9.0) / 9.81)
+    assert gravity_metric(9.0, 8.0, 0.0, 0.0, A_G).residual == pytest.approx((9.81 - 9.0) / 9.81)
 
 
 def _measure(case, y, sigma=0.0, seed=0, r=14.0):

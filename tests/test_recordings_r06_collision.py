@@ -14,13 +14,13 @@ from lawful.perceive import noise
 from lawful.perceive.track import track
 from lawful.runner.validate import validate_variant
 from lawful.score.wmle import q
-from lawful.suites.recordings.r06_collision import (
-    IDS, Collision, energy_metric, momentum_metric, simulate, steady_metric,
-)
+from lawful.suites.recordings._carts import IDS, energy_metric, momentum_metric, steady_metric
+from lawful.suites.recordings.r06_collision import A_ENERGY, A_MOMENTUM, A_STEADY, Collision
 from lawful.suites.windows import RES_PX
-from lawful.suites.wmle.common import frame_times
+from lawful.suites.wmle.common import FPS, frame_times
 from lawful.tracks import Tracks
 from lawful.video import write_video
+from lawful.world.scenes.recordings import cart_collision
 
 K = noise.k_for()
 
@@ -50,26 +50,26 @@ def _case(seed):
 
 
 def test_formulas():
-    m1 = momentum_metric([2.0, 1.0], [10.0, 0.0], [5.0, 10.0], [0, 0], [0, 0])  # conserved: 20 = 10 + 10
+    m1 = momentum_metric([2.0, 1.0], [10.0, 0.0], [5.0, 10.0], [0, 0], [0, 0], A_MOMENTUM)  # conserved: 20 = 10 + 10
     assert m1.value == 1.0 and m1.residual == pytest.approx(0.0)
-    m1 = momentum_metric([2.0, 1.0], [10.0, 0.0], [5.0, 13.0], [0.1, 0.1], [0.1, 0.1])
+    m1 = momentum_metric([2.0, 1.0], [10.0, 0.0], [5.0, 13.0], [0.1, 0.1], [0.1, 0.1], A_MOMENTUM)
     se = math.sqrt(4 * 0.02 + 0.02) / 20
     assert m1.residual == pytest.approx(3 / 20) and m1.components["se"] == pytest.approx(se)
     assert m1.value == pytest.approx(q(3 / 20 - K * se, 0.10))
     # restitution 0.5 with momentum conserved: no energy created
-    m2 = energy_metric([2.0, 1.0], [10.0, 0.0], [5.0, 10.0], [0, 0], [0, 0])
+    m2 = energy_metric([2.0, 1.0], [10.0, 0.0], [5.0, 10.0], [0, 0], [0, 0], A_ENERGY)
     assert m2.components["restitution"] == pytest.approx(0.5) and m2.value == 1.0
     # super-elastic: c = (16 - 2) / 10 = 1.4, KE 100 -> 4 + 128 = 132
-    m2 = energy_metric([2.0, 1.0], [10.0, 0.0], [2.0, 16.0], [0, 0], [0, 0])
+    m2 = energy_metric([2.0, 1.0], [10.0, 0.0], [2.0, 16.0], [0, 0], [0, 0], A_ENERGY)
     assert m2.residual == pytest.approx(0.4) and m2.components["ke_ratio"] == pytest.approx(1.32)
     assert m2.value == pytest.approx(q(0.4, 0.10))
     # passing through (rear body faster afterwards): c = -1
-    assert energy_metric([1.0, 1.0], [10.0, 0.0], [10.0, 0.0], [0, 0], [0, 0]).residual == pytest.approx(1.0)
+    assert energy_metric([1.0, 1.0], [10.0, 0.0], [10.0, 0.0], [0, 0], [0, 0], A_ENERGY).residual == pytest.approx(1.0)
     # M3: slowing down is friction (allowed); speeding up by 20 px/s over a window, closing speed 100 -> 0.2
     slow = {"w": {"v": 50.0, "se": 0.1, "acc": -20.0, "se_acc": 0.0, "span": 1.0}}
     fast = {"w": {"v": 50.0, "se": 0.1, "acc": 20.0, "se_acc": 0.0, "span": 1.0}}
-    assert steady_metric(slow, 100.0).value == 1.0
-    assert steady_metric(fast, 100.0).residual == pytest.approx(0.2)
+    assert steady_metric(slow, 100.0, A_STEADY).value == 1.0
+    assert steady_metric(fast, 100.0, A_STEADY).residual == pytest.approx(0.2)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 4, 9])
@@ -77,7 +77,7 @@ def test_velocities_and_contact_on_noisy_tracks(seed):
     """Hand-made tracks of the simulated carts with 0.15 px noise: every velocity within k·se of the truth, the
     contact within a tenth of a frame; the twin's momentum far off."""
     task, case, m = _case(seed)
-    sim = simulate(case.known, m, frame_times(case), "true")
+    sim = cart_collision(case.known, m, frame_times(case), "true", FPS)
     meas = task.measure(case, _tracks(case, sim["x"], sigma=0.15, seed=seed))
     assert "unresolved" not in meas.notes
     assert meas.get("collision_s") == pytest.approx(sim["t_c"], abs=0.1 / case.fps)
@@ -88,8 +88,8 @@ def test_velocities_and_contact_on_noisy_tracks(seed):
             assert abs(got - tq[f"{o}_{w}_px_s"]) <= K * se, (o, w, got, tq[f"{o}_{w}_px_s"], se)
     sc = task.metrics(case, meas)
     assert min(s.value for s in sc.values()) >= 0.97
-    anti = task.metrics(case, task.measure(case, _tracks(case, simulate(case.known, m, frame_times(case), "anti")["x"],
-                                                         sigma=0.15, seed=seed)))
+    x_anti = cart_collision(case.known, m, frame_times(case), "anti", FPS)["x"]
+    anti = task.metrics(case, task.measure(case, _tracks(case, x_anti, sigma=0.15, seed=seed)))
     assert anti["M1"].value < 0.3  # the twin's momentum is off by 20 % or more
 
 
@@ -199,7 +199,7 @@ def test_after_window_ends_at_the_end_stop_or_the_frame_edge(seed, kind):
     """The struck cart reverses at the end stop, or leaves the view: its after-window ends before that sample
     and the velocities stay right."""
     task, case, m = _case(seed)
-    sim = simulate(case.known, m, frame_times(case), "true")
+    sim = cart_collision(case.known, m, frame_times(case), "true", FPS)
     x2 = sim["x"][1]
     if kind == "end stop":
         step = np.diff(x2)

@@ -16,7 +16,8 @@ from lawful.perceive.track import track
 from lawful.runner.validate import validate_variant
 from lawful.score.wmle import q
 from lawful.suites.windows import RES_PX
-from lawful.suites.recordings.r07_incline import Incline, predicted_ratio, slide
+from lawful.suites.recordings._slides import predicted_ratio, slide
+from lawful.suites.recordings.r07_incline import Incline
 from lawful.suites.wmle.common import frame_times
 from lawful.suites.wmle.p11_rough_incline_round_trip import slope_frame
 from lawful.tracks import Tracks

@@ -8,7 +8,8 @@ is the case's ``release`` or a sustained motion onset above the track's measured
 
 Every module ``rNN_*.py`` holds one task (a :class:`~lawful.suites.recordings.common.RecordingTask`):
 its spec (case parameters, objects, metric formulas with their scales); its extraction lives in a
-suite-private ``_<topic>.py`` and its drawing in :mod:`lawful.world.scenes.recordings`. The suite
+suite-private ``_<topic>.py`` (with the code of long metric formulas, called with the task's scales) and its
+drawing and rendered motion in :mod:`lawful.world.scenes.recordings`. The suite
 discovers them. Scores use WMLE's machinery: measured consistency C, metrics M1 … in [0, 1],
 P their mean × 100 and the gated composite S (:mod:`lawful.suites.wmle.common`). See docs/recordings.md.
 """

@@ -1,4 +1,4 @@
-"""R6's measurement of a two-body collision (:class:`~lawful.suites.recordings.r06_collision.Collision`).
+"""R6's measurement and scores of a two-body collision (:class:`~lawful.suites.recordings.r06_collision.Collision`).
 
 Contact: the first sample where the gap between the bodies (centre distance less their half-lengths
 along the track) comes within ``k·√(σ1² + σ2²) + 1 px`` of its smallest value (of 0 if they overlap),
@@ -12,6 +12,8 @@ rest (a quadratic turning round inside a window: friction stops a body, never tu
 Velocities ``v`` (before) and ``v'`` (after) are the slopes at the contact time of quadratic fits (lines
 below 6 samples), standard errors from ``σ`` (the track's localisation noise along the track, measured
 where the body moves).
+
+Scores: the task's M1–M3 (:func:`momentum_metric` …), each at the scale ``a`` the task states.
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ import numpy as np
 from lawful.case import Case
 from lawful.perceive import noise
 from lawful.result import Measurement
+from lawful.score.wmle import q
+from lawful.suites.recordings.common import beyond_noise
 from lawful.suites.windows import MIN_WINDOW, grow_window, motion_sigma, velocity_at
-from lawful.suites.wmle.common import event, steady_visible
+from lawful.suites.wmle.common import MetricScore, event, steady_visible
 from lawful.tracks import Tracks
 
 IDS = ("cart_1", "cart_2")
@@ -124,3 +128,46 @@ def collision_windows(case: Case, t, s, sig, tc) -> dict | str:
             f.update(i0=int(w[0]), i1=int(w[-1]))
             out[f"{o}_{name}"] = f
     return out
+
+
+# --- scores: R6's M1–M3 (formulas in the task's docstring; ``a`` the task's scale) -------------------------
+
+
+def momentum_metric(m, v, v_after, se, se_after, a: float) -> MetricScore:
+    """M1 from masses ``m`` and velocities before/after (length-2 sequences) with their standard errors."""
+    m, v, va, se, sa = (np.asarray(x, float) for x in (m, v, v_after, se, se_after))
+    den = float(np.sum(np.abs(m * v)))
+    e1 = float(np.sum(m * va) - np.sum(m * v)) / den
+    se1 = float(np.sqrt(np.sum(m**2 * (se**2 + sa**2)))) / den
+    return MetricScore.measured(q(beyond_noise(e1, se1), a), e1, se=se1, p_before=float(np.sum(m * v)),
+                                p_after=float(np.sum(m * va)))
+
+
+def energy_metric(m, v, v_after, se, se_after, a: float) -> MetricScore:
+    """M2: restitution outside [0, 1] or kinetic energy created, each beyond its propagated noise."""
+    m, v, va, se, sa = (np.asarray(x, float) for x in (m, v, v_after, se, se_after))
+    closing = float(v[0] - v[1])
+    c = float(va[1] - va[0]) / closing
+    se_c = math.sqrt(sa[0] ** 2 + sa[1] ** 2 + c * c * (se[0] ** 2 + se[1] ** 2)) / abs(closing)
+    out = max(0.0, c - 1.0, -c)
+    ke, ke_a = float(np.sum(0.5 * m * v**2)), float(np.sum(0.5 * m * va**2))
+    r = ke_a / ke
+    se_r = r * math.hypot(float(np.sqrt(np.sum((m * va * sa) ** 2))) / max(ke_a, 1e-12),
+                          float(np.sqrt(np.sum((m * v * se) ** 2))) / ke)
+    e2 = max(beyond_noise(out, se_c), beyond_noise(max(0.0, r - 1.0), se_r))
+    return MetricScore.measured(q(e2, a), max(out, r - 1.0, 0.0), restitution=c, se_restitution=se_c,
+                                ke_ratio=r, se_ke_ratio=se_r)
+
+
+def steady_metric(fits: dict[str, dict], closing: float, a: float, alpha=noise.FALSE_ALARM) -> MetricScore:
+    """M3: the largest speed gain within a window, relative to the closing speed, beyond its noise."""
+    worst, worst_raw, which = 0.0, 0.0, ""
+    k = noise.k_for(alpha)
+    for name, f in fits.items():
+        at_rest = abs(f["v"]) <= k * f["se"]
+        gain = abs(f["acc"]) if at_rest else max(0.0, f["acc"] * math.copysign(1.0, f["v"]))
+        e = gain * f["span"] / abs(closing)
+        b = beyond_noise(e, f["se_acc"] * f["span"] / abs(closing))
+        if b > worst or (b == worst and e > worst_raw):
+            worst, worst_raw, which = b, e, name
+    return MetricScore.measured(q(worst, a), worst_raw, reason=f"largest in {which}" if which else "")

@@ -1,4 +1,4 @@
-"""R1's measurement of a drag fall (:class:`~lawful.suites.recordings.r01_free_fall.FreeFallDrag`).
+"""R1's measurement and scores of a drag fall (:class:`~lawful.suites.recordings.r01_free_fall.FreeFallDrag`).
 
 Camera. A tilted camera changes the image scale along the fall: the image is ``y0 + u/(1 + λ·u/S)`` of
 the fall ``u`` (the projective map of a line, ``S`` the image range). A scale that shrinks downwards
@@ -13,6 +13,7 @@ states it). The fall ends at the first impact (:func:`~lawful.suites.wmle.p02_fr
 The fit uses up to ``REST_SAMPLES`` resting samples before the onset and every steady sample of the fall;
 ``σ`` is the track's measured noise in ``y`` and ``D`` the fall distance in px, ``T`` the fall time.
 
+Scores: the task's M1–M4 (:func:`fit_metric` …), each at the scale ``a`` the task states.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ import numpy as np
 from lawful.case import Case
 from lawful.perceive import noise
 from lawful.result import Measurement
-from lawful.suites.recordings.common import REST_SAMPLES, release_time, rest_position
-from lawful.suites.wmle.common import event, interval_slopes, steady_xy
+from lawful.score.wmle import q
+from lawful.suites.recordings.common import REST_SAMPLES, beyond_noise, release_time, rest_position
+from lawful.suites.wmle.common import MetricScore, event, interval_slopes, steady_xy
 from lawful.suites.wmle.p02_free_fall import first_impact
 from lawful.tracks import Tracks
 from lawful.world.scenes.recordings import drag_fall, fall_of, image_of, lncosh
@@ -208,3 +210,44 @@ def _time_to(f: dict, D: float) -> float:
         return math.sqrt(2 * D / g)
     x = D * k * k / g  # acosh(e^x) without overflow
     return (x + math.log1p(math.sqrt(max(0.0, -math.expm1(-2 * x))))) / k
+
+
+# --- scores: R1's M1–M4 (formulas in the task's docstring; ``a`` the task's scale) -------------------------
+
+
+def fit_metric(rms: float, sigma: float, D: float, a: float) -> MetricScore:
+    """M1: ``q(beyond_noise(rms/D, σ/D), a)``."""
+    if not (math.isfinite(D) and D > 0 and math.isfinite(rms)):
+        return MetricScore.operational_zero("no fall distance resolved")
+    e = beyond_noise(rms / D, sigma / D)
+    return MetricScore.measured(q(e, a), e, rms_px=rms, fall_px=D)
+
+
+def rest_metric(v0: float, se: float, v_mean: float, a: float) -> MetricScore:
+    """M2: ``q(beyond_noise(v0/v_mean, se/v_mean), a)``."""
+    if not (math.isfinite(v0) and math.isfinite(v_mean) and v_mean > 0):
+        return MetricScore.operational_zero("release speed not resolved")
+    e = beyond_noise(v0 / v_mean, se / v_mean)
+    return MetricScore.measured(q(e, a), e, v0_px_s=v0, v_mean_px_s=v_mean)
+
+
+def acceleration_metric(acc: np.ndarray, se: np.ndarray, a_mean: float, a: float) -> MetricScore:
+    """M3: the largest growth ``a_{j+1} − a_j`` or upward part ``−a_j`` beyond noise, over ``a_mean``."""
+    acc, se = np.asarray(acc, float), np.asarray(se, float)
+    if len(acc) < 2 or not np.all(np.isfinite(acc)) or not (math.isfinite(a_mean) and a_mean > 0):
+        return MetricScore.operational_zero("too few samples for interval accelerations")
+    parts = [beyond_noise(max(0.0, acc[j + 1] - acc[j]), math.hypot(se[j], se[j + 1])) for j in range(len(acc) - 1)]
+    parts += [beyond_noise(max(0.0, -aj), s) for aj, s in zip(acc, se)]
+    e = max(parts) / a_mean
+    return MetricScore.measured(q(e, a), e, growth=max(parts[:len(acc) - 1]) / a_mean,
+                                upward=max(parts[len(acc) - 1:]) / a_mean)
+
+
+def gravity_metric(g_lo: float, g_hi: float, se_lo: float, se_hi: float, a: float, g: float = G) -> MetricScore:
+    """M4: distance of ``g`` from ``[g_lo, g_hi]`` (either order) beyond the nearer bound's noise, over ``g``."""
+    if not (math.isfinite(g_lo) and math.isfinite(g_hi)):
+        return MetricScore.operational_zero("fall time or fall distance not resolved")
+    (lo, slo), (hi, shi) = sorted([(g_lo, se_lo), (g_hi, se_hi)])
+    gap, se = (lo - g, slo) if g < lo else (g - hi, shi) if g > hi else (0.0, 0.0)
+    e = beyond_noise(gap / g, se / g)
+    return MetricScore.measured(q(e, a), e, g_lo=g_lo, g_hi=g_hi)

@@ -52,58 +52,19 @@ import numpy as np
 
 from lawful.case import Case, GroundTruth, ObjectSpec
 from lawful.result import Measurement
-from lawful.score.wmle import q
 from lawful.suites.base import Law, TrackingPlan
-from lawful.suites.recordings._falls import (  # noqa: F401  (tests use fit_drag_fall, PERSPECTIVE_MAX)
-    G, INTERVALS, PERSPECTIVE_MAX, TANH_MAX, drag_fall_measurement, fall_height, fit_drag_fall,
+from lawful.suites.recordings._falls import (
+    G, acceleration_metric, drag_fall_measurement, fall_height, fit_metric, gravity_metric, rest_metric,
 )
-from lawful.suites.recordings.common import RecordingTask, beyond_noise, unresolved_scores
+from lawful.suites.recordings.common import RecordingTask, unresolved_scores
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, frame_times, sphere_box
 from lawful.suites.wmle.p02_free_fall import FreeFall
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
-from lawful.world.scenes.recordings import drag_fall, drag_fall_y, fall_of, image_of  # noqa: F401  (tests)
+from lawful.world.scenes.recordings import drag_fall_y
 
 A_FIT, A_REST, A_ACC, A_G = 0.01, 0.10, 0.10, 0.05
 ANTI_KINDS = ("ease", "steady", "jerk")
-
-
-def fit_metric(rms: float, sigma: float, D: float) -> MetricScore:
-    """M1: ``q(beyond_noise(rms/D, σ/D), A_FIT)``."""
-    if not (math.isfinite(D) and D > 0 and math.isfinite(rms)):
-        return MetricScore.operational_zero("no fall distance resolved")
-    e = beyond_noise(rms / D, sigma / D)
-    return MetricScore.measured(q(e, A_FIT), e, rms_px=rms, fall_px=D)
-
-
-def rest_metric(v0: float, se: float, v_mean: float) -> MetricScore:
-    """M2: ``q(beyond_noise(v0/v_mean, se/v_mean), A_REST)``."""
-    if not (math.isfinite(v0) and math.isfinite(v_mean) and v_mean > 0):
-        return MetricScore.operational_zero("release speed not resolved")
-    e = beyond_noise(v0 / v_mean, se / v_mean)
-    return MetricScore.measured(q(e, A_REST), e, v0_px_s=v0, v_mean_px_s=v_mean)
-
-
-def acceleration_metric(acc: np.ndarray, se: np.ndarray, a_mean: float) -> MetricScore:
-    """M3: the largest growth ``a_{j+1} − a_j`` or upward part ``−a_j`` beyond noise, over ``a_mean``."""
-    acc, se = np.asarray(acc, float), np.asarray(se, float)
-    if len(acc) < 2 or not np.all(np.isfinite(acc)) or not (math.isfinite(a_mean) and a_mean > 0):
-        return MetricScore.operational_zero("too few samples for interval accelerations")
-    parts = [beyond_noise(max(0.0, acc[j + 1] - acc[j]), math.hypot(se[j], se[j + 1])) for j in range(len(acc) - 1)]
-    parts += [beyond_noise(max(0.0, -a), s) for a, s in zip(acc, se)]
-    e = max(parts) / a_mean
-    return MetricScore.measured(q(e, A_ACC), e, growth=max(parts[:len(acc) - 1]) / a_mean,
-                                upward=max(parts[len(acc) - 1:]) / a_mean)
-
-
-def gravity_metric(g_lo: float, g_hi: float, se_lo: float, se_hi: float, g: float = G) -> MetricScore:
-    """M4: distance of ``g`` from ``[g_lo, g_hi]`` (either order) beyond the nearer bound's noise, over ``g``."""
-    if not (math.isfinite(g_lo) and math.isfinite(g_hi)):
-        return MetricScore.operational_zero("fall time or fall distance not resolved")
-    (lo, slo), (hi, shi) = sorted([(g_lo, se_lo), (g_hi, se_hi)])
-    gap, se = (lo - g, slo) if g < lo else (g - hi, shi) if g > hi else (0.0, 0.0)
-    e = beyond_noise(gap / g, se / g)
-    return MetricScore.measured(q(e, A_G), e, g_lo=g_lo, g_hi=g_hi)
 
 
 class FreeFallDrag(RecordingTask):
@@ -169,14 +130,14 @@ class FreeFallDrag(RecordingTask):
         if (zeros := unresolved_scores(m, ("M1", "M2", "M3"))) is not None:
             return zeros
         D, T, sigma = m.get("fall_px"), m.get("fall_time_s"), m.get("noise_px")
-        out = {"M1": fit_metric(m.get("fit_rms_px"), sigma, D),
-               "M2": rest_metric(m.get("release_speed_px_s"), m.get("release_speed_se_px_s"), D / T),
+        out = {"M1": fit_metric(m.get("fit_rms_px"), sigma, D, A_FIT),
+               "M2": rest_metric(m.get("release_speed_px_s"), m.get("release_speed_se_px_s"), D / T, A_REST),
                "M3": acceleration_metric(m.notes["accelerations_px_s2"], m.notes["acceleration_se_px_s2"],
-                                         m.get("mean_acceleration_px_s2"))}
+                                         m.get("mean_acceleration_px_s2"), A_ACC)}
         if fall_height(case) is not None:
             if m.get("g_lo_m_s2") is None:
                 out["M4"] = MetricScore.undefined("the first contact is not seen: no fall time for g")
             else:
                 out["M4"] = gravity_metric(m.get("g_lo_m_s2"), m.get("g_hi_m_s2"), m.notes["g_lo_se"],
-                                           m.notes["g_hi_se"], float(case.known.get("g", G)))
+                                           m.notes["g_hi_se"], A_G, float(case.known.get("g", G)))
         return out

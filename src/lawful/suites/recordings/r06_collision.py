@@ -33,61 +33,16 @@ import numpy as np
 from lawful.case import Case, GroundTruth, ObjectSpec
 from lawful.perceive import noise
 from lawful.result import Measurement
-from lawful.score.wmle import q
 from lawful.suites.base import Law, TrackingPlan
-from lawful.suites.recordings._carts import IDS, collision_measurement
-from lawful.suites.recordings.common import RecordingTask, beyond_noise, unresolved_scores
+from lawful.suites.recordings._carts import IDS, collision_measurement, energy_metric, momentum_metric, steady_metric
+from lawful.suites.recordings.common import RecordingTask, unresolved_scores
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, contrasting_colors, frame_times, style_of,
 )
 from lawful.tracks import Tracks
-from lawful.world.draw import Block
-from lawful.world.scenes.recordings import cart_collision, carts_frames, mirror_x
+from lawful.world.scenes.recordings import cart_boxes, cart_collision, carts_frames, mirror_x
 
 A_MOMENTUM, A_ENERGY, A_STEADY = 0.10, 0.10, 0.10  # q scales of M1, M2, M3
-
-
-def momentum_metric(m, v, v_after, se, se_after) -> MetricScore:
-    """M1 from masses ``m`` and velocities before/after (length-2 sequences) with their standard errors."""
-    m, v, va, se, sa = (np.asarray(x, float) for x in (m, v, v_after, se, se_after))
-    den = float(np.sum(np.abs(m * v)))
-    e1 = float(np.sum(m * va) - np.sum(m * v)) / den
-    se1 = float(np.sqrt(np.sum(m**2 * (se**2 + sa**2)))) / den
-    return MetricScore.measured(q(beyond_noise(e1, se1), A_MOMENTUM), e1, se=se1, p_before=float(np.sum(m * v)),
-                                p_after=float(np.sum(m * va)))
-
-
-def energy_metric(m, v, v_after, se, se_after) -> MetricScore:
-    """M2: restitution outside [0, 1] or kinetic energy created, each beyond its propagated noise."""
-    m, v, va, se, sa = (np.asarray(x, float) for x in (m, v, v_after, se, se_after))
-    closing = float(v[0] - v[1])
-    c = float(va[1] - va[0]) / closing
-    se_c = math.sqrt(sa[0] ** 2 + sa[1] ** 2 + c * c * (se[0] ** 2 + se[1] ** 2)) / abs(closing)
-    out = max(0.0, c - 1.0, -c)
-    ke, ke_a = float(np.sum(0.5 * m * v**2)), float(np.sum(0.5 * m * va**2))
-    r = ke_a / ke
-    se_r = r * math.hypot(float(np.sqrt(np.sum((m * va * sa) ** 2))) / max(ke_a, 1e-12),
-                          float(np.sqrt(np.sum((m * v * se) ** 2))) / ke)
-    e2 = max(beyond_noise(out, se_c), beyond_noise(max(0.0, r - 1.0), se_r))
-    return MetricScore.measured(q(e2, A_ENERGY), max(out, r - 1.0, 0.0), restitution=c, se_restitution=se_c,
-                                ke_ratio=r, se_ke_ratio=se_r)
-
-
-def steady_metric(fits: dict[str, dict], closing: float, alpha=noise.FALSE_ALARM) -> MetricScore:
-    """M3: the largest speed gain within a window, relative to the closing speed, beyond its noise."""
-    worst, worst_raw, which = 0.0, 0.0, ""
-    k = noise.k_for(alpha)
-    for name, f in fits.items():
-        at_rest = abs(f["v"]) <= k * f["se"]
-        gain = abs(f["acc"]) if at_rest else max(0.0, f["acc"] * math.copysign(1.0, f["v"]))
-        e = gain * f["span"] / abs(closing)
-        b = beyond_noise(e, f["se_acc"] * f["span"] / abs(closing))
-        if b > worst or (b == worst and e > worst_raw):
-            worst, worst_raw, which = b, e, name
-    return MetricScore.measured(q(worst, A_STEADY), worst_raw, reason=f"largest in {which}" if which else "")
-
-
-# ----------------------------------------------------------------------------- the task
 
 
 class Collision(RecordingTask):
@@ -138,17 +93,12 @@ class Collision(RecordingTask):
              "anti_note": "fast: the lighter body's velocity change is (1 + anti_gain) times the lawful one; "
                           "swap: the bodies exchange velocities as equal masses would"}
         k["colors"] = [list(c) for c in contrasting_colors(seed, 2)]
-        t = frame_times_for(t_end=6.0)
-        sim = simulate(k, m, t, "true")
+        sim = cart_collision(k, m, np.arange(int(round(6.0 * FPS))) / FPS, "true", FPS)
         duration = min(sim["t_c"] + float(rng.uniform(1.2, 1.6)), sim["t_next"] - 0.2)
         duration = math.floor(duration * FPS) / FPS
-        objects = []
-        y = k["ground_y"]
-        for i, oid in enumerate(IDS):
-            b = Block(self._x(k, k["x0"][i]), y - h[i] / 2, w[i], h[i], 0.0, tuple(k["colors"][i])).bbox()
-            objects.append(ObjectSpec(id=oid, shape="block", color=tuple(k["colors"][i]),
-                                      box=(b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1),
-                                      known={"mass_kg": round(float(m[i]), 4)}))
+        objects = [ObjectSpec(id=oid, shape="block", color=tuple(k["colors"][i]), box=box,
+                              known={"mass_kg": round(float(m[i]), 4)})
+                   for i, (oid, box) in enumerate(zip(IDS, cart_boxes(k, w, h, WIDTH)))]
         case = Case(
             id=self.case_id(index), suite="recordings", task=self.name, seed=int(seed), variant=f"style-{seed}",
             width=WIDTH, height=HEIGHT, fps=FPS, duration=round(duration, 4), objects=objects, known=k,
@@ -159,22 +109,19 @@ class Collision(RecordingTask):
             criteria=["M1: momentum conserved", "M2: kinetic energy not created (restitution in [0, 1])",
                       "M3: no speed gain within a free-motion window"])
         tt = frame_times(case)
-        sim = simulate(k, m, tt, "true")
+        sim = cart_collision(k, m, tt, "true", FPS)
         case.truth = GroundTruth(
-            tracks={oid: [(float(a), self._x(k, float(b)), y - h[i] / 2) for a, b in zip(tt, sim["x"][i])]
+            tracks={oid: [(float(a), mirror_x(k, float(b), WIDTH), k["ground_y"] - h[i] / 2)
+                          for a, b in zip(tt, sim["x"][i])]
                     for i, oid in enumerate(IDS)},
             events={"collision": sim["t_c"]},
             quantities={**{f"{o}_{w}_px_s": float(sim[key][i]) for key, w in (("v_c", "before"), ("v_after", "after"))
                            for i, o in enumerate(IDS)}, "restitution": k["restitution"]})
         return case, next(self.render(case))
 
-    @staticmethod
-    def _x(k: dict, x: float) -> float:
-        return mirror_x(k, x, WIDTH)
-
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
         m = np.array([o.known["mass_kg"] for o in case.objects])
-        x = simulate(case.known, m, frame_times(case), law)["x"]
+        x = cart_collision(case.known, m, frame_times(case), law, FPS)["x"]
         return carts_frames(case.known, case.width, case.height, style_of(case), x)
 
     # --- measurement ---------------------------------------------------------------------------------
@@ -196,14 +143,5 @@ class Collision(RecordingTask):
             return {f"M{i}": MetricScore.operational_zero(why) for i in (1, 2, 3)}
         fits = {key: {"v": m.get(f"{key}_v_px_s"), "se": m.get(f"{key}_se_px_s"), "acc": m.get(f"{key}_acc_px_s2"),
                       "se_acc": m.get(f"{key}_se_acc_px_s2"), "span": m.get(f"{key}_span_s")} for key in g}
-        return {"M1": momentum_metric(mass, v, va, se, sa), "M2": energy_metric(mass, v, va, se, sa),
-                "M3": steady_metric(fits, closing)}
-
-
-def frame_times_for(t_end: float, fps: float = FPS) -> np.ndarray:
-    return np.arange(int(round(t_end * fps))) / fps
-
-
-def simulate(k: dict, m: np.ndarray, t: np.ndarray, law: Law, sub: int = 40) -> dict:
-    """The carts' motion at times ``t`` (:func:`~lawful.world.scenes.recordings.cart_collision` at ``FPS``)."""
-    return cart_collision(k, m, t, law, FPS, sub)
+        return {"M1": momentum_metric(mass, v, va, se, sa, A_MOMENTUM),
+                "M2": energy_metric(mass, v, va, se, sa, A_ENERGY), "M3": steady_metric(fits, closing, A_STEADY)}

@@ -37,65 +37,19 @@ import numpy as np
 from lawful.case import Case, GroundTruth, ObjectSpec
 from lawful.perceive import noise
 from lawful.result import Measurement
-from lawful.score.wmle import q
 from lawful.suites.base import Law
-from lawful.suites.recordings._slides import CUBIC_LEG, MIN_LEG, incline_measurement  # noqa: F401  (MIN_LEG: docs)
-from lawful.suites.recordings.common import RecordingTask, beyond_noise, unresolved_scores
+from lawful.suites.recordings._slides import (
+    G, STAY_S, block_centres, constancy_metric, incline_measurement, leg_fits, predicted_ratio, ratio_metric,
+    turnaround_metric,
+)
+from lawful.suites.recordings.common import RecordingTask, unresolved_scores
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, frame_times
-from lawful.suites.wmle.p11_rough_incline_round_trip import RoughInclineRoundTrip, block_item, slide_px, slope_frame
+from lawful.suites.wmle.p11_rough_incline_round_trip import RoughInclineRoundTrip, block_item
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
+from lawful.world.scenes.recordings import incline_motion
 
-G = 9.81
-STAY_S = 0.5  # resting this long at the top counts as staying
 A_RATIO, A_CONST, A_TURN = 0.10, 0.20, 0.10  # q scales of M1, M2, M3
-
-
-def predicted_ratio(theta: float, mu: float) -> float:
-    """``r* = a_d / a_u = (sin θ − μ cos θ) / (sin θ + μ cos θ)`` (≤ 0: the block cannot slide down)."""
-    return (math.sin(theta) - mu * math.cos(theta)) / (math.sin(theta) + mu * math.cos(theta))
-
-
-def ratio_metric(up: dict | None, down: dict | None, theta: float, mu: float, k: float,
-                 px_per_m: float | None = None, g: float = G) -> MetricScore:
-    """M1 (see the module docstring)."""
-    r_star = predicted_ratio(theta, mu)
-    if down is None:
-        return MetricScore.undefined("no descent: the ratio of the legs is not observable")
-    if down["a"] > k * down["se"] and r_star <= 0:
-        return MetricScore.measured(0.0, math.inf, f"rule: slides down although mu >= tan(theta) = "
-                                    f"{math.tan(theta):.3f}", a_down=down["a"])
-    if up is None:
-        if px_per_m is None:
-            return MetricScore.undefined("a descent alone needs known.px_per_m to be compared with g")
-        pred = g * (math.sin(theta) - mu * math.cos(theta)) * px_per_m
-        e1 = down["a"] / pred - 1.0
-        return MetricScore.measured(q(beyond_noise(e1, down["se"] / pred), A_RATIO), e1, a_down=down["a"], a_pred=pred)
-    if up["a"] <= k * up["se"]:
-        return MetricScore.measured(0.0, math.inf, "rule: no deceleration going up", a_up=up["a"])
-    if down["a"] <= k * down["se"]:
-        return MetricScore.measured(0.0, math.inf, "rule: no acceleration coming down", a_down=down["a"])
-    r = down["a"] / up["a"]
-    e1 = r / r_star - 1.0
-    se1 = abs(r / r_star) * math.hypot(down["se"] / down["a"], up["se"] / up["a"])
-    return MetricScore.measured(q(beyond_noise(e1, se1), A_RATIO), e1, ratio=r, r_star=r_star, se=se1,
-                                a_up=up["a"], a_down=down["a"])
-
-
-def constancy_metric(legs: list[dict]) -> MetricScore:
-    """M2: the largest change of acceleration across a leg, relative to the larger leg acceleration."""
-    scale = max((abs(g["a"]) for g in legs), default=0.0)
-    cubic = [g for g in legs if "da" in g]
-    if not cubic or scale <= 0:
-        return MetricScore.undefined(f"no leg of {CUBIC_LEG} samples or more")
-    parts = [(beyond_noise(g["da"] / scale, g["se_da"] / scale), abs(g["da"]) / scale) for g in cubic]
-    worst = max(parts)
-    return MetricScore.measured(q(worst[0], A_CONST), worst[1])
-
-
-def slide(k: dict, t: np.ndarray, law: Law) -> np.ndarray:
-    """The block's distance up the slope (px) at times ``t``: P11's :func:`slide_px`; ``R_star`` None = it stays."""
-    return slide_px(k if k["R_star"] is not None else {**k, "R_star": math.inf}, t, law)
 
 
 class Incline(RecordingTask):
@@ -131,32 +85,21 @@ class Incline(RecordingTask):
         stop = post + bw / 2
         travel = float(rng.uniform(0.62, 0.74)) * (length - stop - 8.0 - bw / 2)
         launch = float(rng.uniform(0.25, 0.4))
-        up_m, down_m = G * (math.sin(th) + mu * math.cos(th)), G * (math.sin(th) - mu * math.cos(th))
-        frictionless = (math.sin(th) + mu * math.cos(th)) / math.sin(th)
-        if kind == "down":
-            t_down = float(rng.uniform(1.3, 1.6))
-            a_down = 2 * travel / t_down**2
-            a_up, v0, start = a_down * up_m / down_m, 0.0, stop + 8.0 + travel
-            R, t_up, anti = up_m / down_m, 0.0, frictionless
-        else:
-            t_up = float(rng.uniform(1.1, 1.35))
-            a_up = 2 * travel / t_up**2
-            v0, start = a_up * t_up, stop + 8.0
-            R = up_m / down_m if kind == "round" else math.inf
-            anti = float(rng.uniform(0.9, 1.1)) if kind == "round" else frictionless
-        back = R if kind == "round" else anti  # a_up / a_down of the slower descent (law or twin)
-        t_back = 0.0 if kind == "down" else math.sqrt(2 * (travel + start - stop) * back / a_up)
-        duration = math.ceil((launch + t_up + (t_down if kind == "down" else max(t_back, STAY_S + 0.3)) + 0.5) * 4) / 4
+        t_leg = float(rng.uniform(1.3, 1.6) if kind == "down" else rng.uniform(1.1, 1.35))  # the push or the descent
+        twin = float(rng.uniform(0.9, 1.1)) if kind == "round" else None  # the twin's a_up / a_down on a round trip
+        mo = incline_motion(kind, th, mu, G, travel, stop, t_leg, twin, STAY_S + 0.3)
+        a_up, R, t_up = mo["a_up"], mo["R"], mo["t_up"]
+        duration = math.ceil((launch + t_up + mo["t_after"] + 0.5) * 4) / 4
         color = object_colors(seed, 1)[0]
         k = {"g": G, "mu": round(mu, 5), "theta_deg": round(theta, 4), "ground_y": round(ground_y, 2),
              "foot_x": round(foot_x, 2), "span_px": round(span, 3), "block_w": round(bw, 3), "block_h": round(bh, 3),
-             "post_px": post, "stop_px": round(stop, 4), "start_px": round(start, 4), "launch_s": round(launch, 4),
-             "v0_px_s": round(v0, 5), "a_up_px_s2": round(a_up, 5), "R_star": R if math.isfinite(R) else None,
-             "kind": kind, "px_per_m": round(a_up / up_m, 5), "color": list(color), "style_seed": int(seed),
-             "anti_ratio": round(anti, 5),
+             "post_px": post, "stop_px": round(stop, 4), "start_px": round(mo["start"], 4),
+             "launch_s": round(launch, 4), "v0_px_s": round(mo["v0"], 5), "a_up_px_s2": round(a_up, 5),
+             "R_star": R if math.isfinite(R) else None, "kind": kind, "px_per_m": round(mo["px_per_m"], 5),
+             "color": list(color), "style_seed": int(seed), "anti_ratio": round(mo["anti"], 5),
              "anti_note": "twin: the descent accelerates at a_up / anti_ratio (about a_up on a round trip; "
                           "frictionless where the block should stay or from rest)"}
-        x0, y0, x1, y1 = block_item(k, start).bbox()
+        x0, y0, x1, y1 = block_item(k, mo["start"]).bbox()
         what = {"round": "is given one quick push up the slope; it slides up, stops and slides back down",
                 "stay": "is given one quick push up the slope; it slides up and stops",
                 "down": "is released and slides down the slope"}[kind]
@@ -170,9 +113,7 @@ class Incline(RecordingTask):
             criteria=["M1: a_down / a_up = (sin - mu cos) / (sin + mu cos)", "M2: constant acceleration per leg",
                       "M3: stops at the top if mu >= tan(theta), else slides back"])
         t = frame_times(case)
-        foot, u, n = slope_frame(k)
-        s = slide(k, t, "true")
-        c = foot[None] + s[:, None] * u[None] + 0.5 * bh * n[None]
+        c = block_centres(k, t, "true", 0.5 * bh)
         case.truth = GroundTruth(
             tracks={"block": [(round(float(a), 5), round(float(x), 3), round(float(y), 3)) for a, (x, y) in zip(t, c)]},
             events={"release": launch, **({"apex": launch + t_up} if kind != "down" else {})},
@@ -193,9 +134,7 @@ class Incline(RecordingTask):
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         if (zeros := unresolved_scores(m, ("M1", "M2", "M3"))) is not None:
             return zeros
-        legs = {name: {key: m.get(f"{name}_{key}") for key in ("a", "se", "span", "n", "da", "se_da")
-                       if m.get(f"{name}_{key}") is not None}
-                for name in ("up", "down") if m.get(f"{name}_a") is not None}
+        legs = leg_fits(m)
         theta, mu = math.radians(m.get("theta_deg")), float(case.known["mu"])
         k = noise.k_for()
         goes_up = bool(m.notes.get("goes_up"))
@@ -203,31 +142,9 @@ class Incline(RecordingTask):
             why = "the ascent is too short to fit"
             return {f"M{i}": MetricScore.operational_zero(why) for i in (1, 2, 3)}
         px = case.known.get("px_per_m")
-        m1 = ratio_metric(legs.get("up"), legs.get("down"), theta, mu, k,
+        m1 = ratio_metric(legs.get("up"), legs.get("down"), theta, mu, k, A_RATIO,
                           None if px is None else float(px), float(case.known.get("g", G)))
         if not goes_up and "down" not in legs:
             m1 = MetricScore.operational_zero("the descent is too short to fit")
-        return {"M1": m1, "M2": constancy_metric(list(legs.values())), "M3": self._turnaround(m, legs, theta, mu)}
-
-    @staticmethod
-    def _turnaround(m: Measurement, legs: dict, theta: float, mu: float) -> MetricScore:
-        r_star = predicted_ratio(theta, mu)
-        sig = float(m.notes.get("sigma_px", 0.0))
-        if not m.notes.get("goes_up"):
-            if r_star <= 0 and "down" in legs:
-                return MetricScore.measured(0.0, math.inf, "rule: slides down from rest although mu >= tan(theta)")
-            return MetricScore.undefined("no turnaround: the block only descends")
-        rise, d, watched = m.get("rise_px"), m.get("descent_px") or 0.0, m.get("watched_after_apex_s") or 0.0
-        se = sig * math.sqrt(2) / rise
-        if r_star <= 0:
-            e3 = d / rise
-            return MetricScore.measured(q(beyond_noise(e3, se), A_TURN), e3,
-                                        reason="mu >= tan(theta): stays at the top")
-        if "down" in legs:
-            return MetricScore.measured(1.0, 0.0, reason="mu < tan(theta): slides back")
-        if watched < STAY_S:
-            return MetricScore.operational_zero(f"watched {watched:.2f} s after the apex, < {STAY_S} s")
-        d_star = 0.5 * legs["up"]["a"] * r_star * watched**2
-        e3 = max(0.0, 1.0 - d / d_star)
-        return MetricScore.measured(q(beyond_noise(e3, sig * math.sqrt(2) / d_star), A_TURN), e3,
-                                    reason="mu < tan(theta) but it stays at the top")
+        return {"M1": m1, "M2": constancy_metric(list(legs.values()), A_CONST),
+                "M3": turnaround_metric(m, legs, theta, mu, A_TURN)}

@@ -1,6 +1,7 @@
 """Scenes of the recordings suite's rendered cases (:mod:`lawful.suites.recordings`): each task's motion as a
 function of its case's ``known`` and the frames drawn along it. R1 draws with WMLE P2's fall scene
-(:func:`~lawful.world.scenes.bounces.free_fall_frames`)."""
+(:func:`~lawful.world.scenes.bounces.free_fall_frames`), R7 with P11's incline (its motion plan here:
+:func:`incline_motion`)."""
 
 from __future__ import annotations
 
@@ -230,6 +231,16 @@ def mirror_x(k: dict, x: float, width: int):
     return width - x if k.get("mirror") else x
 
 
+def cart_boxes(k: dict, w: np.ndarray, h: np.ndarray, width: int) -> list[tuple[float, float, float, float]]:
+    """Each cart's box at its start ``x0``: the drawn block (sizes ``w``, ``h``) and one px around it."""
+    out = []
+    for i in range(2):
+        x = mirror_x(k, k["x0"][i], width)
+        b = Block(x, k["ground_y"] - h[i] / 2, w[i], h[i], 0.0, tuple(k["colors"][i])).bbox()
+        out.append((b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1))
+    return out
+
+
 def cart_collision(k: dict, m: np.ndarray, t: np.ndarray, law: str, fps: float, sub: int = 40) -> dict:
     """Positions ``x [2, T]`` of the carts' centres at times ``t`` (unmirrored), the first contact ``t_c``, the
     velocities just before and after it and the time of the next cart–cart contact (inf if none)."""
@@ -295,3 +306,31 @@ def carts_frames(k: dict, width: int, height: int, style: Style | None, x: np.nd
     for i in range(x.shape[1]):
         yield scene.frame([Block(mirror_x(k, float(x[j][i]), width), k["ground_y"] - k["heights"][j] / 2,
                                  k["widths"][j], k["heights"][j], 0.0, tuple(k["colors"][j])) for j in range(2)])
+
+
+# --- R7: a block pushed up a rough incline (or let go on it); P11 draws the scene ---------------------------
+
+
+def incline_motion(kind: str, th: float, mu: float, g: float, travel: float, stop: float, t_leg: float,
+                   twin: float | None, min_after: float) -> dict:
+    """R7's rendered motion: ``kind`` ``round``/``stay`` (pushed up ``travel`` px in ``t_leg`` s from ``stop``
+    + 8 px) or ``down`` (let go ``travel`` px up and sliding down in ``t_leg``); ``a_up`` (px/s²), ``v0``,
+    ``start``, ``R`` = a_up / a_down (inf: it stays), ``t_up``, the twin's ``anti`` ratio (``twin`` on a round
+    trip, else frictionless), ``t_after`` (the descent or return, at least ``min_after`` watched) and ``px_per_m``."""
+    up_m, down_m = g * (math.sin(th) + mu * math.cos(th)), g * (math.sin(th) - mu * math.cos(th))
+    frictionless = (math.sin(th) + mu * math.cos(th)) / math.sin(th)
+    if kind == "down":
+        t_down = t_leg
+        a_down = 2 * travel / t_down**2
+        a_up, v0, start = a_down * up_m / down_m, 0.0, stop + 8.0 + travel
+        R, t_up, anti = up_m / down_m, 0.0, frictionless
+    else:
+        t_up = t_leg
+        a_up = 2 * travel / t_up**2
+        v0, start = a_up * t_up, stop + 8.0
+        R = up_m / down_m if kind == "round" else math.inf
+        anti = twin if kind == "round" else frictionless
+    back = R if kind == "round" else anti  # a_up / a_down of the slower descent (law or twin)
+    t_back = 0.0 if kind == "down" else math.sqrt(2 * (travel + start - stop) * back / a_up)
+    return {"a_up": a_up, "v0": v0, "start": start, "R": R, "t_up": t_up, "anti": anti,
+            "t_after": t_down if kind == "down" else max(t_back, min_after), "px_per_m": a_up / up_m}

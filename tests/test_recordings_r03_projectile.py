@@ -10,7 +10,8 @@ import pytest
 from lawful.case import CaseError, load_case
 from lawful.perceive import noise
 from lawful.score.wmle import q
-from lawful.suites.recordings.r03_projectile import A_HORIZONTAL, Projectile, flight_residuals
+from lawful.suites.recordings._throws import flight_residuals
+from lawful.suites.recordings.r03_projectile import A_HORIZONTAL, Projectile
 from lawful.tracks import Tracks
 
 K = noise.k_for()

@@ -14,9 +14,9 @@ from lawful.runner.validate import validate_variant
 from lawful.score.wmle import q
 from lawful.suites.recordings import _oscillation as osc
 from lawful.suites.recordings.common import beyond_noise
-from lawful.suites.recordings.r04_pendulum import (
-    A_LENGTH, A_PERIOD, A_RESID, Pendulum, amplitude_factor, damped_swing, wall_periods, wall_side,
-)
+from lawful.suites.recordings._swings import amplitude_factor, wall_periods, wall_side
+from lawful.suites.recordings.r04_pendulum import A_LENGTH, A_PERIOD, A_RESID, Pendulum
+from lawful.world.scenes.recordings import damped_swing
 from lawful.suites.wmle import _pendulums as pk
 from lawful.tracks import Tracks
 from lawful.world.physics import pendulum_period

@@ -11,9 +11,8 @@ from lawful.case import CaseError, load_case
 from lawful.perceive import noise
 from lawful.runner.validate import validate_variant
 from lawful.score.wmle import q
-from lawful.suites.recordings.r05_spring import (
-    A_EQUIL, A_GROWTH, A_PERIOD, A_RESID, MassSpring, spring_cycles, weighted_slope,
-)
+from lawful.suites.recordings._springs import spring_cycles, weighted_slope
+from lawful.suites.recordings.r05_spring import A_EQUIL, A_GROWTH, A_PERIOD, A_RESID, MassSpring
 from lawful.tracks import Tracks
 
 K = noise.k_for()

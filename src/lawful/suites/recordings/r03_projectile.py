@@ -40,7 +40,7 @@ from lawful.case import Case, GroundTruth, ObjectSpec
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
-from lawful.suites.recordings._throws import flight_measurement, flight_residuals  # noqa: F401  (tests)
+from lawful.suites.recordings._throws import flight_measurement
 from lawful.suites.recordings.common import RecordingTask, beyond_noise, unresolved_scores
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, frame_times, sphere_box, style_of,

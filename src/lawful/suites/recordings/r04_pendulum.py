@@ -40,17 +40,13 @@ from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
 from lawful.suites.recordings import _oscillation as osc
-from lawful.suites.recordings._swings import (  # noqa: F401  (tests use amplitude_factor, wall_periods, wall_side)
-    amplitude_factor, swing_measurement, wall_periods, wall_side,
-)
+from lawful.suites.recordings._swings import swing_measurement
 from lawful.suites.recordings.common import RecordingTask, beyond_noise
 from lawful.suites.wmle import _pendulums as pk
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, frame_times, style_of
 from lawful.tracks import Tracks
 from lawful.world.appearance import object_colors
-from lawful.world.scenes.recordings import (  # noqa: F401  (tests use damped_swing)
-    damped_swing, pendulum_swing_angles, string_pendulum_frames,
-)
+from lawful.world.scenes.recordings import pendulum_swing_angles, string_pendulum_frames
 
 G = 9.81
 A_PERIOD, A_RESID, A_LENGTH = 0.10, 0.03, 0.05

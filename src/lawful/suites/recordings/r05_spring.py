@@ -35,7 +35,7 @@ from lawful.case import Case, GroundTruth, ObjectSpec
 from lawful.result import Measurement
 from lawful.suites.base import Law
 from lawful.suites.recordings import _oscillation as osc
-from lawful.suites.recordings._springs import spring_cycles, spring_measurement, weighted_slope  # noqa: F401  (tests)
+from lawful.suites.recordings._springs import spring_measurement
 from lawful.suites.recordings.common import RecordingTask
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, case_rng, frame_times, style_of
 from lawful.tracks import Tracks

@@ -3,7 +3,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lawful.video import VideoError, frame_at, frame_time, iter_frames, open_frames, probe, read_frames, write_video
+from lawful.timing import frame_at, frame_time
+from lawful.video import VideoError, iter_frames, open_frames, probe, read_frames, write_video
 
 
 def _frames(n=12, w=64, h=48):
@@ -103,7 +104,7 @@ def _write_vfr(path, intervals_ms):
 
 
 def test_variable_frame_rate_clips_are_timed_by_their_timestamps(tmp_path):
-    from lawful.video import clip_times, frame_timestamps
+    from lawful.timing import clip_times, frame_timestamps
 
     intervals = [10] * 20 + [40] * 10  # 20 frames at 100 fps, then 10 at 25 fps
     path = _write_vfr(tmp_path / "vfr.mp4", intervals)

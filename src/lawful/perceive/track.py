@@ -49,7 +49,8 @@ from lawful.perceive.segment import (
     rgb_to_features,
 )
 from lawful.tracks import Tracks
-from lawful.video import Span, VideoError, clip_times, frame_timestamps, open_frames, probe
+from lawful.timing import clip_times, frame_timestamps
+from lawful.video import Span, VideoError, open_frames, probe
 
 CONVEX_SHAPES = {"sphere", "block", "cylinder", "hollow_cylinder", "cone", "bob"}
 PREFETCH = 8  # frames decoded ahead in a background thread
@@ -317,7 +318,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
 
     Returns :class:`~lawful.tracks.Tracks` in case pixels with ``t = frame * duration / n``
     (``n`` decoded frames; a variable-frame-rate file is timed by its own timestamps, rescaled to
-    ``duration``: ``meta['timing']``, see :func:`lawful.video.clip_times`). ``meta`` holds ``n_frames``, ``video_fps``, ``video_size``,
+    ``duration``: ``meta['timing']``, see :func:`lawful.timing.clip_times`). ``meta`` holds ``n_frames``, ``video_fps``, ``video_size``,
     ``track_size``, ``camera`` (motion summary), ``groups`` (objects of one colour), per-object
     ``thresholds`` and ``timing_s`` (wall seconds: total, waiting for decode, camera, objects).
     Raises :class:`~lawful.video.VideoError` (unreadable, or the file says it has fewer than

@@ -1,3 +1,5 @@
+import hashlib
+import os
 from pathlib import Path
 
 import numpy as np
@@ -201,3 +203,23 @@ def test_two_writers_of_one_video_do_not_interleave(tmp_path):
     frames = list(read_frames(out))
     assert len(frames) == 36 and abs(float(frames[-1].mean()) - (40 + 4 * 35)) < 3
     assert [p.name for p in tmp_path.iterdir()] == ["clip.mp4"]  # no part file left behind
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity (Linux)")
+def test_the_same_frames_give_the_same_bytes_whatever_the_cores(tmp_path):
+    """x264's default thread count follows the CPUs the process may use, and its output follows the thread
+    count: pinned, a 1-CPU process writes the bytes a many-CPU one does (the built-in models' videos and
+    scores do not depend on the machine)."""
+    rng = np.random.default_rng(3)
+    tex = rng.integers(0, 256, (360, 640, 3), dtype=np.uint8)  # x264 threads only tall enough frames
+    frames = [np.roll(tex, 3 * i, axis=1) for i in range(24)]
+    cpus = os.sched_getaffinity(0)
+    digests = []
+    for allowed in ({min(cpus)}, cpus):
+        os.sched_setaffinity(0, allowed)
+        try:
+            path = write_video(tmp_path / f"v{len(allowed)}.mp4", frames, fps=24)
+        finally:
+            os.sched_setaffinity(0, cpus)
+        digests.append(hashlib.sha256(path.read_bytes()).hexdigest())
+    assert digests[0] == digests[1]

@@ -393,7 +393,8 @@ class _RgbInput:
 
 def write_video(path: str | Path, frames: Iterable[np.ndarray], fps: float, crf: int = 18,
                 codec: str = "yuv420p") -> Path:
-    """Encode RGB frames to H.264 MP4 (libx264, preset veryfast, :data:`ENCODER_THREADS` threads); odd sizes are padded by one pixel.
+    """Encode RGB frames to H.264 MP4 (libx264, preset veryfast, :data:`ENCODER_THREADS` threads); odd sizes
+    are padded by one pixel.
 
     ``codec="yuv420p"``: what players expect. ``codec="rgb"``: coded in RGB (``libx264rgb``: no colour
     conversion to encode or decode, full-resolution colour; 4:4:4 YUV where that encoder is missing),

@@ -108,6 +108,15 @@ def test_validate_variant_scores_law_anti_and_perturbed_clips():
     assert abs(row["pan10"] - row["law"]) <= 0.02
 
 
+def test_a_perturbed_clip_that_is_not_scored_keeps_its_reason(monkeypatch):
+    """The reason of a perturbed clip's status is kept beside it (the table's "lost" share needs a why)."""
+    blank = {"pan10": lambda fr, fps, seed: (np.full_like(f, 128) for f in fr)}  # nothing left to see
+    monkeypatch.setattr(V, "_perturbations", lambda: blank)
+    row = V.validate_variant("principia", "pendulum", 0, 1000, "flat", ("pan10",))["columns"]["pendulum"]
+    assert row["law_status"] == "scored" and "law_reason" not in row
+    assert row["pan10_status"] in ("unmeasurable", "invalid") and row["pan10_reason"]
+
+
 def test_validate_cli_names_what_it_does_not_know():
     from typer.testing import CliRunner
 

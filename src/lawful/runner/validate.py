@@ -143,7 +143,8 @@ def validate_variant(suite: str, task_name: str, index: int, seed: int, style: s
     ``cache``: a folder where rendered clips are kept and reused by later runs while the drawing code
     is unchanged (:func:`renderer_fingerprint`). Perturbed clips start from the decoded law clip either way.
     Returns ``{"task", "index", "seed", "case_id", "columns": {col: {"law", "law_status", "anti",
-    "anti_status", "law_C", "anti_C", <perturbation>: value, <perturbation>_status}}}``.
+    "anti_status", "law_C", "anti_C", <perturbation>: value, <perturbation>_status}}}``, and ``<key>_reason``
+    for each clip (law, anti or perturbed) that was not scored.
     """
     from lawful.runner.evaluate import evaluate_video
     from lawful.suites.base import get_suite
@@ -158,14 +159,11 @@ def validate_variant(suite: str, task_name: str, index: int, seed: int, style: s
     def score(path: Path, key: str) -> None:
         for col, v in video_values(suite, evaluate_video(case, path, task)).items():
             row = cols.setdefault(col, {})
-            if key in ("law", "anti"):
-                row[key], row[f"{key}_status"] = v["value"], v["status"]
-                if "C" in v:
-                    row[f"{key}_C"] = v["C"]
-                if v.get("reason") and v["status"] != "scored":
-                    row[f"{key}_reason"] = v["reason"]
-            else:
-                row[key], row[f"{key}_status"] = v["value"], v["status"]
+            row[key], row[f"{key}_status"] = v["value"], v["status"]
+            if key in ("law", "anti") and "C" in v:
+                row[f"{key}_C"] = v["C"]
+            if v.get("reason") and v["status"] != "scored":
+                row[f"{key}_reason"] = v["reason"]
 
     with tempfile.TemporaryDirectory(prefix="lawful-validate-") as tmp:
         folder = (Path(cache) / renderer_fingerprint(suite, style, task_name) / style / suite / f"{task_name}-{seed}"

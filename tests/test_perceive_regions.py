@@ -194,6 +194,36 @@ def test_colour_selection_same_on_every_path(frames):
             assert np.array_equal(regions._selected(probe, img, mask, st), want)
 
 
+def test_unwarped_uint8_reading_is_the_float_reading_bit_for_bit(frames):
+    """An unwarped frame is read from its uint8 crop (row-wise Lab, integer row sums, OpenCV masking): every
+    kind gives the bytes the float32 copy gives, on a box and on a slanted polygon."""
+    from lawful.perceive import regions
+
+    rgb = np.random.default_rng(0).uniform(-1, 256, (50000, 3)).astype(np.float32)
+    one_by_one = cv2.cvtColor(rgb.reshape(-1, 1, 3) / 255.0, cv2.COLOR_RGB2Lab).reshape(-1, 3)
+    assert regions._lab(rgb).tobytes() == one_by_one.tobytes()  # OpenCV's vectorised path: the same values
+    probes = [Probe("s", "level", (110, 70, 169, 290)), Probe("b", "line", (300, 40, 599, 299), color=BEAM),
+              Probe("d", "blobs", (300, 40, 599, 299), color=DROP), Probe("l", "brightness", (300, 40, 599, 299)),
+              Probe("p", "profile", (300, 40, 599, 299), color=BEAM),
+              Probe("k", "line", (300, 40, 599, 299), select="darker")]
+    read = 0
+    for p in probes:
+        x0, y0, x1, y1 = p.region
+        u8 = frames[7][y0:y1 + 1, x0:x1 + 1]
+        h, w = u8.shape[:2]
+        poly = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(poly, [np.array([[w // 10, 0], [w - 1, h // 3], [w - 1, h - 1], [0, h * 2 // 3]], np.int32)], 1)
+        for mask in (np.ones((h, w), bool), poly > 0):
+            f32 = u8.astype(np.float32)
+            state = regions._learn(p, f32, mask)
+            lab = {"lab": regions._lab(frames[7])[y0:y1 + 1, x0:x1 + 1]} if p.kind in ("line", "blobs", "profile") \
+                else {}
+            want, got = regions._READ[p.kind](p, f32, mask, state), regions._READ[p.kind](p, u8, mask, {**state, **lab})
+            assert repr(want) == repr(got), (p.kind, want, got)
+            read += want is not None
+    assert read >= 10
+
+
 def test_blobs_without_circle_fit(frames):
     """``fit="none"``: the same components, centroids, areas and boxes as the outline fit, circle values NaN."""
     import dataclasses

@@ -170,9 +170,9 @@ class Reader:
     def read(self, transforms: list[np.ndarray] | None) -> dict[str, RegionSeries]:
         """Every probe's readings; ``transforms``: frame → frame-0 ``[2, 3]`` (tracking px) per crop, or None.
 
-        Frame by frame: where a frame needs no warp, its crop is converted to Lab once for every
-        colour-selecting probe (each probe's region is a slice of it, the same values as converting the
-        region alone), and no pixel can fall outside the frame (no finiteness test)."""
+        A frame that needs no warp is read from its uint8 crop (regions are views, no float copy; no pixel
+        can fall outside the frame, so no finiteness test), with Lab converted once per frame over
+        :meth:`_lab_boxes` for every colour-selecting probe: the same numbers as reading float32 copies."""
         geo = []
         for p in self.probes:
             bx = self._track_box(p)
@@ -180,29 +180,29 @@ class Reader:
             W, H = int(np.ceil(bx[2])) - X0 + 1, int(np.ceil(bx[3])) - Y0 + 1
             geo.append((X0, Y0, W, H, self._mask(p, X0, Y0, W, H)))
         small = [_too_small(p, g[4]) for p, g in zip(self.probes, geo)]
-        colour = [p.kind in ("line", "blobs", "profile") and p.select == "color" for p in self.probes]
-        crop_px = (self.end[0] - self.origin[0]) * (self.end[1] - self.origin[1])
-        share = sum(int(g[4].sum()) for g, c in zip(geo, colour) if c) > crop_px  # one crop-wide Lab costs less
+        colour = [p.kind in ("line", "blobs", "profile") and p.select == "color" and not s
+                  for p, s in zip(self.probes, small)]
+        boxes, lab_at = self._lab_boxes(geo, colour)
+        ox, oy = self.origin
         rows: list[list] = [[] for _ in self.probes]
         states: list[dict] = [{} for _ in self.probes]
         for i, c in enumerate(self.crops):
             A = None if transforms is None else transforms[i]
-            ident = A is None or np.allclose(A, [[1, 0, 0], [0, 1, 0]])
-            A = None if ident else A
-            lab = _lab(c) if ident and share else None
-            c = c if ident else c.astype(np.float32)  # warped once per probe: converted once per frame
+            ident = A is None or bool(np.all(np.abs(A - np.eye(2, 3)) <= 1e-8 + 1e-5 * np.eye(2, 3)))  # np.allclose
+            labs = [_lab(c[y0:y1, x0:x1]) for x0, y0, x1, y1 in boxes] if ident else None
+            c32 = None if ident else c.astype(np.float32)  # warped once per probe: converted once per frame
             for j, p in enumerate(self.probes):
                 if small[j]:
                     rows[j].append(None)
                     continue
                 X0, Y0, W, H, mask = geo[j]
-                img = self._aligned(c, A, X0, Y0, W, H)
+                img = _cut(c, ox, oy, X0, Y0, W, H) if ident else self._aligned(c32, A, X0, Y0, W, H)
                 m = mask if ident else mask & np.isfinite(img).all(2)
-                if i == 0:
-                    states[j] = _learn(p, img, mask)
-                state = _learn(p, img, m) if p.kind == "level" and p.learn == "each" else states[j]
-                if colour[j]:
-                    state = {**state, "lab": None if lab is None else self._view(lab, X0, Y0, W, H)}
+                fresh = i == 0 or (p.kind == "level" and p.learn == "each")  # learn="each": every frame
+                state = _learn(p, np.asarray(img, np.float32), m) if fresh else states[j]
+                states[j] = states[j] if i else state
+                if colour[j]:  # the Lab of an unwarped frame's box holding the region
+                    state = {**state, "lab": _cut(labs[lab_at[j][0]], *lab_at[j][1:], X0, Y0, W, H) if ident else None}
                 rows[j].append(_READ[p.kind](p, img, m, state))
         out = {p.name: _series(p, rows[j], states[j], geo[j][4], geo[j][:2], self.sx, self.sy)
                for j, p in enumerate(self.probes)}
@@ -210,6 +210,21 @@ class Reader:
             if why:
                 out[p.name].meta["reason"] = why
         return out
+
+    def _lab_boxes(self, geo: list, colour: list[bool]) -> tuple[list[tuple], dict[int, tuple[int, int, int]]]:
+        """Crop boxes ``(x0, y0, x1, y1)`` whose Lab an unwarped frame needs (the colour probes' regions clipped
+        to the crop, or their union where that is smaller) and, per probe, its box and the box's frame origin."""
+        ox, oy = self.origin
+        own = {j: (max(0, g[0] - ox), max(0, g[1] - oy), min(self.end[0], g[0] + g[2]) - ox,
+                   min(self.end[1], g[1] + g[3]) - oy) for j, g in enumerate(geo) if colour[j]}
+        if not own:
+            return [], {}
+        b = np.array(list(own.values()))
+        union = tuple(int(v) for v in (*b[:, :2].min(0), *b[:, 2:].max(0)))
+        one = (union[2] - union[0]) * (union[3] - union[1]) <= np.prod(b[:, 2:] - b[:, :2], 1).sum()
+        boxes = [union] if one else list(own.values())
+        at = {j: 0 if one else k for k, j in enumerate(own)}
+        return boxes, {j: (k, ox + boxes[k][0], oy + boxes[k][1]) for j, k in at.items()}
 
     def _mask(self, p: Probe, X0: int, Y0: int, W: int, H: int) -> np.ndarray:
         if len(p.region) == 4 and np.ndim(p.region[0]) == 0:
@@ -220,23 +235,10 @@ class Reader:
         cv2.fillPoly(m, [np.round(pts * 16).astype(np.int32)], 1, shift=4)
         return m > 0
 
-    def _view(self, crop: np.ndarray, X0: int, Y0: int, W: int, H: int) -> np.ndarray:
-        """The region of an unwarped crop: a view when it lies inside the crop, else a zero-padded copy."""
-        ys, xs = Y0 - self.origin[1], X0 - self.origin[0]
-        if ys >= 0 and xs >= 0 and ys + H <= crop.shape[0] and xs + W <= crop.shape[1]:
-            return crop[ys:ys + H, xs:xs + W]
-        return self._aligned(crop, None, X0, Y0, W, H)
-
-    def _aligned(self, crop: np.ndarray, A: np.ndarray | None, X0: int, Y0: int, W: int, H: int) -> np.ndarray:
-        """The region ``[X0, X0+W) x [Y0, Y0+H)`` of frame 0's pixels as this frame shows it (float32 RGB);
-        ``A`` None: the frame needs no warp."""
+    def _aligned(self, crop: np.ndarray, A: np.ndarray, X0: int, Y0: int, W: int, H: int) -> np.ndarray:
+        """The region ``[X0, X0+W) x [Y0, Y0+H)`` of frame 0's pixels as this frame shows it through ``A``
+        (float32 RGB, NaN off the frame)."""
         ox, oy = self.origin
-        if A is None:
-            out = np.zeros((H, W, 3), np.float32)
-            ys, xs = Y0 - oy, X0 - ox
-            src = crop[max(0, ys):max(0, ys + H), max(0, xs):max(0, xs + W)]
-            out[max(0, -ys):max(0, -ys) + src.shape[0], max(0, -xs):max(0, -xs) + src.shape[1]] = src
-            return out
         M = np.vstack([A, [0, 0, 1]])
         inv = np.linalg.inv(M)[:2]  # frame 0 → this frame
         # dst pixel u (region-local) ↦ crop pixel inv(u + (X0, Y0)) − origin
@@ -244,6 +246,18 @@ class Reader:
         G[:, 2] = inv[:, :2] @ np.array([X0, Y0], float) + inv[:, 2] - np.array([ox, oy], float)
         return cv2.warpAffine(np.asarray(crop, np.float32), G, (W, H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_CONSTANT, borderValue=(np.nan,) * 3)
+
+
+def _cut(a: np.ndarray, ox: int, oy: int, X0: int, Y0: int, W: int, H: int) -> np.ndarray:
+    """The box ``[X0, X0+W) x [Y0, Y0+H)`` of an image whose pixel (0, 0) is ``(ox, oy)``: a view when it lies
+    inside, else a zero-padded copy (black, Lab 0, off the frame)."""
+    ys, xs = Y0 - oy, X0 - ox
+    if ys >= 0 and xs >= 0 and ys + H <= a.shape[0] and xs + W <= a.shape[1]:
+        return a[ys:ys + H, xs:xs + W]
+    out = np.zeros((H, W, a.shape[2]), a.dtype)
+    src = a[max(0, ys):max(0, ys + H), max(0, xs):max(0, xs + W)]
+    out[max(0, -ys):max(0, -ys) + src.shape[0], max(0, -xs):max(0, -xs) + src.shape[1]] = src
+    return out
 
 
 def _too_small(p: Probe, mask: np.ndarray) -> str | None:
@@ -288,9 +302,11 @@ def _series(p: Probe, rows: list, state: dict, mask: np.ndarray, origin, sx: flo
 
 
 def _lab(rgb: np.ndarray) -> np.ndarray:
-    """CIE Lab of float RGB 0–255 pixels (any leading shape)."""
-    a = np.asarray(rgb, np.float32).reshape(-1, 1, 3) / 255.0
-    return cv2.cvtColor(a, cv2.COLOR_RGB2Lab).reshape(*np.shape(rgb)[:-1], 3)
+    """CIE Lab of RGB 0–255 pixels (any leading shape, uint8 or float) converted as one image row, OpenCV's
+    vectorised path: a pixel at a time gives the same values (all 2^24 uint8 colours and 166M float pixels of
+    warped clips and uniform noise compared; only NaN pixels differ, and no reading uses them)."""
+    a = np.asarray(rgb, np.float32) / 255.0
+    return cv2.cvtColor(a.reshape(1, -1, 3), cv2.COLOR_RGB2Lab).reshape(a.shape) if a.size else a
 
 
 def _luma(img: np.ndarray) -> np.ndarray:
@@ -328,15 +344,21 @@ def _selected(p: Probe, img: np.ndarray, mask: np.ndarray, state: dict) -> np.nd
     if p.select == "color":  # Lab of the region's pixels only (or a slice of the frame's, when shared)
         lab, half = state.get("lab"), 0.5 * float(np.linalg.norm(state["target"] - state["background_lab"]))
         if lab is not None or 2 * np.count_nonzero(mask) > mask.size:  # most of the box: no gather
-            diff = (_lab(img) if lab is None else lab) - state["target"]  # NaN off the frame: never selected
-            return mask & (np.einsum("ijk,ijk->ij", diff, diff) < half * half)
-        diff = _lab(img[mask]) - state["target"]  # a slanted polygon: its pixels only
-        out = np.zeros(mask.shape, bool)
-        out[mask] = np.einsum("ij,ij->i", diff, diff) < half * half
+            return mask & _near(_lab(img) if lab is None else lab, state["target"], half)  # off the frame: not in mask
+        out = np.zeros(mask.shape, bool)  # a slanted polygon: its pixels only
+        out[mask] = _near(_lab(img[mask])[:, None], state["target"], half)[:, 0]
         return out
-    lum = _luma(img)
+    lum = _luma(np.asarray(img, np.float32))
     dev = (lum - state["bg_luma"]) * (1 if p.select == "brighter" else -1)
     return mask & (dev > K_SELECT * state["bg_sd"])
+
+
+def _near(lab: np.ndarray, target: np.ndarray, half: float) -> np.ndarray:
+    """Lab pixels ``[H, W, 3]`` within ``half`` of ``target``: the squared distance summed in float32 as
+    ``(ΔL² + Δa²) + Δb²``, the order ``np.einsum`` sums in (checked bit for bit), in OpenCV's faster |Δ|."""
+    d = cv2.absdiff(lab, tuple(float(v) for v in target))
+    d *= d
+    return d[..., 0] + d[..., 1] + d[..., 2] < half * half
 
 
 def _level(p: Probe, img, mask, state):
@@ -346,40 +368,48 @@ def _level(p: Probe, img, mask, state):
     if dd < 1e-6:
         return None
     cnt = mask.sum(1)
-    rows = np.flatnonzero(cnt > 0)
+    rows = np.flatnonzero(cnt)
     if len(rows) < 4:
         return None
-    whole = img if cnt.min() == mask.shape[1] else np.where(mask[..., None], img, 0)  # a box: no masked copy
-    prof = whole.sum(1, dtype=np.float64)[rows] / cnt[rows, None]  # row means
-    f = (prof - above) @ d / dd  # 0 above, 1 below
+    box = cnt.min() == mask.shape[1]  # a box: no masked copy
+    if img.dtype == np.uint8:  # integer sums: exact in any order, the float32 image's sums
+        whole = img if box else cv2.bitwise_and(img, img, mask=np.ascontiguousarray(mask).view(np.uint8))
+        sums = cv2.reduce(whole, 1, cv2.REDUCE_SUM, dtype=cv2.CV_64F).reshape(-1, 3)
+    else:
+        sums = (img if box else np.where(mask[..., None], img, 0)).sum(1, dtype=np.float64)
+    f = (sums[rows] / cnt[rows, None] - above) @ d / dd  # row means: 0 above, 1 below
     n = len(f)
     # best single step: rows < k above-like, rows ≥ k below-like
     cum0 = np.concatenate([[0.0], np.cumsum(np.abs(f))])
     cum1 = np.concatenate([[0.0], np.cumsum(np.abs(1 - f))])
-    cost = cum0[:-1] + (cum1[-1] - cum1[:-1])
-    cost = np.concatenate([cost, [cum0[-1]]])
+    cost = np.append(cum0[:-1] + (cum1[-1] - cum1[:-1]), cum0[-1])
     k = int(np.argmin(cost))
     if k == 0 or k == n:  # no boundary inside the region
         return None
-    step = np.r_[np.zeros(k), np.ones(n - k)]
-    resid = f - step
-    away = np.abs(np.arange(n) - k + 0.5) > 2.5
-    noise = float(np.std(resid[away])) if away.sum() > 2 else 0.5
+    resid = f - (np.arange(n) >= k)  # against the step
+    away = np.concatenate([resid[:max(0, k - 3)], resid[k + 3:]])  # rows more than 2.5 from the step
+    noise = float(np.std(away)) if len(away) > 2 else 0.5
     if noise > 0.25:  # the profile is not two media
         return None
     # sub-pixel: the upper medium's share of the rows around the step (exact for an area-sampled edge), each
     # medium as the 3 rows beyond those show it (a backdrop seen through a glass changes with height)
     lo, hi = max(0, k - 3), min(n, k + 3)
     fa, fb = f[max(0, k - 6):lo], f[hi:k + 6]
-    fa, fb = (float(np.median(fa)), float(np.median(fb))) if len(fa) and len(fb) else (0.0, 1.0)
+    fa, fb = (_median3(fa), _median3(fb)) if len(fa) and len(fb) else (0.0, 1.0)
     g = (f[lo:hi] - fa) / (fb - fa) if fb - fa > 0.5 else f[lo:hi]
     row = rows[lo] - 0.5 + float(np.sum(1 - np.clip(g, 0, 1)))
     sigma = float(np.hypot(1 / np.sqrt(12), noise * np.sqrt(hi - lo)))  # an aliased edge; the summed rows' noise
     return {"row": float(row), "contrast": state["contrast"]}, sigma
 
 
+def _median3(x: np.ndarray) -> float:
+    """``np.median`` of 1–3 finite values without its overhead: its mean of the middle one(s), a sum from +0."""
+    v = sorted(x.tolist())
+    return 0.0 + v[len(v) // 2] if len(v) % 2 else (0.0 + v[0] + v[1]) / 2
+
+
 def _brightness(p: Probe, img, mask, state):
-    px = img[mask]
+    px = np.asarray(img[mask], np.float32)
     if len(px) == 0:
         return None
     lum = _luma(px)

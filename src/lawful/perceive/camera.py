@@ -29,8 +29,9 @@ from it significantly. Where corners fail (stripes, bare walls, a backdrop with 
 the background's intensities are registered directly (:func:`lawful.perceive.camera_dense.register`:
 Gauss-Newton on the pixels whose gradient stands above noise, moving things down-weighted, objects and
 ``exclude`` regions masked), its uncertainty a cluster-robust covariance from its own residuals, infinite
-where some direction of the motion is pinned by less than 3x the gradient noise gives (stripes all
-along it); it is redone without what it leaves unexplained, and used only if the pixel vote prefers it
+where some direction of the motion is pinned by no more than the gradient noise gives (stripes all
+along it) or, pinned by less than 3x that, has a second minimum within 4 px (restarted off along it, the
+registration does not come back); it is redone without what it leaves unexplained, and used only if the pixel vote prefers it
 to the path's prediction and the corners' consensus. Phase correlation (a translation on the predicted transform, its error the disagreement of the
 frame's quadrants) is the last resort.
 Before any of this, while ``min_shift`` > 0, each key frame is first tested for a still camera

@@ -66,7 +66,9 @@ def why_held(keys: list[tuple], Z: float, scale: float) -> str:
             why["intensity registration outvoted by the pixel check"] += 1
         elif d.get("snr") is not None and not np.isfinite(d.get("u", np.inf)):
             weak = _NAMES[int(np.argmax(np.abs(d.get("weakest", [0, 0, 1, 0]))))]
-            why[f"{weak} not pinned: its gradient {d['snr']:.1f}x that of noise"] += 1
+            basin = (f", restarts off along it end {d['restart_px'] / scale:.1f} px away" if d.get("restart_px")
+                     is not None else "")
+            why[f"{weak} not pinned: its gradient {d['snr']:.1f}x that of noise{basin}"] += 1
         elif d.get("u") is not None:
             why[f"{d.get('rejected', 'estimate')} uncertainty {Z * d['u'] / scale:.2f} px"] += 1
         else:

@@ -94,7 +94,7 @@ class StillTest:
         cov = dense.covariance(J, wt, r, y, d, H, w, h, noise, min_snr=1.0)
         if cov is None:
             return self._fail(i, "residuals in fewer than 8 blocks")
-        sd, snr, _, G = cov
+        sd, snr, _, G, _ = cov
         # what the fit leaves, as a displacement: |residual| / |gradient|, the median over the background's
         # gradient information (|gradient|^2): noise leaves a fraction of a pixel, a motion beyond the linear
         # range its own size (edges land on other edges or on plain wall), a small thing moving on its own nothing

@@ -202,6 +202,9 @@ def test_unwarped_uint8_reading_is_the_float_reading_bit_for_bit(frames):
     rgb = np.random.default_rng(0).uniform(-1, 256, (50000, 3)).astype(np.float32)
     one_by_one = cv2.cvtColor(rgb.reshape(-1, 1, 3) / 255.0, cv2.COLOR_RGB2Lab).reshape(-1, 3)
     assert regions._lab(rgb).tobytes() == one_by_one.tobytes()  # OpenCV's vectorised path: the same values
+    wide = (rgb[:46900].reshape(70, 670, 3) * 10.0 ** np.arange(-6, 4)[np.arange(670) % 10, None]).astype(np.float32)
+    summed = cv2.reduce(wide, 1, cv2.REDUCE_SUM, dtype=cv2.CV_64F).reshape(-1, 3)
+    assert summed.tobytes() == wide.sum(1, dtype=np.float64).tobytes()  # a level's row sums: numpy's order
     probes = [Probe("s", "level", (110, 70, 169, 290)), Probe("b", "line", (300, 40, 599, 299), color=BEAM),
               Probe("d", "blobs", (300, 40, 599, 299), color=DROP), Probe("l", "brightness", (300, 40, 599, 299)),
               Probe("p", "profile", (300, 40, 599, 299), color=BEAM),

@@ -191,13 +191,13 @@ class Reader:
             ident = A is None or bool(np.all(np.abs(A - np.eye(2, 3)) <= 1e-8 + 1e-5 * np.eye(2, 3)))  # np.allclose
             labs = [_lab(c[y0:y1, x0:x1]) for x0, y0, x1, y1 in boxes] if ident else None
             c32 = None if ident else c.astype(np.float32)  # warped once per probe: converted once per frame
+            inv = None if ident else np.linalg.inv(np.vstack([A, [0, 0, 1]]))[:2]  # frame 0 → this frame
             for j, p in enumerate(self.probes):
                 if small[j]:
                     rows[j].append(None)
                     continue
                 X0, Y0, W, H, mask = geo[j]
-                img = _cut(c, ox, oy, X0, Y0, W, H) if ident else self._aligned(c32, A, X0, Y0, W, H)
-                m = mask if ident else mask & np.isfinite(img).all(2)
+                img, m = (_cut(c, ox, oy, X0, Y0, W, H), mask) if ident else self._aligned(c32, inv, X0, Y0, W, H, mask)
                 fresh = i == 0 or (p.kind == "level" and p.learn == "each")  # learn="each": every frame
                 state = _learn(p, np.asarray(img, np.float32), m) if fresh else states[j]
                 states[j] = states[j] if i else state
@@ -235,17 +235,17 @@ class Reader:
         cv2.fillPoly(m, [np.round(pts * 16).astype(np.int32)], 1, shift=4)
         return m > 0
 
-    def _aligned(self, crop: np.ndarray, A: np.ndarray, X0: int, Y0: int, W: int, H: int) -> np.ndarray:
-        """The region ``[X0, X0+W) x [Y0, Y0+H)`` of frame 0's pixels as this frame shows it through ``A``
-        (float32 RGB, NaN off the frame)."""
+    def _aligned(self, crop: np.ndarray, inv: np.ndarray, X0: int, Y0: int, W: int, H: int, mask: np.ndarray):
+        """The region ``[X0, X0+W) x [Y0, Y0+H)`` of frame 0's pixels as this frame shows them (``inv``: frame 0 →
+        this frame; float32 RGB, NaN off the frame) and ``mask`` where it is on the frame (finite in every channel)."""
         ox, oy = self.origin
-        M = np.vstack([A, [0, 0, 1]])
-        inv = np.linalg.inv(M)[:2]  # frame 0 → this frame
         # dst pixel u (region-local) ↦ crop pixel inv(u + (X0, Y0)) − origin
         G = inv.copy()
         G[:, 2] = inv[:, :2] @ np.array([X0, Y0], float) + inv[:, 2] - np.array([ox, oy], float)
-        return cv2.warpAffine(np.asarray(crop, np.float32), G, (W, H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_CONSTANT, borderValue=(np.nan,) * 3)
+        out = cv2.warpAffine(np.asarray(crop, np.float32), G, (W, H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                             borderMode=cv2.BORDER_CONSTANT, borderValue=(np.nan,) * 3)
+        fin = np.isfinite(out)
+        return out, mask & fin[..., 0] & fin[..., 1] & fin[..., 2]  # np.isfinite(out).all(2), without a reduction
 
 
 def _cut(a: np.ndarray, ox: int, oy: int, X0: int, Y0: int, W: int, H: int) -> np.ndarray:
@@ -313,9 +313,9 @@ def _luma(img: np.ndarray) -> np.ndarray:
     return img @ np.array([0.299, 0.587, 0.114], np.float32)
 
 
-def _learn(p: Probe, img: np.ndarray, mask: np.ndarray) -> dict:
-    """What the first frame says about the region: the media's colours (level), the background (selection)."""
-    m = mask & np.isfinite(img).all(2)
+def _learn(p: Probe, img: np.ndarray, m: np.ndarray) -> dict:
+    """What the first frame's pixels ``m`` (finite ones) say about the region: the media's colours (level), the
+    background (selection)."""
     if p.kind == "level":
         rows = np.flatnonzero(m.any(1))
         k = max(1, len(rows) * 15 // 100)
@@ -372,11 +372,9 @@ def _level(p: Probe, img, mask, state):
     if len(rows) < 4:
         return None
     box = cnt.min() == mask.shape[1]  # a box: no masked copy
-    if img.dtype == np.uint8:  # integer sums: exact in any order, the float32 image's sums
-        whole = img if box else cv2.bitwise_and(img, img, mask=np.ascontiguousarray(mask).view(np.uint8))
-        sums = cv2.reduce(whole, 1, cv2.REDUCE_SUM, dtype=cv2.CV_64F).reshape(-1, 3)
-    else:
-        sums = (img if box else np.where(mask[..., None], img, 0)).sum(1, dtype=np.float64)
+    whole = img if box else cv2.bitwise_and(img, img, mask=np.ascontiguousarray(mask).view(np.uint8))
+    # row sums in float64, column by column: numpy's order for img.sum(1) (and any order is exact on uint8)
+    sums = cv2.reduce(whole, 1, cv2.REDUCE_SUM, dtype=cv2.CV_64F).reshape(-1, 3)
     f = (sums[rows] / cnt[rows, None] - above) @ d / dd  # row means: 0 above, 1 below
     n = len(f)
     # best single step: rows < k above-like, rows ≥ k below-like

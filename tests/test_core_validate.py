@@ -117,6 +117,16 @@ def test_a_perturbed_clip_that_is_not_scored_keeps_its_reason(monkeypatch):
     assert row["pan10_status"] in ("unmeasurable", "invalid") and row["pan10_reason"]
 
 
+def test_a_wmle_clip_left_unresolved_says_which_metric_and_why():
+    from lawful.job import Evaluation
+    from lawful.result import Score
+
+    sc = Score(status="scored", value=0.0, metrics={"P": None, "C": 100.0},
+               extra={"unresolved": True, "metric_reasons": {"M1": "block not seen at rest"}})
+    v = V.video_values("wmle", Evaluation(status="scored", scores={"P10": sc}))["P10"]
+    assert v["status"] == "unmeasurable" and v["reason"] == "M1: block not seen at rest" and v["value"] == 0.0
+
+
 def test_validate_cli_names_what_it_does_not_know():
     from typer.testing import CliRunner
 

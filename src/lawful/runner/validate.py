@@ -56,14 +56,17 @@ PERTURBATIONS = ("pan10", "pan5", "zoom10", "noise", "crf35", "blur", "hue10", "
 
 
 def video_values(suite: str, evaluation) -> dict[str, dict]:
-    """Per column of one evaluated video: ``{"value", "status", "C"}`` as defined in the module docstring."""
+    """Per column of one evaluated video: ``{"value", "status", "C", "reason"}`` as defined in the module docstring
+    (WMLE's reason: the score's own, else its metrics' reasons)."""
     out = {}
     for col, sc in evaluation.scores.items():
         if _cps(suite):
             P = (sc.metrics or {}).get("P")
             value = 0.0 if P is None else float(P)
-            status = "unmeasurable" if sc.status == "scored" and (sc.extra or {}).get("unresolved") else sc.status
-            out[col] = {"value": value, "status": status, "C": (sc.metrics or {}).get("C")}
+            extra = sc.extra or {}
+            status = "unmeasurable" if sc.status == "scored" and extra.get("unresolved") else sc.status
+            why = sc.reason or "; ".join(f"{k}: {v}" for k, v in (extra.get("metric_reasons") or {}).items())
+            out[col] = {"value": value, "status": status, "C": (sc.metrics or {}).get("C"), "reason": why}
         else:
             value = float(sc.value) if sc.status == "scored" and sc.value is not None else 0.0
             out[col] = {"value": value, "status": sc.status, "reason": sc.reason}

@@ -29,13 +29,13 @@ from lawful.suites.applepi.infographic import Infographic, formula_answer, targe
 from lawful.suites.applepi.predictions import SUBTRACKS
 MODELS = ("reference", "counterfactual", "static")
 CLIP_FRAMES = 8
-CRF = 0  # lossless RGB H.264: the built-in answers lose nothing to the codec (and x264's ultrafast lossless
-# mode costs half the CPU of CRF 8 to encode, and decodes faster)
+CRF, PRESET = 0, "ultrafast"  # lossless RGB H.264: the built-in answers lose nothing to the codec (x264's
+# ultrafast lossless mode costs half the CPU of CRF 8 at veryfast to encode, and decodes faster)
 
 
-def write_video(path: str | Path, frames: list[np.ndarray], fps: float, crf: int = CRF) -> Path:
-    """An output clip coded in RGB (:func:`lawful.video.write_video` with ``codec="rgb"``; lossless by default)."""
-    return video_mod.write_video(path, frames, fps, crf=crf, codec="rgb", preset="ultrafast" if crf == 0 else "veryfast")
+def write_video(path: str | Path, frames: list[np.ndarray], fps: float) -> Path:
+    """An output clip coded in RGB, lossless (:func:`lawful.video.write_video` with ``codec="rgb"``)."""
+    return video_mod.write_video(path, frames, fps, crf=CRF, codec="rgb", preset=PRESET)
 
 
 def _renderer(case: GTCase):
@@ -137,7 +137,7 @@ def write_predictions(model: str, case: GTCase, pred_root: str | Path, num_rollo
         if key in encoded:
             _link(encoded[key][0], path)
             return path
-        encoded[key] = (write_video(path, frames, fps, crf=CRF), frames)  # the frames keep their ids unique
+        encoded[key] = (write_video(path, frames, fps), frames)  # the frames keep their ids unique
         return path
 
     for s in todo:

@@ -274,6 +274,15 @@ class Tracked:
             out.append(d / g + 0.5 * ratio if (d < reach and ratio < _LOG4) or d < 0.5 * g else _FAR)
         return out
 
+    def ghost_box(self) -> tuple[int, int, int, int]:
+        """Box (end-exclusive, possibly beyond the frame) of twice the object's size around its
+        prediction: where a lost object's pixels would be if it moved on as predicted. Unlike its
+        search :meth:`window`, it does not grow while the object stays lost (out of the frame, the
+        window soon covers most of the background the camera estimate needs)."""
+        cx, cy = self.predict()
+        sw, sh = self.size
+        return int(cx - sw), int(cy - sh), int(cx + sw) + 1, int(cy + sh) + 1
+
     def window(self, w: int, h: int, grow: float = 1.0) -> tuple[int, int, int, int]:
         """Search rectangle (end-exclusive) around the predicted box, with a margin of half a step
         and a tenth of the object's size; a lost object's covers its :meth:`reach`. An object

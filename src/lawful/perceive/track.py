@@ -16,7 +16,8 @@ its case box or mask (or near its case colour), and per frame:
    against the local background (:mod:`lawful.perceive.associate`);
 3. records centroid (mid-exposure for a blur streak), box, area and, when asked, the angle of a
    contrasting marker;
-4. optionally estimates camera motion (:mod:`lawful.perceive.camera`).
+4. optionally estimates camera motion (:mod:`lawful.perceive.camera`), keeping the objects' boxes out
+   (a lost object's :meth:`~lawful.perceive.objects.Tracked.ghost_box`, not its growing search window).
 
 Objects that are lost, merged with a same-coloured twin, or cut by the frame border (less than
 85% of their expected area visible) are ``visible=False`` with NaN positions: positions are
@@ -378,7 +379,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
             prev = frame
             if motion is not None:
                 t0 = time.perf_counter()
-                motion.update(frame, [f.box for f in seen if f] + [o.window(*size) for o in objs if o.lost])
+                motion.update(frame, [f.box for f in seen if f] + [o.ghost_box() for o in objs if o.lost])
                 t_camera += time.perf_counter() - t0
             frames_idx.append(idx)
             rows.append(seen)

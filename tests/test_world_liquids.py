@@ -34,3 +34,28 @@ def test_damped_release_and_draft():
     assert z[0] == pytest.approx(5.0) and abs(z[1]) < 1e-6
     assert lq.ice_draft() == pytest.approx(0.917)
     assert lq.span_cover(0.25, 2.0, np.array([0.0, 1.0, 2.0])) == pytest.approx([0.25, 1.0, 0.5])
+
+
+def _over_reference(img, color, alpha):
+    """The composite written out plainly: every pixel, ``img += (color - img) * alpha``."""
+    c = np.broadcast_to(np.asarray(color, np.float32), img.shape)
+    img += (c - img) * alpha[..., None]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_over_equals_the_plain_composite_bit_for_bit(dtype):
+    rng = np.random.default_rng(3)
+    cols, rows = np.arange(40, 120, dtype=np.float32), np.arange(10, 70, dtype=np.float32)
+    cases = [0.9 * lq.box_cover((55.3, 20.7, 90.2, 61.4), cols, rows),  # a block: only it is touched
+             lq.surface_cover(30 + 5 * np.sin(cols / 7), rows) * lq.box_cover((41, 11, 118, 69), cols, rows),
+             np.zeros((60, 80), np.float32)]  # nothing to paint
+    nan = cases[0].copy()
+    nan[5, 7] = np.nan  # a NaN counts as painted, as before
+    for alpha in cases + [nan]:
+        alpha = alpha.astype(dtype)
+        for color in [(200, 30, 40), rng.uniform(0, 255, (60, 80, 3)).astype(np.float32)]:
+            base = rng.uniform(0, 255, (60, 80, 3)).astype(np.float32)
+            a, b = base.copy(), base.copy()
+            lq.over(a, color, alpha)
+            _over_reference(b, color, alpha)
+            assert np.array_equal(a, b, equal_nan=True)

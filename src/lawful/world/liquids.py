@@ -100,13 +100,16 @@ def meniscus(cols: np.ndarray, walls: list[float], height: float = MENISCUS_PX,
 def over(img: np.ndarray, color, alpha: np.ndarray) -> None:
     """Composite ``color`` (``[3]`` or ``[h, w, 3]``) over the float image ``img`` with coverage ``alpha``
     (only the block where ``alpha`` is non-zero is touched)."""
-    rows, cols = np.flatnonzero(alpha.any(1)), np.flatnonzero(alpha.any(0))
-    if len(rows) == 0:
+    x, y, w, h = cv2.boundingRect((alpha != 0).view(np.uint8))  # the non-zero block (NaN counts, as in any())
+    if w == 0:
         return
-    sl = np.s_[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
+    sl = np.s_[y:y + h, x:x + w]
     c = np.asarray(color, np.float32)
     c = np.broadcast_to(c, img.shape)[sl] if c.ndim == 3 else c
-    img[sl] += (c - img[sl]) * alpha[sl][..., None]
+    a, dst = alpha[sl][..., None], img[sl]
+    d = c - dst
+    # in place where the product keeps d's type (same roundings as d * a); a float64 alpha keeps its float64 product
+    dst += np.multiply(d, a, out=d) if np.result_type(d, a) == d.dtype else d * a
 
 
 # ----------------------------------------------------------------------------- vessels

@@ -11,11 +11,6 @@ from lawful.case import Case
 from lawful.generators.base import Generator, register_generator
 from lawful.video import write_video
 
-# x264's fastest preset at the writer's CRF 18 (was "veryfast"): about 40% less CPU to encode and to decode (no CABAC,
-# no deblocking), as close to the render (mean error 1.1 levels vs 1.2), more bytes; Constrained Baseline H.264, which
-# every browser plays in the report
-PRESET = "ultrafast"
-
 
 def _task(case: Case):
     from lawful.suites.base import get_suite
@@ -33,7 +28,7 @@ class Render(Generator):
 
     def generate(self, case: Case, first_frame: Path | None, out: Path, rollout: int = 0,
                  seed: int | None = None) -> Path:
-        return write_video(out, _task(case).render(case, self.law), case.fps, preset=PRESET)
+        return write_video(out, _task(case).render(case, self.law), case.fps)
 
 
 class Static(Generator):
@@ -51,7 +46,7 @@ class Static(Generator):
             frame = np.asarray(Image.open(first_frame).convert("RGB"))
         else:
             frame = next(iter(_task(case).render(case, "true")))
-        return write_video(out, itertools.repeat(frame, case.n_frames), case.fps, preset=PRESET)
+        return write_video(out, itertools.repeat(frame, case.n_frames), case.fps)
 
 
 register_generator("reference")(lambda arg="": Render("reference", "true"))

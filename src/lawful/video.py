@@ -91,21 +91,37 @@ def probe(path: str | Path, count: bool = False) -> VideoInfo:
 @dataclass(frozen=True)
 class Span:
     """Which frames of a file to read and how to turn them: decoded frames ``first`` .. ``last`` (inclusive,
-    None = to the end), rotated ``rotation`` degrees clockwise (None = as the file's display matrix says)."""
+    None = to the end), rotated ``rotation`` degrees clockwise (None = as the file's display matrix says);
+    ``only``: just these of them (indices from ``first``), the others decoded but not converted."""
 
     first: int = 0
     last: int | None = None
     rotation: int | None = None
+    only: frozenset[int] | None = None
 
     def contains(self, i: int) -> bool:
         return i >= self.first and (self.last is None or i <= self.last)
+
+    @property
+    def end(self) -> int | None:
+        """The last decoded frame to read (None: to the end of the file)."""
+        if self.only is None:
+            return self.last
+        top = self.first + max(self.only, default=-1)
+        return top if self.last is None else min(top, self.last)
+
+    def wants(self, i: int, every: int = 1) -> bool:
+        """Whether decoded frame ``i`` of the file is read (converted and yielded)."""
+        k = i - self.first
+        return self.contains(i) and k % every == 0 and (self.only is None or k in self.only)
 
 
 WHOLE = Span()
 
 
 def open_frames(path: str | Path, every: int = 1, max_side: int | None = None,
-                prefetch: int = 0, span: Span = WHOLE) -> tuple[VideoInfo, Iterator[tuple[int, np.ndarray]]]:
+                prefetch: int = 0, span: Span = WHOLE, threads: int | None = None
+                ) -> tuple[VideoInfo, Iterator[tuple[int, np.ndarray]]]:
     """:func:`probe` and :func:`iter_frames` with one opening of the file (opening costs about
     as much as decoding a few frames): ``(info, frames)``.
 
@@ -113,11 +129,14 @@ def open_frames(path: str | Path, every: int = 1, max_side: int | None = None,
     releases the GIL, so it overlaps with the caller's work on another core; the decoder then
     uses one thread, leaving the other cores to the caller). Close ``frames`` when stopping early.
     ``span``: only frames ``span.first .. span.last`` are read (the rest is skipped without colour
-    conversion), indexed from 0 at ``span.first``; ``info`` then describes that part, upright.
+    conversion; of them only ``span.only`` when given, decoding stopping after the last), indexed from 0 at
+    ``span.first``; ``info`` then describes that part, upright. ``threads``: decoder threads (None: one with
+    ``prefetch``, else FFmpeg's choice; one costs the least CPU where the caller keeps every core busy).
     """
     path = Path(path)
     _check_file(path)
-    cap = _cv2_capture(path, threads=1 if prefetch > 0 else 0)
+    threads = (1 if prefetch > 0 else 0) if threads is None else threads
+    cap = _cv2_capture(path, threads=threads)
     if cap is None:
         info, frames = probe(path), _iter_av(path, every, max_side, None, span)
     else:
@@ -126,7 +145,7 @@ def open_frames(path: str | Path, every: int = 1, max_side: int | None = None,
 
             cap.set(cv2.CAP_PROP_ORIENTATION_AUTO, 0)
         info = _video_info(path, *_cv2_info(cap), False)
-        shrink = _yuv420_container(path, info, max_side, threads=1 if prefetch > 0 else 0)
+        shrink = _yuv420_container(path, info, max_side, threads=threads)
         if shrink is not None:
             cap.release()
             frames = _read_shrunk(shrink, path, every, max_side, None, span)
@@ -215,8 +234,8 @@ def _read_cv2(cap, path: Path, every: int, max_side: int | None,
     yielded = 0
     try:
         i = 0
-        while span.last is None or i <= span.last:
-            if span.contains(i) and (i - span.first) % every == 0:
+        while span.end is None or i <= span.end:
+            if span.wants(i, every):
                 ok, bgr = cap.read()
                 if not ok:
                     break
@@ -243,9 +262,9 @@ def _iter_av(path: Path, every: int, max_side: int | None, limit: int | None,
             stream.thread_type = "AUTO"
             n = 0
             for i, frame in enumerate(c.decode(stream)):
-                if span.last is not None and i > span.last:
+                if span.end is not None and i > span.end:
                     return
-                if not span.contains(i) or (i - span.first) % every:
+                if not span.wants(i, every):
                     continue
                 turn = span.rotation if span.rotation is not None else -int(getattr(frame, "rotation", 0) or 0) % 360
                 yield i - span.first, _resize(_rotated(frame.to_ndarray(format="rgb24"), turn), max_side)
@@ -333,9 +352,9 @@ def _read_shrunk(c, path: Path, every: int, max_side: int, limit: int | None,
         with c:
             n, yuv2rgb = 0, _YUV2RGB[int(c.streams.video[0].codec_context.colorspace)]
             for i, frame in enumerate(c.decode(c.streams.video[0])):
-                if span.last is not None and i > span.last:
+                if span.end is not None and i > span.end:
                     return
-                if not span.contains(i) or (i - span.first) % every:
+                if not span.wants(i, every):
                     continue
                 turn = span.rotation if span.rotation is not None else -int(getattr(frame, "rotation", 0) or 0) % 360
                 yield i - span.first, _rotated(_shrunk_rgb(frame, max_side, yuv2rgb), turn)

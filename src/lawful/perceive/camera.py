@@ -299,6 +299,7 @@ class CameraMotion:
         gh, gw = g.shape
         keep = ~self._excluded(boxes, g.shape)
         ref_img, M_of, A_of = self._reference(pred)
+        ref_keep = self._keep0 if ref_img is self._D0 else self._keep_prev  # background in the reference
         nxt, ref, ok = self._lk(g, pred)
         xi = np.clip(np.round(nxt[:, 0]).astype(int), 0, gw - 1)
         yi = np.clip(np.round(nxt[:, 1]).astype(int), 0, gh - 1)
@@ -330,7 +331,7 @@ class CameraMotion:
         scarce = ok.sum() < self.min_points
         if D is None and not clean and (len(uniq) > 1 or replace or self._moving is None or scarce):
             D = dense.smooth(raw)
-        best = uniq[dense.best(D, ref_img, [M_of(c) for c in uniq], keep)] if len(uniq) > 1 else uniq[0]
+        best = uniq[dense.best(D, ref_img, [M_of(c) for c in uniq], keep, ref_keep)] if len(uniq) > 1 else uniq[0]
         if clean or scarce:
             moving = None
         elif not replace and len(uniq) == 1 and self._moving is not None:  # between key frames, on the path
@@ -368,7 +369,8 @@ class CameraMotion:
             info = {**r[2], "u": u, "cells": r[2]["cells"]}
             # the pixels must prefer it to the path's prediction and the corners' consensus, when these differ
             rivals = [c for c in uniq if np.abs(apply(c - A, self._corners_w)).max() > _RANSAC_PX]
-            if rivals and np.isfinite(u) and dense.best(D, ref_img, [r[0]] + [M_of(c) for c in rivals], keep) != 0:
+            if rivals and np.isfinite(u) and dense.best(D, ref_img, [r[0]] + [M_of(c) for c in rivals], keep,
+                                                        ref_keep) != 0:
                 return None, "hold", {**info, "u": float("inf"), "outvoted": True}, nxt[use], ref[use]
             return A, "dense", info, nxt[use], apply(A, nxt[use]).astype(np.float32)
         r = dense.phase(dense.smooth(raw) if D is None else D, ref_img, M_of(best), keep & ~moving)
@@ -412,8 +414,7 @@ class CameraMotion:
     def _template(self, ref_img: np.ndarray) -> dense.Template:
         """The registration template of a reference image (frame 0 or the previous key frame), made once."""
         if self._tpl is None or self._tpl[0] is not ref_img:
-            keep = self._keep0 if ref_img is self._D0 else self._keep_prev
-            self._tpl = (ref_img, dense.Template(ref_img, keep))
+            self._tpl = (ref_img, dense.Template(ref_img, self._keep0 if ref_img is self._D0 else self._keep_prev))
         return self._tpl[1]
 
     def _lk(self, g: np.ndarray, pred: np.ndarray):

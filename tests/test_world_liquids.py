@@ -59,3 +59,14 @@ def test_over_equals_the_plain_composite_bit_for_bit(dtype):
             lq.over(a, color, alpha)
             _over_reference(b, color, alpha)
             assert np.array_equal(a, b, equal_nan=True)
+
+
+def test_box_block_is_box_cover_on_its_non_zero_block():
+    cols, rows = np.arange(40, 120, dtype=np.float32), np.arange(10, 70, dtype=np.float32)
+    for box in [(55.3, 20.7, 90.2, 61.4), (39.0, 9.0, 200.0, 100.0), (60.5, 30.0, 61.5, 45.25)]:
+        full = lq.box_cover(box, cols, rows)
+        rs, cs, blk = lq.box_block(box, cols, rows)
+        assert np.array_equal(full[rs, cs], blk)
+        full[rs, cs] = 0
+        assert not full.any()  # nothing outside the block
+    assert lq.box_block((0.0, 0.0, 20.0, 5.0), cols, rows) is None

@@ -82,6 +82,18 @@ def box_cover(box, cols: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return span_cover(y0, y1, rows)[:, None] * span_cover(x0, x1, cols)[None, :]
 
 
+def box_block(box, cols: np.ndarray, rows: np.ndarray):
+    """:func:`box_cover` on its non-zero block only: ``(row slice, column slice, cover of the block)`` (the same
+    values as ``box_cover(...)[rows, cols]``), or None when the box covers no pixel."""
+    x0, y0, x1, y1 = box
+    sr, sc = span_cover(y0, y1, rows), span_cover(x0, x1, cols)
+    r, c = np.flatnonzero(sr), np.flatnonzero(sc)
+    if len(r) == 0 or len(c) == 0:
+        return None
+    rs, cs = slice(int(r[0]), int(r[-1]) + 1), slice(int(c[0]), int(c[-1]) + 1)
+    return rs, cs, sr[rs][:, None] * sc[cs][None, :]
+
+
 def surface_cover(s: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Share ``[rows, cols]`` of each pixel below a surface at row ``s`` ``[cols]`` (exact for a level surface;
     for a tilted one its error is symmetric about the line, so a column band's mean row stays unbiased)."""
@@ -155,24 +167,27 @@ class Tank:
             self._walls_and_glass(win, cols, rows)
             self._empty = (key.copy(), win.copy())
         t = self.wall
+        # each layer is painted on the block its box covers (box_block): the pixels outside it get alpha 0
         for i, cav in enumerate(self.cavities):
-            cov = box_cover(cav, cols, rows)
-            if i in self.liquid_cavities:
-                over(win, self.liquid, 0.9 * cov)
+            blk = box_block(cav, cols, rows) if i in self.liquid_cavities or i in surfaces else None
+            if blk is None:
                 continue
-            if i not in surfaces:
+            rs, cs, cov = blk
+            if i in self.liquid_cavities:
+                over(win[rs, cs], self.liquid, 0.9 * cov)
                 continue
             row, tilt = surfaces[i]
             xc = 0.5 * (cav[0] + cav[2])
             walls = [cav[0], cav[2]] + self.extra_walls.get(i, [])
             s = row + math.tan(tilt) * (cols - xc) - meniscus(cols, walls, self.meniscus_px)
-            over(win, self.liquid, 0.9 * cov * surface_cover(s, rows))
+            over(win[rs, cs], self.liquid, 0.9 * cov * surface_cover(s[cs], rows[rs]))
         for fn in layers:  # things floating in the liquid, drawn in front of it
             fn(win, cols, rows)
         # a thin highlight down each wall's outer edge
         for (a0, b0, a1, b1) in self.cavities:
-            hl = box_cover((a0 - t, b0, a0 - t + 1.0, b1), cols, rows)
-            over(win, (235, 238, 240), 0.35 * hl)
+            blk = box_block((a0 - t, b0, a0 - t + 1.0, b1), cols, rows)
+            if blk is not None:
+                over(win[blk[0], blk[1]], (235, 238, 240), 0.35 * blk[2])
         img[r0:r1, c0:c1] = np.clip(win + 0.5, 0, 255).astype(np.uint8)
         return img
 

@@ -76,3 +76,20 @@ def test_smoothed_step_noise_is_exact():
     emp = np.std(np.array(steps), axis=0)
     assert np.allclose(emp, sd, rtol=0.15)
     assert sd[15] < 0.5 * 1.5 * math.sqrt(2)  # smoothing shrinks the interior step noise
+
+
+def test_a_track_that_repeats_exactly_is_not_noiseless_below_its_mask_resolution():
+    """Positions that repeat exactly but for one edge pixel flipping now and then have a MAD of 0;
+    the track's noise is then the mask's resolution, 1 / sqrt(pi * area)."""
+    t = np.arange(48) / 24.0
+    y = 250.0 + 0.01 * (np.arange(48) % 12 == 2)
+    tr = Tracks.from_positions(t, {"ring": (np.full(48, 200.0), y)}, radius=10.0)
+    assert noise.sigma(tr["ring"].y) == pytest.approx(0.0, abs=1e-9)
+    tn = noise.track_noise(tr["ring"])
+    area = np.pi * 10.0 ** 2
+    assert tn.sigma_x == pytest.approx(1 / math.sqrt(np.pi * area)) and tn.sigma_y == tn.sigma_x
+    assert noise.resolution(area) == pytest.approx(1 / (10.0 * np.pi))  # radius over area for a disc
+    # a noisy track keeps its own estimate
+    rng = np.random.default_rng(1)
+    noisy = Tracks.from_positions(t, {"b": (200.0 + rng.normal(0, 0.5, 48), y)}, radius=10.0)
+    assert noise.track_noise(noisy["b"]).sigma_x > 0.3

@@ -66,3 +66,17 @@ def test_reference_and_twin_end_to_end(tmp_path):
         P[law] = sc.metrics["P"]
         assert sc.metrics["C"] >= 80
     assert P["true"] >= 97 and P["anti"] <= 30
+
+
+def test_resting_rings_whose_edge_pixels_flicker_do_not_jump():
+    """A still clip through a lossy codec: each resting ring's centroid toggles by one edge pixel's share
+    (0.01 px, the closed ring's twice the split ring's, as measured on a static model's clip). Both are
+    far below the masks' resolution: the closed ring's rise is a reliably observed zero, M1 = 0 (it
+    scored 1: with most frames repeating exactly, the noise's MAD was 0 and so was every threshold)."""
+    task = JumpingRings()
+    case, _ = task.make_case(0, 1000)
+    flip = (np.arange(60) % 12 == 3).astype(float)  # every 12th frame one edge pixel flips
+    tr = _rings(0.0101 * flip, 0.0049 * flip)
+    tr.area[:] = 685.0  # a ring's mask as tracked
+    got = task.metrics(case, task.measure(case, tr))["M1"]
+    assert got.status == "measured" and got.value == 0.0 and "reliably observed zero" in got.reason

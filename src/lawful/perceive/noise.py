@@ -110,17 +110,29 @@ class TrackNoise:
         return math.sqrt((ux * self.sigma_x) ** 2 + (uy * self.sigma_y) ** 2)
 
 
+def resolution(area: float) -> float:
+    """Least centroid noise (px) of a mask of ``area`` px: one pixel at the edge of a disc-like mask moves its
+    centroid by about its radius over its area, ``1 / sqrt(pi * area)`` (0.02 px for 700 px)."""
+    return 1.0 / math.sqrt(math.pi * area) if area > 0 else 0.0
+
+
 def track_noise(track, usable: np.ndarray | None = None) -> TrackNoise:
     """:class:`TrackNoise` of an :class:`~lawful.tracks.ObjectTrack` from its visible centroids.
 
-    ``usable`` ``[T]`` bool restricts the samples (e.g. leave out border-cut masks).
+    ``usable`` ``[T]`` bool restricts the samples (e.g. leave out border-cut masks). Each axis is at least
+    the mask's :func:`resolution`: where most frames repeat exactly (an object at rest on a clean render)
+    the MAD is 0, and one edge pixel flipping under codec flicker would otherwise count as motion (a still
+    clip's resting rings 'rose' 0.01 px, the closed one twice the split one: WMLE P33 scored 100).
     """
     xy = np.asarray(track.xy, float)
     keep = np.asarray(track.visible, bool) & np.isfinite(xy).all(axis=1)
     if usable is not None:
         keep &= np.asarray(usable, bool)
     x, y = np.where(keep, xy[:, 0], np.nan), np.where(keep, xy[:, 1], np.nan)
-    return TrackNoise(sigma(x), sigma(y))
+    area = np.asarray(track.area, float)[keep]
+    floor = resolution(float(np.median(area))) if len(area) else 0.0
+    sx, sy = sigma(x), sigma(y)
+    return TrackNoise(max(sx, floor) if math.isfinite(sx) else sx, max(sy, floor) if math.isfinite(sy) else sy)
 
 
 def step_threshold(noise_sigma: float, alpha: float = FALSE_ALARM, floor: float = 0.0) -> float:

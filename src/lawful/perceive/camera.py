@@ -352,7 +352,7 @@ class CameraMotion:
             D = dense.smooth(raw)
         r = dense.register(D, self._template(ref_img), M_of(best), keep)
         if r is None and self._static is not None and not keep.all():
-            # the objects' boxes (a lost object's whole search window) leave too little: robust weights
+            # the objects' boxes leave too little background: robust weights
             # alone keep what moves out, as long as the background is most of what remains
             r = dense.register(D, self._template(ref_img), M_of(best), ~self._static)
         if r is not None:  # what that estimate does not explain moved on its own: again without it

@@ -23,10 +23,9 @@ come from the previous key frame). Independently moving things are kept out thre
 The remaining corners give a RANSAC similarity; it is accepted only with inliers spread over at
 least ``MIN_CELLS`` cells of a 4 x 4 grid, each quadrant of them where the others' fit puts them
 (:func:`lawful.perceive.camera_fit.held_out`: two groups moving apart are not a zoom). Its uncertainty is the standard error of the fitted
-transform at the frame corners (:mod:`lawful.perceive.camera_fit`); it is a pure shift when neither
-its scale nor its rotation differs from identity by ``Z`` standard errors (a pan's corner noise is not
-made a turn or a zoom), and where few or clustered points leave rotation and scale loose, if the
-similarity does not differ from the shift significantly. Where corners fail (stripes, bare walls, a backdrop with edges but no corners),
+transform at the frame corners (:mod:`lawful.perceive.camera_fit`); where few or clustered points
+leave rotation and scale loose, a pure shift is used instead if the similarity does not differ
+from it significantly. Where corners fail (stripes, bare walls, a backdrop with edges but no corners),
 the background's intensities are registered directly (:func:`lawful.perceive.camera_dense.register`:
 Gauss-Newton on the pixels whose gradient stands above noise, moving things down-weighted, objects and
 ``exclude`` regions masked), its uncertainty a cluster-robust covariance from its own residuals, infinite
@@ -405,10 +404,6 @@ class CameraMotion:
             return None
         A, u = f.A, fit.corner_sd(f, gw, gh)
         info = {"n": n, "cells": c, "resid": f.rms, "u": u}
-        L = A[:, :2] - np.eye(2)  # [[a - 1, -b], [b, a - 1]]: a - 1 and b each have standard error sigma / sqrt(S)
-        if max(abs(L[0, 0]), abs(L[1, 0])) <= self.Z * f.sigma / np.sqrt(f.S):  # neither scale nor turn is real
-            t = fit.fit_shift(nxt[inl], ref[inl])
-            return t.A, {**info, "resid": t.rms, "u": t.sigma / np.sqrt(n), "model": "shift"}, nxt[inl], ref[inl]
         if self.Z * u / self._s > self.max_uncertainty:  # rotation and scale loose (few or clustered points)
             t = fit.fit_shift(nxt[inl], ref[inl])
             # the simpler model, if the similarity does not differ from it significantly

@@ -100,6 +100,18 @@ def test_exposure_blur_smears_motion_and_keeps_still_pixels():
     assert all(o[6, 0, 0] == 99 for o in out)
 
 
+def test_the_reencode_control_changes_nothing_but_the_encoding():
+    """``reencode`` hands the law clip's frames on untouched: its column differs from the law value only by the
+    second H.264 encoding that every perturbed copy gets, so each other column's shift can be read against it."""
+    frames = [np.random.default_rng(i).integers(0, 256, (8, 12, 3), dtype=np.uint8) for i in range(3)]
+    out = list(V._perturbations()["reencode"](frames, 24.0, 1000))
+    assert len(out) == 3 and all(a is b for a, b in zip(out, frames))
+    assert "reencode" in V.ROBUSTNESS and "reencode" in V.PERTURBATIONS
+    r = V.validate_variant("principia", "pendulum", 0, 1000, "flat", ("reencode",))
+    row = r["columns"]["pendulum"]
+    assert row["reencode_status"] == "scored" and abs(row["reencode"] - row["law"]) <= 0.01
+
+
 def test_validate_variant_scores_law_anti_and_perturbed_clips():
     r = V.validate_variant("principia", "pendulum", 0, 1000, "flat", ("pan10",))
     row = r["columns"]["pendulum"]

@@ -5,7 +5,9 @@ case and draws its law-correct clip and its anti-physics twin; both are written 
 :func:`lawful.runner.evaluate.evaluate_video`, exactly as a user's videos would be. Optional
 perturbations of the law-correct clip (camera pan or zoom of 10 %, a 5 % pan, sensor noise, CRF 35, optical
 (defocus) blur, hue shift, and ``ghost3``: the mean of 3 consecutive frames, a triple exposure no camera
-makes, kept as a stress test) measure how far each law mean moves. Motion blur as a camera records it
+makes, kept as a stress test) measure how far each law mean moves. Every perturbed copy is written as H.264
+once more, so ``reencode`` (the law clip's frames as they are, written again) is the control: the part of
+each shift that the second encoding alone makes. Motion blur as a camera records it
 (a continuous smear within the exposure) is what the studio style renders, sub-frame by sub-frame.
 
 The value of one video in one column: Principia, the column's score (0 unless ``scored``); WMLE, the
@@ -34,7 +36,7 @@ from lawful.runner.pool import process_pool
 from lawful.score.stats import roc_auc
 
 SEED_BASE = 1000
-ROBUSTNESS = ("pan10", "zoom10", "noise", "crf35", "blur")  # what --robustness applies
+ROBUSTNESS = ("pan10", "zoom10", "noise", "crf35", "blur", "reencode")  # what --robustness applies
 
 
 def _perturbations() -> dict[str, Callable[[list[np.ndarray], float, int], Iterable[np.ndarray]]]:
@@ -49,10 +51,11 @@ def _perturbations() -> dict[str, Callable[[list[np.ndarray], float, int], Itera
         "blur": lambda fr, fps, seed: perturb.defocus(fr, 0.003),
         "ghost3": lambda fr, fps, seed: perturb.exposure_blur(fr, 3),
         "hue10": lambda fr, fps, seed: (perturb.hue_shift(f, 10.0) for f in fr),
+        "reencode": lambda fr, fps, seed: iter(fr),  # the control: only the second encoding every copy gets
     }
 
 
-PERTURBATIONS = ("pan10", "pan5", "zoom10", "noise", "crf35", "blur", "hue10", "ghost3")
+PERTURBATIONS = ("pan10", "pan5", "zoom10", "noise", "crf35", "blur", "hue10", "ghost3", "reencode")
 
 
 def video_values(suite: str, evaluation) -> dict[str, dict]:

@@ -65,7 +65,8 @@ def validate(
     tasks: Optional[str] = typer.Option(None, help="Comma-separated subset of tasks (names or labels such as P3)."),
     perturb: Optional[str] = typer.Option(None, help="Comma-separated perturbations of the law-correct clips: "
                                           "pan10, pan5, zoom10, noise, crf35, blur (defocus), hue10, ghost3, reencode (the "
-                                          "control: the clip written again, as every perturbed copy is)."),
+                                          "control: the clip's frames as they are, written losslessly as every "
+                                          "perturbed copy is)."),
     robustness: bool = typer.Option(False, help="Apply pan10, zoom10, noise, crf35, blur and reencode."),
     workers: int = typer.Option(0),
     cache: Optional[Path] = typer.Option(None, help="Keep rendered clips here and reuse them while the drawing "

@@ -50,6 +50,9 @@ all identity and :meth:`summary` says why: ``static`` (motion within its uncerta
 should not trust positions; the reason says why the key frames were held). Every frame is also registered
 to frame 0 by a pure shift (:mod:`lawful.perceive.camera_shake`): where that holds on every frame, its
 scatter exceeds its errors and the key frames agree with it, those shifts are the transforms (``shake``).
+Where the path is used instead, every frame is registered to frame 0 starting from it
+(:mod:`lawful.perceive.camera_refine`: a camera that pans and shakes), and those registrations replace the
+path where it departs from them by more than their errors explain (``refine``).
 Transforms are ``[2, 3]`` float64 matrices in the pixel coordinates of the frames handed in
 (pixel centres at integer coordinates): ``p0 = A @ [x, y, 1]``. Work happens on a grey copy at
 most ``max_side`` pixels wide, normalised in mean and contrast for Lucas-Kanade (a global lighting
@@ -64,6 +67,7 @@ import numpy as np
 from lawful.perceive import camera_dense as dense
 from lawful.perceive import camera_fit as fit
 from lawful.perceive import camera_path as path
+from lawful.perceive import camera_refine
 from lawful.perceive.camera_moving import rasterise
 from lawful.perceive.camera_shake import Shake
 from lawful.perceive.camera_still import StillTest
@@ -121,6 +125,7 @@ class CameraMotion:
         self._boxes0 = None  # frame 0's object boxes (work px), for corners found there later
         self._shake: Shake | None = None  # per-frame shake about frame 0 (used only where the path is static)
         self._last = (-1, None, None)  # (index, plain grey, smoothed) of the last frame the shake took
+        self._kept = camera_refine.Kept()  # every frame, for registering each where the path is used
 
     # --- streaming ---------------------------------------------------------------------
     def update(self, rgb: np.ndarray, boxes=None) -> None:
@@ -133,6 +138,10 @@ class CameraMotion:
             self._shake.add(self._last[2], ~self._excluded(self._boxes(boxes), raw.shape))
         if (self._n - 1) % self.stride == 0:
             self._flush()
+        if self._shake is not None and self._shake.sparse:
+            self._kept.frames = None  # a still start on a stand: nothing to register (the path alone if it moves later)
+        elif self._kept.frames is not None:
+            self._kept.frames.append((self._last[1] if self._last[0] == self._n - 1 else self._plain(rgb), self._boxes(boxes)))
 
     @property
     def transforms(self) -> list[np.ndarray]:
@@ -142,8 +151,11 @@ class CameraMotion:
             self._flush()
         if self._out is None:
             path, d = self.estimated(), self.decision()
-            self._out = ((self._shake.transforms() if d.get("shake", {}).get("used") else path) if d["used"]
-                         else [IDENTITY.copy() for _ in path])
+            if d.get("shake", {}).get("used"):
+                path = self._shake.transforms()
+            elif d.get("refine", {}).get("used"):
+                path = self._kept.transforms
+            self._out = path if d["used"] else [IDENTITY.copy() for _ in path]
         return self._out
 
     def estimated(self) -> list[np.ndarray]:
@@ -166,7 +178,12 @@ class CameraMotion:
         why = f"{sh['reason']}; path: {d['reason']}" if sh["used"] else f"{d['reason']}; {sh['reason']}"
         if sh["used"] and d["used"] and not self._shake.agrees(self._keys, self._corners_w, self.Z, self.BEND):
             sh, why = {**sh, "used": False}, f"{d['reason']}; shake not used: the path also zooms or turns"
-        return {**d, "used": d["used"] or sh["used"], "shake": sh, "reason": why}
+        out = {**d, "used": d["used"] or sh["used"], "shake": sh, "reason": why}
+        if d["used"] and not sh["used"]:  # a moving camera: does it shake between the key frames?
+            ref = self._kept.refine(self._n, self._keys, self._D0, self._keep0, self._s, self.Z, self._corners_w,
+                                    self.max_uncertainty * self._s, self._excluded)
+            out["refine"], out["reason"] = ref, f"{out['reason']}; about the path: {ref['reason']}"
+        return out
 
     def keys(self) -> list[tuple[int, np.ndarray, str, float]]:
         """The estimated key frames: ``(frame index, frame -> frame-0 transform in frame px, method, standard
@@ -299,7 +316,7 @@ class CameraMotion:
         gh, gw = g.shape
         keep = ~self._excluded(boxes, g.shape)
         ref_img, M_of, A_of = self._reference(pred)
-        ref_keep = self._keep0 if ref_img is self._D0 else self._keep_prev  # background in the reference
+        ref_keep = self._background(ref_img)
         nxt, ref, ok = self._lk(g, pred)
         xi = np.clip(np.round(nxt[:, 0]).astype(int), 0, gw - 1)
         yi = np.clip(np.round(nxt[:, 1]).astype(int), 0, gh - 1)
@@ -414,8 +431,12 @@ class CameraMotion:
     def _template(self, ref_img: np.ndarray) -> dense.Template:
         """The registration template of a reference image (frame 0 or the previous key frame), made once."""
         if self._tpl is None or self._tpl[0] is not ref_img:
-            self._tpl = (ref_img, dense.Template(ref_img, self._keep0 if ref_img is self._D0 else self._keep_prev))
+            self._tpl = (ref_img, dense.Template(ref_img, self._background(ref_img)))
         return self._tpl[1]
+
+    def _background(self, ref_img: np.ndarray) -> np.ndarray:
+        """Where the reference image (frame 0 or the previous key frame) shows background (bool, work px)."""
+        return self._keep0 if ref_img is self._D0 else self._keep_prev
 
     def _lk(self, g: np.ndarray, pred: np.ndarray):
         """Track the points into ``g`` (initial guesses from ``pred``): ``(positions in g, frame-0 positions, ok)``."""
@@ -476,23 +497,7 @@ class CameraMotion:
 
     def _detect(self, gray: np.ndarray, boxes: np.ndarray, n: int) -> np.ndarray:
         """Up to ``n`` new corners ``[n, 2]`` away from objects, moving pixels, borders and the current points."""
-        if n <= 0:  # (0 would mean "no limit" to OpenCV)
-            return np.zeros((0, 2), np.float32)
         bad = self._excluded(boxes, gray.shape)
         if self._moving is not None:
             bad |= self._moving
-        mask = np.where(bad, 0, 255).astype(np.uint8)
-        b = _MARGIN  # borders: corners there leave the frame first
-        mask[:b], mask[-b:], mask[:, :b], mask[:, -b:] = 0, 0, 0, 0
-        for x, y in self._pts.astype(int):
-            cv2.circle(mask, (int(x), int(y)), 6, 0, -1)
-        pts = cv2.goodFeaturesToTrack(gray, maxCorners=n, qualityLevel=0.01, minDistance=6, mask=mask, blockSize=5)
-        if pts is None:
-            return np.zeros((0, 2), np.float32)
-        pts = pts.reshape(-1, 2).astype(np.float32)
-        # a point on a straight edge slides along it under Lucas-Kanade (stripes: a fixed camera 'moved' 0.9 px):
-        # its weaker eigenvalue must stand out of noise, SIGMAS^2 times the frame's median (flat areas: noise)
-        eig = cv2.cornerMinEigenVal(gray, 5)
-        noise = float(np.median(eig[mask > 0])) if (mask > 0).any() else 0.0
-        xi, yi = np.round(pts).astype(int).T
-        return pts[eig[yi, xi] > dense.SIGMAS ** 2 * max(noise, 1e-12)]
+        return fit.good_corners(gray, bad, self._pts, n, _MARGIN, dense.SIGMAS)

@@ -1,5 +1,5 @@
-"""Least-squares similarity fits with their uncertainty, the spatial spread of a point set, and the
-algebra of ``[2, 3]`` transforms (apply, invert, compose, scale, rotation, corner shift).
+"""Least-squares similarity fits with their uncertainty, the spatial spread of a point set, the corners worth
+tracking, and the algebra of ``[2, 3]`` transforms (apply, invert, compose, scale, rotation, corner shift).
 
 A similarity ``p0 = A @ [x, y, 1]`` with ``A = [[a, -b, tx], [b, a, ty]]`` is linear in
 ``(a, b, tx, ty)``. With the source points centred on their mean ``m`` the normal equations
@@ -109,6 +109,28 @@ def cells(xy: np.ndarray, width: float, height: float, n: int = 4) -> int:
 
 
 # --- [2, 3] transforms: apply, invert, compose, and what they do to a frame -----------------------
+
+
+def good_corners(gray: np.ndarray, bad: np.ndarray, pts: np.ndarray, n: int, margin: int, sigmas: float) -> np.ndarray:
+    """Up to ``n`` new corners ``[n, 2]`` of ``gray`` off the ``bad`` pixels, ``margin`` px from the border and
+    6 px from the current points ``pts``, whose weaker eigenvalue stands ``sigmas`` noise sigmas out."""
+    if n <= 0:  # (0 would mean "no limit" to OpenCV)
+        return np.zeros((0, 2), np.float32)
+    mask = np.where(bad, 0, 255).astype(np.uint8)
+    b = margin  # borders: corners there leave the frame first
+    mask[:b], mask[-b:], mask[:, :b], mask[:, -b:] = 0, 0, 0, 0
+    for x, y in pts.astype(int):
+        cv2.circle(mask, (int(x), int(y)), 6, 0, -1)
+    got = cv2.goodFeaturesToTrack(gray, maxCorners=n, qualityLevel=0.01, minDistance=6, mask=mask, blockSize=5)
+    if got is None:
+        return np.zeros((0, 2), np.float32)
+    got = got.reshape(-1, 2).astype(np.float32)
+    # a point on a straight edge slides along it under Lucas-Kanade (stripes: a fixed camera 'moved' 0.9 px):
+    # its weaker eigenvalue must stand out of noise, sigmas^2 times the frame's median (flat areas: noise)
+    eig = cv2.cornerMinEigenVal(gray, 5)
+    noise = float(np.median(eig[mask > 0])) if (mask > 0).any() else 0.0
+    xi, yi = np.round(got).astype(int).T
+    return got[eig[yi, xi] > sigmas ** 2 * max(noise, 1e-12)]
 
 
 def apply(A: np.ndarray, xy: np.ndarray) -> np.ndarray:

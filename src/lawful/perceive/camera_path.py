@@ -36,9 +36,14 @@ def interpolate(keys: list[tuple], n: int, s: float) -> list[np.ndarray]:
     good = [k for k in keys if k[2] != "hold"]
     if not good:
         return []
-    flat = to_frame(np.array([k[1] for k in good]), s).reshape(len(good), 6)
+    return list(lines([k[0] for k in good], to_frame(np.array([k[1] for k in good]), s), n))
+
+
+def lines(at: list[int], mats: np.ndarray, n: int) -> np.ndarray:
+    """Transforms ``[n, 2, 3]`` for frames ``0 .. n - 1``, linear between the ``mats`` given at frames ``at``."""
+    flat = np.asarray(mats, float).reshape(len(at), 6)
     idx = np.arange(n)
-    return list(np.stack([np.interp(idx, [k[0] for k in good], flat[:, j]) for j in range(6)], 1).reshape(-1, 2, 3))
+    return np.stack([np.interp(idx, at, flat[:, j]) for j in range(6)], 1).reshape(-1, 2, 3)
 
 
 def bridged(keys: list[tuple], i: int, corners: np.ndarray, tol: float) -> bool:

@@ -1,0 +1,101 @@
+"""Every frame of a moving camera registered to frame 0, where its path is not straight between key frames
+(:func:`refine`).
+
+The key-frame path of :class:`lawful.perceive.camera.CameraMotion` is estimated every ``stride``-th frame
+and interpolated between; a camera that pans *and* shakes (a hand-held one, a renderer's jitter under a
+pan) keeps its shake on the frames between, where a measurement that differentiates positions twice reads
+it as noise in every sample (studio free fall under a 10 % pan: 8.5 points). :class:`lawful.perceive.
+camera_shake.Shake` measures shake about a still camera only. Here every frame's background intensities
+are registered to frame 0's (:func:`lawful.perceive.camera_dense.register`: a similarity plus brightness,
+robust to what moves on its own, its standard error from its own residuals), starting from the path.
+
+The registrations replace the path only where they depart from it by more than their errors explain: per
+frame corner and axis, the scatter of the departures about their mean (a constant one is the path's own
+offset, not shake) must exceed twice their variance, ``sum (d / sd)^2`` above its chi-square mean
+``2 (N - 1)`` by ``Z`` of its standard deviations, as for :class:`Shake` (replacing a path value by an
+estimate trades its departure for the estimate's error). A camera that pans smoothly keeps its path.
+Every frame must show at least half of frame 0 and the last must register; else the path is kept and the
+evidence says why. A frame between that does not register (a direction its background leaves loose), or
+whose registration departs from the path by more than the path's own tolerance (another minimum, on
+stripes), takes the line between its registered neighbours.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lawful.perceive import camera_dense as dense
+from lawful.perceive.camera_fit import apply
+from lawful.perceive.camera_path import lines, to_frame
+from lawful.perceive.camera_shake import Shake
+
+
+def refine(frames, keys: list[tuple], D0: np.ndarray, keep0: np.ndarray, s: float, Z: float,
+           corners: np.ndarray, bound: float) -> tuple[list[np.ndarray] | None, dict]:
+    """Per-frame registrations where they beat the path: ``(work-pixel transforms or None, evidence)``.
+
+    ``frames``: per frame ``(plain grey work image, usable pixels)`` (frame 0 first; a sequence, read once);
+    ``keys``: the key frames (work px); ``D0``/``keep0``: frame 0's smoothed image and background; ``s``: work
+    px per frame px; ``Z``: standard errors; ``corners``: the work frame's corners; ``bound``: work px a
+    registration may depart from the path at a corner (the path's own tolerance; beyond, a frame is not taken).
+    """
+    good = [k for k in keys if k[2] != "hold"]  # the path: key frames, a hold bridged
+    P = lines([k[0] for k in good], [k[1] for k in good], len(frames))
+    tpl, h, w = dense.Template(D0, keep0), *D0.shape
+    grid = np.stack(np.meshgrid(np.linspace(0, w - 1, 9), np.linspace(0, h - 1, 9)), -1).reshape(-1, 2)
+    got, est, far = {0: P[0]}, [], 0
+    for k, (raw, keep) in enumerate(frames):
+        if k == 0:
+            continue
+        p = apply(P[k], grid)
+        if ((p >= 0) & (p <= [w - 1, h - 1])).all(1).mean() < 0.5:
+            return None, {"used": False, "reason": f"path kept: frame {k} shows less than half of frame 0"}
+        r = dense.register(dense.smooth(raw), tpl, P[k], keep)
+        if r is None or not np.isfinite(r[1]):
+            continue
+        dev = apply(r[0] - P[k], corners)
+        if np.abs(dev).max() > bound:  # beyond what the path is trusted to: another minimum, not shake
+            far += 1
+            continue
+        got[k] = r[0]
+        est.append((dev.ravel(), np.full(2 * len(corners), r[1]), 0))
+    n, done = len(frames), sorted(got)
+    if done[-1] != n - 1:
+        return None, {"used": False, "reason": f"path kept: frame {n - 1} does not register to frame 0"}
+    # a frame that does not register (a direction its background leaves loose) takes its neighbours' line
+    out = list(lines(done, [got[k] for k in done], n))
+    if len(est) < 2:
+        return None, {"used": False, "reason": "path kept: too few frames"}
+    chi, fin, bar = Shake._chi(est, Z)
+    dev = np.array([e[0] for e in est])
+    sd = float(np.median([e[1][0] for e in est]))
+    ev = {"frames": len(est), "bridged": n - len(done), "beyond_bound": far, "chi2_max": round(float(chi.max()), 1), "bar": round(float(bar), 1),
+          "departure_px": round(float(dev.std(0).max()) / s, 4), "sd_px": round(sd / s, 4)}
+    what = (f"departures from the path {ev['departure_px']:.3f} px rms, registration sd {ev['sd_px']:.3f} px"
+            f" (chi2 {ev['chi2_max']:.0f} vs {ev['bar']:.0f})")
+    if not np.any(fin & (chi > bar)):
+        return None, {"used": False, **ev, "reason": f"path kept: {what}"}
+    return out, {"used": True, **ev, "reason": f"every frame registered to frame 0 ({Z:g} sd): {what}"}
+
+
+class Kept:
+    """Every frame's plain grey work image and object boxes (work px) while :func:`refine` may be asked for
+    (``frames`` None once it may not), and its result, worked out once per frame count."""
+
+    def __init__(self):
+        self.frames: list | None = []
+        self.transforms: list[np.ndarray] | None = None  # frame px, where used
+        self._n, self._ev = -1, {}
+
+    def refine(self, n: int, keys: list[tuple], D0: np.ndarray, keep0: np.ndarray, s: float, Z: float,
+               corners: np.ndarray, bound: float, excluded) -> dict:
+        """:func:`refine`'s evidence for the first ``n`` frames (``excluded(boxes, shape)``: the pixels not to use)."""
+        if self._n != n:
+            self._n, self.transforms = n, None
+            if self.frames is None or len(self.frames) != n:
+                self._ev = {"used": False, "reason": "path kept: the frames were not kept"}
+            else:
+                T, self._ev = refine([(raw, ~excluded(b, raw.shape)) for raw, b in self.frames], keys, D0, keep0, s, Z,
+                                     corners, bound)
+                self.transforms = None if T is None else list(to_frame(np.array(T), s))
+        return self._ev

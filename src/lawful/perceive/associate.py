@@ -15,7 +15,7 @@ and locates a streak at its mid-exposure point.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -43,10 +43,21 @@ class _Region:
     labels: np.ndarray
     stats: list[list[int]]
     cents: list[list[float]]
+    _blobs: dict = field(default_factory=dict)
+
+    def blob(self, k: int) -> np.ndarray:
+        """Component ``k`` as a uint8 0/1 mask cropped to its bounding box (made once; not to be written)."""
+        m = self._blobs.get(k)
+        if m is None:
+            x, y, bw, bh = self.stats[k][:4]
+            m = self._blobs[k] = (self.labels[y:y + bh, x:x + bw] == k).view(np.uint8)
+        return m
 
 
 def _merge_windows(wins: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
     """Union overlapping rectangles until none overlap (so components are never split or doubled)."""
+    if len(wins) < 2:
+        return list(wins)
     out = [list(b) for b in wins]
     merged = True
     while merged:
@@ -69,8 +80,11 @@ def _pieces_of_merged(reg: _Region, group: list[Tracked]) -> list[_Region]:
     that lie at an object's prediction: an object landing on, or passing in front of, a surface of
     its own colour merges with it, and the merged blob is no candidate by area."""
     out = []
+    smallest = GROWTH * min(o.area_range()[1] for o in group)  # no object's piece is cut from a blob under this
     for k in range(1, len(reg.stats)):
         x, y, bw, bh, area = reg.stats[k]
+        if area <= smallest:
+            continue
 
         def at(o: Tracked) -> bool:
             px, py = o.predict()
@@ -83,7 +97,7 @@ def _pieces_of_merged(reg: _Region, group: list[Tracked]) -> list[_Region]:
         o = near[0]
         if area <= GROWTH * o.area_range()[1]:
             continue
-        got = _bounded((reg.labels[y:y + bh, x:x + bw] == k).view(np.uint8), (reg.x0 + x, reg.y0 + y), o)
+        got = _bounded(reg.blob(k), (reg.x0 + x, reg.y0 + y), o)
         if got is None:
             continue
         m, (ox, oy) = got
@@ -105,7 +119,7 @@ def _thin(reg: _Region, k: int, limit: float, w: int, h: int) -> bool:
     gx, gy = reg.x0 + x, reg.y0 + y
     if gx <= 0 or gy <= 0 or gx + bw >= w or gy + bh >= h:
         return False
-    return minor_spread((reg.labels[y:y + bh, x:x + bw] == k).view(np.uint8)) < limit
+    return minor_spread(reg.blob(k)) < limit
 
 
 def _at_inner_edge(reg: _Region, k: int, w: int, h: int) -> bool:
@@ -158,10 +172,14 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
             mask |= o.model.mask(feat)
         n, labels, stats, cents = components(mask)
         reg = _Region(x0, y0, feat, labels, stats.tolist(), cents.tolist())
-        cand.extend((len(segmented), k, reg.cents[k][0] + x0, reg.cents[k][1] + y0, float(reg.stats[k][4]))
-                    for k in range(1, n) if reg.stats[k][4] >= min_area
-                    and (regions.empty or regions.allows(reg.cents[k][0] + x0, reg.cents[k][1] + y0))
-                    and not _thin(reg, k, thin, w, h))
+        anywhere = regions.empty
+        for k in range(1, n):
+            area = reg.stats[k][4]
+            if area < min_area:
+                continue
+            cx, cy = reg.cents[k][0] + x0, reg.cents[k][1] + y0
+            if (anywhere or regions.allows(cx, cy)) and not _thin(reg, k, thin, w, h):
+                cand.append((len(segmented), k, cx, cy, float(area)))
         segmented.append(reg)
         for piece in _pieces_of_merged(reg, group):
             cand.append((len(segmented), 1, piece.cents[1][0] + piece.x0, piece.cents[1][1] + piece.y0,
@@ -191,7 +209,7 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
         # merge unassigned fragments of the same region that keep the union within the object's size
         x, y, bw, bh, ak = st[k]
         keep = [k]
-        for cc in sorted(free):
+        for cc in sorted(free) if free else ():
             rj, kk = cand[cc][:2]
             if rj != ri:
                 continue
@@ -201,10 +219,13 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
             if (ux <= FRAGMENT_EXTENT * o.size[0] + 2 and uy <= FRAGMENT_EXTENT * o.size[1] + 2
                     and fa + ak < 1.5 * o.expected_area()):
                 keep.append(kk)
-        xs0, ys0 = min(st[q][0] for q in keep), min(st[q][1] for q in keep)
-        xs1, ys1 = max(st[q][0] + st[q][2] for q in keep), max(st[q][1] + st[q][3] for q in keep)
-        lab_c = reg.labels[ys0:ys1, xs0:xs1]
-        m = (np.isin(lab_c, keep) if len(keep) > 1 else lab_c == k).view(np.uint8)
+        if len(keep) > 1:
+            xs0, ys0 = min(st[q][0] for q in keep), min(st[q][1] for q in keep)
+            xs1, ys1 = max(st[q][0] + st[q][2] for q in keep), max(st[q][1] + st[q][3] for q in keep)
+            m = np.isin(reg.labels[ys0:ys1, xs0:xs1], keep).view(np.uint8)
+        else:
+            xs0, ys0 = x, y
+            m = reg.blob(k)
         origin = (reg.x0 + xs0, reg.y0 + ys0)
         sub = reg.feat[origin[1] - reg.y0:origin[1] - reg.y0 + m.shape[0], origin[0] - reg.x0:origin[0] - reg.x0 + m.shape[1]]
         raw = frame[origin[1]:origin[1] + m.shape[0], origin[0]:origin[0] + m.shape[1]]
@@ -237,8 +258,8 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
             if cv2.countNonZero(inner) >= 5:
                 o.model.adapt(np.array(cv2.mean(np.ascontiguousarray(sub), mask=inner)[:3], np.float32))
                 if o.rgb is not None:
-                    seen = cv2.mean(np.ascontiguousarray(raw), mask=inner)[:3]
-                    o.rgb = tuple(0.95 * a + 0.05 * b for a, b in zip(o.rgb, seen))
+                    (r, g, b), (sr, sg, sb, _) = o.rgb, cv2.mean(np.ascontiguousarray(raw), mask=inner)
+                    o.rgb = (0.95 * r + 0.05 * sr, 0.95 * g + 0.05 * sg, 0.95 * b + 0.05 * sb)
     # same-coloured twins merged into one blob: nobody gets it
     missing = [o for i, o in enumerate(group) if i not in taken]
     if missing:
@@ -299,7 +320,6 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
     ring_of = lambda a: np.concatenate([a[:2].reshape(-1, 3), a[-2:].reshape(-1, 3),  # noqa: E731
                                         a[:, :2].reshape(-1, 3), a[:, -2:].reshape(-1, 3)])
     ring = ring_of(crop)
-    med = np.median(ring, 0)
     if prev is not None and prev.shape == frame.shape and not o.lost:
         bx0, by0, bx1, by1 = (int(v) for v in o.last_box)  # where the object was in ``prev``
         pad = 2 + int(0.25 * o.diam)
@@ -313,7 +333,7 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
         bg *= np.median(ring / np.maximum(ring_of(bg), 1.0), 0).astype(np.float32)
         dev = ring - ring_of(bg)
     else:
-        bg = med
+        bg = med = np.median(ring, 0)
         dev = ring - med
     noise = max(2.0, 1.4826 * float(np.median(np.linalg.norm(dev, axis=1))))
     dc = np.asarray(o.rgb, np.float32) - bg
@@ -325,14 +345,15 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
     diff = crop - bg
     proj = _dot(diff, dc)  # alpha * c2
     alpha = proj / c2
-    resid2 = np.maximum(_dot(diff, diff) - alpha * proj, 0)  # |diff - alpha dc|^2
+    diff2 = _dot(diff, diff)
+    resid2 = np.maximum(diff2 - alpha * proj, 0)  # |diff - alpha dc|^2
     share = alpha * np.sqrt(c2)  # alpha * contrast
     line = (alpha > ALPHA_MIN) & (share > NOISE_SIGMAS * noise) & (resid2 < np.square(2 * noise + 0.35 * share))
-    shaded, cover = _shaded_mix(o, crop, bg, noise)
+    shaded, cover = _shaded_mix(o, crop, bg, noise, diff2)
     mask = (line | shaded).view(np.uint8)
     alpha = np.where(shaded & ~line, cover, alpha)
     if core is not None and o.speed() > 0:
-        yy, xx = np.mgrid[y0:y1, x0:x1]
+        xx, yy = np.arange(x0, x1)[None, :], np.arange(y0, y1)[:, None]  # broadcast to the crop's grid
         sp = o.speed()
         off = (xx - core[0]) * (-o.vel[1] / sp) + (yy - core[1]) * (o.vel[0] / sp)
         mask[np.abs(off) > core[2] + 1.0] = 0
@@ -375,9 +396,11 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
     return Found((cx, cy), (gx0, gy0, gx1, gy1), float(area), float("nan"), cut, touches, blur, shape)
 
 
-def _shaded_mix(o: Tracked, crop: np.ndarray, bg: np.ndarray, noise: float) -> tuple[np.ndarray, np.ndarray]:
+def _shaded_mix(o: Tracked, crop: np.ndarray, bg: np.ndarray, noise: float,
+                diff2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Pixels of ``crop`` ``[H, W, 3]`` that mix a *shaded* tone of the object's colour with the background
-    ``bg`` (``[H, W, 3]`` or ``[3]``), and their share of the object: ``(mask [H, W] bool, cover [H, W])``.
+    ``bg`` (``[H, W, 3]`` or ``[3]``), and their share of the object: ``(mask [H, W] bool, cover [H, W])``;
+    ``diff2``: ``|crop - bg|²`` per pixel (:func:`_dot`, as :func:`by_contrast` has it).
 
     A lit ball's lower half is its colour ``c`` (``o.rgb``) darkened: ``s c`` with ``s`` in the object's own
     range :attr:`~lawful.perceive.objects.Tracked.shade`. Blurred over the background, a pixel is
@@ -392,7 +415,7 @@ def _shaded_mix(o: Tracked, crop: np.ndarray, bg: np.ndarray, noise: float) -> t
     lo, hi = o.shade or (1.0, 1.0)
     if o.rgb is None or lo >= hi:
         return np.zeros(crop.shape[:2], bool), np.zeros(crop.shape[:2], np.float32)
-    c = np.broadcast_to(np.asarray(o.rgb, np.float32), crop.shape)
+    c = np.ascontiguousarray(np.broadcast_to(np.asarray(o.rgb, np.float32), crop.shape))
     b = np.ascontiguousarray(np.broadcast_to(np.asarray(bg, np.float32), crop.shape))
     cc, cb, bb = _dot(c, c), _dot(c, b), _dot(b, b)
     pc, pb = _dot(crop, c), _dot(crop, b)
@@ -401,8 +424,9 @@ def _shaded_mix(o: Tracked, crop: np.ndarray, bg: np.ndarray, noise: float) -> t
     cover = 1.0 - (cc * pb - cb * pc) / det
     sd_cover = noise * np.sqrt(cc / det)
     fit = u[..., None] * c + (1.0 - cover)[..., None] * b
-    resid2 = _dot(crop - fit, crop - fit)
-    contrast = np.sqrt(_dot(crop - b, crop - b))
+    off = crop - fit
+    resid2 = _dot(off, off)
+    contrast = np.sqrt(diff2)
     safe = np.maximum(cover, ALPHA_MIN)
     shade = u / safe
     slack = noise / (safe * np.sqrt(cc))

@@ -32,9 +32,8 @@ def measure(sub: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[in
     if o.convex:
         contours, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(contours[0] if len(contours) == 1 else np.concatenate(contours))
-        region = np.zeros_like(sub)
+        region = sub.copy()  # the hull filled over the blob: the union of both
         cv2.fillConvexPoly(region, hull, 1)
-        region |= sub
     else:
         region = fill_holes(sub)
     m = cv2.moments(region, binaryImage=True)

@@ -265,12 +265,13 @@ class Tracked:
         """:meth:`cost` of each ``(x, y, area)`` of ``blobs`` (the motion state's terms computed once)."""
         px, py = self.predict()
         g = self.gate()
-        reach = self.reach()
+        reach = g if self.lost else 3.0 * g  # :meth:`reach`
         lo, hi = self.area_range()
         out = []
+        hypot, log = math.hypot, math.log
         for x, y, area in blobs:
-            d = math.hypot(x - px, y - py)
-            ratio = math.log(lo / area) if area < lo else (math.log(area / hi) if area > hi else 0.0)
+            d = hypot(x - px, y - py)
+            ratio = log(lo / area) if area < lo else (log(area / hi) if area > hi else 0.0)
             out.append(d / g + 0.5 * ratio if (d < reach and ratio < _LOG4) or d < 0.5 * g else _FAR)
         return out
 
@@ -294,8 +295,8 @@ class Tracked:
         else:
             margin = grow * (WINDOW_MARGIN * max(sw, sh) + STEP_SHARE * self.step()) + 4
             hx, hy = 0.5 * sw + margin, 0.5 * sh + margin
-        return (max(0, int(cx - hx)), max(0, int(cy - hy)), min(w, int(np.ceil(cx + hx)) + 1),
-                min(h, int(np.ceil(cy + hy)) + 1))
+        return (max(0, int(cx - hx)), max(0, int(cy - hy)), min(w, math.ceil(cx + hx) + 1),
+                min(h, math.ceil(cy + hy) + 1))
 
 
 def inside(region, x: float, y: float) -> bool:

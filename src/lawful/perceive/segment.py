@@ -55,13 +55,25 @@ def to_features(rgb: np.ndarray, blur: bool = True) -> np.ndarray:
     filter first (cuts pixel noise ~3x; edges stay centred).
     """
     rgb = _blur3(rgb) if blur else np.ascontiguousarray(rgb)
-    v = brightness(rgb).astype(np.float32)
-    # channel 0 of the transform is the constant 1, scaled to L_WEIGHT * V below
+    # channel 0 of the transform is the constant 1; the factors L_WEIGHT * V and 100 / (V + 16) depend
+    # on V alone: looked up in float32 tables made by the same arithmetic (_v_tables) instead of computed
     out = cv2.transform(rgb.astype(np.float32), _OPPONENT_AND_ONE)
-    k = np.add(v, DARK_OFFSET)  # in place from here (a whole frame's arrays are megabytes)
+    v = brightness(rgb)
+    k = cv2.LUT(v, _K_TABLE)
+    return cv2.multiply(out, cv2.merge((cv2.LUT(v, _V_TABLE), k, k)), dst=out)
+
+
+def _v_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Per brightness ``V`` (0-255), the float32 factors that turn ``(1, o1, o2)`` into features:
+    ``L_WEIGHT * V`` and ``CHROMA_SCALE / (V + DARK_OFFSET)``."""
+    v = np.arange(256, dtype=np.float32)
+    k = np.add(v, DARK_OFFSET)
     np.divide(CHROMA_SCALE, k, out=k)
     v *= L_WEIGHT
-    return cv2.multiply(out, cv2.merge((v, k, k)), dst=out)
+    return v, k
+
+
+_V_TABLE, _K_TABLE = _v_tables()
 
 
 def _blur3(rgb: np.ndarray) -> np.ndarray:
@@ -95,7 +107,7 @@ class FrameFeatures:
 
 def brightness(rgb: np.ndarray) -> np.ndarray:
     """``V = max(R, G, B)`` of ``uint8`` RGB ``[H, W, 3]`` -> ``uint8 [H, W]`` (HSV's V channel)."""
-    return cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2HSV)[..., 2]
+    return np.maximum(np.maximum(rgb[..., 0], rgb[..., 1]), rgb[..., 2])
 
 
 def lightness(feat: np.ndarray) -> np.ndarray:
@@ -166,7 +178,7 @@ class ColorModel:
         limit = 0.5 * self.threshold
         if d2 > limit:  # keep within reach of the first-frame colour
             target = self.mean0 + (target - self.mean0) * np.sqrt(limit / d2)
-        self.mean = target.astype(np.float32)
+        self.mean = target if target.dtype == np.float32 else target.astype(np.float32)
 
     def similar(self, other: "ColorModel") -> bool:
         """True when the two colours are indistinguishable (each mean inside the other's threshold)."""

@@ -316,3 +316,23 @@ def test_a_projectile_lost_at_its_impact_lands_from_its_flight():
     o, i = next(iter(lands.items()))
     s = task.score(case, task.measure(case, _without(tr, o, [i - 1, i, i + 1])))["projectile"]
     assert s.status == "unmeasurable" and o in s.reason
+
+
+def test_a_ball_lost_in_flight_is_judged_on_what_was_seen_before_the_loss():
+    """A CRF-35 copy of a studio projectile lost ball_1 mid-flight, then took up a blob 330 px away that moved
+    up: the DCS over the whole track read 0.70 and the law clip scored a confident 0. The release window
+    ends at the landing; a ball lost before it is judged up to the loss, and its range is unmeasurable."""
+    task = SUITE.task("projectile")
+    case, _ = task.make_case(0, 8)
+    tr = tracks_from(case)
+    j, n = tr.ids.index("ball_1"), len(tr.t)
+    y = tr.xy[:, j, 1]
+    k = int(np.argmax(y > 0.5 * (y[0] + y.max())))  # mid-flight, falling from the table
+    tr = _without(tr, "ball_1", list(range(k, k + 5)))
+    wrong = np.arange(k + 5, n)  # another blob, rising where the ball would fall
+    tr.xy[wrong, j, 1] = tr.xy[k - 1, j, 1] - 3.0 * (wrong - k - 4)
+    tr.box[wrong, j, 1], tr.box[wrong, j, 3] = tr.xy[wrong, j, 1] - 8, tr.xy[wrong, j, 1] + 8
+    m = task.measure(case, tr)
+    assert m.get("dcs_ball_1") == 1.0
+    s = task.score(case, m)["projectile"]
+    assert s.status == "unmeasurable" and "ball_1" in s.reason

@@ -44,9 +44,12 @@ def measure_range(m: Measurement, tracks: Tracks, case: Case, oid: str) -> float
             bounce = first_floor_turn(tr.y, floor, max(4.0, 0.6 * half))
             if bounce is not None and (land is None or bounce < land):
                 land = float(bounce)  # a ball that bounces: its first impact, not after the rebound
-    record_dcs(m, tr, land)
     gone = first_unseen(tr, case, bridge=events.MAX_BRIDGED_GAP)  # a blurred impact sample, seen after
-    if gone is not None and (land is None or gone <= math.ceil(land) + 1):
+    lost = gone is not None and (land is None or gone <= math.ceil(land) + 1)
+    # the release window ends at the landing; a ball lost before it is judged on what was seen before the loss
+    # (a blob taken up after it is not known to be this ball: a CRF-35 copy's ball_1 "came back" 330 px away)
+    record_dcs(m, tr, min(land, gone - 1) if lost and land is not None else gone - 1 if lost else land)
+    if lost:
         where = "cut by the frame edge" if tr.visible[gone] else "not seen"
         m.set(f"range_{oid}", None, f"{oid}: {where} from sample {gone} on, before it is seen landing")
         return None

@@ -46,3 +46,15 @@ def test_too_few_or_nan_points_give_nan():
     x, y = _arc(0.0, 0.0, 10.0, 0.0, 3.0, 8)
     x[2] = np.nan
     assert abs(fit_circle(x, y)[2] - 10.0) < 1e-9
+
+
+def test_the_least_median_triples_are_drawn_once_per_point_count_and_are_the_seeded_ones():
+    """The robust circle fit's random triples are cached per point count (a ring is fitted on every frame):
+    they must be exactly the fixed-seed draws, so cached or not the fit is the same."""
+    from lawful.perceive import fit
+
+    for n in (5, 23, 64):
+        rng = np.random.default_rng(0)
+        drawn = np.array([rng.choice(n, 3, replace=False) for _ in range(fit.TRIPLES)])
+        assert np.array_equal(fit._triples(n), drawn) and fit._triples(n) is fit._triples(n)
+        assert not fit._triples(n).flags.writeable

@@ -28,23 +28,27 @@ GRID = 8  # cells per side in the vote of best()
 _VOTE = 0.05  # share of a cell by which a candidate must explain more to win it
 
 
-def median(x: np.ndarray) -> float:
-    """``np.median`` of a 1-D array without its overhead (one partition; even sizes: the mean of the middle two)."""
+def median(x: np.ndarray, scratch: bool = False) -> float:
+    """``np.median`` of a 1-D array without its overhead (one partition; even sizes: the mean of the middle two).
+    ``scratch``: ``x`` is the caller's to reorder (partitioned in place, no copy)."""
     n = len(x)
-    if n % 2:
-        return float(np.partition(x, n // 2)[n // 2])
-    p = np.partition(x, (n // 2 - 1, n // 2))
-    return float(0.5 * (p[n // 2 - 1] + p[n // 2]))
+    p = x if scratch else x.copy()
+    p.partition(n // 2)  # (even sizes: the middle one below is the largest of the lower half)
+    return float(p[n // 2]) if n % 2 else float(0.5 * (p[:n // 2].max() + p[n // 2]))
 
 
 def tukey(r: np.ndarray, use: np.ndarray | None) -> tuple[np.ndarray, float]:
     """Tukey biweights of the residuals ``r`` (zero outside ``use``; None: every residual counts) and the robust
     sigma they are scaled by (the median absolute deviation of ``r[use]``, at least the quantisation's)."""
-    ru = r if use is None else r[use]
-    sig = max(_MAD * median(np.abs(ru - median(ru))), _QUANT)
-    z = r / (_TUKEY * sig)
-    inside = np.abs(z) < 1
-    return np.where(inside if use is None else use & inside, (1 - z * z) ** 2, 0.0), sig
+    ru = r.copy() if use is None else r[use]  # (a copy: partitioned in place)
+    m = median(ru, True)
+    sig = max(_MAD * median(np.abs(np.subtract(ru, m, out=ru), out=ru), True), _QUANT)
+    w = r / (_TUKEY * sig)
+    w *= w  # z^2: |z| < 1 exactly where z^2 < 1
+    inside = w < 1
+    np.subtract(1, w, out=w)
+    w *= w
+    return np.where(inside if use is None else np.logical_and(use, inside, out=inside), w, 0.0), sig
 
 
 def gradient_noise(mag: np.ndarray) -> tuple[float, float]:
@@ -393,18 +397,28 @@ def _basin(img: np.ndarray, tpl: Template, A: np.ndarray, keep: np.ndarray, dirs
     return worst
 
 
-def block_scores(J: np.ndarray, wt: np.ndarray, e: np.ndarray, y: np.ndarray, w: int) -> tuple[np.ndarray, int] | None:
+def block_scores(J: np.ndarray, wt: np.ndarray, e: np.ndarray, y: np.ndarray, w: int,
+                 blocks: np.ndarray | None = None) -> tuple[np.ndarray, int] | None:
     """The middle of a cluster-robust (sandwich) covariance: the weighted scores ``J * wt * e`` of the points
     ``y`` (px, in an image ``w`` wide) summed per ``_BLOCK``-px block, ``([G, k], G)``; None with fewer than 8
-    blocks. The covariance is then ``Hi @ (S.T @ S) @ Hi * G / (G - 1)``."""
-    sel = wt > 0
-    b = ((y[sel, 1] // _BLOCK) * (w // _BLOCK + 1) + y[sel, 0] // _BLOCK).astype(np.int64)
-    full = np.bincount(b) > 0  # the blocks with points (no sort: bincount over all block numbers)
-    G = int(full.sum())
-    if G < 8:
+    blocks. The covariance is then ``Hi @ (S.T @ S) @ Hi * G / (G - 1)``. ``blocks``: :func:`block_of` the
+    points, where the caller keeps them."""
+    sel = np.flatnonzero(wt > 0)
+    b = block_of(y[sel], w) if blocks is None else blocks.take(sel)
+    count = np.bincount(b)  # the blocks with points (no sort: bincount over all block numbers)
+    full = np.flatnonzero(count)
+    if len(full) < 8:
         return None
-    q = J[sel] * (wt[sel] * e[sel])[:, None]
-    return np.stack([np.bincount(b, q[:, j], len(full))[full] for j in range(q.shape[1])], 1), G
+    q = J.T.take(sel, 1)
+    q *= wt.take(sel) * e.take(sel)  # [k, points]: one bincount for all k (each bin summed in point order)
+    k, nb = q.shape[0], len(count)
+    bins = (b + nb * np.arange(k)[:, None]).ravel()
+    return np.bincount(bins, q.ravel(), k * nb).reshape(k, nb).take(full, 1).T, len(full)
+
+
+def block_of(y: np.ndarray, w: int) -> np.ndarray:
+    """The ``_BLOCK``-px block number of each point ``y`` (px, in an image ``w`` wide)."""
+    return ((y[:, 1] // _BLOCK) * (w // _BLOCK + 1) + y[:, 0] // _BLOCK).astype(np.int64)
 
 
 def covariance(J: np.ndarray, wt: np.ndarray, e: np.ndarray, y: np.ndarray, d: np.ndarray, H: np.ndarray,

@@ -42,9 +42,26 @@ def _line(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[float, float]:
     """Weighted least-squares line ``y ~ a x + c`` (gain 1, offset 0 where ``x`` does not vary)."""
     sw = w.sum()
     mx, my = (w * x).sum() / sw, (w * y).sum() / sw
-    vx = (w * (x - mx) ** 2).sum()
-    a = (w * (x - mx) * (y - my)).sum() / vx if vx > 1e-9 * sw else 1.0
+    dx = x - mx
+    vx = (w * dx ** 2).sum()
+    a = (w * dx * (y - my)).sum() / vx if vx > 1e-9 * sw else 1.0
     return float(a), float(my - a * mx)
+
+
+class _QLine:
+    """:func:`_line` of quantiles against frame 0's ``q0`` (weights one), its ``x`` side worked out once."""
+
+    def __init__(self, q0: np.ndarray):
+        self.sw = _Q_ONES.sum()
+        self.mx = (_Q_ONES * q0).sum() / self.sw
+        self.dx = q0 - self.mx
+        self.vx = (_Q_ONES * self.dx ** 2).sum()
+        self.wdx = _Q_ONES * self.dx
+
+    def __call__(self, y: np.ndarray) -> tuple[float, float]:
+        my = (_Q_ONES * y).sum() / self.sw
+        a = (self.wdx * (y - my)).sum() / self.vx if self.vx > 1e-9 * self.sw else 1.0
+        return float(a), float(my - a * self.mx)
 
 
 class Movers:
@@ -58,6 +75,8 @@ class Movers:
         idx = np.flatnonzero(keep0)
         self.grid = idx[:: max(1, len(idx) // 2000)]  # background pixels for the brightness fit and the noise
         self.q0 = _quantiles(D0.ravel()[self.grid]) if len(self.grid) else None
+        self._qline = None if self.q0 is None else _QLine(self.q0)
+        self._x = D0.ravel()[self.grid].astype(np.float64)  # frame 0 on the grid
         self.z = float(np.sqrt(2 * np.log(max(D0.size, 2))))
         gx = cv2.Sobel(D0, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
         gy = cv2.Sobel(D0, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
@@ -80,12 +99,13 @@ class Movers:
 
     def _gain(self, D: np.ndarray, keep: np.ndarray, pairs: bool) -> tuple[float, float, np.ndarray] | None:
         """:meth:`gain` and the background grid pixels it used (flat indices)."""
-        sel = self.grid[keep.ravel()[self.grid]]
+        on = keep.ravel()[self.grid]
+        sel = self.grid[on]
         if self.q0 is None or len(sel) < 50:
             return None
         v = D.ravel()[sel]
-        a, c = _line(self.q0, _quantiles(v), _Q_ONES)
-        x, y = self.D0.ravel()[sel].astype(np.float64), v.astype(np.float64)
+        a, c = self._qline(_quantiles(v))
+        x, y = self._x[on], v.astype(np.float64)
         for _ in range(2 if pairs else 0):
             wt = tukey(y - (a * x + c), None)[0]
             if wt.sum() < 25:
@@ -104,18 +124,16 @@ class Movers:
             Dm = D - np.float32(c)
             Dm /= np.float32(a)  # in frame 0's brightness
             diff = Dm.ravel()[sel] - self.D0.ravel()[sel]
-            t = np.float32(self.z * max(_MAD * median(np.abs(diff - median(diff))), _QUANT))
+            t = np.float32(self.z * max(_MAD * median(np.abs(np.subtract(diff, median(diff, True), out=diff), out=diff),
+                                                        True), _QUANT))
             lo, hi = cv2.erode(Dm, self._k), cv2.dilate(Dm, self._k)
-            # Dm > hi0 + t, Dm < lo0 - t, D0 > hi + t or D0 < lo - t (in place: these run on every registered frame)
-            bound, side = self.hi0 + t, np.empty(D.shape, bool)
-            bad = np.greater(Dm, bound)
-            bad |= np.less(Dm, np.subtract(self.lo0, t, out=bound), out=side)
-            bad |= np.greater(self.D0, np.add(hi, t, out=hi), out=side)
-            bad |= np.less(self.D0, np.subtract(lo, t, out=lo), out=side)
+            # in place: lo0 - t <= Dm <= hi0 + t and lo - t <= D0 <= hi + t (these run on every registered frame)
+            inside = cv2.inRange(Dm, self.lo0 - t, self.hi0 + t)
+            inside &= cv2.inRange(self.D0, np.subtract(lo, t, out=lo), np.add(hi, t, out=hi))
             r = RADIUS + 1  # (a shift brings in content from beyond the border there: no envelope to compare with)
-            bad[:r], bad[-r:], bad[:, :r], bad[:, -r:] = False, False, False, False
-            bad = cv2.dilate(bad.view(np.uint8), self._grow).view(bool)  # (0/1 stays 0/1)
-            self.share = np.count_nonzero(np.logical_and(bad, self._edges, out=side)) / max(self._n_edges, 1)
+            inside[:r], inside[-r:], inside[:, :r], inside[:, -r:] = 255, 255, 255, 255
+            bad = cv2.erode(inside, self._grow) == 0  # (grown: the erosion of the rest)
+            self.share = np.count_nonzero(np.logical_and(bad, self._edges)) / max(self._n_edges, 1)
             if self.share <= 0.5:
                 out = np.logical_and(bad, keep, out=bad)
         out = np.zeros(D.shape, bool) if out is None else out

@@ -55,14 +55,24 @@ MAX_PX = 2.0  # work px: beyond this a pure translation about frame 0 is not sha
 _STEPS = 4  # Gauss-Newton steps per frame
 
 
-def _solve(J: np.ndarray, wt: np.ndarray, e: np.ndarray) -> np.ndarray:
-    """Weighted least squares ``e ~ J p`` (normal equations; a singular one by least squares)."""
-    Jw = J.T * wt
+def _solve(J: np.ndarray, wt: np.ndarray, e: np.ndarray, Jw: np.ndarray | None = None) -> np.ndarray:
+    """Weighted least squares ``e ~ J p`` (normal equations; a singular one by least squares). ``Jw``: ``J.T * wt``
+    where the caller has it."""
+    Jw = J.T * wt if Jw is None else Jw
     H, b = Jw @ J, Jw @ e
     try:
         return np.linalg.solve(H, b)
     except np.linalg.LinAlgError:
         return np.linalg.lstsq(H, b, rcond=1e-12)[0]
+
+
+def _weighted(J: np.ndarray, wt: np.ndarray) -> np.ndarray:
+    """``J * wt[:, None]`` for a C-ordered ``J``, column by column (a broadcast over a few columns costs more); same
+    values, same memory order: its ``.T`` is ``J.T * wt`` to the bit."""
+    out = np.empty(J.shape)
+    for j in range(J.shape[1]):
+        np.multiply(J[:, j], wt, out=out[:, j])
+    return out
 
 
 class Shake:
@@ -101,6 +111,12 @@ class Shake:
         self.Rc = self.R - self.R.mean()
         self.g0 = np.stack([gx.ravel()[idx], gy.ravel()[idx]], 1).astype(np.float64)
         self.size = (w, h)
+        # per clip, not per frame: the sampling grid, the gradient energy, the 8-px blocks, the brightness columns
+        self._yx, self._yy = self.y[:, 0][None].copy(), self.y[:, 1][None].copy()
+        self._g0x, self._g0y = self.g0[:, 0].copy(), self.g0[:, 1].copy()
+        self._g0sq, self._blocks = self.g0 ** 2, dense.block_of(self.y, w)
+        self._J = np.empty((len(idx), 4))  # the Jacobian: gradient x, y (filled per frame and step), gain, offset
+        self._J[:, 2], self._J[:, 3] = self.Rc, 1.0
 
     def take(self, k: int) -> bool:
         """Whether frame ``k`` is to be registered (:meth:`add`): every frame, or only key frames once the probe
@@ -135,16 +151,16 @@ class Shake:
                         cv2.Sobel(D, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)])
         # from the last frame's shift (shake is correlated from frame to frame: fewer steps), else from zero
         d, wt = next((e[0].copy() for e in reversed(self.est) if np.all(np.isfinite(e[0]))), np.zeros(2)), use.astype(float)
+        J = self._J.copy()
         for step in range(_STEPS):
-            v = cv2.remap(Dg, self.y[:, 0][None] + np.float32(d[0]), self.y[:, 1][None] + np.float32(d[1]),
-                          cv2.INTER_LINEAR).reshape(-1, 3).astype(np.float64)
-            G = 0.5 * (self.g0 + v[:, 1:])
-            J = np.column_stack([G, self.Rc, np.ones(len(v))])
+            v = cv2.remap(Dg, self._yx + np.float32(d[0]), self._yy + np.float32(d[1]), cv2.INTER_LINEAR).reshape(-1, 3)
+            for j, g0 in enumerate((self._g0x, self._g0y)):  # the symmetric gradient 0.5 (g0 + g), column by column
+                np.multiply(np.add(g0, v[:, j + 1], out=J[:, j]), 0.5, out=J[:, j])
             e = v[:, 0] - self.R
             if step == 0:  # first weights from the residuals at the start, brightness fitted (see the module doc)
                 wt = dense.tukey(e - J[:, 2:] @ _solve(J[:, 2:], wt, e), use)[0]
             for _ in range(2):  # reweighting rounds on this linearisation
-                p = _solve(J, wt, e)
+                p = _solve(J, wt, e, _weighted(J, wt).T)
                 r = e - J @ p
                 wt = dense.tukey(r, use)[0]
             d = d - p[:2]  # D_k(y + d) ~ D_0(y): the content moved by +d
@@ -155,8 +171,10 @@ class Shake:
             return
         # what the shift leaves, as a displacement (|residual| / |gradient|, median over the gradient information):
         # noise leaves a small fraction of a pixel, a zoom, turn or larger motion about its own size
-        g2 = np.sum(G * G, 1)[use]
-        moved = np.abs(r[use]) / np.sqrt(np.maximum(g2, 1e-12))
+        ui = np.flatnonzero(use)
+        gx, gy = J[:, 0].take(ui), J[:, 1].take(ui)
+        g2 = gx * gx + gy * gy
+        moved = np.abs(r.take(ui)) / np.sqrt(np.maximum(g2, 1e-12))
         o = np.argsort(moved)
         c = np.cumsum(g2[o])
         misfit = float(moved[o][np.searchsorted(c, 0.5 * c[-1])])
@@ -166,19 +184,25 @@ class Shake:
         sd = self._sd(J, wt, r)
         # an axis along which frame 0's gradient is not SIGMAS times what noise alone gives (stripes all along
         # it) is not pinned: its noise fits a "shift" whose scatter the residuals cannot show
-        info = (wt[:, None] * self.g0 ** 2).sum(0) / max(wt.sum() * self.grad_sd ** 2, 1e-12)
+        info = self._sum(wt, self._g0sq) / max(wt.sum() * self.grad_sd ** 2, 1e-12)
         self.est.append((d, np.where(info >= SIGMAS ** 2, sd, np.inf), int((wt > 0).sum())))
         if not self.sparse and self.stride > 1 and len(self.est) == self.probe + 1:
             chi, fin, bar = self._chi(self.est[1:], self.Z)
             self.sparse = not np.any(fin & (chi > bar))  # no shake so far: key frames only from here on
 
+    @staticmethod
+    def _sum(wt: np.ndarray, X: np.ndarray) -> np.ndarray:
+        """``(wt[:, None] * X).sum(0)`` for two columns: running sums, as that reduction adds row by row (bit for bit,
+        without the broadcast)."""
+        return np.array([np.cumsum(wt * X[:, j])[-1] for j in range(2)]) if len(wt) else np.zeros(2)
+
     def _sd(self, J: np.ndarray, wt: np.ndarray, r: np.ndarray) -> np.ndarray:
         """Cluster-robust standard errors of the shift along x and y (work px)."""
-        got = dense.block_scores(J, wt, r, self.y, self.size[0])
+        got = dense.block_scores(J, wt, r, self.y, self.size[0], self._blocks)
         if got is None:
             return np.full(2, np.inf)
         score, G = got
-        Jw = J * wt[:, None]
+        Jw = _weighted(J, wt)
         try:
             Hi = np.linalg.inv(Jw.T @ J)
         except np.linalg.LinAlgError:

@@ -1,0 +1,87 @@
+"""The per-frame camera work in its fast forms (#16) gives what the direct definitions give, bit for bit: Tukey
+weights and medians, block scores summed per block in point order, the moving mask pixel for pixel (the four
+envelope comparisons grown by ``grow``), the shake's weighted normal equations."""
+
+import cv2
+import numpy as np
+
+from lawful.perceive import camera_dense as dense
+from lawful.perceive.camera_moving import RADIUS, Movers
+from lawful.perceive.camera_shake import _solve, _weighted
+
+from test_camera_moving import H, W, _backdrop, _frame
+
+
+def test_tukey_and_median_are_the_direct_formulas_and_leave_their_input_alone():
+    rng = np.random.default_rng(0)
+    for n in (51, 52, 1764):
+        r = rng.standard_normal(n) * 3
+        r[::7] *= 40  # outliers beyond the cut-off
+        use = rng.random(n) > 0.2
+        for u in (use, None):
+            before = r.copy()
+            w, sig = dense.tukey(r, u)
+            ru = r if u is None else r[u]
+            sig0 = max(dense._MAD * np.median(np.abs(ru - np.median(ru))), dense._QUANT)
+            z = r / (dense._TUKEY * sig0)
+            w0 = np.where((np.abs(z) < 1) & (True if u is None else u), (1 - z * z) ** 2, 0.0)
+            assert sig == sig0 and np.array_equal(w, w0) and np.array_equal(r, before)
+            assert 0 < np.count_nonzero(w) < n  # both sides of the cut-off were exercised
+        for x in (r, r.astype(np.float32)):
+            before = x.copy()
+            assert dense.median(x) == np.median(x) and np.array_equal(x, before)
+            assert dense.median(x.copy(), True) == np.median(x)
+
+
+def test_block_scores_are_the_scores_summed_per_block_in_point_order():
+    rng = np.random.default_rng(1)
+    n, w = 900, 320
+    y = rng.uniform(0, [w, 180], (n, 2)).astype(np.float32)
+    J, e = rng.standard_normal((n, 4)), rng.standard_normal(n)
+    wt = np.maximum(rng.standard_normal(n), 0.0)
+    got, G = dense.block_scores(J, wt, e, y, w, dense.block_of(y, w))
+    sums = {}
+    for i in np.flatnonzero(wt > 0):  # point order, as a running sum per block
+        b = int(y[i, 1] // 8) * (w // 8 + 1) + int(y[i, 0] // 8)
+        sums[b] = sums.get(b, 0.0) + J[i] * (wt[i] * e[i])
+    assert G == len(sums) and np.array_equal(got, np.array([sums[b] for b in sorted(sums)]))
+    assert np.array_equal(dense.block_scores(np.asfortranarray(J), wt, e, y, w)[0], got)
+
+
+def _mask_direct(mv: Movers, D: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """Movers.mask by its definition: outside frame 0's envelope or frame 0 outside this frame's, by more than t."""
+    a, c, sel = mv._gain(D, keep, True)
+    Dm = (D - np.float32(c)) / np.float32(a)
+    diff = Dm.ravel()[sel] - mv.D0.ravel()[sel]
+    t = np.float32(mv.z * max(1.4826 * np.median(np.abs(diff - np.median(diff))), dense._QUANT))
+    k = np.ones((2 * RADIUS + 1, 2 * RADIUS + 1), np.uint8)
+    lo0, hi0, lo, hi = cv2.erode(mv.D0, k), cv2.dilate(mv.D0, k), cv2.erode(Dm, k), cv2.dilate(Dm, k)
+    bad = (Dm > hi0 + t) | (Dm < lo0 - t) | (mv.D0 > hi + t) | (mv.D0 < lo - t)
+    r = RADIUS + 1
+    bad[:r], bad[-r:], bad[:, :r], bad[:, -r:] = False, False, False, False
+    bad = cv2.dilate(bad.astype(np.uint8), mv._grow) > 0
+    return bad & keep if np.count_nonzero(bad & mv._edges) <= 0.5 * mv._n_edges else np.zeros_like(bad)
+
+
+def test_the_moving_mask_is_its_definition_pixel_for_pixel():
+    bg, keep = _backdrop(), np.ones((H, W), bool)
+    keep[60:90, 200:240] = False  # an object's box
+    mv = Movers(_frame(bg, string_x=120), keep)
+    marked = []
+    for shift, sx, gain, seed in (((0.5, -0.4), 140, 1.03, 1), ((0.3, 0.2), 120, 0.97, 2), ((9.0, 6.0), 120, 1.0, 3)):
+        D = _frame(bg, shift, string_x=sx, gain=gain, seed=seed)
+        m = mv.mask(D, keep)
+        assert np.array_equal(m, _mask_direct(mv, D, keep))
+        marked.append(m.mean())
+    assert marked[0] > 0.05 and marked[1] < 0.01 and marked[2] == 0  # a string that swung; shake; a camera that moved
+
+
+def test_the_shake_normal_equations_are_the_broadcast_ones_and_solve_the_weighted_least_squares():
+    rng = np.random.default_rng(2)
+    n = 500
+    J, e, wt = rng.standard_normal((n, 4)), rng.standard_normal(n), rng.uniform(0, 1, n)
+    Jw = _weighted(J, wt).T
+    assert Jw.strides == (J.T * wt).strides and np.array_equal(Jw, J.T * wt)
+    assert np.array_equal(Jw @ J, (J.T * wt) @ J) and np.array_equal(_solve(J, wt, e, Jw), _solve(J, wt, e))
+    s = np.sqrt(wt)
+    assert np.allclose(_solve(J, wt, e), np.linalg.lstsq(J * s[:, None], e * s, rcond=None)[0], rtol=1e-12, atol=1e-14)

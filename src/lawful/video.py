@@ -380,9 +380,11 @@ def read_first_frame(path: str | Path) -> np.ndarray:
 
 
 CODECS = ("yuv420p", "rgb")  # write_video's codecs
-# x264's output depends on its thread count, which defaults to the machine's cores: pinned, the same frames
-# give the same bytes (and the built-in models the same scores) on every machine. 2 = the 2-core default.
-ENCODER_THREADS = 2
+# x264's output depends on its thread count, which defaults to the machine's cores, and with 2 frame threads it
+# also depends on timing: under load the same frames gave 3 different files in 5 writes (CRF 35, studio
+# projectile). One thread: the same frames give the same bytes (and the built-in models the same scores) on
+# every machine and every run.
+ENCODER_THREADS = 1
 
 
 class _RgbInput:

@@ -291,7 +291,7 @@ class CameraMotion:
         self._D0 = dense.smooth(raw)
         gh, gw = g.shape
         self._corners_w = _corners(gw, gh)
-        self._grid = np.stack(np.meshgrid(np.linspace(0, gw - 1, 9), np.linspace(0, gh - 1, 9)), -1).reshape(-1, 2)
+        self._grid = fit.view_grid(gw, gh)
         self._grow = max(3, round(0.02 * max(gw, gh)))
         self._static = rasterise(self._exclude, np.divide((gw, gh), self._exclude_size or self._size), (gh, gw))
         self._keep0 = self._keep_prev = ~self._excluded(self._boxes(boxes), g.shape)
@@ -459,8 +459,7 @@ class CameraMotion:
         """Reference image for the pixel checks and maps to it: frame 0 while ``pred`` keeps half the frame
         inside it, else the previous key frame. ``(image, A -> map to it, map -> A)``."""
         gh, gw = self._gray0.shape
-        p = apply(pred, self._grid)
-        if ((p >= 0) & (p <= [gw - 1, gh - 1])).all(1).mean() >= 0.5 or self._raw_prev is None:
+        if fit.share_inside(pred, self._grid, gw, gh) >= 0.5 or self._raw_prev is None:
             return self._D0, (lambda A: A), (lambda M: M)
         if self._Dprev is None:
             self._Dprev = dense.smooth(self._raw_prev)

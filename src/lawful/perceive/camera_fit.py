@@ -133,6 +133,17 @@ def good_corners(gray: np.ndarray, bad: np.ndarray, pts: np.ndarray, n: int, mar
     return got[eig[yi, xi] > sigmas ** 2 * max(noise, 1e-12)]
 
 
+def view_grid(width: int, height: int) -> np.ndarray:
+    """A 9 x 9 grid of points ``[81, 2]`` over a frame ``width`` x ``height`` (px), corners included."""
+    return np.stack(np.meshgrid(np.linspace(0, width - 1, 9), np.linspace(0, height - 1, 9)), -1).reshape(-1, 2)
+
+
+def share_inside(A: np.ndarray, grid: np.ndarray, width: int, height: int) -> float:
+    """Share of the ``grid`` points (:func:`view_grid`) that ``A`` maps inside a ``width`` x ``height`` frame."""
+    p = apply(A, grid)
+    return float(((p >= 0) & (p <= [width - 1, height - 1])).all(1).mean())
+
+
 def apply(A: np.ndarray, xy: np.ndarray) -> np.ndarray:
     """Map points ``[..., 2]`` with the ``[2, 3]`` transform ``A``."""
     xy = np.asarray(xy, float)

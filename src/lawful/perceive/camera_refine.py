@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from lawful.perceive import camera_dense as dense
-from lawful.perceive.camera_fit import apply
+from lawful.perceive.camera_fit import apply, share_inside, view_grid
 from lawful.perceive.camera_path import lines, to_frame
 from lawful.perceive.camera_shake import Shake
 
@@ -42,13 +42,12 @@ def refine(frames, keys: list[tuple], D0: np.ndarray, keep0: np.ndarray, s: floa
     good = [k for k in keys if k[2] != "hold"]  # the path: key frames, a hold bridged
     P = lines([k[0] for k in good], [k[1] for k in good], len(frames))
     tpl, h, w = dense.Template(D0, keep0), *D0.shape
-    grid = np.stack(np.meshgrid(np.linspace(0, w - 1, 9), np.linspace(0, h - 1, 9)), -1).reshape(-1, 2)
+    grid = view_grid(w, h)
     got, est, far = {0: P[0]}, [], 0
     for k, (raw, keep) in enumerate(frames):
         if k == 0:
             continue
-        p = apply(P[k], grid)
-        if ((p >= 0) & (p <= [w - 1, h - 1])).all(1).mean() < 0.5:
+        if share_inside(P[k], grid, w, h) < 0.5:
             return None, {"used": False, "reason": f"path kept: frame {k} shows less than half of frame 0"}
         r = dense.register(dense.smooth(raw), tpl, P[k], keep)
         if r is None or not np.isfinite(r[1]):
@@ -62,20 +61,19 @@ def refine(frames, keys: list[tuple], D0: np.ndarray, keep0: np.ndarray, s: floa
     n, done = len(frames), sorted(got)
     if done[-1] != n - 1:
         return None, {"used": False, "reason": f"path kept: frame {n - 1} does not register to frame 0"}
-    # a frame that does not register (a direction its background leaves loose) takes its neighbours' line
-    out = list(lines(done, [got[k] for k in done], n))
     if len(est) < 2:
         return None, {"used": False, "reason": "path kept: too few frames"}
-    chi, fin, bar = Shake._chi(est, Z)
+    chi, fin, bar = Shake.chi(est, Z)
     dev = np.array([e[0] for e in est])
     sd = float(np.median([e[1][0] for e in est]))
-    ev = {"frames": len(est), "bridged": n - len(done), "beyond_bound": far, "chi2_max": round(float(chi.max()), 1), "bar": round(float(bar), 1),
-          "departure_px": round(float(dev.std(0).max()) / s, 4), "sd_px": round(sd / s, 4)}
+    ev = {"frames": len(est), "bridged": n - len(done), "beyond_bound": far, "chi2_max": round(float(chi.max()), 1),
+          "bar": round(float(bar), 1), "departure_px": round(float(dev.std(0).max()) / s, 4), "sd_px": round(sd / s, 4)}
     what = (f"departures from the path {ev['departure_px']:.3f} px rms, registration sd {ev['sd_px']:.3f} px"
             f" (chi2 {ev['chi2_max']:.0f} vs {ev['bar']:.0f})")
     if not np.any(fin & (chi > bar)):
         return None, {"used": False, **ev, "reason": f"path kept: {what}"}
-    return out, {"used": True, **ev, "reason": f"every frame registered to frame 0 ({Z:g} sd): {what}"}
+    # a frame that does not register (a direction its background leaves loose) takes its neighbours' line
+    return list(lines(done, [got[k] for k in done], n)), {"used": True, **ev, "reason": f"every frame registered to frame 0 ({Z:g} sd): {what}"}
 
 
 class Kept:

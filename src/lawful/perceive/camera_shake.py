@@ -127,7 +127,7 @@ class Shake:
         return False
 
     @staticmethod
-    def _chi(est: list, Z: float) -> tuple[np.ndarray, np.ndarray, float]:
+    def chi(est: list, Z: float) -> tuple[np.ndarray, np.ndarray, float]:
         """Per axis: the scatter statistic of the estimates ``est`` about their mean, whether the axis is pinned
         (every standard error finite), and the bar above which compensating removes more than it adds."""
         d = np.array([e[0] for e in est])
@@ -187,7 +187,7 @@ class Shake:
         info = self._sum(wt, self._g0sq) / max(wt.sum() * self.grad_sd ** 2, 1e-12)
         self.est.append((d, np.where(info >= SIGMAS ** 2, sd, np.inf), int((wt > 0).sum())))
         if not self.sparse and self.stride > 1 and len(self.est) == self.probe + 1:
-            chi, fin, bar = self._chi(self.est[1:], self.Z)
+            chi, fin, bar = self.chi(self.est[1:], self.Z)
             self.sparse = not np.any(fin & (chi > bar))  # no shake so far: key frames only from here on
 
     @staticmethod
@@ -232,7 +232,7 @@ class Shake:
         d = np.array([e[0] for e in est])
         sd = np.array([e[1] for e in est])
         # the scatter about the mean: frame 0's own noise shifts every estimate alike (a constant, not shake)
-        chi, fin, bar = self._chi(est, Z)
+        chi, fin, bar = self.chi(est, Z)
         self._axes = tuple(bool(v) for v in fin & (chi > bar))
         rms = d.std(0) / self.s
         typ = np.where(fin, np.median(np.where(np.isfinite(sd), sd, 0.0), 0), np.inf) / self.s

@@ -199,11 +199,13 @@ class Tracked:
         acc = self.acc if not self.lost else max(self.acc, ACC_FLOOR * self.diam)
         return max(4.0, 0.5 * max(self.size) + 2.0 * self.step() + 0.5 * acc * k * k)
 
-    def reach(self) -> float:
+    def reach(self, gate: float | None = None) -> float:
         """Farthest distance (px) from the prediction at which a blob may still be this object: a
         few gates for an object seen in the last sample (a bounce, a jerk), one gate (which
-        already holds every reversal and acceleration it can have made since) once lost."""
-        return self.gate() if self.lost else 3.0 * self.gate()
+        already holds every reversal and acceleration it can have made since) once lost.
+        ``gate``: :meth:`gate`, where the caller has it."""
+        g = self.gate() if gate is None else gate
+        return g if self.lost else 3.0 * g
 
     # --- blur ---------------------------------------------------------------------------------
     def blur_range(self) -> tuple[float, float]:
@@ -265,7 +267,7 @@ class Tracked:
         """:meth:`cost` of each ``(x, y, area)`` of ``blobs`` (the motion state's terms computed once)."""
         px, py = self.predict()
         g = self.gate()
-        reach = g if self.lost else 3.0 * g  # :meth:`reach`
+        reach = self.reach(g)
         lo, hi = self.area_range()
         out = []
         hypot, log = math.hypot, math.log

@@ -48,7 +48,8 @@ def measure_range(m: Measurement, tracks: Tracks, case: Case, oid: str) -> float
     lost = gone is not None and (land is None or gone <= math.ceil(land) + 1)
     # the release window ends at the landing; a ball lost before it is judged on what was seen before the loss
     # (a blob taken up after it is not known to be this ball: a CRF-35 copy's ball_1 "came back" 330 px away)
-    record_dcs(m, tr, min(land, gone - 1) if lost and land is not None else gone - 1 if lost else land)
+    end = land if not lost else (gone - 1 if land is None else min(land, gone - 1))
+    record_dcs(m, tr, end)
     if lost:
         where = "cut by the frame edge" if tr.visible[gone] else "not seen"
         m.set(f"range_{oid}", None, f"{oid}: {where} from sample {gone} on, before it is seen landing")

@@ -39,7 +39,9 @@ Before any of this, while ``min_shift`` > 0, each key frame is first tested for 
 on its own by frame differencing (:mod:`lawful.perceive.camera_moving`), whose
 residual, as a displacement, and motion plus ``Z`` standard errors are within ``min_shift``): corners are detected and tracked only from the first key frame that is not still on.
 A key frame whose estimate is not within ``max_uncertainty`` px (``Z`` standard errors) is a
-``hold``: no estimate, the path is interpolated across it.
+``hold``: no estimate, the path is interpolated across it. One whose registration the pixel vote outvoted is
+estimated again once the frames before it are, from their path, and taken if it agrees with what the pixels
+preferred (a last frame has no estimates after it to bridge it).
 
 Per clip the estimates are *used* only if every key frame was estimated or lies on the path (two
 estimates on each side, extrapolated to it, agree within ``max_uncertainty``: ``reliable``) and some
@@ -243,10 +245,15 @@ class CameraMotion:
             self._pts = np.concatenate([self._pts, new])
             self._ref = np.concatenate([self._ref, apply(pred if A is None else A, new).astype(np.float32)])
         if A is None:  # the frames before it may still be estimated: a hold between estimates can be bridged
-            for k, rgb_k, boxes_k in between:
-                got = self._between(k, rgb_k, boxes_k, j, Aj, i, pred)
-                if got is not None:
-                    self._keys.insert(-1, got)
+            got = [e for e in (self._between(k, rgb_k, boxes_k, j, Aj, i, pred) for k, rgb_k, boxes_k in between) if e]
+            self._keys[-1:-1] = got
+            if got and info.get("outvoted") is not None:  # and it again, from their path (a last frame has no
+                k1, A1 = got[-1][:2]  # estimates after it to bridge it), agreeing with what the pixels preferred
+                k0, A0 = next(((e[0], e[1]) for e in reversed(got) if e[0] <= k1 - self.stride // 2), (j, Aj))
+                again = self._between(i, rgb, boxes, k0, A0, k1, A1)
+                if again is not None and np.abs(apply(again[1] - info["outvoted"], self._corners_w)).max() <= max(
+                        self.BEND, self.Z * float(np.hypot(again[3]["u"], u_pred))):
+                    self._keys[-1] = again
             return
         self._prev, self._raw_prev, self._Dprev, self._prev_A = g, raw, None, A  # smoothed when needed
         self._keep_prev = ~(self._excluded(b, g.shape) | (False if self._moving is None else self._moving))
@@ -386,9 +393,9 @@ class CameraMotion:
             info = {**r[2], "u": u, "cells": r[2]["cells"]}
             # the pixels must prefer it to the path's prediction and the corners' consensus, when these differ
             rivals = [c for c in uniq if np.abs(apply(c - A, self._corners_w)).max() > _RANSAC_PX]
-            if rivals and np.isfinite(u) and dense.best(D, ref_img, [r[0]] + [M_of(c) for c in rivals], keep,
-                                                        ref_keep) != 0:
-                return None, "hold", {**info, "u": float("inf"), "outvoted": True}, nxt[use], ref[use]
+            won = dense.best(D, ref_img, [r[0]] + [M_of(c) for c in rivals], keep, ref_keep) if rivals else 0
+            if won and np.isfinite(u):  # (what the pixels preferred: a retry must agree with it)
+                return None, "hold", {**info, "u": float("inf"), "outvoted": rivals[won - 1]}, nxt[use], ref[use]
             return A, "dense", info, nxt[use], apply(A, nxt[use]).astype(np.float32)
         r = dense.phase(dense.smooth(raw) if D is None else D, ref_img, M_of(best), keep & ~moving)
         if r is not None and np.isfinite(r[1]):

@@ -67,7 +67,7 @@ def why_held(keys: list[tuple], Z: float, scale: float) -> str:
     for _, _, m, d in keys:
         if m != "hold":
             continue
-        if d.get("outvoted"):
+        if d.get("outvoted") is not None:
             why["intensity registration outvoted by the pixel check"] += 1
         elif d.get("snr") is not None and not np.isfinite(d.get("u", np.inf)):
             weak = _NAMES[int(np.argmax(np.abs(d.get("weakest", [0, 0, 1, 0]))))]

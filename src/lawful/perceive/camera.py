@@ -25,7 +25,7 @@ least ``MIN_CELLS`` cells of a 4 x 4 grid, each quadrant of them where the other
 (:func:`lawful.perceive.camera_fit.held_out`: two groups moving apart are not a zoom). Its uncertainty is the standard error of the fitted
 transform at the frame corners (:mod:`lawful.perceive.camera_fit`); where few or clustered points
 leave rotation and scale loose, a pure shift is used instead if the similarity does not differ
-from it significantly. Where corners fail (stripes, bare walls, a backdrop with edges but no corners),
+from it significantly. Where corners fail (stripes, bare walls, a backdrop with edges but no corners, a fit looser than ``max_uncertainty``),
 the background's intensities are registered directly (:func:`lawful.perceive.camera_dense.register`:
 Gauss-Newton on the pixels whose gradient stands above noise, moving things down-weighted, objects and
 ``exclude`` regions masked), its uncertainty a cluster-robust covariance from its own residuals, infinite
@@ -367,8 +367,9 @@ class CameraMotion:
         use = ok if moving is None else ok & ~moving[yi, xi]
         same = first is not None and best is cands[0] and np.array_equal(use, ok)  # nothing new excluded
         got = None if scarce else self._fit(nxt[use], ref[use], gw, gh, first[use] if same else None)
-        if got is not None:
+        if got is not None and self.Z * got[1]["u"] / self._s <= self.max_uncertainty:
             return (got[0], "lk", got[1], *got[2:])
+        loose = None if got is None else (got[0], "lk", got[1], *got[2:])  # too loose to use: the intensities first
         if moving is None:
             moving = np.zeros_like(keep)
         # corners scarce or not agreeing (stripes, bare walls): register the background's intensities
@@ -404,7 +405,7 @@ class CameraMotion:
                 u = float(np.hypot(u, self._keys[-1][3].get("u", 0.0)))
             info = {"cells": fit.cells(np.argwhere(keep & ~moving)[::97, ::-1], gw, gh), "resid": float("nan"), "u": u}
             return A, "phase", info, nxt[use], apply(A, nxt[use]).astype(np.float32)
-        return None, "hold", {}, nxt[use], ref[use]
+        return loose or (None, "hold", {}, nxt[use], ref[use])
 
     def _fit(self, nxt: np.ndarray, ref: np.ndarray, gw: int, gh: int, inl: np.ndarray | None = None):
         """RANSAC similarity (or the given inliers) with well-spread inliers, refitted by least squares:

@@ -1,13 +1,14 @@
-"""The per-frame camera work in its fast forms (#16) gives what the direct definitions give, bit for bit: Tukey
+"""The per-frame camera work in its fast forms (#16) gives what the direct definitions give: bit for bit the Tukey
 weights and medians, block scores summed per block in point order, the moving mask pixel for pixel (the four
-envelope comparisons grown by ``grow``), the shake's weighted normal equations."""
+envelope comparisons grown by ``grow``); to rounding the shake's weighted least squares and its samples of a frame
+and its gradient (from the points' neighbourhoods, not remap of full-image Sobel images)."""
 
 import cv2
 import numpy as np
 
 from lawful.perceive import camera_dense as dense
 from lawful.perceive.camera_moving import RADIUS, Movers
-from lawful.perceive.camera_shake import _solve, _weighted
+from lawful.perceive.camera_shake import _Sampler, _solve
 
 from test_camera_moving import H, W, _backdrop, _frame
 
@@ -76,12 +77,30 @@ def test_the_moving_mask_is_its_definition_pixel_for_pixel():
     assert marked[0] > 0.05 and marked[1] < 0.01 and marked[2] == 0  # a string that swung; shake; a camera that moved
 
 
-def test_the_shake_normal_equations_are_the_broadcast_ones_and_solve_the_weighted_least_squares():
+def test_the_shake_normal_equations_solve_the_weighted_least_squares():
     rng = np.random.default_rng(2)
     n = 500
-    J, e, wt = rng.standard_normal((n, 4)), rng.standard_normal(n), rng.uniform(0, 1, n)
-    Jw = _weighted(J, wt).T
-    assert Jw.strides == (J.T * wt).strides and np.array_equal(Jw, J.T * wt)
-    assert np.array_equal(Jw @ J, (J.T * wt) @ J) and np.array_equal(_solve(J, wt, e, Jw), _solve(J, wt, e))
+    Jt, e, wt = rng.standard_normal((4, n)), rng.standard_normal(n), rng.uniform(0, 1, n)
     s = np.sqrt(wt)
-    assert np.allclose(_solve(J, wt, e), np.linalg.lstsq(J * s[:, None], e * s, rcond=None)[0], rtol=1e-12, atol=1e-14)
+    assert np.allclose(_solve(Jt, wt, e), np.linalg.lstsq(Jt.T * s[:, None], e * s, rcond=None)[0], rtol=1e-12,
+                       atol=1e-14)
+    Jt[1] = 2 * Jt[0]  # singular: the least-squares solution of the normal equations
+    assert np.all(np.isfinite(_solve(Jt, wt, e)))
+
+
+def test_the_shake_samples_what_remap_of_the_sobel_images_gives():
+    """The frame and half its gradient at the shake points shifted by d, from the points' neighbourhoods, are
+    cv2.remap of the frame and of cv2.Sobel's images (to float32 rounding), also where d crosses whole pixels
+    and, from the images themselves, where the neighbourhoods would reach the border."""
+    from lawful.perceive.camera_shake import Shake
+
+    D = _frame(_backdrop(), string_x=120)
+    sh = Shake(D, np.ones(D.shape, bool))
+    Dg = cv2.merge([D, cv2.Sobel(D, cv2.CV_32F, 1, 0, ksize=3, scale=0.0625),
+                    cv2.Sobel(D, cv2.CV_32F, 0, 1, ksize=3, scale=0.0625)])
+    at = _Sampler(D, sh)
+    for d in ((0.0, 0.0), (0.3, -0.7), (-1.25, 1.9), (0.3, -0.6), (-2.99, 1.5), (7.5, 0.25)):
+        d = np.array(d)
+        want = cv2.remap(Dg, sh._yx + np.float32(d[0]), sh._yy + np.float32(d[1]), cv2.INTER_LINEAR).reshape(-1, 3).T
+        assert np.abs(at(d) - want).max() < 1e-4 * max(1.0, np.abs(want).max())
+    assert at.n == (-3, 1)  # the last in-reach shift's cell; 7.5 px went to remap

@@ -44,11 +44,13 @@ def tukey(r: np.ndarray, use: np.ndarray | None) -> tuple[np.ndarray, float]:
     m = median(ru, True)
     sig = max(_MAD * median(np.abs(np.subtract(ru, m, out=ru), out=ru), True), _QUANT)
     w = r / (_TUKEY * sig)
-    w *= w  # z^2: |z| < 1 exactly where z^2 < 1
-    inside = w < 1
+    w *= w  # z^2
     np.subtract(1, w, out=w)
+    np.fmax(w, 0.0, out=w)  # (1 - z^2)^2 where |z| < 1, else 0 (a NaN too)
     w *= w
-    return np.where(inside if use is None else np.logical_and(use, inside, out=inside), w, 0.0), sig
+    if use is not None:
+        w *= use
+    return w, sig
 
 
 def gradient_noise(mag: np.ndarray) -> tuple[float, float]:

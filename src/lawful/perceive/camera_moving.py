@@ -41,10 +41,11 @@ def _quantiles(v: np.ndarray) -> np.ndarray:
 def _line(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[float, float]:
     """Weighted least-squares line ``y ~ a x + c`` (gain 1, offset 0 where ``x`` does not vary)."""
     sw = w.sum()
-    mx, my = (w * x).sum() / sw, (w * y).sum() / sw
-    dx = x - mx
-    vx = (w * dx ** 2).sum()
-    a = (w * dx * (y - my)).sum() / vx if vx > 1e-9 * sw else 1.0
+    mx, my = float(w @ x) / sw, float(w @ y) / sw
+    wdx = x - mx
+    wdx *= w
+    vx = float(wdx @ (x - mx))
+    a = float(wdx @ (y - my)) / vx if vx > 1e-9 * sw else 1.0
     return float(a), float(my - a * mx)
 
 
@@ -71,6 +72,7 @@ class Movers:
     def __init__(self, D0: np.ndarray, keep0: np.ndarray, grow: int = 3):
         k = np.ones((2 * RADIUS + 1, 2 * RADIUS + 1), np.uint8)
         self.D0, self.lo0, self.hi0 = D0, cv2.erode(D0, k), cv2.dilate(D0, k)
+        self._lo, self._hi = np.empty_like(D0), np.empty_like(D0)  # frame 0's envelope widened per frame (scratch)
         self._k, self._grow = k, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)
         idx = np.flatnonzero(keep0)
         self.grid = idx[:: max(1, len(idx) // 2000)]  # background pixels for the brightness fit and the noise
@@ -128,7 +130,7 @@ class Movers:
                                                         True), _QUANT))
             lo, hi = cv2.erode(Dm, self._k), cv2.dilate(Dm, self._k)
             # in place: lo0 - t <= Dm <= hi0 + t and lo - t <= D0 <= hi + t (these run on every registered frame)
-            inside = cv2.inRange(Dm, self.lo0 - t, self.hi0 + t)
+            inside = cv2.inRange(Dm, np.subtract(self.lo0, t, out=self._lo), np.add(self.hi0, t, out=self._hi))
             inside &= cv2.inRange(self.D0, np.subtract(lo, t, out=lo), np.add(hi, t, out=hi))
             r = RADIUS + 1  # (a shift brings in content from beyond the border there: no envelope to compare with)
             inside[:r], inside[-r:], inside[:, :r], inside[:, -r:] = 255, 255, 255, 255

@@ -43,8 +43,11 @@ make the key-frame path estimate the frames between (the bend is the shake, alre
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
+from scipy.linalg.lapack import dposv
 
 from lawful.perceive import camera_dense as dense
 from lawful.perceive.camera_moving import Movers
@@ -55,24 +58,63 @@ MAX_PX = 2.0  # work px: beyond this a pure translation about frame 0 is not sha
 _STEPS = 4  # Gauss-Newton steps per frame
 
 
-def _solve(J: np.ndarray, wt: np.ndarray, e: np.ndarray, Jw: np.ndarray | None = None) -> np.ndarray:
-    """Weighted least squares ``e ~ J p`` (normal equations; a singular one by least squares). ``Jw``: ``J.T * wt``
-    where the caller has it."""
-    Jw = J.T * wt if Jw is None else Jw
-    H, b = Jw @ J, Jw @ e
-    try:
-        return np.linalg.solve(H, b)
-    except np.linalg.LinAlgError:
-        return np.linalg.lstsq(H, b, rcond=1e-12)[0]
+def _corner_kernels() -> np.ndarray:
+    """``[4, 48]``: for each corner (y, x in 0, 1) of the pixel cell at offset 0, the weights on a point's 4 x 4
+    neighbourhood (offsets -1..2, row by row) that give the image and half its Sobel gradients x and y (3 x 3,
+    scale 1/8) at that corner, as three rows of 16. Bilinear interpolation at a fraction of the cell weights the
+    corners' rows: what ``cv2.remap`` of the image and of ``cv2.Sobel``'s images gives there (all are linear)."""
+    sobel = 0.0625 * np.outer([1.0, 2.0, 1.0], [-1.0, 0.0, 1.0])  # [dy, dx]
+    K = np.zeros((2, 2, 3, 4, 4))
+    for i in (0, 1):
+        for j in (0, 1):
+            K[i, j, 0, i + 1, j + 1] = 1.0
+            K[i, j, 1, i:i + 3, j:j + 3] = sobel
+            K[i, j, 2, i:i + 3, j:j + 3] = sobel.T
+    return K.reshape(4, 48)
 
 
-def _weighted(J: np.ndarray, wt: np.ndarray) -> np.ndarray:
-    """``J * wt[:, None]`` for a C-ordered ``J``, column by column (a broadcast over a few columns costs more); same
-    values, same memory order: its ``.T`` is ``J.T * wt`` to the bit."""
-    out = np.empty(J.shape)
-    for j in range(J.shape[1]):
-        np.multiply(J[:, j], wt, out=out[:, j])
-    return out
+_CORNERS32 = _corner_kernels().astype(np.float32)
+
+
+class _Sampler:
+    """Frame ``D`` at the shake points shifted by ``d``, with half its gradient (``[3, N]``): the points' 4 x 4
+    neighbourhoods gathered once per whole-pixel part of ``d`` and weighted by :func:`_corner_kernels` (no full-image
+    gradient: the points are a few percent of the image). Where a neighbourhood would reach the image's border
+    (a shift of several px, beyond shake), ``cv2.remap`` of the full-image Sobel images."""
+
+    def __init__(self, D: np.ndarray, sh: "Shake"):
+        self.D, self.sh, self.G, self.n = D, sh, None, None
+
+    def __call__(self, d: np.ndarray) -> np.ndarray:
+        sh, (x, y) = self.sh, d.tolist()
+        (lx, ly), (hx, hy) = sh._reach
+        if math.isfinite(x) and math.isfinite(y) and lx <= math.floor(x) <= hx and ly <= math.floor(y) <= hy:
+            n = (math.floor(x), math.floor(y))
+            if n != self.n:  # (``_nb`` is at the least shift: a view further on)
+                self.n, self.G = n, self.D.ravel()[(n[1] - ly) * sh.size[0] + n[0] - lx:].take(sh._nb)
+            fx, fy = x - n[0], y - n[1]
+            w = np.array([(1 - fy) * (1 - fx), (1 - fy) * fx, fy * (1 - fx), fy * fx], np.float32)
+            return (w @ _CORNERS32).reshape(3, 16) @ self.G
+        D = self.D
+        Dg = cv2.merge([D, cv2.Sobel(D, cv2.CV_32F, 1, 0, ksize=3, scale=0.0625),
+                        cv2.Sobel(D, cv2.CV_32F, 0, 1, ksize=3, scale=0.0625)])
+        return cv2.remap(Dg, sh._yx + np.float32(x), sh._yy + np.float32(y), cv2.INTER_LINEAR).reshape(-1, 3).T
+
+
+def _solve(Jt: np.ndarray, wt: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """Weighted least squares ``e ~ Jt.T p`` (``Jt``: the Jacobian's columns as rows; normal equations, a singular
+    one by least squares)."""
+    Jw = Jt * wt
+    H, b = Jw @ Jt.T, Jw @ e
+    x, info = _posv(H, b)
+    return x if info == 0 else np.linalg.lstsq(H, b, rcond=1e-12)[0]
+
+
+def _posv(H: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, int]:
+    """``H x = b`` for a symmetric positive definite ``H`` (LAPACK's Cholesky ``dposv``: a fifth of the cost of
+    ``np.linalg.solve`` at this size); ``info`` > 0 where ``H`` is not positive definite."""
+    _, x, info = dposv(H, b)
+    return x, info
 
 
 class Shake:
@@ -113,10 +155,16 @@ class Shake:
         self.size = (w, h)
         # per clip, not per frame: the sampling grid, the gradient energy, the 8-px blocks, the brightness columns
         self._yx, self._yy = self.y[:, 0][None].copy(), self.y[:, 1][None].copy()
-        self._g0x, self._g0y = self.g0[:, 0].copy(), self.g0[:, 1].copy()
         self._g0sq, self._blocks = self.g0 ** 2, dense.block_of(self.y, w)
-        self._J = np.empty((len(idx), 4))  # the Jacobian: gradient x, y (filled per frame and step), gain, offset
-        self._J[:, 2], self._J[:, 3] = self.Rc, 1.0
+        # the whole-pixel shifts that keep the points' 4 x 4 neighbourhoods inside the image and off its one-pixel
+        # border (where cv2.Sobel reflects), and the neighbourhoods' flat indices ([16, N]) at the least of them
+        self._reach = ((int(1 - xx.min()), int(1 - yy.min())), (int(w - 3 - xx.max()), int(h - 3 - yy.max())))
+        lx, ly = self._reach[0]
+        off = [(dy + ly) * w + dx + lx for dy in range(-1, 3) for dx in range(-1, 3)]
+        self._nb = idx[None, :] + np.array(off)[:, None]
+        self._g0h = 0.5 * self.g0.T  # half frame 0's gradient, [2, N]
+        self._Jt = np.empty((4, len(idx)))  # the Jacobian's columns: gradient x, y (per frame and step), gain, offset
+        self._Jt[2], self._Jt[3] = self.Rc, 1.0
 
     def take(self, k: int) -> bool:
         """Whether frame ``k`` is to be registered (:meth:`add`): every frame, or only key frames once the probe
@@ -146,22 +194,19 @@ class Shake:
         if use.sum() < 30:
             self.failed = f"frame {k}: too few background points off the objects ({int(use.sum())})"
             return
-        # frame k and its gradient, sampled together (one remap of three channels)
-        Dg = cv2.merge([D, cv2.Sobel(D, cv2.CV_32F, 1, 0, ksize=3, scale=0.125),
-                        cv2.Sobel(D, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)])
+        at = _Sampler(D, self)
         # from the last frame's shift (shake is correlated from frame to frame: fewer steps), else from zero
         d, wt = next((e[0].copy() for e in reversed(self.est) if np.all(np.isfinite(e[0]))), np.zeros(2)), use.astype(float)
-        J = self._J.copy()
+        Jt = self._Jt.copy()
         for step in range(_STEPS):
-            v = cv2.remap(Dg, self._yx + np.float32(d[0]), self._yy + np.float32(d[1]), cv2.INTER_LINEAR).reshape(-1, 3)
-            for j, g0 in enumerate((self._g0x, self._g0y)):  # the symmetric gradient 0.5 (g0 + g), column by column
-                np.multiply(np.add(g0, v[:, j + 1], out=J[:, j]), 0.5, out=J[:, j])
-            e = v[:, 0] - self.R
+            v = at(d)  # frame k and half its gradient at y + d
+            np.add(self._g0h, v[1:], out=Jt[:2])  # the symmetric gradient 0.5 (g0 + g)
+            e = v[0] - self.R
             if step == 0:  # first weights from the residuals at the start, brightness fitted (see the module doc)
-                wt = dense.tukey(e - J[:, 2:] @ _solve(J[:, 2:], wt, e), use)[0]
+                wt = dense.tukey(e - _solve(Jt[2:], wt, e) @ Jt[2:], use)[0]
             for _ in range(2):  # reweighting rounds on this linearisation
-                p = _solve(J, wt, e, _weighted(J, wt).T)
-                r = e - J @ p
+                p = _solve(Jt, wt, e)
+                r = e - p @ Jt
                 wt = dense.tukey(r, use)[0]
             d = d - p[:2]  # D_k(y + d) ~ D_0(y): the content moved by +d
             if np.abs(p[:2]).max() < 1e-3:
@@ -169,48 +214,43 @@ class Shake:
         if not np.all(np.isfinite(d)) or np.abs(d).max() > MAX_PX:
             self.failed = f"frame {k}: {np.abs(d / self.s).max():.2f} px from frame 0, beyond shake"
             return
-        # what the shift leaves, as a displacement (|residual| / |gradient|, median over the gradient information):
-        # noise leaves a small fraction of a pixel, a zoom, turn or larger motion about its own size
+        # what the shift leaves, as a displacement (|residual| / |gradient|), its median over the gradient information
+        # (|gradient|^2) within ``bound``: noise leaves a small fraction of a pixel, a zoom, turn or larger motion
+        # about its own size. Within: the information of the points within the bound is at least half (no sort)
         ui = np.flatnonzero(use)
-        gx, gy = J[:, 0].take(ui), J[:, 1].take(ui)
+        gx, gy = Jt[0].take(ui), Jt[1].take(ui)
         g2 = gx * gx + gy * gy
         moved = np.abs(r.take(ui)) / np.sqrt(np.maximum(g2, 1e-12))
-        o = np.argsort(moved)
-        c = np.cumsum(g2[o])
-        misfit = float(moved[o][np.searchsorted(c, 0.5 * c[-1])])
-        if misfit > self.bound:
-            self.failed = f"frame {k}: residual of a {misfit / self.s:.2f} px misregistration: not a pure shift"
-            return
-        sd = self._sd(J, wt, r)
+        if 2 * g2[moved <= self.bound].sum() < g2.sum():
+            o = np.argsort(moved)
+            c = np.cumsum(g2[o])
+            misfit = float(moved[o][np.searchsorted(c, 0.5 * c[-1])])
+            if misfit > self.bound:
+                self.failed = f"frame {k}: residual of a {misfit / self.s:.2f} px misregistration: not a pure shift"
+                return
+        sd = self._sd(Jt, wt, r)
         # an axis along which frame 0's gradient is not SIGMAS times what noise alone gives (stripes all along
         # it) is not pinned: its noise fits a "shift" whose scatter the residuals cannot show
-        info = self._sum(wt, self._g0sq) / max(wt.sum() * self.grad_sd ** 2, 1e-12)
+        info = (wt @ self._g0sq) / max(wt.sum() * self.grad_sd ** 2, 1e-12)
         self.est.append((d, np.where(info >= SIGMAS ** 2, sd, np.inf), int((wt > 0).sum())))
         if not self.sparse and self.stride > 1 and len(self.est) == self.probe + 1:
             chi, fin, bar = self.chi(self.est[1:], self.Z)
             self.sparse = not np.any(fin & (chi > bar))  # no shake so far: key frames only from here on
 
-    @staticmethod
-    def _sum(wt: np.ndarray, X: np.ndarray) -> np.ndarray:
-        """``(wt[:, None] * X).sum(0)`` for two columns: running sums, as that reduction adds row by row (bit for bit,
-        without the broadcast)."""
-        return np.array([np.cumsum(wt * X[:, j])[-1] for j in range(2)]) if len(wt) else np.zeros(2)
-
-    def _sd(self, J: np.ndarray, wt: np.ndarray, r: np.ndarray) -> np.ndarray:
+    def _sd(self, Jt: np.ndarray, wt: np.ndarray, r: np.ndarray) -> np.ndarray:
         """Cluster-robust standard errors of the shift along x and y (work px)."""
-        got = dense.block_scores(J, wt, r, self.y, self.size[0], self._blocks)
+        got = dense.block_scores(Jt.T, wt, r, self.y, self.size[0], self._blocks)
         if got is None:
             return np.full(2, np.inf)
         score, G = got
-        Jw = _weighted(J, wt)
-        try:
-            Hi = np.linalg.inv(Jw.T @ J)
-        except np.linalg.LinAlgError:
+        Jw = Jt * wt
+        Hi, info = _posv(Jw @ Jt.T, np.eye(len(Jt)))
+        if info:
             return np.full(2, np.inf)
         cov = Hi @ (score.T @ score) @ Hi * (G / (G - 1))
         # at least what the two images' rounding alone leaves (independent per point): a noise-free render's
         # residuals are near zero where the codec copied the background, not its shift known to 0.0002 px
-        floor = Hi @ (Jw.T @ Jw) @ Hi * dense._QUANT ** 2
+        floor = Hi @ (Jw @ Jw.T) @ Hi * dense._QUANT ** 2
         return np.sqrt(np.maximum(np.diag(cov)[:2], np.diag(floor)[:2]))
 
     def transforms(self) -> list[np.ndarray]:

@@ -424,17 +424,8 @@ class CameraMotion:
             return None
         if not fit.held_out(nxt[inl], ref[inl], gw, gh, self.Z, _RANSAC_PX):
             return None  # groups of points moving apart, not one camera motion
-        f = fit.fit_similarity(nxt[inl], ref[inl])
-        if f is None:
-            return None
-        A, u = f.A, fit.corner_sd(f, gw, gh)
-        info = {"n": n, "cells": c, "resid": f.rms, "u": u}
-        if self.Z * u / self._s > self.max_uncertainty:  # rotation and scale loose (few or clustered points)
-            t = fit.fit_shift(nxt[inl], ref[inl])
-            # the simpler model, if the similarity does not differ from it significantly
-            if np.abs(apply(A - t.A, self._corners_w)).max() <= self.Z * u and t.sigma / np.sqrt(n) < u:
-                A, info = t.A, {**info, "resid": t.rms, "u": t.sigma / np.sqrt(n), "model": "shift"}
-        return A, info, nxt[inl], ref[inl]
+        got = fit.similarity_or_shift(nxt[inl], ref[inl], gw, gh, self.Z, self.max_uncertainty * self._s)
+        return None if got is None else (got[0], {"n": n, "cells": c, **got[1]}, nxt[inl], ref[inl])
 
     def _template(self, ref_img: np.ndarray) -> dense.Template:
         """The registration template of a reference image (frame 0 or the previous key frame), made once."""

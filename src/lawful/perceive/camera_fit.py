@@ -66,6 +66,22 @@ def fit_shift(src: np.ndarray, dst: np.ndarray) -> Fit:
     return Fit(A, float(np.sqrt(rss / max(1, 2 * n - 2))), src.mean(0), np.inf, n, float(np.sqrt(rss / (2 * n))))
 
 
+def similarity_or_shift(src: np.ndarray, dst: np.ndarray, width: float, height: float, z: float,
+                        bound: float) -> tuple[np.ndarray, dict] | None:
+    """The similarity taking ``src`` to ``dst`` and ``{resid, u}`` (its rms and standard error at the frame
+    corners); where ``z`` of those errors exceed ``bound`` (rotation and scale loose: few or clustered points),
+    the pure shift instead (``model: shift``) if the similarity does not differ from it significantly."""
+    f = fit_similarity(src, dst)
+    if f is None:
+        return None
+    A, u = f.A, corner_sd(f, width, height)
+    if z * u > bound:
+        t = fit_shift(src, dst)
+        if np.abs(apply(A - t.A, _corners(width, height))).max() <= z * u and t.sigma / np.sqrt(f.n) < u:
+            return t.A, {"resid": t.rms, "u": t.sigma / np.sqrt(f.n), "model": "shift"}
+    return A, {"resid": f.rms, "u": u}
+
+
 def held_out(src: np.ndarray, dst: np.ndarray, width: float, height: float, z: float, floor: float) -> bool:
     """Whether each quadrant's points lie where a fit to the other quadrants puts them.
 

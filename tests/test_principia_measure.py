@@ -336,3 +336,24 @@ def test_a_ball_lost_in_flight_is_judged_on_what_was_seen_before_the_loss():
     assert m.get("dcs_ball_1") == 1.0
     s = task.score(case, m)["projectile"]
     assert s.status == "unmeasurable" and "ball_1" in s.reason
+
+
+def test_a_ball_lost_before_it_is_seen_moving_is_unmeasurable_not_still():
+    """A CRF-35 copy of a studio projectile lost ball_1 at sample 3, before its launch: the window up to the loss
+    held no motion, which read as a static video (DCS undefined, a confident 0). Not seen moving before a loss is
+    not "no motion": unmeasurable. A ball seen whole and still (a static video) still scores 0."""
+    task = SUITE.task("projectile")
+    case, _ = task.make_case(0, 8)
+    tr = tracks_from(case)
+    j, n = tr.ids.index("ball_1"), len(tr.t)
+    tr.xy[1:4, j], tr.box[1:4, j] = tr.xy[0, j], tr.box[0, j]  # seen at rest on its launcher, samples 0-3
+    tr = _without(tr, "ball_1", list(range(4, n)))  # then lost for good
+    m = task.measure(case, tr)
+    s = task.score(case, m)["projectile"]
+    assert m.notes["dcs_status"] == "not_visible"
+    assert s.status == "unmeasurable" and "lost at sample" in s.reason, s.reason
+    still = tracks_from(case)
+    still.xy[:, :, :] = still.xy[:1, :, :]  # every object where it starts, seen throughout
+    still.box[:, :, :] = still.box[:1, :, :]
+    s = task.score(case, task.measure(case, still))["projectile"]
+    assert s.status == "scored" and s.value == 0.0 and "does not move" in s.reason, s.reason

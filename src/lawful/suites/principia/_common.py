@@ -32,7 +32,8 @@ pendulum's ``x`` towards the vertical through its pivot).
   exceeds ``ε``: the direction cannot be judged step by step (unmeasurable);
 - ``"undefined_direction"``: the expected direction is undefined in this geometry (e.g. a
   pendulum released on the vertical through its pivot; unmeasurable);
-- ``"not_visible"`` (the object is not seen often enough to say), or ``"bad_case"`` (the case
+- ``"not_visible"`` (the object is not seen often enough to say, or not seen moving before it is
+  lost where the window ends at the loss), or ``"bad_case"`` (the case
   lacks an object or a known quantity the task needs; ``notes['case_problem']`` says which).
 """
 
@@ -190,11 +191,12 @@ def net_motion(p: np.ndarray) -> float:
 
 
 def record_dcs(m: Measurement, track: ObjectTrack, end: float | None, direction: float | np.ndarray = 1.0,
-               coord: np.ndarray | None = None) -> None:
+               coord: np.ndarray | None = None, lost: int | None = None) -> None:
     """Store ``dcs_<id>`` of one object over samples ``0 .. floor(end)`` and its state in ``notes['dcs_state']``.
 
     The set of moving steps and the verdict on an empty set follow the module docstring (noise
-    measured on the whole track's ``coord``).
+    measured on the whole track's ``coord``). ``lost``: the sample where the object was lost, when the window
+    ends there instead of at its event: not seen moving before a loss is not "no motion" (unmeasurable).
     """
     coord = track.y if coord is None else np.asarray(coord, float)
     stop = len(coord) if end is None else int(min(math.floor(end), len(coord) - 1)) + 1
@@ -220,6 +222,11 @@ def record_dcs(m: Measurement, track: ObjectTrack, end: float | None, direction:
               f"frame-to-frame step exceeds the noise threshold {eps:.2f} px (noise {sigma:.2f} px): direction "
               "not measurable")
         states[track.id] = "too_noisy"
+        return
+    if lost is not None:  # (a CRF-35 copy: a ball lost at sample 3, before its launch, had "not moved")
+        m.set(f"dcs_{track.id}", None, f"{track.id} not seen moving before it is lost at sample {lost} (net "
+              f"{net:.1f} px, noise threshold {eps:.2f} px): direction not measurable")
+        states[track.id] = "not_visible"
         return
     m.set(f"dcs_{track.id}", None, f"{track.id} does not move in its release window (net {net:.1f} px, "
           f"noise threshold {eps:.2f} px)")

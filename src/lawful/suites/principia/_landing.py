@@ -49,7 +49,7 @@ def measure_range(m: Measurement, tracks: Tracks, case: Case, oid: str) -> float
     # the release window ends at the landing; a ball lost before it is judged on what was seen before the loss
     # (a blob taken up after it is not known to be this ball: a CRF-35 copy's ball_1 "came back" 330 px away)
     end = land if not lost else (gone - 1 if land is None else min(land, gone - 1))
-    record_dcs(m, tr, end)
+    record_dcs(m, tr, end, lost=gone if lost else None)
     if lost:
         where = "cut by the frame edge" if tr.visible[gone] else "not seen"
         m.set(f"range_{oid}", None, f"{oid}: {where} from sample {gone} on, before it is seen landing")

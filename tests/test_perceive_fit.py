@@ -1,8 +1,9 @@
-"""perceive.fit.fit_circle: exact circles, noisy arcs, stray points, degenerate input."""
+"""perceive.fit: fit_circle (exact circles, noisy arcs, stray points, degenerate input) and fit_arc."""
 
 import math
 
 import numpy as np
+import pytest
 
 from lawful.perceive.fit import fit_circle
 
@@ -58,3 +59,33 @@ def test_the_least_median_triples_are_drawn_once_per_point_count_and_are_the_see
         drawn = np.array([rng.choice(n, 3, replace=False) for _ in range(fit.TRIPLES)])
         assert np.array_equal(fit._triples(n), drawn) and fit._triples(n) is fit._triples(n)
         assert not fit._triples(n).flags.writeable
+
+
+@pytest.mark.parametrize("q", [(0.3, 0.2, 0.01), (-2.0, -0.4, -0.03), (0.0, 0.0, 1e-9), (1.0, 1.2, 0.2)])
+def test_the_arc_residuals_closed_form_derivatives_match_finite_differences(q):
+    from lawful.perceive.fit import _arc_jac, _arc_resid
+
+    rng = np.random.default_rng(3)
+    pts = rng.uniform(-20, 20, (40, 2))
+    c0, t0, m0 = pts.mean(0), np.array([0.8, 0.6]), np.array([-0.6, 0.8])
+    J = _arc_jac(np.array(q), pts, c0, t0, m0)
+    for j in range(3):
+        h = np.zeros(3)
+        h[j] = 1e-6 * max(1.0, abs(q[j]))
+        num = (_arc_resid(np.array(q) + h, pts, c0, t0, m0) - _arc_resid(np.array(q) - h, pts, c0, t0, m0)) / (2 * h[j])
+        assert np.allclose(J[:, j], num, rtol=1e-5, atol=1e-7), j
+
+
+@pytest.mark.parametrize("span", [0.8, 1.5, 3.0])
+def test_a_noisy_film_arc_gives_its_circle(span):
+    from lawful.perceive.fit import fit_arc
+
+    rng = np.random.default_rng(4)
+    th = 0.4 + np.linspace(0, span, 120)
+    pts = np.stack([200 + 60 * np.cos(th), 150 + 60 * np.sin(th)], 1) + rng.normal(0, 0.3, (120, 2))
+    cx, cy, r, rms = fit_arc(pts)
+    tol = 0.7 if span > 1 else 2.0  # a shorter arc leaves its curvature looser (sagitta 4.7 px at 0.8 rad)
+    assert abs(r - 60) < tol and abs(cx - 200) < tol and abs(cy - 150) < tol
+    assert 0.2 < rms < 0.4
+    line = np.stack([np.linspace(0, 80, 50), 10 + 0.5 * np.linspace(0, 80, 50)], 1) + rng.normal(0, 0.2, (50, 2))
+    assert fit_arc(line)[2] > 1e3  # a straight film: a huge radius, not a small circle

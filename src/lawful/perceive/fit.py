@@ -1,4 +1,4 @@
-"""Robust fits of the package: the one circle fit (pendulum pivots, rim centres, region arcs) and
+"""Robust fits of the package: the circle fits (pendulum pivots and rim centres; region arcs: :func:`fit_arc`) and
 robust polynomial paths (:func:`lts_polyfit`, :func:`tukey_outliers`: gross centroid errors in a flight).
 
 :func:`fit_circle` starts from the algebraic (Kåsa) circle and refines it by geometric least squares
@@ -153,3 +153,51 @@ def tukey_outliers(t: np.ndarray, series: list[tuple[np.ndarray, int]], cut: flo
         w = new
         fits = [np.polyfit(t[w > 0], v[w > 0], deg, w=np.sqrt(w[w > 0])) for v, deg in series]
     return w == 0
+
+
+def _arc_parts(q: np.ndarray, pts: np.ndarray, c0: np.ndarray, t0: np.ndarray, m0: np.ndarray):
+    """For :func:`fit_arc`'s parameters ``q = (n0, phi, k)`` (the arc's offset from ``c0`` along ``m0``, its turn
+    from ``t0``, its curvature): ``u = k |r|^2 - 2 r.m``, ``S = sqrt(1 + k u)``, ``r``, ``|r|^2`` and ``m``."""
+    n0, phi, k = q
+    mm = -np.sin(phi) * t0 + np.cos(phi) * m0
+    r = pts - (c0 + n0 * m0)
+    rr = np.sum(r * r, 1)
+    u = k * rr - 2 * (r @ mm)
+    return u, np.sqrt(np.maximum(1 + k * u, 0.0)), r, rr, mm
+
+
+def _arc_resid(q, pts, c0, t0, m0) -> np.ndarray:
+    """Signed distances of ``pts`` from the arc ``q``: ``u / (1 + S)`` (finite as the curvature goes to 0)."""
+    u, S = _arc_parts(q, pts, c0, t0, m0)[:2]
+    return u / (1 + S)
+
+
+def _arc_jac(q, pts, c0, t0, m0) -> np.ndarray:
+    """``[N, 3]`` derivatives of :func:`_arc_resid` by ``(n0, phi, k)``, in closed form."""
+    _, phi, k = q
+    u, S, r, rr, mm = _arc_parts(q, pts, c0, t0, m0)
+    S1, Sd = 1 + S, np.maximum(S, 1e-12)
+    df_du = (S1 - u * k / (2 * Sd)) / (S1 * S1)
+    du_dn0 = -2 * k * (r @ m0) + 2 * float(m0 @ mm)
+    du_dphi = 2 * (r @ (np.cos(phi) * t0 + np.sin(phi) * m0))
+    return np.stack([df_du * du_dn0, df_du * du_dphi, df_du * rr - u * u / (2 * Sd) / (S1 * S1)], 1)
+
+
+def fit_arc(pts: np.ndarray) -> tuple[float, float, float, float]:
+    """Geometric least-squares circle through ``pts`` ``[N, 2]`` in a curvature parametrisation that stays
+    well-posed for a short or straight arc (region probes' films and surfaces): centre (far off, or ±1e12, for a
+    straight one), radius, radial rms. Started from a parabola in the points' principal axes."""
+    c0 = pts.mean(0)
+    _, _, vt = np.linalg.svd(pts - c0, full_matrices=False)
+    t0, m0 = vt[0], vt[1]
+    s, n = (pts - c0) @ t0, (pts - c0) @ m0
+    a, b, c = np.polynomial.polynomial.polyfit(s, n, 2) if len(s) >= 3 else (0.0, 0.0, 0.0)
+    args = (pts, c0, t0, m0)
+    q = least_squares(_arc_resid, [a, np.arctan(b), 2 * c / (1 + b * b) ** 1.5], jac=_arc_jac, method="lm",
+                      args=args).x
+    n0, phi, k = q
+    mm = -np.sin(phi) * t0 + np.cos(phi) * m0
+    rms = float(np.sqrt(np.mean(_arc_resid(q, *args) ** 2)))
+    k = k if abs(k) > 1e-12 else 1e-12
+    cen = c0 + n0 * m0 + mm / k
+    return float(cen[0]), float(cen[1]), float(1 / abs(k)), rms

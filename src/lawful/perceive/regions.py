@@ -50,7 +50,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from lawful.perceive.fit import fit_circle
+from lawful.perceive.fit import fit_arc, fit_circle
 from lawful.perceive.lines import MIN_PIXELS, fit_line
 
 Kind = Literal["level", "brightness", "line", "blobs", "profile"]
@@ -420,33 +420,6 @@ def _line(p: Probe, img, mask, state):
     return fit_line(np.stack([xs, ys], 1).astype(np.float32), mask)
 
 
-def _arc_fit(pts: np.ndarray) -> tuple[float, float, float, float]:
-    """Geometric least-squares circle through ``pts`` ``[N, 2]`` in a curvature parametrisation that stays
-    well-posed for a short or straight arc: centre (far off, or ±1e12, for a straight one), radius, radial rms."""
-    from scipy.optimize import least_squares
-
-    c0 = pts.mean(0)
-    _, _, vt = np.linalg.svd(pts - c0, full_matrices=False)
-    t0, m0 = vt[0], vt[1]
-    s, n = (pts - c0) @ t0, (pts - c0) @ m0
-    a, b, c = np.polynomial.polynomial.polyfit(s, n, 2) if len(s) >= 3 else (0.0, 0.0, 0.0)
-
-    def resid(q):
-        n0, phi, k = q
-        mm = -np.sin(phi) * t0 + np.cos(phi) * m0
-        r = pts - (c0 + n0 * m0)
-        rr, rm = np.sum(r * r, 1), r @ mm
-        return (k * rr - 2 * rm) / (1 + np.sqrt(np.maximum(1 + k * k * rr - 2 * k * rm, 0.0)))
-
-    q = least_squares(resid, [a, np.arctan(b), 2 * c / (1 + b * b) ** 1.5], method="lm").x
-    n0, phi, k = q
-    mm = -np.sin(phi) * t0 + np.cos(phi) * m0
-    rms = float(np.sqrt(np.mean(resid(q) ** 2)))
-    k = k if abs(k) > 1e-12 else 1e-12
-    cen = c0 + n0 * m0 + mm / k
-    return float(cen[0]), float(cen[1]), float(1 / abs(k)), rms
-
-
 BLOB_KEYS = ("x", "y", "area", "x0", "y0", "x1", "y1", "cx", "cy", "r", "roundness")
 
 
@@ -468,7 +441,7 @@ def _blobs(p: Probe, img, mask, state):
         else:
             cs, _ = cv2.findContours((labels == k).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
             pts = max(cs, key=len).reshape(-1, 2).astype(float)
-        cx, cy, r, rms = (_arc_fit(pts) if p.fit == "pixels" else fit_circle(pts[:, 0], pts[:, 1])) if len(pts) >= 3 \
+        cx, cy, r, rms = (fit_arc(pts) if p.fit == "pixels" else fit_circle(pts[:, 0], pts[:, 1])) if len(pts) >= 3 \
             else (np.nan,) * 4
         vals = (cents[k][0], cents[k][1], a, x - 0.5, y - 0.5, x + w - 0.5, y + h - 0.5, cx, cy, r,
                 1 - rms / r if r > 0 else np.nan)

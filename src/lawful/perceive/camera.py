@@ -1,64 +1,61 @@
-"""Camera motion compensation: per-frame similarity transforms back to the first frame, used only when
-the motion is larger than its own uncertainty.
+"""Camera motion compensation: per-frame similarity transforms back to the first frame, used only when the motion is
+larger than its own uncertainty.
 
-:class:`CameraMotion` estimates every ``stride``-th frame (a key frame) and the last one; the frames
-between get the linear interpolation of their neighbours' transforms, unless the camera path bends
-(the estimate lands away from where the path was extrapolated to, by more than the errors of both
-explain; the first segment, with no path before it, is checked at its middle): then they are
-estimated too.
+:class:`CameraMotion` estimates every ``stride``-th frame (a key frame) and the last one; the frames between get the
+linear interpolation of their neighbours' transforms, unless the camera path bends (the estimate lands away from
+where the path was extrapolated to, by more than the errors of both explain; the first segment, with no path before
+it, is checked at its middle): then they are estimated too.
 
-At a key frame, background corners (``cv2.goodFeaturesToTrack``, only those whose weaker eigenvalue
-stands out of the frame's noise: a point on a straight edge slides along it) are matched by pyramidal
-Lucas-Kanade straight from their frame-0 positions (no chained drift; corners born outside frame 0
-come from the previous key frame). Independently moving things are kept out three ways:
+At a key frame, background corners (``cv2.goodFeaturesToTrack``, only those whose weaker eigenvalue stands out of
+the frame's noise: a point on a straight edge slides along it) are matched by pyramidal Lucas-Kanade straight from
+their frame-0 positions (no chained drift; corners born outside frame 0 come from the previous key frame).
+Independently moving things are kept out three ways:
 
 1. the tracked objects' boxes and the caller's ``exclude`` regions;
-2. candidate transforms (the extrapolated path, RANSAC's consensus, and the consensus of RANSAC's
-   outliers) are checked against the pixels: the one under which frame 0 explains more of the
-   frame, by a vote of 8 x 8 cells (:func:`lawful.perceive.camera_dense.best`), wins, so a textured
-   arm or a swinging bar with more corners than the backdrop cannot carry the estimate;
-3. the pixels that winner does not explain (frame differencing against the predicted background,
-   grown a little) form a moving mask: corners there are not used and none are born there.
+2. candidate transforms (the extrapolated path, RANSAC's consensus, and the consensus of RANSAC's outliers) are
+   checked against the pixels: the one under which frame 0 explains more of the frame, by a vote of 8 x 8 cells
+   (:func:`lawful.perceive.camera_dense.best`), wins, so a textured arm or a swinging bar with more corners than the
+   backdrop cannot carry the estimate;
+3. the pixels that winner does not explain (frame differencing against the predicted background, grown a little)
+   form a moving mask: corners there are not used and none are born there.
 
-The remaining corners give a RANSAC similarity; it is accepted only with inliers spread over at
-least ``MIN_CELLS`` cells of a 4 x 4 grid, each quadrant of them where the others' fit puts them
-(:func:`lawful.perceive.camera_fit.held_out`: two groups moving apart are not a zoom). Its uncertainty is the standard error of the fitted
-transform at the frame corners (:mod:`lawful.perceive.camera_fit`); where few or clustered points
-leave rotation and scale loose, a pure shift is used instead if the similarity does not differ
-from it significantly. Where corners fail (stripes, bare walls, a backdrop with edges but no corners, a fit looser than ``max_uncertainty``),
-the background's intensities are registered directly (:func:`lawful.perceive.camera_dense.register`:
-Gauss-Newton on the pixels whose gradient stands above noise, moving things down-weighted, objects and
-``exclude`` regions masked), its uncertainty a cluster-robust covariance from its own residuals, infinite
-where some direction of the motion is pinned by no more than the gradient noise gives (stripes all
-along it) or, pinned by less than 3x that, has a second minimum within 4 px (restarted off along it, the
-registration does not come back); it is redone without what it leaves unexplained, and used only if the pixel vote prefers it
-to the path's prediction and the corners' consensus. Phase correlation (a translation on the predicted transform, its error the disagreement of the
-frame's quadrants) is the last resort.
-Before any of this, while ``min_shift`` > 0, each key frame is first tested for a still camera
-(:class:`lawful.perceive.camera_still.StillTest`: a linearised intensity fit against frame 0, off what moved
-on its own by frame differencing (:mod:`lawful.perceive.camera_moving`), whose
-residual, as a displacement, and motion plus ``Z`` standard errors are within ``min_shift``): corners are detected and tracked only from the first key frame that is not still on.
-A key frame whose estimate is not within ``max_uncertainty`` px (``Z`` standard errors) is a
+The remaining corners give a RANSAC similarity; it is accepted only with inliers spread over at least ``MIN_CELLS``
+cells of a 4 x 4 grid, each quadrant of them where the others' fit puts them
+(:func:`lawful.perceive.camera_fit.held_out`: two groups moving apart are not a zoom). Its uncertainty is the
+standard error of the fitted transform at the frame corners (:mod:`lawful.perceive.camera_fit`); where few or
+clustered points leave rotation and scale loose, a pure shift is used instead if the similarity does not differ from
+it significantly. Where corners fail (stripes, bare walls, a backdrop with edges but no corners, a fit looser than
+``max_uncertainty``), the background's intensities are registered directly
+(:func:`lawful.perceive.camera_dense.register`: Gauss-Newton on the pixels whose gradient stands above noise, moving
+things down-weighted, objects and ``exclude`` regions masked), its uncertainty a cluster-robust covariance from its
+own residuals, infinite where some direction of the motion is pinned by no more than the gradient noise gives
+(stripes all along it) or, pinned by less than 3x that, has a second minimum within 4 px (restarted off along it,
+the registration does not come back); it is redone without what it leaves unexplained, and used only if the pixel
+vote prefers it to the path's prediction and the corners' consensus. Phase correlation (a translation on the
+predicted transform, its error the disagreement of the frame's quadrants) is the last resort. Before any of this,
+while ``min_shift`` > 0, each key frame is first tested for a still camera
+(:class:`lawful.perceive.camera_still.StillTest`: a linearised intensity fit against frame 0, off what moved on its
+own by frame differencing (:mod:`lawful.perceive.camera_moving`), whose residual, as a displacement, and motion plus
+``Z`` standard errors are within ``min_shift``): corners are detected and tracked only from the first key frame that
+is not still on. A key frame whose estimate is not within ``max_uncertainty`` px (``Z`` standard errors) is a
 ``hold``: no estimate, the path is interpolated across it. One whose registration the pixel vote outvoted is
 estimated again once the frames before it are, from their path, and taken if it agrees with what the pixels
 preferred (a last frame has no estimates after it to bridge it).
 
-Per clip the estimates are *used* only if every key frame was estimated or lies on the path (two
-estimates on each side, extrapolated to it, agree within ``max_uncertainty``: ``reliable``) and some
-key frame moves the frame corners by more than ``Z`` standard errors and more than ``min_shift``
-px (the tracker's own precision: less is not worth compensating). Otherwise :attr:`transforms` are
-all identity and :meth:`summary` says why: ``static`` (motion within its uncertainty) or
-``reliable: false`` (the camera may have moved unseen: a measurement that needs a fixed frame
-should not trust positions; the reason says why the key frames were held). Every frame is also registered
-to frame 0 by a pure shift (:mod:`lawful.perceive.camera_shake`): where that holds on every frame, its
-scatter exceeds its errors and the key frames agree with it, those shifts are the transforms (``shake``).
-Where the path is used instead, every frame is registered to frame 0 starting from it
-(:mod:`lawful.perceive.camera_refine`: a camera that pans and shakes), and those registrations replace the
-path where it departs from them by more than their errors explain (``refine``).
-Transforms are ``[2, 3]`` float64 matrices in the pixel coordinates of the frames handed in
-(pixel centres at integer coordinates): ``p0 = A @ [x, y, 1]``. Work happens on a grey copy at
-most ``max_side`` pixels wide, normalised in mean and contrast for Lucas-Kanade (a global lighting
-change is not motion); the pixel checks use the plain grey copy with a fitted offset.
+Per clip the estimates are *used* only if every key frame was estimated or lies on the path (two estimates on each
+side, extrapolated to it, agree within ``max_uncertainty``: ``reliable``) and some key frame moves the frame corners
+by more than ``Z`` standard errors and more than ``min_shift`` px (the tracker's own precision: less is not worth
+compensating). Otherwise :attr:`transforms` are all identity and :meth:`summary` says why: ``static`` (motion within
+its uncertainty) or ``reliable: false`` (the camera may have moved unseen: a measurement that needs a fixed frame
+should not trust positions; the reason says why the key frames were held). Every frame is also registered to frame 0
+by a pure shift (:mod:`lawful.perceive.camera_shake`): where that holds on every frame, its scatter exceeds its
+errors and the key frames agree with it, those shifts are the transforms (``shake``). Where the path is used
+instead, every frame is registered to frame 0 starting from it (:mod:`lawful.perceive.camera_refine`: a camera that
+pans and shakes), and those registrations replace the path where it departs from them by more than their errors
+explain (``refine``). Transforms are ``[2, 3]`` float64 matrices in the pixel coordinates of the frames handed in
+(pixel centres at integer coordinates): ``p0 = A @ [x, y, 1]``. Work happens on a grey copy at most ``max_side``
+pixels wide, normalised in mean and contrast for Lucas-Kanade (a global lighting change is not motion); the pixel
+checks use the plain grey copy with a fitted offset.
 """
 
 from __future__ import annotations
@@ -225,12 +222,12 @@ class CameraMotion:
         j, Aj = good[-1][:2]
         pred, u_pred = Aj, good[-1][3].get("u", 0.0)
         if len(good) > 1:  # constant-velocity extrapolation of the camera path over a baseline of ~a stride
-            j0, A0, _, info0 = next((k for k in reversed(good[:-1]) if k[0] <= j - self.stride // 2), good[0])
+            j0, A0, _, info0 = self._baseline(good[:-1], j, good[0])
             r = (i - j) / (j - j0)
             pred = Aj + (Aj - A0) * r
             u_pred = float(np.hypot((1 + r) * u_pred, r * info0.get("u", 0.0)))  # the extrapolation's own error
         A, method, info, pts, ref = self._estimate(g, D, b, pred, replace=True, raw=raw)
-        if A is not None and self.Z * info["u"] / self._s > self.max_uncertainty:
+        if A is not None and not self._usable(info["u"]):
             A, method, info = None, "hold", {**info, "rejected": method}  # too uncertain to use
         if A is None:
             self._keys.append((i, Aj, "hold", info))
@@ -249,7 +246,7 @@ class CameraMotion:
             self._keys[-1:-1] = got
             if got and info.get("outvoted") is not None:  # and it again, from their path (a last frame has no
                 k1, A1 = got[-1][:2]  # estimates after it to bridge it), agreeing with what the pixels preferred
-                k0, A0 = next(((e[0], e[1]) for e in reversed(got) if e[0] <= k1 - self.stride // 2), (j, Aj))
+                k0, A0 = self._baseline(got, k1, (j, Aj))[:2]
                 again = self._between(i, rgb, boxes, k0, A0, k1, A1)
                 if again is not None and np.abs(apply(again[1] - info["outvoted"], self._corners_w)).max() <= max(
                         self.BEND, self.Z * float(np.hypot(again[3]["u"], u_pred))):
@@ -281,11 +278,19 @@ class CameraMotion:
                 self._keys.insert(-1, got)
         self._keys.sort(key=lambda key: key[0])
 
+    def _baseline(self, keys: list[tuple], j: int, default: tuple) -> tuple:
+        """The latest of ``keys`` half a stride or more before frame ``j`` (to extrapolate from), else ``default``."""
+        return next((k for k in reversed(keys) if k[0] <= j - self.stride // 2), default)
+
+    def _usable(self, u: float) -> bool:
+        """Whether an estimate with standard error ``u`` (work px) is within ``max_uncertainty`` frame px at ``Z``."""
+        return self.Z * u / self._s <= self.max_uncertainty
+
     def _between(self, k: int, rgb: np.ndarray, boxes, j: int, Aj: np.ndarray, i: int, A: np.ndarray):
         """Estimate frame ``k`` between key frames ``j`` and ``i``: a key-frame tuple, or None if too uncertain."""
         gk, raw_k = self._gray(rgb)
         r = self._estimate(gk, None, self._boxes(boxes), Aj + (A - Aj) * ((k - j) / (i - j)), raw=raw_k)
-        if r[0] is not None and self.Z * r[2]["u"] / self._s <= self.max_uncertainty:
+        if r[0] is not None and self._usable(r[2]["u"]):
             return (k, r[0], r[1], r[2])
         return None
 
@@ -367,7 +372,7 @@ class CameraMotion:
         use = ok if moving is None else ok & ~moving[yi, xi]
         same = first is not None and best is cands[0] and np.array_equal(use, ok)  # nothing new excluded
         got = None if scarce else self._fit(nxt[use], ref[use], gw, gh, first[use] if same else None)
-        if got is not None and self.Z * got[1]["u"] / self._s <= self.max_uncertainty:
+        if got is not None and self._usable(got[1]["u"]):
             return (got[0], "lk", got[1], *got[2:])
         loose = None if got is None else (got[0], "lk", got[1], *got[2:])  # too loose to use: the intensities first
         if moving is None:
@@ -439,20 +444,7 @@ class CameraMotion:
 
     def _lk(self, g: np.ndarray, pred: np.ndarray):
         """Track the points into ``g`` (initial guesses from ``pred``): ``(positions in g, frame-0 positions, ok)``."""
-        inv = invert(pred)
-        ref, pts = self._ref, self._pts
-        gh, gw = g.shape
-        direct = (ref >= _MARGIN).all(1) & (ref[:, 0] < gw - _MARGIN) & (ref[:, 1] < gh - _MARGIN)
-        nxt = apply(inv, np.where(direct[:, None], ref, apply(self._prev_A, pts))).astype(np.float32)
-        ok = np.zeros(len(ref), bool)
-        for sel, img, start in ((direct, self._gray0, ref), (~direct, self._prev, pts)):
-            if sel.any():
-                got, st, _ = cv2.calcOpticalFlowPyrLK(img, g, start[sel].reshape(-1, 1, 2),
-                                                      nxt[sel].reshape(-1, 1, 2), **_LK)
-                nxt[sel], ok[sel] = got.reshape(-1, 2), st.reshape(-1) == 1
-        x, y = nxt[:, 0], nxt[:, 1]
-        ok &= (x >= 0) & (y >= 0) & (x < gw) & (y < gh)
-        return nxt, ref, ok
+        return fit.track_points(self._gray0, self._prev, g, self._ref, self._pts, self._prev_A, pred, _MARGIN, _LK)
 
     def _reference(self, pred: np.ndarray):
         """Reference image for the pixel checks and maps to it: frame 0 while ``pred`` keeps half the frame

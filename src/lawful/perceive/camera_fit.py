@@ -194,3 +194,22 @@ def corner_shift(A: np.ndarray, width: int, height: int) -> float:
     """Largest displacement (pixels) ``A`` gives a frame corner or the centre."""
     pts = _corners(width, height)
     return float(np.abs(apply(A, pts) - pts).max())
+
+
+def track_points(gray0: np.ndarray, prev: np.ndarray, g: np.ndarray, ref: np.ndarray, pts: np.ndarray,
+                 prev_A: np.ndarray, pred: np.ndarray, margin: int, lk: dict):
+    """Lucas-Kanade of the points into ``g``: straight from their frame-0 positions ``ref`` where those lie ``margin``
+    px inside frame 0 ``gray0`` (no chained drift), else from ``pts`` in the previous key frame ``prev`` (mapped to
+    frame 0 by ``prev_A``); initial guesses from ``pred`` (``g`` -> frame 0). ``(positions in g, ref, ok)``."""
+    inv = invert(pred)
+    gh, gw = g.shape
+    direct = (ref >= margin).all(1) & (ref[:, 0] < gw - margin) & (ref[:, 1] < gh - margin)
+    nxt = apply(inv, np.where(direct[:, None], ref, apply(prev_A, pts))).astype(np.float32)
+    ok = np.zeros(len(ref), bool)
+    for sel, img, start in ((direct, gray0, ref), (~direct, prev, pts)):
+        if sel.any():
+            got, st, _ = cv2.calcOpticalFlowPyrLK(img, g, start[sel].reshape(-1, 1, 2), nxt[sel].reshape(-1, 1, 2), **lk)
+            nxt[sel], ok[sel] = got.reshape(-1, 2), st.reshape(-1) == 1
+    x, y = nxt[:, 0], nxt[:, 1]
+    ok &= (x >= 0) & (y >= 0) & (x < gw) & (y < gh)
+    return nxt, ref, ok

@@ -70,7 +70,7 @@ def refine(frames, keys: list[tuple], D0: np.ndarray, keep0: np.ndarray, s: floa
     ev = {"frames": len(est), "bridged": n - len(done), "beyond_bound": far, "chi2_max": round(float(chi.max()), 1),
           "bar": round(float(bar), 1), "departure_px": round(float(dev.std(0).max()) / s, 4), "sd_px": round(sd / s, 4)}
     what = (f"departures from the path {ev['departure_px']:.3f} px rms, registration sd {ev['sd_px']:.3f} px"
-            f" (chi2 {ev['chi2_max']:.0f} vs {ev['bar']:.0f})")
+            f" (frame-to-frame chi2 {ev['chi2_max']:.0f} vs {ev['bar']:.0f})")
     if not np.any(fin & (chi > bar)):
         return None, {"used": False, **ev, "reason": f"path kept: {what}"}
     # a frame that does not register (a direction its background leaves loose) takes its neighbours' line

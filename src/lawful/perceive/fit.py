@@ -195,9 +195,9 @@ def fit_arc(pts: np.ndarray) -> tuple[float, float, float, float]:
     args = (pts, c0, t0, m0)
     q = least_squares(_arc_resid, [a, np.arctan(b), 2 * c / (1 + b * b) ** 1.5], jac=_arc_jac, method="lm",
                       args=args).x
-    n0, phi, k = q
-    mm = -np.sin(phi) * t0 + np.cos(phi) * m0
-    rms = float(np.sqrt(np.mean(_arc_resid(q, *args) ** 2)))
+    n0, _, k = q
+    u, S, _, _, mm = _arc_parts(q, *args)
+    rms = float(np.sqrt(np.mean((u / (1 + S)) ** 2)))
     k = k if abs(k) > 1e-12 else 1e-12
     cen = c0 + n0 * m0 + mm / k
     return float(cen[0]), float(cen[1]), float(1 / abs(k)), rms

@@ -124,17 +124,18 @@ def best(img: np.ndarray, ref: np.ndarray, candidates: list[np.ndarray], keep: n
 
     Candidates meet in pairs: a cell goes to the one leaving fewer pixels unexplained, by more than
     ``_VOTE`` of the cell (flat cells, which every candidate explains, do not vote); the candidate
-    winning the most duels is the answer; equal votes go to the fewer unexplained pixels, those it does
-    not see counted too (without evidence, the smaller motion). A pixel that a candidate does not see (mapped
-    outside the reference, or onto what the reference does not show as background: outside ``ref_keep``,
-    its objects' boxes) counts as unexplained (with a periodic backdrop it is what tells a still camera
-    from a shift by the period), except in a plain cell: one whose pixels are all (but ``_VOTE`` of it)
-    within ``SIGMAS`` noise sigmas of its median. A rival that explains plain content has shown nothing
-    (any transform landing on the same plain wall would), and the plain strip that a true pan uncovers
-    went to a still camera (studio WMLE P10 under a 10 % pan: 8 strip cells outvoted the 7 the pan won).
-    One noise sigma serves all candidates: the smallest of their residuals' median absolute
-    deviations (the right transform's). Voting by cells rather than counting corners or pixels, a
-    densely textured object cannot outvote a sparser backdrop that spans more of the frame.
+    winning the most duels is the answer. A drawn duel (as many cells each way) goes to the one leaving fewer
+    pixels unexplained over the pixels of the duel, by more than ``_VOTE`` of a cell; then to the fewer
+    unexplained pixels, those it does not see counted too (without evidence, the smaller motion). A pixel that a
+    candidate does not see (mapped outside the reference, or onto what the reference does not show as
+    background: outside ``ref_keep``, its objects' boxes) counts against it (with a periodic backdrop it is what
+    tells a still camera from a shift by the period), except where it is no evidence: in a plain cell (all but
+    ``_VOTE`` of its pixels within ``SIGMAS`` noise sigmas of its median), or where the reference, as the other
+    candidate sees it there, does not change along their displacement (by ``SIGMAS`` sigmas per px: a floor edge
+    along a pan; studio WMLE P10 and P3 under a 10 % pan lost key frames to such strips). Nor does seeing more win
+    a draw: a zoom-out sees all of the frame (P3 frame 3 took one, 20 px off). One noise sigma serves all
+    candidates: the smallest of their residuals' median absolute deviations (the right transform's). Voting by
+    cells, a densely textured object cannot outvote a sparser backdrop that spans more of the frame.
     """
     S = (slice(None, None, _SUB), slice(None, None, _SUB))
     img, ref, keep = np.ascontiguousarray(img[S]), np.ascontiguousarray(ref[S]), keep[S]
@@ -157,19 +158,40 @@ def best(img: np.ndarray, ref: np.ndarray, candidates: list[np.ndarray], keep: n
     for j in np.flatnonzero(~kept.all(1)):
         med[j] = median(px[j][kept[j]]) if kept[j].any() else 0.0
     plain = ((np.abs(px - med[:, None]) > SIGMAS * sigma) & kept).sum(1) <= margin  # uniform within noise
-    duel, total = [], []
+    against, unseen, seen, grad, total = [], [], [], [], []
     for A in scaled:
         bad, valid, _ = _unexplained(img, ref, A, keep, sigma, DELTA / _SUB)
         if rk is not None:
             valid &= cv2.warpAffine(rk, A, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP) > 0
-        bad, unseen = cells(bad & valid), cells(~valid & keep)
-        total.append(int((bad | unseen).sum()))
-        unseen[plain] = False
-        duel.append((bad | unseen).sum(1))
-    C = np.array(duel, float)  # [candidates, cells]
-    wins = np.array([[np.sum(C[b] - C[a] > margin) for b in range(len(C))] for a in range(len(C))])
+        bad, out = cells(bad & valid), cells(~valid & keep)
+        total.append(int((bad | out).sum()))
+        out[plain] = False
+        against.append(bad | out)
+        unseen.append(out)
+        seen.append(cells(valid & keep))
+        W = warp(ref, A, img.shape)[0]
+        grad.append((cells(cv2.Sobel(W, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)),
+                     cells(cv2.Sobel(W, cv2.CV_32F, 0, 1, ksize=3, scale=0.125))))
+    yy, xx = np.mgrid[0:h, 0:w]
+    pix = np.stack([cells(xx), cells(yy), np.ones_like(cells(xx))], -1).astype(np.float64)  # [cells, px, 3]
+    n = len(scaled)
+    wins, pxs = np.zeros((n, n), int), np.zeros((n, n), int)  # cells won; pixels against, on the duel's pixels
+    for a in range(n):
+        for b in range(a + 1, n):
+            d = pix @ (scaled[a] - scaled[b]).T  # where the two put each pixel in the reference, apart
+            d /= np.maximum(np.hypot(d[..., 0], d[..., 1]), 1e-9)[..., None]
+            # what one side does not see is evidence against it only in cells where the reference, as the other
+            # sees it, changes along their displacement: a plain wall or a line along the motion fits either
+            blind = np.zeros(unseen[a].shape, bool)
+            for u, (gx, gy), sees in ((unseen[a], grad[b], seen[b]), (unseen[b], grad[a], seen[a])):
+                moves = ((np.abs(gx * d[..., 0] + gy * d[..., 1]) > SIGMAS * sigma) & sees).sum(1) > margin
+                blind |= u & ~moves[:, None]
+            ca, cb = (against[a] & ~blind).sum(1), (against[b] & ~blind).sum(1)
+            wins[a, b], wins[b, a] = np.sum(cb - ca > margin), np.sum(ca - cb > margin)
+            pxs[a, b], pxs[b, a] = ca.sum(), cb.sum()
     beaten = (wins > wins.T).sum(1)  # pairwise duels: how many others each candidate beats on more cells
-    return int(np.lexsort((total, -beaten))[0])
+    closer = ((wins == wins.T) & (pxs.T - pxs > margin)).sum(1)  # a drawn duel: fewer pixels against, overall
+    return int(np.lexsort((total, -closer, -beaten))[0])
 
 
 def moving_mask(img: np.ndarray, ref: np.ndarray, A: np.ndarray, keep: np.ndarray, grow: int) -> np.ndarray:

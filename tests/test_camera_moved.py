@@ -2,6 +2,7 @@
 evidence then shows that positions may mix the scene's motion with the camera's."""
 
 import numpy as np
+import pytest
 
 from lawful.perceive.camera_path import decide
 
@@ -96,3 +97,78 @@ def test_a_corner_fit_too_loose_to_use_gives_way_to_the_intensities(monkeypatch)
     pts = np.array([[0, 0], [W - 1, 0], [0, H - 1], [W - 1, H - 1]], float)
     err = [np.abs(camera.apply(A, pts) - (pts - [0.10 * W * i / (n - 1), 0])).max() for i, A in enumerate(est.transforms)]
     assert max(err) < 0.3, np.round(err, 2)
+
+
+def test_a_path_lost_for_good_after_the_camera_moved_is_used_up_to_the_loss():
+    """Studio WMLE P4 seed 1002 under a 10 % pan: the portrait view pans off the block and the launcher's
+    shadow; from frame 32 on no key frame registers. The path up to frame 28 is sound: used up to there, the
+    later positions dropped (left uncompensated, the projectile scored 89.4 against the law clip's 98.9)."""
+    keys = [_key(0, 0.0), _key(8, 4.0), _key(16, 8.0), _key(24, 12.0), _hold(32), _hold(40)]
+    d = decide(keys, CORNERS, (320, 180), 1.0, 3.0, 1.0, 0.5)
+    assert d["used"] and d["reliable"] is False and d["until"] == 24 and d["moved"] is True
+    assert "followed to frame 24 only" in d["reason"]
+
+
+@pytest.mark.parametrize("drift", [0.1, 2.5])
+def test_a_path_lost_without_moving_beyond_what_estimates_may_drift_is_not_used(drift):
+    """Corner tracks drift together, which their stated errors do not show: a still studio camera (WMLE P6 seed
+    1000) drifted to 2.5 px while stating 0.46, then lost its texture. Used up to the loss, it cut the clip at
+    frame 51 and the slide scored 70 against 99.9; motion within ``Z`` times the bound an estimate may be off
+    by is not taken as the camera's."""
+    keys = [_key(0, 0.0), _key(8, drift / 2), _key(16, drift), _key(24, drift), _hold(32), _hold(40)]
+    d = decide(keys, CORNERS, (320, 180), 1.0, 3.0, 1.0, 0.5)
+    assert not d["used"] and d["reliable"] is False and "until" not in d
+
+
+def test_estimates_resuming_after_an_unbridged_hold_leave_the_path_unused():
+    """A hold the estimates around it do not bridge, then more estimates (real clip 02's erratic corners):
+    the estimates disagree, so no part of the path is trusted, even if it moved before the hold."""
+    keys = [_key(0, 0.0), _key(8, 4.0), _key(16, 8.0), _key(24, 12.0), _hold(32), _key(40, 2.0), _key(48, 9.0)]
+    d = decide(keys, CORNERS, (320, 180), 1.0, 3.0, 1.0, 0.5)
+    assert not d["used"] and "until" not in d
+
+
+def test_a_camera_lost_after_it_moved_drops_later_positions_and_leaves_no_score(monkeypatch):
+    """End to end: a flat projectile under a 10 % pan whose key frames stop registering after frame 52 (as if
+    the view had left what frame 0 shows). The path is used to frame 52; later positions are dropped, not read
+    off uncompensated frames (the pan moves 64 px), and the video is unmeasurable, saying why: a task reading
+    only the frames before the loss would take them for the whole clip (studio P6 under a 10 % zoom, cut at
+    frame 51 of 96, read a slide that had not started yet as blocks at rest: 70 against 99.9)."""
+    import tempfile
+    from pathlib import Path
+
+    from lawful.perceive import camera
+    from lawful.perceive.track import track
+    from lawful.runner.evaluate import evaluate_video
+    from lawful.suites.base import get_suite
+    from lawful.video import iter_frames, write_video
+    from lawful.world.perturb import camera_pan
+    from lawful.world.styles import get_style
+
+    cut = 52
+    estimate, between = camera.CameraMotion._estimate, camera.CameraMotion._between
+
+    def lost(self, g, D, boxes, pred, replace=False, raw=None):
+        if replace and self._n > cut:
+            return None, "hold", {"u": np.inf}, np.zeros((0, 2)), np.zeros((0, 2))
+        return estimate(self, g, D, boxes, pred, replace, raw)
+
+    made = get_style("flat").make("wmle", "oblique_projectile", 2, 1002)
+    task = get_suite("wmle").task("oblique_projectile")
+    with tempfile.TemporaryDirectory() as tmp:
+        law = write_video(Path(tmp) / "law.mp4", made.render("true"), fps=made.case.fps)
+        frames = [f for _, f in iter_frames(law)]
+        pan = write_video(Path(tmp) / "pan.mp4", camera_pan(frames, 0.10), fps=made.case.fps, crf=0, codec="rgb",
+                          preset="ultrafast")
+        ev_law = evaluate_video(made.case, law, task)
+        monkeypatch.setattr(camera.CameraMotion, "_estimate", lost)
+        monkeypatch.setattr(camera.CameraMotion, "_between", lambda self, k, *a: None if k > cut else between(self, k, *a))
+        tr = track(pan, made.case)
+        ev = evaluate_video(made.case, pan, task)
+    cam = tr.meta["camera"]
+    assert cam["compensated"] and cam["until"] == cut and cam["max_shift_px"] > 50, cam["reason"]
+    assert tr.visible[:cut + 1].any(0).all() and not tr.visible[cut + 1:].any() and np.isnan(tr.xy[cut + 1:]).all()
+    assert ev_law.scores["P4"].status == "scored"
+    assert ev.status == "unmeasurable" and ev.scores["P4"].value is None
+    assert "camera motion followed only to frame 52 of 60" in ev.scores["P4"].reason
+    assert not ev.evidence["tracks_meta"]["camera"]["reliable"]

@@ -47,7 +47,9 @@ side, extrapolated to it, agree within ``max_uncertainty``: ``reliable``) and so
 by more than ``Z`` standard errors and more than ``min_shift`` px (the tracker's own precision: less is not worth
 compensating). Otherwise :attr:`transforms` are all identity and :meth:`summary` says why: ``static`` (motion within
 its uncertainty) or ``reliable: false`` (the camera may have moved unseen: a measurement that needs a fixed frame
-should not trust positions; the reason says why the key frames were held). Every frame is also registered to frame 0
+should not trust positions; the reason says why the key frames were held). A path seen to move and then lost for
+good (no key frame registers from some frame on) is used up to its last estimate, ``until``: the tracks drop later
+positions and the video is unmeasurable (:func:`lawful.perceive.camera_path.decide`). Every frame is also registered to frame 0
 by a pure shift (:mod:`lawful.perceive.camera_shake`): where that holds on every frame, its scatter exceeds its
 errors and the key frames agree with it, those shifts are the transforms (``shake``). Where the path is used
 instead, every frame is registered to frame 0 starting from it (:mod:`lawful.perceive.camera_refine`: a camera that
@@ -178,6 +180,8 @@ class CameraMotion:
         if sh["used"] and d["used"] and not self._shake.agrees(self._keys, self._corners_w, self.Z, self.BEND):
             sh, why = {**sh, "used": False}, f"{d['reason']}; shake not used: the path also zooms or turns"
         out = {**d, "used": d["used"] or sh["used"], "shake": sh, "reason": why}
+        if sh["used"]:  # every frame's own shift: none is lost
+            out.pop("until", None)
         if d["used"] and not sh["used"]:  # a moving camera: does it shake between the key frames?
             ref = self._kept.refine(self._n, self._keys, self._D0, self._keep0, self._s, self.Z, self._corners_w,
                                     self.max_uncertainty * self._s, self._excluded)

@@ -89,10 +89,40 @@ def decide(keys: list[tuple], corners: np.ndarray, size_w: tuple[int, int], s: f
     Used when every key frame was estimated or lies on the path (:func:`bridged`), none is looser than
     ``max_uncertainty`` px, and some moves the frame corners by more than ``Z`` standard errors and
     ``min_shift`` px. ``corners``/``size_w``: the work frame's corners and size; ``s``: work px per frame px.
+    A path that is lost for good (from some key frame on, none has an estimate: the view left what frame 0
+    shows) when the camera had moved by more than ``Z`` times ``max_uncertainty`` is used up to its last key
+    frame before the loss, ``until``: later positions are unknown (``reliable`` stays false; the tracks drop
+    them), never read off frames left uncompensated. Any accepted estimate may be off by ``max_uncertainty``
+    and corner tracks drift together, which their stated errors do not show (a still studio camera, WMLE P6:
+    drift to 2.5 px while stating 0.46 px), so less motion before a loss is not taken as the camera's: the
+    path is not used, as where estimates resume after a hold they do not bridge (they disagree: the path
+    itself is in doubt).
     """
+    whole = _decide(keys, corners, size_w, s, Z, max_uncertainty, min_shift)
+    lost = whole.pop("lost", [])
+    if whole["reliable"] or not lost or any(k[2] != "hold" for k in keys if k[0] > lost[0]):
+        return whole  # (estimates after the loss that do not bridge it: the path itself is in doubt)
+    prefix = [k for k in keys if k[0] < lost[0]]
+    if len(prefix) < 3:
+        return whole
+    part = _decide(prefix, corners, size_w, s, Z, max_uncertainty, min_shift)
+    part.pop("lost", None)
+    until, at = prefix[-1][0], corner_shift(prefix[-1][1], *size_w) / s
+    if not part["used"] or prefix[-1][2] == "hold" or at <= Z * max_uncertainty:
+        return whole
+    return {**part, "reliable": False, "moved": whole["moved"], "until": until,
+            "reason": f"{part['reason']}; followed to frame {until} only, later positions not used (lost: "
+                      f"{whole['reason'].removeprefix('unreliable: ').removesuffix('; not compensated')})"}
+
+
+def _decide(keys: list[tuple], corners: np.ndarray, size_w: tuple[int, int], s: float, Z: float,
+            max_uncertainty: float, min_shift: float) -> dict:
+    """:func:`decide` on the whole of ``keys``; a path that is not reliable says where it was lost (``lost``:
+    the key frames held and not bridged)."""
     est = [k for k in keys[1:] if k[2] != "hold"]
     held = [k[0] for k in keys if k[2] == "hold"]
-    holds = sum(not bridged(keys, i, corners, max_uncertainty * s) for i in held)
+    lost = [i for i in held if not bridged(keys, i, corners, max_uncertainty * s)]
+    holds = len(lost)
     gw, gh = size_w
     shift = np.array([corner_shift(k[1], gw, gh) / s for k in est])
     unc = np.array([Z * k[3]["u"] / s for k in est])
@@ -115,7 +145,7 @@ def decide(keys: list[tuple], corners: np.ndarray, size_w: tuple[int, int], s: f
         # camera probably moved. Evidence only: on real clips 01/02 (fixed or slowly drifting cameras) such estimates
         # reach 8-17 px while the uncompensated positions score right, so it cannot yet decide a video's status
         moved = bool(len(est) and (shift > np.maximum(bar, max_uncertainty)).any())
-        return {"used": False, "static": False, "reliable": False, "moved": moved,
+        return {"used": False, "static": False, "reliable": False, "moved": moved, "lost": lost,
                 "reason": f"unreliable: {why}{seen}; not compensated"}
     if j is None:
         return {"used": False, "static": True, "reliable": True, "reason": "one frame"}

@@ -410,6 +410,13 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
         if camera_meta["compensated"]:  # else the transforms are identity: motion within its uncertainty or unreliable
             for i, A in enumerate(motion.transforms):
                 xy[i], box[i], area[i], ang[i] = _to_frame0(A, xy[i], box[i], area[i], ang[i])
+        if camera_meta.get("until") is not None:  # the camera was lost after this sample: where things were is unknown
+            cut = int(camera_meta["until"]) + 1
+            xy[cut:], box[cut:], area[cut:], ang[cut:], vis[cut:] = nan, nan, 0.0, nan, False
+            for series in read.values():  # (no reading: ok false, values NaN)
+                series.ok[cut:] = False
+                for v in series.values.values():
+                    v[cut:] = nan
     # tracking pixels -> case pixels
     w, h = size
     sx, sy = case.width / w, case.height / h

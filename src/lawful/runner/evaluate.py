@@ -58,6 +58,9 @@ def evaluate_video(case: Case, video: str | Path, task: Task | None = None) -> E
         scores = task.score(case, m)
     except Exception as e:  # a bug in one task must not stop the run; keep the trace as evidence
         return _crashed("measurement", task, e)
+    lost = _camera_lost(tracks)
+    if lost:  # what was measured stays as evidence; no score rests on frames whose camera is unknown
+        scores = {c: Score(status="unmeasurable", reason=lost) for c in scores}
     status, reason = _overall(scores)
     evidence = {
         "video": {"path": str(video), "fps": tracks.meta["video_fps"], "n_frames": tracks.meta["n_frames"],
@@ -69,6 +72,18 @@ def evaluate_video(case: Case, video: str | Path, task: Task | None = None) -> E
         "tracks_meta": {k: v for k, v in tracks.meta.items() if isinstance(v, (int, float, str, list, dict))},
     }
     return Evaluation(status, scores, reason, evidence)
+
+
+def _camera_lost(tracks) -> str:
+    """Why no score can be given when the camera was followed only part of the way (``camera.until``: it moved,
+    then no frame registered), else ''. Positions after that are unknown, and a task measuring the rest
+    would read the clip's end too early (a slide not yet started looks like blocks at rest)."""
+    until = (tracks.meta.get("camera") or {}).get("until")
+    if until is None:
+        return ""
+    frame, n = int(tracks.frames[int(until)]), int(tracks.meta["n_frames"])
+    return (f"camera motion followed only to frame {frame} of {n}, then lost: where things are after it is"
+            f" unknown (see tracks_meta.camera.reason)")
 
 
 def _unperceived(case: Case, video: Path, task: Task) -> Evaluation:

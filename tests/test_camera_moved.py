@@ -172,3 +172,17 @@ def test_a_camera_lost_after_it_moved_drops_later_positions_and_leaves_no_score(
     assert ev.status == "unmeasurable" and ev.scores["P4"].value is None
     assert "camera motion followed only to frame 52 of 60" in ev.scores["P4"].reason
     assert not ev.evidence["tracks_meta"]["camera"]["reliable"]
+
+
+def test_a_lost_path_whose_later_frames_each_registered_is_not_cut():
+    """Studio Principia's drop (seed 1001) under a 10 % zoom: the last key frame was outvoted, so the key-frame path
+    stops at frame 58 of 60, but every frame, the last too, registered to frame 0 on its own (refine): nothing is
+    lost, and the video is scored (0.984 / 0.998), not cut."""
+    from lawful.perceive.camera import CameraMotion
+
+    keys = [_key(0, 0.0), _key(8, 4.0), _key(16, 8.0), _key(24, 12.0), _hold(32)]
+    out = decide(keys, CORNERS, (320, 180), 1.0, 3.0, 1.0, 0.5)
+    assert out["until"] == 24 and "later positions not used" in out["reason"]
+    CameraMotion._found(out, "every frame registered")
+    assert "until" not in out and "later positions not used" not in out["reason"]
+    assert "followed to frame 24 only, later ones kept: every frame registered" in out["reason"]

@@ -180,13 +180,22 @@ class CameraMotion:
         if sh["used"] and d["used"] and not self._shake.agrees(self._keys, self._corners_w, self.Z, self.BEND):
             sh, why = {**sh, "used": False}, f"{d['reason']}; shake not used: the path also zooms or turns"
         out = {**d, "used": d["used"] or sh["used"], "shake": sh, "reason": why}
-        if sh["used"]:  # every frame's own shift: none is lost
-            out.pop("until", None)
+        if sh["used"]:  # every frame's own shift: none is lost (nor below, where every frame registers)
+            self._found(out, "every frame's own shift")
         if d["used"] and not sh["used"]:  # a moving camera: does it shake between the key frames?
             ref = self._kept.refine(self._n, self._keys, self._D0, self._keep0, self._s, self.Z, self._corners_w,
                                     self.max_uncertainty * self._s, self._excluded)
             out["refine"], out["reason"] = ref, f"{out['reason']}; about the path: {ref['reason']}"
+            if ref["used"]:
+                self._found(out, "every frame registered")
         return out
+
+    @staticmethod
+    def _found(out: dict, how: str) -> None:
+        """A key-frame path lost at ``until`` whose later frames were each registered (``how``): none is lost."""
+        if out.pop("until", None) is not None:
+            was = out.pop("lost_after")
+            out["reason"] = out["reason"].replace(was, was.replace("later positions not used", f"later ones kept: {how}"))
 
     def keys(self) -> list[tuple[int, np.ndarray, str, float]]:
         """The estimated key frames: ``(frame index, frame -> frame-0 transform in frame px, method, standard

@@ -94,8 +94,8 @@ def residual(img: np.ndarray, ref: np.ndarray, A: np.ndarray, keep: np.ndarray):
 
 def _unexplained(img: np.ndarray, ref: np.ndarray, A: np.ndarray, keep: np.ndarray, sigma: float | None = None,
                  delta: float | None = None, min_delta: float = DELTA):
-    """Pixels (bool) of ``img`` that ``ref`` warped by ``A`` does not explain, the valid pixels and the
-    noise sigma used.
+    """Pixels (bool) of ``img`` that ``ref`` warped by ``A`` does not explain, the valid pixels, the
+    noise sigma used and the warped reference's gradient ``(gx, gy)`` (per px).
 
     Unexplained: a residual above ``SIGMAS * sigma + delta * |gradient|``. Unless given, ``sigma`` is
     the residual's median absolute deviation (flat areas: sensor noise) and ``delta`` (px) is measured
@@ -103,19 +103,19 @@ def _unexplained(img: np.ndarray, ref: np.ndarray, A: np.ndarray, keep: np.ndarr
     gradient, at least ``DELTA`` (resampling blur, compression and sub-pixel error show up there).
     """
     res, W, valid, idx = residual(img, ref, A, keep)
+    gx = cv2.Sobel(W, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+    gy = cv2.Sobel(W, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
     if len(idx) < 50:
-        return np.zeros(img.shape, bool), valid, float("inf")
+        return np.zeros(img.shape, bool), valid, float("inf"), (gx, gy)
     r = res.ravel()[idx]
     if sigma is None:
         sigma = max(_MAD * float(np.median(r)), _QUANT)
-    gx = cv2.Sobel(W, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
-    gy = cv2.Sobel(W, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
     grad = cv2.magnitude(gx, gy)
     if delta is None:
         g = grad.ravel()[idx]
         edge = g > max(float(np.partition(g, (3 * len(g)) // 4)[(3 * len(g)) // 4]), 1e-3)
         delta = min_delta if edge.sum() < 20 else max(min_delta, SIGMAS * _MAD * float(np.median(r[edge] / g[edge])))
-    return (res > SIGMAS * sigma + delta * grad) & valid, valid, sigma
+    return (res > SIGMAS * sigma + delta * grad) & valid, valid, sigma, (gx, gy)
 
 
 def best(img: np.ndarray, ref: np.ndarray, candidates: list[np.ndarray], keep: np.ndarray,
@@ -130,9 +130,10 @@ def best(img: np.ndarray, ref: np.ndarray, candidates: list[np.ndarray], keep: n
     candidate does not see (mapped outside the reference, or onto what the reference does not show as
     background: outside ``ref_keep``, its objects' boxes) counts against it (with a periodic backdrop it is what
     tells a still camera from a shift by the period), except where it is no evidence: in a plain cell (all but
-    ``_VOTE`` of its pixels within ``SIGMAS`` noise sigmas of its median), or where the reference, as the other
-    candidate sees it there, does not change along their displacement (by ``SIGMAS`` sigmas per px: a floor edge
-    along a pan; studio WMLE P10 and P3 under a 10 % pan lost key frames to such strips). Nor does seeing more win
+    ``_VOTE`` of its pixels within ``SIGMAS`` noise sigmas of its median), or in a cell where the reference, as
+    the other candidate sees it, changes along their displacement (by ``SIGMAS`` sigmas per px) on no more than
+    ``_VOTE`` of the pixels it sees: a floor edge along a pan (studio WMLE P10 and P3 under a 10 % pan lost key
+    frames to such strips); a stripe edge anywhere in the cell keeps it as evidence. Nor does seeing more win
     a draw: a zoom-out sees all of the frame (P3 frame 3 took one, 20 px off). One noise sigma serves all
     candidates: the smallest of their residuals' median absolute deviations (the right transform's). Voting by
     cells, a densely textured object cannot outvote a sparser backdrop that spans more of the frame.
@@ -160,7 +161,7 @@ def best(img: np.ndarray, ref: np.ndarray, candidates: list[np.ndarray], keep: n
     plain = ((np.abs(px - med[:, None]) > SIGMAS * sigma) & kept).sum(1) <= margin  # uniform within noise
     against, unseen, seen, grad, total = [], [], [], [], []
     for A in scaled:
-        bad, valid, _ = _unexplained(img, ref, A, keep, sigma, DELTA / _SUB)
+        bad, valid, _, g = _unexplained(img, ref, A, keep, sigma, DELTA / _SUB)
         if rk is not None:
             valid &= cv2.warpAffine(rk, A, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP) > 0
         bad, out = cells(bad & valid), cells(~valid & keep)
@@ -169,9 +170,7 @@ def best(img: np.ndarray, ref: np.ndarray, candidates: list[np.ndarray], keep: n
         against.append(bad | out)
         unseen.append(out)
         seen.append(cells(valid & keep))
-        W = warp(ref, A, img.shape)[0]
-        grad.append((cells(cv2.Sobel(W, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)),
-                     cells(cv2.Sobel(W, cv2.CV_32F, 0, 1, ksize=3, scale=0.125))))
+        grad.append((cells(g[0]), cells(g[1])))  # the warped reference's, as _unexplained took it
     yy, xx = np.mgrid[0:h, 0:w]
     pix = np.stack([cells(xx), cells(yy), np.ones_like(cells(xx))], -1).astype(np.float64)  # [cells, px, 3]
     n = len(scaled)

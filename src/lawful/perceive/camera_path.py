@@ -110,10 +110,10 @@ def decide(keys: list[tuple], corners: np.ndarray, size_w: tuple[int, int], s: f
     until, at = prefix[-1][0], corner_shift(prefix[-1][1], *size_w) / s
     if not part["used"] or prefix[-1][2] == "hold" or at <= Z * max_uncertainty:
         return whole
-    lost = (f"followed to frame {until} only, later positions not used (lost: "
-            f"{whole['reason'].removeprefix('unreliable: ').removesuffix('; not compensated')})")
-    return {**part, "reliable": False, "moved": whole["moved"], "until": until, "lost_after": lost,
-            "reason": f"{part['reason']}; {lost}"}
+    after = (f"followed to frame {until} only, later positions not used (lost: "
+             f"{whole['reason'].removeprefix('unreliable: ').removesuffix('; not compensated')})")
+    return {**part, "reliable": False, "moved": whole["moved"], "until": until, "lost_after": after,
+            "reason": f"{part['reason']}; {after}"}
 
 
 def _decide(keys: list[tuple], corners: np.ndarray, size_w: tuple[int, int], s: float, Z: float,

@@ -2,9 +2,9 @@
 
 Usage: ``python benchmarks/builtin_writers.py [--tasks a,b] [--applepi Task] [--out DIR]``.
 
-- WMLE clips (reference render and the static repeat): x264 ``veryfast`` (the built-in models' preset) vs
-  ``ultrafast`` (a candidate: about a third less CPU, but WMLE's P33 scores a still clip 100 instead of 15 through it,
-  see ``CANDIDATE``), encoding and decoding CPU and the mean error against the render.
+- WMLE clips (reference render and the static repeat): x264 ``veryfast`` (the built-in models' preset before) vs
+  ``ultrafast`` (:data:`lawful.generators.builtin.PRESET` now: about a third less CPU), encoding and decoding
+  CPU and the mean error against the render.
 - Apple-π (one case of ``--applepi``): the reference's Deduction frames read from the GT PNGs (before) vs
   rendered again (:func:`lawful.suites.applepi.models._rendered_gt`), and a non-Deduction answer clip of 8 frames
   (before) vs :data:`lawful.suites.applepi.models.CLIP_FRAMES`, written and its last frame read.
@@ -33,7 +33,7 @@ def timed(fn, *a):
     return out, cpu() - c0
 
 
-CANDIDATE = "ultrafast"  # held back: on a still clip WMLE's P33 reads codec flicker (0.01 px) as a ring's rise
+from lawful.generators.builtin import PRESET as CANDIDATE  # noqa: E402  (the built-in models' preset)
 
 
 def wmle(names: list[str], out: Path) -> None:

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from lawful.perceive import noise
 from lawful.score.wmle import q
 from lawful.suites.wmle._slopes import slide_onset
 from lawful.suites.wmle.p06_sliding_onset import SlidingOnset, onset_angle_metric, onset_frame_metric
@@ -138,3 +139,18 @@ def test_studio_seed_1001_onsets_match_the_simulation():
         onset[key] = tracked * 24
     assert abs(onset["true/block_left"] - onset["true/block_right"]) < 1.5  # 47.7 vs 46.4 (simulated 47.5, 46.4)
     assert onset["anti/block_right"] - onset["anti/block_left"] > 15  # 66.9 vs 47.6
+
+
+def test_codec_flicker_on_a_still_block_is_no_slide():
+    """A still clip (the static model) repeats the block's position exactly but for one edge pixel flickering
+    under the codec: the distance moves 0.01 px once. Its MAD is 0, so without the mask's resolution as the
+    least noise that 'drop' was a slide (here at 1.64 s; in the run's static clip one at the first sample, left
+    unresolved: static P6 70 -> 35)."""
+    t = np.arange(96) / 24.0
+    d = np.full(96, 160.0)
+    d[40] -= 0.01
+    t0, info = slide_onset(t, d)
+    assert "stayed" not in info  # the rule without a floor
+    floor = noise.resolution(400.0)  # a 20 x 20 px block: 0.028 px
+    t0, info = slide_onset(t, d, floor)
+    assert t0 is None and "stayed" in info and info["sigma_px"] == pytest.approx(floor)

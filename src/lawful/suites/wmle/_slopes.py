@@ -312,7 +312,7 @@ def _slide_sse(t: np.ndarray, drop: np.ndarray, t0: float, rest_q: np.ndarray) -
     return float(rnorm) ** 2, c
 
 
-def slide_onset(t: np.ndarray, d: np.ndarray) -> tuple[float | None, dict]:
+def slide_onset(t: np.ndarray, d: np.ndarray, floor: float = 0.0) -> tuple[float | None, dict]:
     """When a block resting on a tilting board starts to slide, from its distance ``d`` ``[T]`` to the hinge
     (px, NaN where unseen) over time ``t``.
 
@@ -324,14 +324,16 @@ def slide_onset(t: np.ndarray, d: np.ndarray) -> tuple[float | None, dict]:
     The noise is measured on the fit itself: a drop within ``k·σ√2`` of rest (``σ`` the distance's noise,
     :func:`lawful.perceive.noise.sigma`) or one the rest line explains as well (gain ``< k²σ_fit²``) is no
     slide; the onset's interval is where the residual is within ``k²σ_fit²`` of its minimum (``k`` for
-    ``noise.FALSE_ALARM``). Returns ``(t0, info)`` with ``info``: ``lo``, ``hi`` (the interval, s),
+    ``noise.FALSE_ALARM``). ``floor``: the least ``σ`` (px) the track can have, :func:`lawful.perceive.noise.resolution`
+    of its mask (a still clip repeats a position exactly, MAD 0, and a codec's 0.01-px flicker of one edge pixel
+    must not read as a drop). Returns ``(t0, info)`` with ``info``: ``lo``, ``hi`` (the interval, s),
     ``sigma_px``, ``fit_px``, or ``stayed`` / ``unresolved`` (why) when ``t0`` is None.
     """
     t, d = np.asarray(t, float), np.asarray(d, float)
     ok = np.isfinite(t) & np.isfinite(d)
     tt, drop = t[ok], rest_position(d) - d[ok]
     sig = noise.sigma(d)
-    sig = sig if math.isfinite(sig) else 0.0
+    sig = max(sig if math.isfinite(sig) else 0.0, floor)
     k = noise.k_for()
     info: dict = {"sigma_px": sig}
     travel = float(drop.max()) if len(drop) else 0.0
@@ -386,7 +388,7 @@ def sliding_onset_measurement(case: Case, tracks: Tracks) -> Measurement:
         x, y = np.where(vis, tr.x, np.nan), np.where(vis, tr.y, np.nan)
         dist = np.hypot(x - hx, y - hy)
         phi = np.degrees(np.arctan2(-(y - hy), x - hx))
-        t_on, info = slide_onset(t, dist)
+        t_on, info = slide_onset(t, dist, noise.resolution(float(np.median(np.asarray(tr.area, float)[vis]))))
         m.notes[f"onset_{tag}"] = {k: (v * to_frame if k in ("lo", "hi") else v) for k, v in info.items()}
         rigid = vis & (t <= (t_on if t_on is not None else t[-1]))
         phi0 = local_poly_value(t[rigid], phi[rigid], float(t[0]), k=6, deg=1)  # the first frame's angle, less noise

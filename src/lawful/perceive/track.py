@@ -327,7 +327,8 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     case pixels ``[x0, y0, x1, y1]``: blobs outside the roi or inside an excluded box are never
     taken (default: the plan's or the case's ``roi`` / ``exclude`` where they exist). ``probes``:
     :class:`~lawful.perceive.regions.Probe` s read in the same pass (``tracks.regions``, first-frame
-    case pixels, through the camera compensation when it is used; ``timing_s['regions']``).
+    case pixels, through the camera compensation when it is used; ``timing_s['regions']``); a ``blobs`` probe's
+    region is kept out of the camera estimate, as the objects' boxes are (what it reads moves on its own).
     """
     from lawful.perceive.regions import Reader
     from lawful.perceive.plan import TrackingPlan
@@ -347,7 +348,10 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     groups: list[list[Tracked]] = []
     roi, exclude = _where(case, plan, roi, exclude)
     # the case's word on the camera wins: fixed (never compensate), moving (whenever reliable), auto (decide)
-    motion = (cam.CameraMotion(min_shift=0.0 if case.camera == "moving" else STATIC_SHIFT_PX, exclude=exclude,
+    # what a blobs probe reads (bubbles, drops, ice) moves and changes on its own, as a tracked object does: its
+    # region is kept out of the camera estimate as the objects' boxes are
+    motion = (cam.CameraMotion(min_shift=0.0 if case.camera == "moving" else STATIC_SHIFT_PX,
+                               exclude=list(exclude or []) + [p.region for p in probes if p.kind == "blobs"],
                                exclude_size=(case.width, case.height))
               if plan.compensate_camera and case.camera != "fixed" else None)
     size = prev = reader = None

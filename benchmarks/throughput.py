@@ -1,7 +1,7 @@
 """Throughput and memory of evaluation, as ratios measured in one run (issue 16's goals).
 
     python benchmarks/throughput.py [--styles flat,studio] [--tasks wmle:P1,principia:pendulum] [--old-decode]
-        [--repeat N] [--clips DIR]
+        [--camera-off] [--repeat N] [--clips DIR]
 
 For each render style (``flat``: lawful's 2-D renderer, 640×360; ``studio``: MuJoCo scenes, 1920×1080; see
 :mod:`lawful.world.styles`) the law-correct clip of each task is written at 640×360, 1280×720 and
@@ -13,7 +13,9 @@ For each render style (``flat``: lawful's 2-D renderer, 640×360; ``studio``: Mu
   tasks that read regions (WMLE P16–P40, e.g. ``--tasks wmle:P17,wmle:P21``) the region channel's time
   per sampled frame and its share of evaluation;
 - with ``--old-decode`` also the evaluation through the previous decode path (OpenCV converts every
-  full-size frame, then INTER_AREA), measured beside the new one in the same run.
+  full-size frame, then INTER_AREA), measured beside the new one in the same run;
+- with ``--camera-off`` also the evaluation of the same clips with the case's camera declared ``fixed`` (no
+  camera-motion estimation), alternated with the others: what the rest of the pipeline costs.
 Then the peak RSS of a fresh interpreter evaluating one 1280×720, 240-frame clip, read from its own
 ``/proc/self/status`` VmHWM at its end (goal ≤ 512 MB): Linux's ``ru_maxrss`` survives ``exec``, so a child
 of a large parent reports the parent's peak.
@@ -105,20 +107,22 @@ def _evaluate(videos):
     return [evaluate_video(c, v, task_for(c)) for c, v in videos]
 
 
-def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1) -> dict:
+def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera_off: bool = False) -> dict:
     """Decode-only and full evaluation of ``videos`` [(case, path)], wall and CPU; prints one block.
 
     ``repeat`` > 1: both are run that many times, alternately, and each time is the least seen (a busy
     machine only ever adds time; the ratio of the least times is the one a quiet machine would show)."""
     from lawful.video import iter_frames
 
-    best = [float("inf")] * 4
+    best = [float("inf")] * 6
+    fixed = [(c.model_copy(update={"camera": "fixed"}), v) for c, v in videos] if camera_off else []
     for _ in range(max(1, repeat)):
         t_dec, c_dec, n_frames = _timed(lambda: sum(1 for _, v in videos for _ in iter_frames(v)))
         _CAM.update(cpu=0.0, frames=0)
         t_ev, c_ev, evs = _timed(lambda: _evaluate(videos))
-        best = [min(a, b) for a, b in zip(best, (t_dec, c_dec, t_ev, c_ev))]
-    t_dec, c_dec, t_ev, c_ev = best
+        t_fx, c_fx, _ = _timed(lambda: _evaluate(fixed)) if fixed else (0.0, 0.0, None)
+        best = [min(a, b) for a, b in zip(best, (t_dec, c_dec, t_ev, c_ev, t_fx, c_fx))]
+    t_dec, c_dec, t_ev, c_ev, t_fx, c_fx = best
     statuses = [e.status for e in evs]
     metas = [(e.evidence or {}).get("tracks_meta", {}) for e in evs]
     n_cam = sum(m.get("camera", {}).get("frames", 0) for m in metas)
@@ -136,6 +140,10 @@ def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1) -> dic
     print(f"  decode only      {t_dec:7.2f} s wall ({n_frames / t_dec:6.0f} frames/s), {c_dec:6.2f} s CPU")
     print(f"  full evaluation  {t_ev:7.2f} s wall ({n_frames / t_ev:6.0f} frames/s), {c_ev:6.2f} s CPU")
     print(f"  ratio evaluation/decode = {r:.2f} wall, {rc:.2f} CPU (goal ≤ {GOAL_RATIO}) {ok}")
+    if fixed:
+        row.update(fixed_eval_s=t_fx, fixed_eval_cpu_s=c_fx, fixed_ratio=t_fx / t_dec, fixed_ratio_cpu=c_fx / c_dec)
+        print(f"  camera fixed     {t_fx:7.2f} s wall, {c_fx:6.2f} s CPU: ratio {t_fx / t_dec:.2f} wall, "
+              f"{c_fx / c_dec:.2f} CPU (no camera-motion estimation)")
     if n_cam:
         print(f"  camera estimation {1000 * t_cam / n_cam:.3f} ms/frame wall, "
               f"{1000 * _CAM['cpu'] / max(1, _CAM['frames']):.3f} ms/frame CPU over {n_cam} tracked frames")
@@ -217,6 +225,7 @@ def main() -> None:
     ap.add_argument("--styles", default="flat,studio", help="comma-separated render styles")
     ap.add_argument("--tasks", default="wmle:P1,principia:pendulum", help="suite:task pairs (names or labels)")
     ap.add_argument("--old-decode", action="store_true", help="also evaluate through the previous decode path")
+    ap.add_argument("--camera-off", action="store_true", help="also evaluate with the cases' camera declared fixed")
     ap.add_argument("--repeat", type=int, default=1, help="run decode and evaluation this many times, alternately, "
                     "and keep the least times (steadier ratios on a busy machine)")
     ap.add_argument("--json", type=Path, help="write the measured rows here")
@@ -234,7 +243,7 @@ def main() -> None:
                 if warm:  # imports and first-call set-up are paid once per process, not per video
                     _evaluate(videos[:1])
                     warm = False
-                row = _measure(f"{style}, {name}", videos, args.old_decode, args.repeat)
+                row = _measure(f"{style}, {name}", videos, args.old_decode, args.repeat, args.camera_off)
                 rows.append(dict(row, style=style, size=name, repeat=args.repeat))
         from lawful.world.styles import get_style
 

@@ -153,3 +153,20 @@ def test_reference_and_twin_end_to_end(tmp_path, seed):
         assert anti.metrics["P"] == 0.0 and "straight" in anti.extra["metric_reasons"]["M1"]
     else:
         assert anti.residuals["M1"] == pytest.approx(2.0, abs=0.1) and anti.metrics["P"] < 40.0
+
+
+def test_still_clip_keeps_a_still_camera(tmp_path):
+    """The default run's static clip of case 0 (its first frame repeated, the built-in writer): the bubbles' region
+    is kept out of the camera's estimates (the films' colours change on their own) but not out of its still test,
+    whose only edges on this faint tiled backdrop are the bubbles'. Kept out of both, the still test could not
+    confirm a still camera (0.09 +- 0.17 px against 0.5) and the corner path read 1.09 px and was compensated."""
+    from lawful.case import case_seed
+    from lawful.generators.builtin import Static
+
+    task = DoubleBubble()
+    case, _ = task.make_case(0, case_seed(0, "wmle", task.name, 0))
+    video = Static().generate(case, None, tmp_path / "static.mp4")
+    ev = evaluate_video(case, video, task)
+    cam = ev.evidence["tracks_meta"]["camera"]
+    assert ev.status == "scored" and not cam["compensated"] and cam["static"], cam["reason"]
+    assert cam["max_shift_px"] < 0.5

@@ -91,7 +91,9 @@ class CameraMotion:
     and boxes ``[(x0, y0, x1, y1), ...]`` (frame pixels) of moving objects to ignore; then read
     :attr:`transforms` (one per update) and :meth:`summary`. ``exclude``: regions never used
     (boxes ``(x0, y0, x1, y1)`` or polygons ``[(x, y), ...]``) in the pixels of a frame of
-    ``exclude_size`` ``(w, h)`` (default: the frames handed in). Frames since the last estimated
+    ``exclude_size`` ``(w, h)`` (default: the frames handed in). ``movers``: regions of things known to
+    move or change on their own (a task's bubbles, drops): kept out of every estimate, but not out of the
+    still test, which what moves there can only make fail (their edges pin a still camera on a faint backdrop). Frames since the last estimated
     one are kept by reference (at most ``stride``): do not modify them in place.
     """
 
@@ -99,11 +101,13 @@ class CameraMotion:
     Z = 3.0  # standard errors a motion must exceed to be real
 
     def __init__(self, max_side: int = 320, max_corners: int = 120, min_points: int = 12, stride: int = 16,
-                 exclude=None, exclude_size=None, min_shift: float = 0.5, max_uncertainty: float = 2.0):
+                 exclude=None, exclude_size=None, min_shift: float = 0.5, max_uncertainty: float = 2.0, movers=None):
         self.max_side, self.max_corners, self.min_points = max_side, max_corners, min_points
         self.stride = max(1, int(stride))
         self.min_shift, self.max_uncertainty = float(min_shift), float(max_uncertainty)
         self._exclude, self._exclude_size = list(exclude or []), exclude_size
+        self._movers = list(movers or [])
+        self._loose = None  # work-resolution bool mask of the ``movers`` regions
         self._n = 0  # update() calls so far
         self._held: list[tuple] = []  # (index, rgb, boxes) of the frames not estimated yet
         self._keys: list[tuple[int, np.ndarray, str, dict]] = []  # (index, work transform, method, fit info)
@@ -224,7 +228,7 @@ class CameraMotion:
         b = self._boxes(boxes)
         if self._still is not None and self._still.failed is None:  # cheap test first: is the background still?
             keep, D = ~self._excluded(b, g.shape), dense.smooth(raw) if D is None else D
-            got = self._still.test(i, D, keep)
+            got = self._still.test(i, D, keep if self._loose is None else ~self._excluded(b, g.shape, loose=False))
             if got is not None:
                 self._prev, self._raw_prev, self._Dprev, self._prev_A, self._keep_prev = g, raw, D, got[0], keep
                 return self._keys.append((i, got[0], "still", got[1]))
@@ -318,14 +322,18 @@ class CameraMotion:
         self._corners_w = _corners(gw, gh)
         self._grid = fit.view_grid(gw, gh)
         self._grow = max(3, round(0.02 * max(gw, gh)))
-        self._static = rasterise(self._exclude, np.divide((gw, gh), self._exclude_size or self._size), (gh, gw))
+        scale = np.divide((gw, gh), self._exclude_size or self._size)
+        self._static = rasterise(self._exclude, scale, (gh, gw))
+        self._loose = rasterise(self._movers, scale, (gh, gw)) if self._movers else None
         self._keep0 = self._keep_prev = ~self._excluded(self._boxes(boxes), g.shape)
         self._boxes0 = self._boxes(boxes)
         self._shake = Shake(self._D0, self._keep0, self._s, max(self.min_shift, 0.5) * self._s, self.Z, None, self.stride,
                             self._grow)
         if self.min_shift > 0:  # (a camera declared moving is estimated from the start; movers: camera_moving)
-            self._still = StillTest(self._D0, self._keep0, self.min_shift * self._s, self.Z, self._s, self._shake.movers)
-            self._tpl = (self._D0, self._still.template)
+            keep0 = self._keep0 if self._loose is None else ~self._excluded(self._boxes0, g.shape, loose=False)
+            self._still = StillTest(self._D0, keep0, self.min_shift * self._s, self.Z, self._s, self._shake.movers)
+            if self._loose is None:  # (else the estimates' template leaves the movers out: made when first needed)
+                self._tpl = (self._D0, self._still.template)
         else:
             self._pts = self._detect(g, self._boxes0, self.max_corners)
             self._ref = self._pts.copy()
@@ -491,9 +499,12 @@ class CameraMotion:
         b = np.asarray([] if boxes is None else boxes, float).reshape(-1, 4)
         return b[np.isfinite(b).all(1)] * self._s + [-4, -4, 4, 4]
 
-    def _excluded(self, boxes: np.ndarray, shape) -> np.ndarray:
-        """Work pixels (bool) inside the object boxes or the ``exclude`` regions."""
+    def _excluded(self, boxes: np.ndarray, shape, loose: bool = True) -> np.ndarray:
+        """Work pixels (bool) inside the object boxes or the ``exclude`` regions (and the ``movers`` regions, with
+        ``loose``)."""
         mask = self._static.copy() if self._static is not None else np.zeros(shape, bool)
+        if loose and self._loose is not None:
+            mask |= self._loose
         for x0, y0, x1, y1 in boxes.astype(int):
             mask[max(0, y0):max(0, y1 + 1), max(0, x0):max(0, x1 + 1)] = True
         return mask

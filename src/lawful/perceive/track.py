@@ -328,7 +328,8 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     taken (default: the plan's or the case's ``roi`` / ``exclude`` where they exist). ``probes``:
     :class:`~lawful.perceive.regions.Probe` s read in the same pass (``tracks.regions``, first-frame
     case pixels, through the camera compensation when it is used; ``timing_s['regions']``); a ``blobs`` probe's
-    region is kept out of the camera estimate, as the objects' boxes are (what it reads moves on its own).
+    region is kept out of the camera's estimates, as the objects' boxes are (what it reads moves on its own),
+    but not out of its still test.
     """
     from lawful.perceive.regions import Reader
     from lawful.perceive.plan import TrackingPlan
@@ -349,10 +350,10 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     roi, exclude = _where(case, plan, roi, exclude)
     # the case's word on the camera wins: fixed (never compensate), moving (whenever reliable), auto (decide)
     # what a blobs probe reads (bubbles, drops, ice) moves and changes on its own, as a tracked object does: its
-    # region is kept out of the camera estimate as the objects' boxes are
-    motion = (cam.CameraMotion(min_shift=0.0 if case.camera == "moving" else STATIC_SHIFT_PX,
-                               exclude=list(exclude or []) + [p.region for p in probes if p.kind == "blobs"],
-                               exclude_size=(case.width, case.height))
+    # region is kept out of the camera's estimates (not of its still test, which such motion can only fail)
+    motion = (cam.CameraMotion(min_shift=0.0 if case.camera == "moving" else STATIC_SHIFT_PX, exclude=exclude,
+                               exclude_size=(case.width, case.height),
+                               movers=[p.region for p in probes if p.kind == "blobs"])
               if plan.compensate_camera and case.camera != "fixed" else None)
     size = prev = reader = None
     t_decode = t_camera = t_regions = 0.0

@@ -11,7 +11,7 @@ the frame's noise: a point on a straight edge slides along it) are matched by py
 their frame-0 positions (no chained drift; corners born outside frame 0 come from the previous key frame).
 Independently moving things are kept out three ways:
 
-1. the tracked objects' boxes and the caller's ``exclude`` regions;
+1. the tracked objects' boxes and the caller's ``exclude`` and ``movers`` regions (the latter not from the still test);
 2. candidate transforms (the extrapolated path, RANSAC's consensus, and the consensus of RANSAC's outliers) are
    checked against the pixels: the one under which frame 0 explains more of the frame, by a vote of 8 x 8 cells
    (:func:`lawful.perceive.camera_dense.best`), wins, so a textured arm or a swinging bar with more corners than the
@@ -92,9 +92,10 @@ class CameraMotion:
     :attr:`transforms` (one per update) and :meth:`summary`. ``exclude``: regions never used
     (boxes ``(x0, y0, x1, y1)`` or polygons ``[(x, y), ...]``) in the pixels of a frame of
     ``exclude_size`` ``(w, h)`` (default: the frames handed in). ``movers``: regions of things known to
-    move or change on their own (a task's bubbles, drops): kept out of every estimate, but not out of the
-    still test, which what moves there can only make fail (their edges pin a still camera on a faint backdrop). Frames since the last estimated
-    one are kept by reference (at most ``stride``): do not modify them in place.
+    move or change on their own (a task's bubbles, drops), in the same pixels: kept out of every estimate,
+    not out of the still test, which what moves there can only make fail (and whose edges pin a still
+    camera on a faint backdrop). Frames since the last estimated one are kept by reference (at most
+    ``stride``): do not modify them in place.
     """
 
     BEND = 0.3  # work pixels: an estimate this far from the extrapolated path also estimates the frames between

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
+from lawful.generators.builtin import PRESET  # the built-in models' x264 preset (veryfast before)
+
 
 def cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)
@@ -31,9 +33,6 @@ def timed(fn, *a):
     c0 = cpu()
     out = fn(*a)
     return out, cpu() - c0
-
-
-from lawful.generators.builtin import PRESET as CANDIDATE  # noqa: E402  (the built-in models' preset)
 
 
 def wmle(names: list[str], out: Path) -> None:
@@ -49,7 +48,7 @@ def wmle(names: list[str], out: Path) -> None:
         case, _ = task.make_case(0, case_seed(0, "wmle", name, 0))
         true = list(task.render(case, "true"))
         for clip, frames in (("render", lambda: true), ("static", lambda: itertools.repeat(true[0], len(true)))):
-            for preset in ("veryfast", CANDIDATE):
+            for preset in ("veryfast", PRESET):
                 p, enc = timed(write_video, out / f"{name}-{clip}-{preset}.mp4", frames(), case.fps, 18, "yuv420p",
                                preset)
                 dec_frames, dec = timed(read_frames, p)
@@ -57,7 +56,7 @@ def wmle(names: list[str], out: Path) -> None:
                 err = float(np.abs(dec_frames.astype(np.int16) - ref).mean())
                 tot[preset] = [x + y for x, y in zip(tot.get(preset, [0.0, 0.0]), (enc, dec))]
                 print(f"{name:28s} {clip:6s} {preset:9s} {enc:7.3f} {dec:7.3f} {err:5.2f}", flush=True)
-    (e0, d0), (e1, d1) = tot["veryfast"], tot[CANDIDATE]
+    (e0, d0), (e1, d1) = tot["veryfast"], tot[PRESET]
     print(f"WMLE encode {e0:.2f} -> {e1:.2f} CPU-s ({e1 / e0:.2f}x), decode {d0:.2f} -> {d1:.2f} ({d1 / d0:.2f}x)")
 
 

@@ -291,8 +291,9 @@ def test_a_region_too_small_or_never_read_gives_nan_values_and_a_reason():
 def test_blobs_probe_regions_are_kept_out_of_the_camera_estimate(tmp_path, frames, monkeypatch):
     """What a blobs probe reads (bubbles, drops, ice) moves and changes on its own, as a tracked object does: its
     region is kept out of the camera's estimates like the objects' boxes (flat P39's soap films made a fixed camera
-    read 5 px of motion with them in, 0.8-2.2 px without), not out of its still test (``movers``). A level's or a beam's box is mostly still background
-    that pins the camera: kept (without the beam's box this clip's 5 % pan is followed to 1.4 px, not 0.3)."""
+    read 5 px of motion with them in, 0.8-2.2 px without), not out of its still test (``movers``). A level's or a
+    beam's box is mostly still background that pins the camera: kept (without the beam's box this clip's 5 % pan
+    is followed to 1.4 px, not 0.3)."""
     import lawful.perceive.camera as cam
 
     seen = []

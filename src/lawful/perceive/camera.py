@@ -229,7 +229,7 @@ class CameraMotion:
         b = self._boxes(boxes)
         if self._still is not None and self._still.failed is None:  # cheap test first: is the background still?
             keep, D = ~self._excluded(b, g.shape), dense.smooth(raw) if D is None else D
-            got = self._still.test(i, D, keep if self._loose is None else ~self._excluded(b, g.shape, loose=False))
+            got = self._still.test(i, D, self._still_keep(keep, b))
             if got is not None:
                 self._prev, self._raw_prev, self._Dprev, self._prev_A, self._keep_prev = g, raw, D, got[0], keep
                 return self._keys.append((i, got[0], "still", got[1]))
@@ -331,8 +331,8 @@ class CameraMotion:
         self._shake = Shake(self._D0, self._keep0, self._s, max(self.min_shift, 0.5) * self._s, self.Z, None, self.stride,
                             self._grow)
         if self.min_shift > 0:  # (a camera declared moving is estimated from the start; movers: camera_moving)
-            keep0 = self._keep0 if self._loose is None else ~self._excluded(self._boxes0, g.shape, loose=False)
-            self._still = StillTest(self._D0, keep0, self.min_shift * self._s, self.Z, self._s, self._shake.movers)
+            self._still = StillTest(self._D0, self._still_keep(self._keep0, self._boxes0), self.min_shift * self._s,
+                                    self.Z, self._s, self._shake.movers)
             if self._loose is None:  # (else the estimates' template leaves the movers out: made when first needed)
                 self._tpl = (self._D0, self._still.template)
         else:
@@ -499,6 +499,10 @@ class CameraMotion:
         """Finite object boxes ``[M, 4]`` in work pixels, grown by 4 px."""
         b = np.asarray([] if boxes is None else boxes, float).reshape(-1, 4)
         return b[np.isfinite(b).all(1)] * self._s + [-4, -4, 4, 4]
+
+    def _still_keep(self, keep: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """The still test's usable pixels: an estimate's ``keep`` with the ``movers`` regions given back."""
+        return keep if self._loose is None else ~self._excluded(boxes, keep.shape, loose=False)
 
     def _excluded(self, boxes: np.ndarray, shape, loose: bool = True) -> np.ndarray:
         """Work pixels (bool) inside the object boxes or the ``exclude`` regions (and the ``movers`` regions, with

@@ -116,6 +116,19 @@ def resolution(area: float) -> float:
     return 1.0 / math.sqrt(math.pi * area) if area > 0 else 0.0
 
 
+def _sightings(track, usable: np.ndarray | None = None) -> np.ndarray:
+    """``[T]`` bool: the visible samples with a finite centroid (and ``usable``, when given)."""
+    keep = np.asarray(track.visible, bool) & np.isfinite(np.asarray(track.xy, float)).all(axis=1)
+    return keep if usable is None else keep & np.asarray(usable, bool)
+
+
+def track_resolution(track, usable: np.ndarray | None = None) -> float:
+    """:func:`resolution` of an :class:`~lawful.tracks.ObjectTrack`'s median mask area over its sightings
+    (``usable`` restricts them); 0 where it has none. The least noise any signal of its centroid can have."""
+    area = np.asarray(track.area, float)[_sightings(track, usable)]
+    return resolution(float(np.median(area))) if len(area) else 0.0
+
+
 def track_noise(track, usable: np.ndarray | None = None) -> TrackNoise:
     """:class:`TrackNoise` of an :class:`~lawful.tracks.ObjectTrack` from its visible centroids.
 
@@ -125,12 +138,9 @@ def track_noise(track, usable: np.ndarray | None = None) -> TrackNoise:
     clip's resting rings 'rose' 0.01 px, the closed one twice the split one: WMLE P33 scored 100).
     """
     xy = np.asarray(track.xy, float)
-    keep = np.asarray(track.visible, bool) & np.isfinite(xy).all(axis=1)
-    if usable is not None:
-        keep &= np.asarray(usable, bool)
+    keep = _sightings(track, usable)
     x, y = np.where(keep, xy[:, 0], np.nan), np.where(keep, xy[:, 1], np.nan)
-    area = np.asarray(track.area, float)[keep]
-    floor = resolution(float(np.median(area))) if len(area) else 0.0
+    floor = track_resolution(track, keep)
     sx, sy = sigma(x), sigma(y)
     return TrackNoise(max(sx, floor) if math.isfinite(sx) else sx, max(sy, floor) if math.isfinite(sy) else sy)
 

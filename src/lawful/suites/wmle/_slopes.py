@@ -324,7 +324,7 @@ def slide_onset(t: np.ndarray, d: np.ndarray, floor: float = 0.0) -> tuple[float
     The noise is measured on the fit itself: a drop within ``k·σ√2`` of rest (``σ`` the distance's noise,
     :func:`lawful.perceive.noise.sigma`) or one the rest line explains as well (gain ``< k²σ_fit²``) is no
     slide; the onset's interval is where the residual is within ``k²σ_fit²`` of its minimum (``k`` for
-    ``noise.FALSE_ALARM``). ``floor``: the least ``σ`` (px) the track can have, :func:`lawful.perceive.noise.resolution`
+    ``noise.FALSE_ALARM``). ``floor``: the least ``σ`` (px) the track can have, :func:`lawful.perceive.noise.track_resolution`
     of its mask (a still clip repeats a position exactly, MAD 0, and a codec's 0.01-px flicker of one edge pixel
     must not read as a drop). Returns ``(t0, info)`` with ``info``: ``lo``, ``hi`` (the interval, s),
     ``sigma_px``, ``fit_px``, or ``stayed`` / ``unresolved`` (why) when ``t0`` is None.
@@ -388,7 +388,7 @@ def sliding_onset_measurement(case: Case, tracks: Tracks) -> Measurement:
         x, y = np.where(vis, tr.x, np.nan), np.where(vis, tr.y, np.nan)
         dist = np.hypot(x - hx, y - hy)
         phi = np.degrees(np.arctan2(-(y - hy), x - hx))
-        t_on, info = slide_onset(t, dist, noise.resolution(float(np.median(np.asarray(tr.area, float)[vis]))))
+        t_on, info = slide_onset(t, dist, noise.track_resolution(tr, vis))
         m.notes[f"onset_{tag}"] = {k: (v * to_frame if k in ("lo", "hi") else v) for k, v in info.items()}
         rigid = vis & (t <= (t_on if t_on is not None else t[-1]))
         phi0 = local_poly_value(t[rigid], phi[rigid], float(t[0]), k=6, deg=1)  # the first frame's angle, less noise

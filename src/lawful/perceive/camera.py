@@ -393,7 +393,9 @@ class CameraMotion:
             self._moving = moving
         use = ok if moving is None else ok & ~moving[yi, xi]
         same = first is not None and best is cands[0] and np.array_equal(use, ok)  # nothing new excluded
-        got = None if scarce else self._fit(nxt[use], ref[use], gw, gh, first[use] if same else None)
+        got = None if scarce else fit.consensus(nxt[use], ref[use], gw, gh, first[use] if same else None,
+                                                self.min_points, MIN_CELLS, self.Z, _RANSAC_PX,
+                                                self.max_uncertainty * self._s)
         if got is not None and self._usable(got[1]["u"]):
             return (got[0], "lk", got[1], *got[2:])
         loose = None if got is None else (got[0], "lk", got[1], *got[2:])  # too loose to use: the intensities first
@@ -433,26 +435,6 @@ class CameraMotion:
             info = {"cells": fit.cells(np.argwhere(keep & ~moving)[::97, ::-1], gw, gh), "resid": float("nan"), "u": u}
             return A, "phase", info, nxt[use], apply(A, nxt[use]).astype(np.float32)
         return loose or (None, "hold", {}, nxt[use], ref[use])
-
-    def _fit(self, nxt: np.ndarray, ref: np.ndarray, gw: int, gh: int, inl: np.ndarray | None = None):
-        """RANSAC similarity (or the given inliers) with well-spread inliers, refitted by least squares:
-        ``(A, info, pts, ref)`` or None."""
-        if len(nxt) < self.min_points:
-            return None
-        if inl is None:
-            A, inl = cv2.estimateAffinePartial2D(nxt, ref, method=cv2.RANSAC, ransacReprojThreshold=_RANSAC_PX,
-                                                 maxIters=1000, confidence=0.995, refineIters=10)
-            if A is None:
-                return None
-            inl = inl.reshape(-1).astype(bool)
-        n = int(inl.sum())
-        c = fit.cells(nxt[inl], gw, gh)
-        if n < max(6, 0.3 * len(inl)) or c < MIN_CELLS:
-            return None
-        if not fit.held_out(nxt[inl], ref[inl], gw, gh, self.Z, _RANSAC_PX):
-            return None  # groups of points moving apart, not one camera motion
-        got = fit.similarity_or_shift(nxt[inl], ref[inl], gw, gh, self.Z, self.max_uncertainty * self._s)
-        return None if got is None else (got[0], {"n": n, "cells": c, **got[1]}, nxt[inl], ref[inl])
 
     def _template(self, ref_img: np.ndarray) -> dense.Template:
         """The registration template of a reference image (frame 0 or the previous key frame), made once."""

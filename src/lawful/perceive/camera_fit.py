@@ -213,3 +213,27 @@ def track_points(gray0: np.ndarray, prev: np.ndarray, g: np.ndarray, ref: np.nda
     x, y = nxt[:, 0], nxt[:, 1]
     ok &= (x >= 0) & (y >= 0) & (x < gw) & (y < gh)
     return nxt, ref, ok
+
+
+def consensus(nxt: np.ndarray, ref: np.ndarray, gw: int, gh: int, inl: np.ndarray | None, min_points: int,
+              min_cells: int, Z: float, ransac_px: float, max_u: float):
+    """The camera's similarity from tracked corners ``nxt`` (work px) -> ``ref`` (frame 0): RANSAC's consensus
+    (or the given inliers ``inl``) with at least ``min_points`` points, a third of them, over ``min_cells`` cells of
+    a 4 x 4 grid of the ``gw x gh`` frame, each quadrant where the others' fit puts it (:func:`held_out`), refitted
+    by least squares (:func:`similarity_or_shift`): ``(A, info, inlier points, their frame-0 points)`` or None."""
+    if len(nxt) < min_points:
+        return None
+    if inl is None:
+        A, inl = cv2.estimateAffinePartial2D(nxt, ref, method=cv2.RANSAC, ransacReprojThreshold=ransac_px,
+                                             maxIters=1000, confidence=0.995, refineIters=10)
+        if A is None:
+            return None
+        inl = inl.reshape(-1).astype(bool)
+    n = int(inl.sum())
+    c = cells(nxt[inl], gw, gh)
+    if n < max(6, 0.3 * len(inl)) or c < min_cells:
+        return None
+    if not held_out(nxt[inl], ref[inl], gw, gh, Z, ransac_px):
+        return None  # groups of points moving apart, not one camera motion
+    got = similarity_or_shift(nxt[inl], ref[inl], gw, gh, Z, max_u)
+    return None if got is None else (got[0], {"n": n, "cells": c, **got[1]}, nxt[inl], ref[inl])

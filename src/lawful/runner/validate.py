@@ -83,10 +83,11 @@ def _cps(suite: str) -> bool:
 
 
 def renderer_fingerprint(suite: str, style: str = "flat", task: str | None = None) -> str:
-    """Hash of the code that draws a task's clips, so a cached clip is reused only while it is unchanged.
+    """Hash of the code that draws and encodes a task's clips, so a cached clip is reused only while it is unchanged.
 
     Flat style: ``lawful/world`` and the suite's package (tasks draw their own clips). Studio style: the
     task's scene module and the ``lawful.world`` modules it imports, transitively (other scenes may change).
+    Both: ``lawful/video.py`` (the encoder's input conversion is part of the clip).
     """
     import hashlib
 
@@ -101,7 +102,7 @@ def renderer_fingerprint(suite: str, style: str = "flat", task: str | None = Non
 
         StudioStyle().supports(suite, task)  # loads the scene modules
         files = _world_imports(root, SCENES[(suite, task)].__module__)
-    for f in sorted(files):
+    for f in sorted({*files, root / "video.py"}):
         h.update(f.relative_to(root).as_posix().encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:16]

@@ -2,9 +2,9 @@
 
 Usage: ``python benchmarks/builtin_writers.py [--tasks a,b] [--applepi Task] [--out DIR]``.
 
-- WMLE clips (reference render and the static repeat): x264 ``veryfast`` (the built-in models' preset before) vs
-  ``ultrafast`` (:data:`lawful.generators.builtin.PRESET` now: about a third less CPU), encoding and decoding
-  CPU and the mean error against the render.
+- WMLE clips (reference render and the static repeat): x264 ``veryfast`` at CRF 18 (the built-in models' writer
+  first), ``ultrafast`` (:data:`lawful.generators.builtin.PRESET`) at CRF 18 (then) and at the constant quantizer
+  :data:`lawful.generators.builtin.QP` (now): encoding and decoding CPU and the mean error against the render.
 - Apple-π (one case of ``--applepi``): the reference's Deduction frames read from the GT PNGs (before) vs
   rendered again (:func:`lawful.suites.applepi.models._rendered_gt`), and a non-Deduction answer clip of 8 frames
   (before) vs :data:`lawful.suites.applepi.models.CLIP_FRAMES`, written and its last frame read.
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lawful.generators.builtin import PRESET  # the built-in models' x264 preset (veryfast before)
+from lawful.generators.builtin import PRESET, QP  # the built-in models' x264 preset and quantizer
 
 
 def cpu() -> float:
@@ -41,23 +41,27 @@ def wmle(names: list[str], out: Path) -> None:
     from lawful.video import read_frames, write_video
 
     suite = get_suite("wmle")
-    tot = {}
-    print(f"{'wmle task':28s} {'clip':6s} {'preset':9s} {'encode':>7s} {'decode':>7s} {'err':>5s}")
+    ways = (("veryfast", None), (PRESET, None), (PRESET, QP))  # (preset, constant quantizer or CRF 18)
+    tot: dict[tuple, list[float]] = {w: [0.0, 0.0, 0.0] for w in ways}
+    print(f"{'wmle task':28s} {'clip':6s} {'preset':9s} {'rate':6s} {'encode':>7s} {'decode':>7s} {'err':>5s}")
     for name in names:
         task = suite.task(name)
         case, _ = task.make_case(0, case_seed(0, "wmle", name, 0))
         true = list(task.render(case, "true"))
         for clip, frames in (("render", lambda: true), ("static", lambda: itertools.repeat(true[0], len(true)))):
-            for preset in ("veryfast", PRESET):
-                p, enc = timed(write_video, out / f"{name}-{clip}-{preset}.mp4", frames(), case.fps, 18, "yuv420p",
-                               preset)
+            for preset, qp in ways:
+                rate = "crf 18" if qp is None else f"qp {qp}"
+                p, enc = timed(write_video, out / f"{name}-{clip}-{preset}-{qp}.mp4", frames(), case.fps, 18,
+                               "yuv420p", preset, qp)
                 dec_frames, dec = timed(read_frames, p)
                 ref = np.stack(true) if clip == "render" else true[0][None]
                 err = float(np.abs(dec_frames.astype(np.int16) - ref).mean())
-                tot[preset] = [x + y for x, y in zip(tot.get(preset, [0.0, 0.0]), (enc, dec))]
-                print(f"{name:28s} {clip:6s} {preset:9s} {enc:7.3f} {dec:7.3f} {err:5.2f}", flush=True)
-    (e0, d0), (e1, d1) = tot["veryfast"], tot[PRESET]
-    print(f"WMLE encode {e0:.2f} -> {e1:.2f} CPU-s ({e1 / e0:.2f}x), decode {d0:.2f} -> {d1:.2f} ({d1 / d0:.2f}x)")
+                tot[preset, qp] = [x + y for x, y in zip(tot[preset, qp], (enc, dec, err))]
+                print(f"{name:28s} {clip:6s} {preset:9s} {rate:6s} {enc:7.3f} {dec:7.3f} {err:5.2f}", flush=True)
+    (e0, d0, r0), (e1, d1, r1), (e2, d2, r2) = (tot[w] for w in ways)
+    print(f"WMLE encode CPU-s: veryfast {e0:.2f} -> {PRESET} {e1:.2f} ({e1 / e0:.2f}x) -> {PRESET} QP {QP} {e2:.2f} "
+          f"({e2 / e1:.2f}x of CRF); decode {d0:.2f} -> {d1:.2f} -> {d2:.2f}; summed mean error {r0:.2f} -> {r1:.2f} "
+          f"-> {r2:.2f}")
 
 
 def applepi(task: str, out: Path) -> None:

@@ -46,6 +46,24 @@ def test_rgb_codec_is_exact_at_crf_0_and_keeps_colour_resolution(tmp_path):
         write_video(tmp_path / "x.mp4", frames, fps=8, codec="vp9")
 
 
+def test_a_constant_quantizer_keeps_the_built_in_clips_as_close_to_the_render_as_crf_18(tmp_path):
+    """The built-in models write lawful's clean renders at QP 14 (no rate control): as close to the render as
+    CRF 18 (within 10 %), while QP 24 is measurably further (the quantizer is applied)."""
+    from lawful.case import case_seed
+    from lawful.generators.builtin import PRESET, QP
+    from lawful.suites.base import get_suite
+
+    task = get_suite("wmle").task("pendulum_length")
+    case, _ = task.make_case(0, case_seed(0, "wmle", "pendulum_length", 0))
+    frames = list(task.render(case, "true"))[:24]
+    err = {}
+    for name, kw in (("crf", {}), ("qp", {"qp": QP}), ("coarse", {"qp": 24})):
+        got = read_frames(write_video(tmp_path / f"{name}.mp4", frames, case.fps, preset=PRESET, **kw))
+        err[name] = float(np.abs(got.astype(int) - np.stack(frames)).mean())
+    assert abs(err["qp"] / err["crf"] - 1) < 0.1, err
+    assert err["coarse"] > 1.2 * err["qp"], err
+
+
 def test_bad_files(tmp_path):
     with pytest.raises(VideoError, match="no such video"):
         probe(tmp_path / "missing.mp4")

@@ -413,9 +413,11 @@ class _RgbInput:
 
 
 def write_video(path: str | Path, frames: Iterable[np.ndarray], fps: float, crf: int = 18,
-                codec: str = "yuv420p", preset: str = "veryfast") -> Path:
+                codec: str = "yuv420p", preset: str = "veryfast", qp: int | None = None) -> Path:
     """Encode RGB frames to H.264 MP4 (libx264, x264's ``preset``, :data:`ENCODER_THREADS` threads); odd sizes
     are padded by one pixel. ``crf=0`` with ``codec="rgb"`` is lossless (``preset="ultrafast"``: fastest).
+    ``qp``: a constant quantizer instead of the constant rate factor ``crf`` (no rate control, which analyses a
+    half-size copy of every frame: for clean renders whose fidelity at a given quantizer is known).
 
     ``codec="yuv420p"``: what players expect. ``codec="rgb"``: coded in RGB (``libx264rgb``: no colour
     conversion to encode or decode, full-resolution colour; 4:4:4 YUV where that encoder is missing),
@@ -447,7 +449,8 @@ def write_video(path: str | Path, frames: Iterable[np.ndarray], fps: float, crf:
                     stream = container.add_stream(encoder, rate=Fraction(fps).limit_denominator(1001))
                     stream.width, stream.height = w + (w % 2), h + (h % 2)
                     stream.pix_fmt = pix_fmt
-                    stream.options = {"crf": str(crf), "preset": preset, "threads": str(ENCODER_THREADS)}
+                    rate = {"crf": str(crf)} if qp is None else {"qp": str(qp)}
+                    stream.options = {**rate, "preset": preset, "threads": str(ENCODER_THREADS)}
                     rgb_in = _RgbInput(stream.width, stream.height, pix_fmt)
                 if (w % 2) or (h % 2):
                     frame = np.pad(frame, ((0, h % 2), (0, w % 2), (0, 0)), mode="edge")

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 import numpy as np
-from PIL import Image
 
+from lawful import images
 from lawful.case import Case, case_seed
 from lawful.choices import unknown  # noqa: F401  (suites.base.unknown: API before)
 from lawful.perceive.plan import TrackingPlan
@@ -80,7 +80,7 @@ class Task(ABC):
         else:
             case = case.model_copy(update={"id": case_id, "first_frame": f"{case_id}.png"})
             folder.mkdir(parents=True, exist_ok=True)
-            Image.fromarray(frame).save(folder / f"{case_id}.png")
+            images.write(folder / f"{case_id}.png", frame)
         return case.save(folder)
 
     @abstractmethod

@@ -36,6 +36,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from lawful import images
 from lawful.suites.applepi import scenes
 
 SCHEMA_VERSION = "1.0"
@@ -59,20 +60,12 @@ def imread(path: Path) -> np.ndarray:
     return cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
 
 
-PNG_PARAMS = [cv2.IMWRITE_PNG_COMPRESSION, 1, cv2.IMWRITE_PNG_FILTER, cv2.IMWRITE_PNG_FILTER_UP,
-              cv2.IMWRITE_PNG_STRATEGY, cv2.IMWRITE_PNG_STRATEGY_RLE]  # lossless; fastest to write and read here
-
-
 def imwrite(path: Path, rgb: np.ndarray) -> bytes:
-    """Write an RGB image (PNG for ``.png``: :data:`PNG_PARAMS`); returns the file's bytes."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    bgr = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2BGR)
-    ok, buf = cv2.imencode(path.suffix or ".png", bgr, PNG_PARAMS if path.suffix.lower() in ("", ".png") else [])
-    if not ok:
-        raise DatasetError(f"{path}: cannot encode the image")
-    data = buf.tobytes()
-    path.write_bytes(data)
-    return data
+    """Write an RGB image (PNG for ``.png``: :data:`lawful.images.PNG_PARAMS`); returns the file's bytes."""
+    try:
+        return images.write(path, rgb)
+    except ValueError as e:
+        raise DatasetError(str(e)) from None
 
 
 def _load_maps(path: Path) -> np.ndarray:

@@ -79,13 +79,13 @@ def test_a_corner_fit_too_loose_to_use_gives_way_to_the_intensities(monkeypatch)
 
     frames, truth = scene()
     frames = warped(frames, "pan", 0.10)
-    real = camera.CameraMotion._fit
+    real = camera.fit.consensus
 
-    def loose(self, *a, **k):
-        got = real(self, *a, **k)
+    def loose(*a, **k):
+        got = real(*a, **k)
         return None if got is None else (got[0], {**got[1], "u": 10.0}, *got[2:])  # 30 work px at 3 sd
 
-    monkeypatch.setattr(camera.CameraMotion, "_fit", loose)
+    monkeypatch.setattr(camera.fit, "consensus", loose)
     est = camera.CameraMotion()
     for f in frames:
         est.update(f, [])

@@ -39,7 +39,8 @@ render), no later frame is registered (:meth:`Shake.take`) and such a clip's sha
 shows only later was not measured on every frame; the key-frame path handles it). Eight frames suffice: the
 scatter statistic then has 7 degrees of freedom, and a shake is seen once its variance exceeds about 5 times
 its estimates' (4.2 with 16 frames), while compensating it pays only above 2; a studio render's shake stands
-at 300 times (measured), and the probe was 40 % of a still clip's camera cost at 16 frames.
+at 87 to 1569 times, per axis (measured on two clips). A 16-frame probe and key frames registered after it cost a
+third of a still flat clip's camera time (83.8 -> 56.1 ms for 195 frames).
 While every frame is registered, a key frame whose path estimate is the shake (:meth:`Shake.explains`) does not
 make the key-frame path estimate the frames between (the bend is the shake, already measured on each of them).
 """

@@ -79,8 +79,7 @@ class Task(ABC):
             case = case.model_copy(update={"id": case_id})
         else:
             case = case.model_copy(update={"id": case_id, "first_frame": f"{case_id}.png"})
-            folder.mkdir(parents=True, exist_ok=True)
-            images.write(folder / f"{case_id}.png", frame)
+            images.write(folder / f"{case_id}.png", frame)  # (makes the folder)
         return case.save(folder)
 
     @abstractmethod

@@ -9,7 +9,9 @@ For each render style (``flat``: lawful's 2-D renderer, 640×360; ``studio``: Mu
 - decode-only time: every frame decoded to a full-size RGB array (``lawful.video.iter_frames``, OpenCV;
   what any reader of the video pays), wall and CPU;
 - full evaluation time (probe + track + measure + score), wall and CPU, and the ratios
-  evaluation / decode (goal ≤ 1.2, must ≤ 1.3), camera-estimator time per tracked frame, and for
+  evaluation / decode (goal ≤ 1.2, must ≤ 1.3), where the time goes (per video: opening the file, the first
+  frame's colour models, building the tracks; per frame: finding the objects, against decoding alone: from the
+  tracks' ``timing_s``, of the last run), camera-estimator time per tracked frame, and for
   tasks that read regions (WMLE P16–P40, e.g. ``--tasks wmle:P17,wmle:P21``) the region channel's time
   per sampled frame and its share of evaluation;
 - with ``--old-decode`` also the evaluation through the previous decode path (OpenCV converts every
@@ -131,8 +133,9 @@ def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera
     t_reg = sum(m["timing_s"]["regions"] for m in with_regions)
     n_reg = sum(m.get("samples", 0) for m in with_regions)
     r, rc = t_ev / t_dec, c_ev / c_dec
+    phases = {k: sum(m.get("timing_s", {}).get(k, 0.0) for m in metas) for k in ("open", "setup", "finish", "objects")}
     row = {"label": label, "frames": n_frames, "decode_s": t_dec, "decode_cpu_s": c_dec, "eval_s": t_ev,
-           "eval_cpu_s": c_ev, "ratio": r, "ratio_cpu": rc, "values": [_values(e) for e in evs]}
+           "eval_cpu_s": c_ev, "ratio": r, "ratio_cpu": rc, "phases_s": phases, "values": [_values(e) for e in evs]}
     ok = "✓" if max(r, rc) <= GOAL_RATIO else ("≤ 1.3" if max(r, rc) <= MUST_RATIO else "✗")
     runs = f", least of {repeat} runs" if repeat > 1 else ""
     print(f"{label}: {len(videos)} videos, {n_frames} frames, statuses "
@@ -144,6 +147,11 @@ def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera
         row.update(fixed_eval_s=t_fx, fixed_eval_cpu_s=c_fx, fixed_ratio=t_fx / t_dec, fixed_ratio_cpu=c_fx / c_dec)
         print(f"  camera fixed     {t_fx:7.2f} s wall, {c_fx:6.2f} s CPU: ratio {t_fx / t_dec:.2f} wall, "
               f"{c_fx / c_dec:.2f} CPU (no camera-motion estimation)")
+    per_video = 1000 * (phases["open"] + phases["setup"] + phases["finish"]) / max(1, len(videos))
+    print(f"  where it goes    per video {per_video:.1f} ms wall (open {1000 * phases['open'] / len(videos):.1f}, first-frame "
+          f"set-up {1000 * phases['setup'] / len(videos):.1f}, tracks built {1000 * phases['finish'] / len(videos):.1f}) "
+          f"= {per_video / (1000 * t_dec / n_frames):.0f} frames' decoding; per frame: objects "
+          f"{1000 * phases['objects'] / n_frames:.3f} ms, decode only {1000 * t_dec / n_frames:.3f} ms")
     if n_cam:
         print(f"  camera estimation {1000 * t_cam / n_cam:.3f} ms/frame wall, "
               f"{1000 * _CAM['cpu'] / max(1, _CAM['frames']):.3f} ms/frame CPU over {n_cam} tracked frames")

@@ -72,6 +72,12 @@ def test_falling_ball_tracked_within_one_pixel(tmp_path):
     np.testing.assert_allclose(tr.t, np.arange(50) * 2.0 / 50)
     assert tr.meta["n_frames"] == 50 and tr.meta["video_size"] == [W, H]
     assert tr.meta["camera"]["static"] is True
+    # where the time went: every phase counted once, so the parts add up to the whole (rounded to 1 ms each)
+    ts = tr.meta["timing_s"]
+    parts = ("open", "setup", "decode", "objects", "camera", "regions", "finish")
+    assert set(ts) == {"total", *parts} and all(ts[k] >= 0 for k in parts)
+    assert ts["setup"] > 0 and ts["objects"] > 0 and ts["camera"] > 0
+    assert abs(sum(ts[k] for k in parts) - ts["total"]) <= 0.004
 
 
 def test_colour_only_spec_finds_the_object(tmp_path):

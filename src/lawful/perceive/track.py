@@ -321,7 +321,10 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     (``n`` decoded frames; a variable-frame-rate file is timed by its own timestamps, rescaled to
     ``duration``: ``meta['timing']``, see :func:`lawful.timing.clip_times`). ``meta`` holds ``n_frames``, ``video_fps``, ``video_size``,
     ``track_size``, ``camera`` (motion summary), ``groups`` (objects of one colour), per-object
-    ``thresholds`` and ``timing_s`` (wall seconds: total, waiting for decode, camera, objects).
+    ``thresholds`` and ``timing_s`` (wall seconds: ``total``; ``open``: the file opened, the decoder started;
+    ``setup``: the first frame's colour models; ``decode``: waiting for frames; ``camera``: its estimation, decision
+    and transforms; ``regions``; ``objects``: finding them in every later frame; ``finish``: the tracks built, the
+    frames' timestamps read).
     Raises :class:`~lawful.video.VideoError` (unreadable, or the file says it has fewer than
     ``min_frames`` frames) or :class:`ObjectNotFound`. ``roi`` (a box) and ``exclude`` (boxes),
     case pixels ``[x0, y0, x1, y1]``: blobs outside the roi or inside an excluded box are never
@@ -356,7 +359,8 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
                                movers=[p.region for p in probes if p.kind == "blobs"])
               if plan.compensate_camera and case.camera != "fixed" else None)
     size = prev = reader = None
-    t_decode = t_camera = t_regions = 0.0
+    t_decode = t_camera = t_regions = t_setup = 0.0
+    t_open = time.perf_counter() - t_start
     with closing(frames_in):  # stops the decoding thread, also when an object is not found
         while True:
             t0 = time.perf_counter()
@@ -366,6 +370,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
                 break
             idx, frame = item
             if size is None:
+                t0 = time.perf_counter()
                 h, w = frame.shape[:2]
                 size = (w, h)
                 first = FrameFeatures(frame)
@@ -376,6 +381,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
                 regions = _regions(roi, exclude, case.width / w, case.height / h)
                 if probes:
                     reader = Reader(probes, size, case.width / w, case.height / h, margin=motion is not None)
+                t_setup = time.perf_counter() - t0
             if reader is not None:
                 t0 = time.perf_counter()
                 reader.add(frame)
@@ -390,12 +396,13 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
             rows.append(seen)
     if size is None:
         raise VideoError(f"{video_path}: no decodable frames")
+    t_loop = time.perf_counter() - t_start
+    t_camera_loop, t_regions_loop = t_camera, t_regions
     read = {}
     if reader is not None:
         t0 = time.perf_counter()
         read = reader.read(motion.transforms if motion is not None else None)  # identity unless compensated
         t_regions += time.perf_counter() - t0
-    elapsed = time.perf_counter() - t_start
 
     T = len(frames_idx)
     decoys = [o.spec.id for o in objs[n_real:]]
@@ -410,6 +417,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     ang = np.array([[f.angle if f else nan for f in row] for row in rows], float)
     camera_meta: dict = {"compensated": False}
     if motion is not None:
+        t0 = time.perf_counter()
         summary = motion.summary()
         camera_meta = {"compensated": bool(summary.get("used", False)), **summary}
         if camera_meta["compensated"]:  # else the transforms are identity: motion within its uncertainty or unreliable
@@ -422,6 +430,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
                 series.ok[cut:] = False
                 for v in series.values.values():
                     v[cut:] = nan
+        t_camera += time.perf_counter() - t0
     # tracking pixels -> case pixels
     w, h = size
     sx, sy = case.width / w, case.height / h
@@ -465,9 +474,13 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
         "thresholds": {o.spec.id: round(o.model.threshold, 2) for o in objs},
         "groups": [[o.spec.id for o in g] for g in groups if g],
         "lookalikes": len(decoys),
-        "timing_s": {"total": round(elapsed, 3), "decode": round(t_decode, 3), "camera": round(t_camera, 3),
-                     "regions": round(t_regions, 3), "objects": round(elapsed - t_decode - t_camera - t_regions, 3)},
     }
+    total = time.perf_counter() - t_start
+    objects = t_loop - t_open - t_decode - t_camera_loop - t_regions_loop - t_setup
+    finish = total - t_loop - (t_camera - t_camera_loop) - (t_regions - t_regions_loop)
+    tracks.meta["timing_s"] = {k: round(v, 3) for k, v in (
+        ("total", total), ("open", t_open), ("setup", t_setup), ("decode", t_decode), ("objects", objects),
+        ("camera", t_camera), ("regions", t_regions), ("finish", finish))}
     return tracks
 
 

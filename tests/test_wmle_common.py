@@ -180,6 +180,20 @@ def test_departure_time_recovers_release():
     assert departure_time(t, np.zeros(40), 1.0) is None
 
 
+def test_a_creeping_first_sample_does_not_cap_a_whole_fall_fit():
+    # released at 0.3 s; a codec smeared the start: 0.2-0.6 px of creep on the three samples before it, the first of
+    # them past a 0.15-px threshold (what a CRF 35 clip of a flat free fall showed, its release read 24 ms early)
+    t = np.arange(60) / 24.0
+    d = np.where(t > 0.3, 160.0 * (t - 0.3) ** 2, 0.0)
+    d[5:8] = [0.2, 0.4, 0.6]  # t = 0.208, 0.25, 0.292: before the release
+    capped = departure_time(t, d, 0.15, n_fit=55)
+    assert capped <= t[5] + 1e-9  # the search stops at the first sample past the threshold
+    free = departure_time(t, d, 0.15, n_fit=55, n_after=4)
+    assert free == pytest.approx(0.3, abs=0.004) and abs(free - 0.3) < 0.2 * abs(capped - 0.3)
+    clean = np.where(t > 0.3, 160.0 * (t - 0.3) ** 2, 0.0)  # no creep: the same release either way
+    assert departure_time(t, clean, 0.15, n_fit=55, n_after=4) == pytest.approx(0.3, abs=1e-4)
+
+
 def test_interval_slopes_are_midpoint_velocities():
     t = np.arange(30) / 24.0
     v, c = interval_slopes(t, 5 * t**2 + 2 * t, 3)

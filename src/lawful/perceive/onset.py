@@ -59,13 +59,17 @@ def distance_from_start(xy) -> np.ndarray:
     return np.hypot(*(xy - xy[seen[0]]).T)
 
 
-def departure_time(t: np.ndarray, d: np.ndarray, threshold: float, n_fit: int = 8, n_before: int = 4) -> float | None:
+def departure_time(t: np.ndarray, d: np.ndarray, threshold: float, n_fit: int = 8, n_before: int = 4,
+                   n_after: int = 0) -> float | None:
     """When a body at rest starts to move, from its displacement ``d`` ``[T]`` (px, ~0 at rest) over time ``t``.
 
     The first sample with ``d > threshold`` marks the motion. Motion from rest starts quadratically,
     so ``d = k * max(0, t - t0)^2`` is fitted (least squares; ``k`` in closed form, ``t0`` by a bounded
-    scalar search) to the ``n_before`` samples before that one and the ``n_fit`` from it on. None if
-    the body never moves.
+    scalar search) to the ``n_before`` samples before that one and the ``n_fit`` from it on. ``t0`` lies
+    between the first of them and that sample, or up to ``n_after`` samples later: a fit over a whole fall
+    pins ``t0`` by itself, and a first sample that only crept past the threshold (a codec smearing the
+    start of the motion over frames where the body has hardly moved) must not cap it. None if the body
+    never moves.
     """
     from scipy.optimize import minimize_scalar
 
@@ -78,7 +82,7 @@ def departure_time(t: np.ndarray, d: np.ndarray, threshold: float, n_fit: int = 
     idx = idx[np.isfinite(d[idx])]
     tt, dd = t[idx], d[idx]
     lo = float(t[max(0, i - n_before)]) if i > 0 else float(t[0]) - (t[1] - t[0] if len(t) > 1 else 0.0)
-    hi = float(t[i])
+    hi = float(t[min(i + n_after, len(t) - 1)])
     if len(idx) < 3 or hi <= lo:
         return hi
 

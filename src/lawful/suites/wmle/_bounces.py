@@ -11,7 +11,7 @@ import numpy as np
 from lawful.case import Case
 from lawful.perceive import events as ev
 from lawful.perceive import noise
-from lawful.perceive.onset import onset_time
+from lawful.perceive.onset import SUSTAIN, onset_time
 from lawful.result import Measurement
 from lawful.suites.recordings.common import REST_SAMPLES, release_time, rest_position
 from lawful.suites.wmle.common import (
@@ -152,7 +152,7 @@ def free_fall_measurement(case: Case, tracks: Tracks) -> Measurement:
     if how == "onset":  # refine the release time with every sample of the fall (same model, far less noise)
         idx = np.arange(len(t))
         near = (idx >= np.searchsorted(t, t_r) - REST_SAMPLES) & (idx < i_low)  # an earlier twitch is not it
-        t_r = departure_time(t, np.where(near, d, np.nan), threshold=thr, n_fit=int(fall.sum()) + 2)
+        t_r = departure_time(t, np.where(near, d, np.nan), threshold=thr, n_fit=int(fall.sum()) + 2, n_after=SUSTAIN)
     fall = vis & (t > t_r) & (np.arange(len(t)) < i_low)
     t_end = float(t[np.flatnonzero(fall)[-1]])
     m.events.append(event("ball", "release", float(np.interp(t_r, t, np.arange(len(t)))), tracks))

@@ -89,6 +89,45 @@ def test_pendulum_period_of_a_synthetic_swing_within_one_percent():
     assert s.value == pytest.approx(1 - abs(m.get("F1") - m.get("F2")) / (m.get("F1") + m.get("F2")))
 
 
+def _two_swings(case: Case) -> tuple[np.ndarray, dict]:
+    t = np.arange(96) / 24.0
+    xy = {}
+    for (oid, (ax, ay)), period, length in zip(case.known["anchors"].items(), (1.37, 0.83), (180.0, 66.0)):
+        th = 0.3 * np.cos(2 * np.pi * t / period)
+        xy[oid] = np.column_stack([ax + length * np.sin(th), ay + length * np.cos(th)])
+    return t, xy
+
+
+def test_a_bob_missed_for_a_sample_while_it_swings_through_keeps_its_period():
+    """A CRF 35 copy of a studio pendulum lost a blurred bob for one sample on its way down: the whole swing was
+    then dropped, and the release window ran to the clip's end, back-swings included (DCS 0.22: scored 0)."""
+    task = SUITE.task("pendulum")
+    case = _pendulum_case()
+    t, xy = _two_swings(case)
+    tr = _without(tracks_from(case, xy, t), "bob_1", [3])  # mid-way from release to the first crossing
+    m = task.measure(case, tr)
+    assert m.get("period_bob_1") == pytest.approx(1.37, rel=0.01) and m.get("dcs_bob_1") == pytest.approx(1.0)
+    assert task.score(case, m)["pendulum"].status == "scored"
+
+
+def test_a_bob_lost_where_it_turns_or_for_good_is_unmeasurable_not_a_violation():
+    task = SUITE.task("pendulum")
+    case = _pendulum_case()
+    t, xy = _two_swings(case)
+    turn = int(round(1.37 / 2 * 24))  # bob_1's first turning point after its crossing: a gap there may hide it
+    m = task.measure(case, _without(tracks_from(case, xy, t), "bob_1", [turn]))
+    assert m.get("period_bob_1") is None and f"not seen from sample {turn} on" in m.missing["period_bob_1"]
+    assert task.score(case, m)["pendulum"].status == "unmeasurable"
+    # missed for longer than a crossing may be bridged (3 samples) before it reached the pivot line, seen after:
+    # the release window ends where it was lost (going the right way), not at the clip's end, back-swings and all
+    lost = _without(tracks_from(case, xy, t), "bob_1", [3, 4, 5])
+    m = task.measure(case, lost)
+    assert m.get("dcs_bob_1") == pytest.approx(1.0)
+    assert m.get("period_bob_1") is None and "before it crossed" in m.missing["period_bob_1"]
+    s = task.score(case, m)["pendulum"]
+    assert s.status == "unmeasurable" and s.value is None
+
+
 @pytest.mark.parametrize("name", ["drop", "friction", "spring", "projectile", "momentum_mass"])
 def test_static_tracks_fail_the_dcs_gate(name):
     task = SUITE.task(name)

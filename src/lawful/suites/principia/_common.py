@@ -127,9 +127,13 @@ def border_cut(track: ObjectTrack, case: Case, margin: float = 1.0) -> np.ndarra
                 | (box[:, 3] >= case.height - 1 - margin))
 
 
-def first_unseen(track: ObjectTrack, case: Case, start: int = 0, bridge: int = 0) -> int | None:
+def first_unseen(track: ObjectTrack, case: Case, start: int = 0, bridge: int = 0,
+                 through: np.ndarray | None = None) -> int | None:
     """First sample ``>= start`` where the object is not seen whole in the frame (lost or cut by its edge);
-    ``bridge``: a run of at most that many such samples with the object seen whole right after is passed over."""
+    ``bridge``: a run of at most that many such samples with the object seen whole right after is passed over.
+    ``through`` (a coordinate ``[T]``): only a run it moves through without turning is passed over: the two
+    samples before the run and the two after it step the same way as across it (a turn hidden in the run would
+    change a count of swings)."""
     bad = ~np.asarray(track.visible, bool) | border_cut(track, case)
     i = start
     while i < len(bad):
@@ -137,11 +141,20 @@ def first_unseen(track: ObjectTrack, case: Case, start: int = 0, bridge: int = 0
             j = i + 1
             while j < len(bad) and bad[j]:
                 j += 1
-            if j == len(bad) or j - i > bridge:
+            if j == len(bad) or j - i > bridge or (through is not None and not _passes(through, bad, i, j)):
                 return i
             i = j
         i += 1
     return None
+
+
+def _passes(c: np.ndarray, bad: np.ndarray, i: int, j: int) -> bool:
+    """Whether coordinate ``c`` runs straight through the unseen samples ``i .. j-1``: seen on the two samples on
+    each side, every step among those four samples (across the run too) of one sign."""
+    if i < 2 or j + 1 >= len(c) or bad[i - 2:i].any() or bad[j:j + 2].any():
+        return False
+    steps = np.diff(np.asarray(c, float)[[i - 2, i - 1, j, j + 1]])
+    return bool(np.all(np.isfinite(steps)) and (np.all(steps > 0) or np.all(steps < 0)))
 
 
 def half_height(track: ObjectTrack) -> float:

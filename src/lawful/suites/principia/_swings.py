@@ -89,8 +89,9 @@ def measure_bob(m: Measurement, tracks: Tracks, case: Case, oid: str, t_r: float
     ax, ay = (float(v) for v in case.known["anchors"][oid])
     x = np.where(whole(tr, frame=(case.width, case.height)), tr.x, np.nan)
     # only the swings seen without a break: a turning point lost in a gap (or cut by the frame
-    # edge) would silently change the count of half-periods
-    gone = first_unseen(tr, case)
+    # edge) would silently change the count of half-periods; a sample or two missed while the bob swings
+    # straight through them (a compressed clip's blurred bob) cannot hide one
+    gone = first_unseen(tr, case, bridge=events.MAX_BRIDGED_GAP, through=np.asarray(tr.x, float))
     xc = np.asarray(tr.x, float).copy()  # every sighting, for the crossing
     if gone is not None:
         x[gone:] = np.nan
@@ -105,16 +106,20 @@ def measure_bob(m: Measurement, tracks: Tracks, case: Case, oid: str, t_r: float
     if math.isfinite(x0) and abs(x0 - ax) <= off:
         record_undefined_direction(m, tr, f"released {abs(x0 - ax):.1f} px from the vertical through its "
                                    f"pivot, within the noise threshold {off:.2f} px")
+    elif cross is None and gone is not None:  # lost before it crossed: its window ends there, not at the clip's end
+        record_dcs(m, tr, max(gone - 1, 0), direction=toward, coord=tr.x, lost=gone)
     else:
         record_dcs(m, tr, cross, direction=toward, coord=tr.x)
     amp = abs(x0 - ax) if math.isfinite(x0) else 0.0
     turns = [i for i in events.half_periods(x, ax, min_amplitude=0.25 * amp) if cross is None or i > cross]
     if cross is None:
-        m.set(f"period_{oid}", None, f"{oid}: never crosses the line below its pivot")
+        m.set(f"period_{oid}", None, f"{oid}: not seen from sample {gone} on, before it crossed the line below its "
+              "pivot" if gone is not None else f"{oid}: never crosses the line below its pivot")
         return None, length
     add_event(m, tracks, oid, "crossing", cross)
     if not turns:
-        m.set(f"period_{oid}", None, f"{oid}: no turning point after crossing the pivot line")
+        m.set(f"period_{oid}", None, f"{oid}: no turning point after crossing the pivot line" + (
+            f" (not seen from sample {gone} on)" if gone is not None else ""))
         return None, length
     for n, i in enumerate(turns, 1):
         add_event(m, tracks, oid, f"turning_{n}", i)

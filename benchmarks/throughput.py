@@ -147,7 +147,7 @@ def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera
         row.update(fixed_eval_s=t_fx, fixed_eval_cpu_s=c_fx, fixed_ratio=t_fx / t_dec, fixed_ratio_cpu=c_fx / c_dec)
         print(f"  camera fixed     {t_fx:7.2f} s wall, {c_fx:6.2f} s CPU: ratio {t_fx / t_dec:.2f} wall, "
               f"{c_fx / c_dec:.2f} CPU (no camera-motion estimation)")
-    per_video = 1000 * (phases["open"] + phases["setup"] + phases["finish"]) / max(1, len(videos))
+    per_video = 1000 * (phases["open"] + phases["setup"] + phases["finish"]) / len(videos)
     print(f"  where it goes    per video {per_video:.1f} ms wall (open {1000 * phases['open'] / len(videos):.1f}, first-frame "
           f"set-up {1000 * phases['setup'] / len(videos):.1f}, tracks built {1000 * phases['finish'] / len(videos):.1f}) "
           f"= {per_video / (1000 * t_dec / n_frames):.0f} frames' decoding; per frame: objects "

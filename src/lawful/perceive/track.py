@@ -396,8 +396,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
             rows.append(seen)
     if size is None:
         raise VideoError(f"{video_path}: no decodable frames")
-    t_loop = time.perf_counter() - t_start
-    t_camera_loop, t_regions_loop = t_camera, t_regions
+    objects = time.perf_counter() - t_start - t_open - t_setup - t_decode - t_camera - t_regions
     read = {}
     if reader is not None:
         t0 = time.perf_counter()
@@ -476,8 +475,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
         "lookalikes": len(decoys),
     }
     total = time.perf_counter() - t_start
-    objects = t_loop - t_open - t_decode - t_camera_loop - t_regions_loop - t_setup
-    finish = total - t_loop - (t_camera - t_camera_loop) - (t_regions - t_regions_loop)
+    finish = total - t_open - t_setup - t_decode - objects - t_camera - t_regions  # the rest: the parts add up to total
     tracks.meta["timing_s"] = {k: round(v, 3) for k, v in (
         ("total", total), ("open", t_open), ("setup", t_setup), ("decode", t_decode), ("objects", objects),
         ("camera", t_camera), ("regions", t_regions), ("finish", finish))}

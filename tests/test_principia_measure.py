@@ -396,3 +396,16 @@ def test_a_ball_lost_before_it_is_seen_moving_is_unmeasurable_not_still():
     still.box[:, :, :] = still.box[:1, :, :]
     s = task.score(case, task.measure(case, still))["projectile"]
     assert s.status == "scored" and s.value == 0.0 and "does not move" in s.reason, s.reason
+
+
+@pytest.mark.parametrize("lost", [[0], [1], [1, 2, 3]])
+def test_a_cube_lost_at_its_release_is_unmeasurable_not_judged_on_the_whole_clip(lost):
+    """A spring cube not seen at sample 0 or 1 and seen again later: its release window used to become the whole
+    clip, oscillations and all (DCS 0.18: scored 0); it holds at most one sample, so nothing can be said."""
+    task = SUITE.task("spring")
+    case, _ = task.make_case(0, 4)
+    m = task.measure(case, _without(tracks_from(case), "cube_1", lost))
+    assert m.get("dcs_cube_1") is None and "not visible in its release window" in m.missing["dcs_cube_1"]
+    assert m.get("extension_cube_1") is None and f"from sample {lost[0]} on" in m.missing["extension_cube_1"]
+    s = task.score(case, m)["spring"]
+    assert s.status == "unmeasurable" and s.value is None

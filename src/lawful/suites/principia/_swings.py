@@ -57,7 +57,7 @@ def measure_cube(m: Measurement, tracks: Tracks, case: Case, oid: str) -> tuple[
     gone = first_unseen(tr, case)
     end = turns[0] + 2 if turns else len(y) - 1
     if gone is not None and gone <= end:
-        record_dcs(m, tr, gone - 1 if gone > 1 else None, lost=gone)
+        record_dcs(m, tr, gone - 1, lost=gone)  # (lost at sample 0 or 1: not seen in its window, not the whole clip)
         where = "cut by the frame edge" if tr.visible[gone] else "not seen"
         m.set(f"extension_{oid}", None, f"{oid}: {where} from sample {gone} on, before its first lowest "
               "point was seen")

@@ -8,7 +8,6 @@ mask arrays are deflated at level 1. Neither choice changes a pixel or a mask va
 
 from __future__ import annotations
 
-import hashlib
 import json
 import zipfile
 from pathlib import Path
@@ -57,7 +56,7 @@ def write_case(root: str | Path, task: str, number: int, seed: int, width: int =
     inst = np.zeros((T, height, width), np.uint8)
     masker = motion.MotionMasker(motion.eval_size((height, width)))
     n_motion = len([k for k in range(1, T) if k / gt_fps <= motion.MAX_SECONDS + 1e-9])
-    gt_motion, digest = [], hashlib.md5()
+    gt_motion, digest = [], motion.hasher()
     for k in range(T):
         rgb, inst[k] = r.frame(pos[k], ang[k])
         png = imwrite(d / "rgb" / f"{k:04d}.png", rgb)

@@ -41,7 +41,7 @@ class Result:
 
 
 def _file_hash(path: Path) -> str:
-    h = hashlib.md5()
+    h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
@@ -71,7 +71,7 @@ def score_output(case: GTCase, out: Output, opts: Options, memo: dict | None = N
         img = memo.get(("image", digest))
         if img is None:
             img = memo[("image", digest)] = answer_image(out, shape)
-    key = (out.subtrack, hashlib.md5(img.tobytes()).hexdigest())
+    key = (out.subtrack, hashlib.sha256(img.tobytes()).hexdigest())
     if key not in memo:
         if out.subtrack == "perception_text":
             m = checks.perception_text(case, img, opts.use_ocr)

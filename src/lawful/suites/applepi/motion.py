@@ -95,11 +95,16 @@ def gt_indices(case, max_seconds: float = MAX_SECONDS) -> list[int]:
 
 
 STORE = "lawful_motion.npz"  # GT motion masks kept in a case folder written by lawful
-STORE_VERSION = 1
+STORE_VERSION = 2  # 2: SHA-256 digests (SHA extensions make it about 2.5x quicker than MD5 here)
+
+
+def hasher():
+    """The digest kept with stored masks, fed the frame files' bytes in order."""
+    return hashlib.sha256()
 
 
 def _digest(files) -> str:
-    h = hashlib.md5()
+    h = hasher()
     for f in files:
         h.update(Path(f).read_bytes())
     return h.hexdigest()
@@ -107,7 +112,7 @@ def _digest(files) -> str:
 
 def store_gt_masks(case_dir: Path, masks: np.ndarray, frame_files=(), digest: str | None = None) -> None:
     """Keep a case's GT motion masks (frames 1… within :data:`MAX_SECONDS`) with a digest of those frames'
-    files (``digest``: the MD5 of their bytes in order, when the writer has it; else read from ``frame_files``)."""
+    files (``digest``: the :func:`hasher` digest of their bytes in order, when the writer has it; else read from ``frame_files``)."""
     np.savez_compressed(Path(case_dir) / STORE, masks=np.packbits(masks, axis=-1), shape=np.array(masks.shape),
                         digest=digest or _digest(frame_files), version=STORE_VERSION, max_seconds=MAX_SECONDS)
 

@@ -409,3 +409,28 @@ def test_a_cube_lost_at_its_release_is_unmeasurable_not_judged_on_the_whole_clip
     assert m.get("extension_cube_1") is None and f"from sample {lost[0]} on" in m.missing["extension_cube_1"]
     s = task.score(case, m)["spring"]
     assert s.status == "unmeasurable" and s.value is None
+
+
+def test_a_drop_ball_lost_before_its_impact_is_unmeasurable_not_timed_on_another_blob():
+    """A CRF-35 copy of a studio drop: from its bounce on, ball_2's track followed a floor patch sliding along the
+    floor, lost it for two samples and took up another 127 px away, lower down: that "impact" came 0.3 s after the
+    true one and gravity scored a confident 0.48 (law 0.999). The first impact must be seen before any loss."""
+    task = SUITE.task("drop")
+    case, _ = task.make_case(0, 5)
+    q = case.truth.quantities
+    tr = tracks_from(case)
+    j = tr.ids.index("ball_2")
+    k = int(np.searchsorted(tr.t, q["fall_time_ball_2"]))  # the first sample after the true impact
+    y_imp = float(tr.xy[k - 1, j, 1])
+    tr.xy[k:, j, 1] = y_imp + 5.0  # a patch on the floor, taken for the ball from its impact on: no rebound
+    tr.xy[k + 6, j, 1] = y_imp + 10.0  # another blob, lower, once the patch is lost for two samples
+    tr.xy[k + 7:, j, 1] = y_imp - 15.0  # (then higher again: a "bounce" 0.25 s after the true impact)
+    tr.xy[k + 6:, j, 0] -= 127.0
+    tr.box[:, j] = np.column_stack([tr.xy[:, j, 0] - 8, tr.xy[:, j, 1] - 8, tr.xy[:, j, 0] + 8, tr.xy[:, j, 1] + 8])
+    tr = _without(tr, "ball_2", [k + 4, k + 5])
+    m = task.measure(case, tr)
+    assert m.get("fall_time_ball_2") is None and f"not seen from sample {k + 4} on" in m.missing["fall_time_ball_2"]
+    assert m.get("fall_time_ball_1") == pytest.approx(q["fall_time_ball_1"], rel=0.002)
+    for col in ("gravity", "restitution"):
+        s = task.score(case, m)[col]
+        assert s.status == "unmeasurable" and "ball_2" in s.reason

@@ -7,11 +7,13 @@ import math
 import numpy as np
 
 from lawful.perceive import events, noise
+from lawful.case import Case
 from lawful.result import Measurement
 from lawful.suites.principia._common import (
     DCS_FALSE_ALARM,
     add_event,
     coord_noise,
+    first_unseen,
     first_value,
     half_height,
     fit_parabola,
@@ -25,9 +27,11 @@ from lawful.tracks import Tracks
 ARC_TOL_MIN = 0.3  # px: least drop of the per-frame step that ends a rebound arc (sub-pixel centroid resolution)
 
 
-def measure_ball(m: Measurement, tracks: Tracks, oid: str, ground_y: float, t_r: float | None) -> dict:
+def measure_ball(m: Measurement, tracks: Tracks, case: Case, oid: str, ground_y: float, t_r: float | None) -> dict:
     """Drop height, fall time (from release ``t_r``) and rebound height of one ball (None where not found, with
-    a reason)."""
+    a reason). A ball lost before its first impact (beyond a gap it falls straight through) is judged on what was
+    seen before the loss, and its three quantities are unmeasurable: an "impact" found after it may belong to
+    another blob (a CRF-35 copy's ball followed a floor patch from its bounce on and "landed" 0.3 s late)."""
     tr = tracks[oid]
     y = np.where(whole(tr), tr.y, np.nan)  # partial masks are left out of the sub-pixel fits
     t = np.asarray(tr.t, float)
@@ -47,6 +51,16 @@ def measure_ball(m: Measurement, tracks: Tracks, oid: str, ground_y: float, t_r:
         return out
     imps = [i for i in events.impacts(tr.y, y_ground, tol=max(3.0, 0.3 * depth), prominence=max(1.0, 0.02 * depth))
             if i > 0.5]
+    gone = first_unseen(tr, case, bridge=events.MAX_BRIDGED_GAP, through=np.asarray(tr.y, float))
+    if gone is not None and (not imps or gone < imps[0] - 1):  # (a gap at the impact itself: the impact is in it)
+        # the window ends at the lowest point seen before the loss: the last fall sample, or where an impact the
+        # track did not show as one happened (what follows it, at rest or rising, is not the fall)
+        seen = np.asarray(tr.y, float)[:gone]
+        record_dcs(m, tr, int(np.nanargmax(seen)) if np.isfinite(seen).any() else gone - 1, lost=gone)
+        where = "cut by the frame edge" if tr.visible[gone] else "not seen"
+        for key in ("drop_height", "fall_time", "rebound_height"):
+            m.set(f"{key}_{oid}", None, f"{oid}: {where} from sample {gone} on, before its first impact was seen")
+        return out
     record_dcs(m, tr, imps[0] if imps else None)
     if not imps:
         m.set(f"drop_height_{oid}", depth)

@@ -20,7 +20,9 @@ Measurements per ball (pixels of the first frame, y down):
   ``release`` or the balls' sustained motion onset (:func:`lawful.perceive.onset.release_of`), not frame 0;
 - rebound height ``r = y_imp - y_apex`` with the apex the vertex of the rebound parabola.
 
-Objects ``ball_1``, ``ball_2``; ``case.known``: ``ground_y``. DCS window: release → first impact.
+Objects ``ball_1``, ``ball_2``; ``case.known``: ``ground_y``. DCS window: release → first impact. A ball lost
+(beyond a short gap it falls straight through) before its first impact is seen has no drop height, fall time or
+rebound (unmeasurable); its window ends at the lowest point seen before the loss.
 """
 
 from __future__ import annotations
@@ -120,7 +122,7 @@ class Drop(PrincipiaTask):
         ground_y = float(case.known["ground_y"])
         t_r, how = release_of(case, tracks, IDS)
         m.set("release_time_s", t_r, how)
-        got = {oid: measure_ball(m, tracks, oid, ground_y, t_r) for oid in IDS}
+        got = {oid: measure_ball(m, tracks, case, oid, ground_y, t_r) for oid in IDS}
         finish_dcs(m, IDS)
         h1, h2 = (got[o]["h"] for o in IDS)
         t1, t2 = (got[o]["t"] for o in IDS)

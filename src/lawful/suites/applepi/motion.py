@@ -56,30 +56,39 @@ class MotionMasker:
         self.size = tuple(size)
         self._code = cv2.COLOR_RGB2GRAY if order == "rgb" else cv2.COLOR_BGR2GRAY
         self._bg: np.ndarray | None = None
+        self._last: tuple = (None, None)  # (frame, its blurred grey): a frame pushed again (a slower video) is not redone
 
     def full(self, frame: np.ndarray) -> np.ndarray:
         """The ``0/255`` mask of ``frame`` at the frame's own resolution (advances the background)."""
-        gray = frame if frame.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(frame), self._code)
-        gray = cv2.GaussianBlur(gray, BLUR, 0)
+        return self._full(frame)[0]
+
+    def _full(self, frame: np.ndarray) -> tuple[np.ndarray, bool]:
+        """:meth:`full` and whether the mask has any pixel set."""
+        if self._last[0] is frame:
+            gray = self._last[1]
+        else:
+            gray = frame if frame.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(frame), self._code)
+            gray = cv2.GaussianBlur(gray, BLUR, 0)
+            self._last = (frame, gray)
         if self._bg is None or self._bg.shape != gray.shape:
             self._bg = gray.astype(np.float64)
-            return np.zeros(gray.shape, np.uint8)
+            return np.zeros(gray.shape, np.uint8), False
         cv2.accumulateWeighted(gray, self._bg, ALPHA)
         diff = cv2.absdiff(gray, cv2.convertScaleAbs(self._bg))
         _, m = cv2.threshold(diff, THRESHOLD, 255, cv2.THRESH_BINARY)
         x, y, w, h = cv2.boundingRect(m)
         if w == 0:
-            return m  # open and close keep an empty mask empty
+            return m, False  # open and close keep an empty mask empty
         # Opening never grows the set and closing grows it by 2 px, so open-then-close of a crop reaching PAD px
         # past the set's box equals the whole frame's (the crop's edge is never within a 5x5 window of a set pixel).
         y0, y1, x0, x1 = max(0, y - PAD), min(m.shape[0], y + h + PAD), max(0, x - PAD), min(m.shape[1], x + w + PAD)
-        sub = cv2.morphologyEx(m[y0:y1, x0:x1], cv2.MORPH_OPEN, KERNEL)
-        m[y0:y1, x0:x1] = cv2.morphologyEx(sub, cv2.MORPH_CLOSE, KERNEL)
-        return m
+        sub = cv2.morphologyEx(cv2.morphologyEx(m[y0:y1, x0:x1], cv2.MORPH_OPEN, KERNEL), cv2.MORPH_CLOSE, KERNEL)
+        m[y0:y1, x0:x1] = sub
+        return m, cv2.countNonZero(sub) > 0
 
     def push(self, frame: np.ndarray) -> np.ndarray:
-        m = self.full(frame)
-        return np.zeros(self.size[::-1], bool) if not m.any() else shrink(m, self.size)
+        m, any_set = self._full(frame)
+        return shrink(m, self.size) if any_set else np.zeros(self.size[::-1], bool)
 
 
 def motion_masks(frames, size: tuple[int, int], order: str = "rgb") -> np.ndarray:

@@ -222,6 +222,27 @@ def test_marker_angle_follows_rolling(tmp_path):
     assert np.abs(tr["wheel"].x - x).max() < 1.0  # the marker does not pull the centroid
 
 
+
+def test_marker_smeared_beyond_the_radius_is_not_read(tmp_path):
+    """Frames averaged three at a time (a 3-frame exposure) smear a fast wheel's marker over more than its radius:
+    its angle is then unmeasured, not read off the ghosted body (a flat P8 ball read 0.44x its turn: P 25.6)."""
+    from lawful.world.perturb import exposure_blur
+
+    n, r = 40, 16
+    x = 60 + 480 * (np.arange(n) / (n - 1)) ** 2  # speeding up, 0.6 to 24 px per frame
+    bg = backdrop()
+    frames = []
+    for xi in x:
+        img = bg.copy()
+        disc(img, xi, 150, r, GREEN, marker_angle=(xi - x[0]) / r + 0.3)
+        frames.append(img)
+    path = write_video(tmp_path / "ghost.mp4", list(exposure_blur(frames, 3)), fps=25)
+    tr = track(path, make_case([ball_spec("wheel", x[0], 150, r, GREEN, shape="cylinder")], duration=1.6),
+               TrackingPlan(angles=True))
+    span = 2 * np.r_[0.0, np.diff(x)]  # the three copies' spread along the motion
+    assert np.isfinite(tr["wheel"].angle[span < 0.5 * r]).all()  # slow: read as before
+    assert not np.isfinite(tr["wheel"].angle[span > 2 * r]).any()  # (old: read at 26 and 27, one 1.3 rad off)
+
 def test_slow_lighting_change_keeps_track_and_static_camera(tmp_path):
     frames, truth = falling_ball()
     n = len(frames)

@@ -51,3 +51,27 @@ def test_reference_beats_twin_end_to_end():
     r = validate_variant("solid_sphere_rolling", 0, 11)
     assert r["ref_P"] >= 95 and r["ref_C"] >= 80
     assert r["anti_P"] < r["ref_P"] - 5
+
+
+
+@pytest.mark.parametrize("stuck", [False, True])
+def test_a_marker_angle_that_does_not_pin_the_slope_leaves_m1_unresolved(stuck):
+    """A small ball's marker under CRF 35 gave angles that did not follow its turn: the slope came out -2.4 px/rad
+    (95 % interval -24 to 13) for a true 11.2, and the law clip scored P 28.6. Here a feature that does not turn
+    (a highlight taken for the marker, read within 0.3 rad) against the true marker read with 0.05 rad of noise."""
+    task = SolidSphereRolling()
+    case, _ = task.make_case(0, 5)
+    r = case.known["radius_px"]
+    t = np.arange(case.n_frames) * case.duration / case.n_frames
+    xy, phi = task._state(case, t, "true")
+    tr = _tracks(t, {"ball": (xy[:, 0], xy[:, 1])}, r)
+    rng = np.random.default_rng(3)
+    tr.angle[:, 0] = rng.uniform(1.0, 1.6, len(t)) if stuck else np.mod(phi + rng.normal(0.0, 0.05, len(t)), 2 * np.pi)
+    m = task.measure(case, tr)
+    if not stuck:
+        assert "unresolved" not in m.notes
+        assert task.metrics(case, m)["M1"].residual == pytest.approx(0.0, abs=0.01)
+    else:
+        assert m.get("displacement_per_radian_px") is None and "95 % interval" in m.notes["unresolved"]
+        m1 = task.metrics(case, m)["M1"]
+        assert m1.status == "operational_zero" and m1.reason == m.notes["unresolved"]

@@ -42,15 +42,19 @@ def measure(sub: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[in
     cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
     if getattr(o.spec, "shape", None) in RIM_SHAPES:
         cx, cy = rim_centre(sub, o.diam) or (cx, cy)
-    angle = _marker_angle(region, sub, feat, rgb, o.model, cx, cy) if angles else float("nan")
+    shape = moments2(region, m)
+    blur = o.blur_of(shape)
+    # a marker smeared along the motion by more than the object's radius (about the length of a radial stripe):
+    # the smear turns the stripe's axis by up to half of atan(blur² / length²), 22° and more, and a rolling body
+    # turns by a radian within the exposure (a 3-frame exposure read a rolling ball's turn at 0.44x its truth)
+    smeared = blur > 0.5 * o.diam
+    angle = _marker_angle(region, sub, feat, rgb, o.model, cx, cy) if angles and not smeared else float("nan")
     w, h = frame_size
     x0, y0 = origin
     x1, y1 = x0 + sub.shape[1] - 1, y0 + sub.shape[0] - 1
     touches = x0 <= 0 or y0 <= 0 or x1 >= w - 1 or y1 >= h - 1
     cut = touches and m["m00"] < BORDER_CUT * o.expected_area()
-    shape = moments2(region, m)
-    return Found((cx + x0, cy + y0), (x0, y0, x1, y1), float(m["m00"]), angle, cut, touches,
-                 o.blur_of(shape), shape)
+    return Found((cx + x0, cy + y0), (x0, y0, x1, y1), float(m["m00"]), angle, cut, touches, blur, shape)
 
 
 def rim_centre(sub: np.ndarray, diam: float) -> tuple[float, float] | None:

@@ -3,7 +3,8 @@
 The ball (drawn end-on with a radial marker stripe) is released on an incline and rolls onto the level
 floor. Extraction: centre path length ``s`` from the smoothed tracked centre, rotation ``φ`` from the
 unwrapped marker angle (``TrackingPlan(angles=True)``), radius as the case states it for the first frame
-(else the centre's height above the floor line, else the mask box). M1 is the robust (Theil–Sen) slope of ``s`` against ``φ``; M2 the median
+(else the centre's height above the floor line, else the mask box). M1 is the robust (Theil–Sen) slope of ``s`` against ``φ``
+(unresolved where its 95 % interval is wider than M1's tolerance, or the marker is smeared past the ball's radius); M2 the median
 relative slip ``|v - ωR| / v`` over moving frames, with ``v`` and ``ω`` taken over one marker revolution.
 """
 
@@ -18,7 +19,7 @@ from lawful.case import Case, GroundTruth, ObjectSpec
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law, TrackingPlan
-from lawful.suites.wmle._rolling import revolution_rates, rolling_measurement  # noqa: F401  (tests use it)
+from lawful.suites.wmle._rolling import SLOPE_TOL, revolution_rates, rolling_measurement  # noqa: F401  (tests use it)
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, sphere_box, style_of,
 )
@@ -34,7 +35,7 @@ DARK_BODIES = ((40, 90, 225), (135, 45, 210))
 def rolling_slope_metric(b: float, r: float) -> MetricScore:
     """M1: e1 = |b| / r - 1 for the fitted slope b of centre displacement against rotation; s1 = q(e1; 0.25)."""
     e1 = abs(b) / r - 1.0
-    return MetricScore.measured(q(e1, 0.25), e1)
+    return MetricScore.measured(q(e1, SLOPE_TOL), e1)
 
 
 def rolling_slip_metric(v: np.ndarray, omega: np.ndarray, r: float, eps: float = 1e-6) -> MetricScore:

@@ -60,6 +60,28 @@ def test_single_motion_rule():
     assert s["M1"].value == 0.1 and s["M2"].value == 0.1
 
 
+
+def test_a_bouncing_ball_lost_in_flight_is_not_a_single_motion():
+    """A 3-frame exposure lost a bouncing studio ball for up to 6 samples at a time, then followed a still
+    look-alike: no rebound was resolved and the single-motion rule scored the law clip 10. Unseen for longer
+    than a contact can hide it (3 samples here), the rebounds cannot be counted: unresolved, not the rule."""
+    task = BounceHeightDecay()
+    case, _ = task.make_case(0, 3)
+    k = case.known
+    t = np.arange(int(case.duration * 24)) / 24.0
+    y = k["ground_y"] - k["radius_px"] - bounce_trajectory(k["h0_m"], k["restitution"], 9.81, t) * k["px_per_m"]
+    x = np.full(len(t), float(k["x"]))
+    lost = (t > 0.15) & (t < 1.3) & (np.arange(len(t)) % 4 != 0)  # seen one sample in four while it bounces
+    y[lost], x[lost] = np.nan, np.nan
+    x[t >= 1.3], y[t >= 1.3] = k["x"] + 70.0, k["ground_y"] - 30.0  # then a still look-alike
+    tr = _tracks(t, {"ball": (x, y)}, k["radius_px"])
+    tr.visible[lost, 0] = False
+    m = task.measure(case, tr)
+    assert m.notes["trackable"] and m.notes["moved"] and len(m.notes["heights"]) < 2
+    s = task.metrics(case, m)
+    assert s["M1"].status == s["M2"].status == "operational_zero" and "3 samples in a row" in s["M1"].reason
+
+
 def test_reference_beats_twin_end_to_end():
     r = validate_variant("bounce_height_decay", 0, 11)
     assert r["ref_P"] >= 95 and r["ref_C"] >= 80

@@ -53,6 +53,8 @@ def bounce_measurement(case: Case, tracks: Tracks) -> Measurement:
     b = tr.box[first]
     r = 0.25 * float((b[2] - b[0]) + (b[3] - b[1])) if vis.any() else 5.0
     m.notes["moved"] = bool(vis.any() and np.nanmax(y) - np.nanmin(y) > r)
+    seen = np.flatnonzero(vis)  # the longest run of samples the ball went unseen between two sightings
+    m.notes["longest_gap"] = int(np.diff(seen).max() - 1) if len(seen) > 1 else 0
     if not m.notes["trackable"]:
         m.notes.update(heights=[], flights=[])
         return m

@@ -49,14 +49,15 @@ def measure_ball(m: Measurement, tracks: Tracks, case: Case, oid: str, ground_y:
         for key in ("drop_height", "fall_time", "rebound_height"):
             m.set(f"{key}_{oid}", None, f"{oid}: starts on the ground line")
         return out
-    imps = [i for i in events.impacts(tr.y, y_ground, tol=max(3.0, 0.3 * depth), prominence=max(1.0, 0.02 * depth))
-            if i > 0.5]
+    tol = max(3.0, 0.3 * depth)
+    imps = [i for i in events.impacts(tr.y, y_ground, tol=tol, prominence=max(1.0, 0.02 * depth)) if i > 0.5]
     gone = first_unseen(tr, case, bridge=events.MAX_BRIDGED_GAP, through=np.asarray(tr.y, float))
     if gone is not None and (not imps or gone < imps[0] - 1):  # (a gap at the impact itself: the impact is in it)
-        # the window ends at the lowest point seen before the loss: the last fall sample, or where an impact the
-        # track did not show as one happened (what follows it, at rest or rising, is not the fall)
+        # the window ends at the loss; where the ball was seen down at the ground before it, at its lowest point
+        # there (an impact the track did not show as one: what follows it, at rest or rising, is not the fall)
         seen = np.asarray(tr.y, float)[:gone]
-        record_dcs(m, tr, int(np.nanargmax(seen)) if np.isfinite(seen).any() else gone - 1, lost=gone)
+        low = int(np.nanargmax(seen)) if np.isfinite(seen).any() else None
+        record_dcs(m, tr, low if low is not None and seen[low] >= y_ground - tol else gone - 1, lost=gone)
         where = "cut by the frame edge" if tr.visible[gone] else "not seen"
         for key in ("drop_height", "fall_time", "rebound_height"):
             m.set(f"{key}_{oid}", None, f"{oid}: {where} from sample {gone} on, before its first impact was seen")

@@ -6,14 +6,15 @@ import math
 
 import numpy as np
 
-from lawful.perceive import events, noise
 from lawful.case import Case
+from lawful.perceive import events, noise
 from lawful.result import Measurement
 from lawful.suites.principia._common import (
     DCS_FALSE_ALARM,
     add_event,
     coord_noise,
     first_unseen,
+    unseen_how,
     first_value,
     half_height,
     fit_parabola,
@@ -58,7 +59,7 @@ def measure_ball(m: Measurement, tracks: Tracks, case: Case, oid: str, ground_y:
         seen = np.asarray(tr.y, float)[:gone]
         low = int(np.nanargmax(seen)) if np.isfinite(seen).any() else None
         record_dcs(m, tr, low if low is not None and seen[low] >= y_ground - tol else gone - 1, lost=gone)
-        where = "cut by the frame edge" if tr.visible[gone] else "not seen"
+        where = unseen_how(tr, gone)
         for key in ("drop_height", "fall_time", "rebound_height"):
             m.set(f"{key}_{oid}", None, f"{oid}: {where} from sample {gone} on, before its first impact was seen")
         return out

@@ -18,6 +18,7 @@ from lawful.tracks import Tracks
 from lawful.suites.principia._common import (
     add_event,
     first_unseen,
+    unseen_how,
     fit_parabola,
     half_height,
     parabola_level_time,
@@ -51,7 +52,7 @@ def measure_range(m: Measurement, tracks: Tracks, case: Case, oid: str) -> float
     end = land if not lost else (gone - 1 if land is None else min(land, gone - 1))
     record_dcs(m, tr, end, lost=gone if lost else None)
     if lost:
-        where = "cut by the frame edge" if tr.visible[gone] else "not seen"
+        where = unseen_how(tr, gone)
         m.set(f"range_{oid}", None, f"{oid}: {where} from sample {gone} on, before it is seen landing")
         return None
     if land is None:

@@ -23,6 +23,7 @@ from lawful.suites.principia._common import (
     border_cut,
     coord_noise,
     first_unseen,
+    unseen_how,
     first_value,
     fit_parabola,
     parabola_vertex,
@@ -58,7 +59,7 @@ def measure_cube(m: Measurement, tracks: Tracks, case: Case, oid: str) -> tuple[
     end = turns[0] + 2 if turns else len(y) - 1
     if gone is not None and gone <= end:
         record_dcs(m, tr, gone - 1, lost=gone)  # (lost at sample 0 or 1: not seen in its window, not the whole clip)
-        where = "cut by the frame edge" if tr.visible[gone] else "not seen"
+        where = unseen_how(tr, gone)
         m.set(f"extension_{oid}", None, f"{oid}: {where} from sample {gone} on, before its first lowest "
               "point was seen")
         return None, side

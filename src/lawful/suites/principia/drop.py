@@ -22,7 +22,7 @@ Measurements per ball (pixels of the first frame, y down):
 
 Objects ``ball_1``, ``ball_2``; ``case.known``: ``ground_y``. DCS window: release → first impact. A ball lost
 (beyond a short gap it falls straight through) before its first impact is seen has no drop height, fall time or
-rebound (unmeasurable); its window ends at the lowest point seen before the loss.
+rebound (unmeasurable); its window ends at the loss, or at its lowest point if it was seen down at the ground before.
 """
 
 from __future__ import annotations

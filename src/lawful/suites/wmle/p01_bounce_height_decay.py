@@ -126,13 +126,13 @@ class BounceHeightDecay(WmleTask):
         heights, flights = m.notes.get("heights", []), m.notes.get("flights", [])
         if len(heights) >= 2:
             return bounce_metrics(heights, flights)
-        gap = m.notes.get("longest_gap", 0)
-        if m.notes.get("trackable") and m.notes.get("moved") and gap > ev.MAX_BRIDGED_GAP:
-            # unseen for longer than a contact hides a ball: rebounds may have happened there (a 3-frame
-            # exposure lost a bouncing ball for 4 samples at a time, then took a still look-alike: "single motion")
-            why = f"ball unseen for {gap} samples in a row: its rebounds cannot be counted"
-            return {"M1": MetricScore.operational_zero(why), "M2": MetricScore.operational_zero(why)}
         if m.notes.get("trackable") and m.notes.get("moved"):
+            gap = m.notes.get("longest_gap", 0)
+            if gap > ev.MAX_BRIDGED_GAP:
+                # unseen for longer than a contact hides a ball: rebounds may have happened there (a 3-frame
+                # exposure lost a bouncing ball for 6 samples at a time, then took a still look-alike: "single motion")
+                why = f"ball unseen for {gap} samples in a row: its rebounds cannot be counted"
+                return {"M1": MetricScore.operational_zero(why), "M2": MetricScore.operational_zero(why)}
             why = "rule: trackable single motion without repeated rebounds"
             return {"M1": MetricScore.measured(SPECIAL_SINGLE_MOTION, None, why),
                     "M2": MetricScore.measured(SPECIAL_SINGLE_MOTION, None, why)}

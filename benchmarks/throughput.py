@@ -1,7 +1,8 @@
 """Throughput and memory of evaluation, as ratios measured in one run (issue 16's goals).
 
     python benchmarks/throughput.py [--styles flat,studio] [--tasks wmle:P1,principia:pendulum] [--old-decode]
-        [--camera-off] [--repeat N] [--clips DIR]
+        [--camera-off] [--sizes 640x360,1280x720,1920x1080] [--repeat N] [--clips DIR]
+        [--no-rss]
 
 For each render style (``flat``: lawful's 2-D renderer, 640×360; ``studio``: MuJoCo scenes, 1920×1080; see
 :mod:`lawful.world.styles`) the law-correct clip of each task is written at 640×360, 1280×720 and
@@ -236,6 +237,8 @@ def main() -> None:
     ap.add_argument("--camera-off", action="store_true", help="also evaluate with the cases' camera declared fixed")
     ap.add_argument("--repeat", type=int, default=1, help="run decode and evaluation this many times, alternately, "
                     "and keep the least times (steadier ratios on a busy machine)")
+    ap.add_argument("--sizes", default=",".join(SIZES), help="comma-separated frame sizes, of " + ", ".join(SIZES))
+    ap.add_argument("--no-rss", action="store_true", help="skip the peak-RSS measurement")
     ap.add_argument("--json", type=Path, help="write the measured rows here")
     ap.add_argument("--clips", type=Path, help="keep the rendered clips here and reuse them (default: a temporary folder)")
     args = ap.parse_args()
@@ -246,7 +249,7 @@ def main() -> None:
         warm = True
         for style in args.styles.split(","):
             for name, videos in _clips(style, tasks, args.clips or tmp).items():
-                if not videos:
+                if not videos or name not in args.sizes.split(","):
                     continue
                 if warm:  # imports and first-call set-up are paid once per process, not per video
                     _evaluate(videos[:1])
@@ -255,7 +258,8 @@ def main() -> None:
                 rows.append(dict(row, style=style, size=name, repeat=args.repeat))
         from lawful.world.styles import get_style
 
-        _rss(tmp, get_style("flat").make(*tasks[0], 0, 1000).case)  # the first task's flat case
+        if not args.no_rss:
+            _rss(tmp, get_style("flat").make(*tasks[0], 0, 1000).case)  # the first task's flat case
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1, default=str))
 

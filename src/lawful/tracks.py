@@ -141,18 +141,15 @@ class Tracks:
         return float(case_width) / size[0] if size else 1.0
 
     def to_dict(self, decimals: int = 2) -> dict:
-        """JSON-friendly evidence: per object, rows of ``[frame, t, x, y, x0, y0, x1, y1, visible]``."""
+        """JSON-friendly evidence: per object, rows of ``[frame, t, x, y, x0, y0, x1, y1, visible]`` (``t`` to 4
+        decimals, positions to ``decimals``, NaN as None)."""
         out: dict = {"fps": self.fps, "objects": {}}
+        frames = [int(f) for f in self.frames]
+        times = [round(t, 4) for t in np.asarray(self.t, float).tolist()]
         for j, oid in enumerate(self.ids):
-            rows = []
-            for i in range(len(self.t)):
-                b = self.box[i, j]
-                vals = [int(self.frames[i]), round(float(self.t[i]), 4), *self.xy[i, j], *b]
-                rows.append(
-                    [v if isinstance(v, int) else (None if np.isnan(v) else round(float(v), decimals)) for v in vals]
-                    + [bool(self.visible[i, j])]
-                )
-            out["objects"][oid] = rows
+            vals = np.concatenate([self.xy[:, j], self.box[:, j]], 1).astype(float).tolist()
+            out["objects"][oid] = [[f, t, *(None if v != v else round(v, decimals) for v in row), bool(vis)]
+                                   for f, t, row, vis in zip(frames, times, vals, self.visible[:, j].tolist())]
         if self.regions:
             out["regions"] = {k: r.to_dict(decimals) for k, r in self.regions.items()}
         return out

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from scipy.linalg.lapack import dposv
 
 from lawful.perceive.camera_fit import _corners, compose
 
@@ -37,10 +38,27 @@ def median(x: np.ndarray, scratch: bool = False) -> float:
     return float(p[n // 2]) if n % 2 else float(0.5 * (p[:n // 2].max() + p[n // 2]))
 
 
+def solve(Jt: np.ndarray, wt: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """Weighted least squares ``e ~ Jt.T p`` (``Jt``: the Jacobian's columns as rows, ``wt`` the weights; normal
+    equations by Cholesky, a singular one by least squares)."""
+    Jw = Jt * wt
+    H, b = Jw @ Jt.T, Jw @ e
+    x, info = posv(H, b)
+    return x if info == 0 else np.linalg.lstsq(H, b, rcond=1e-12)[0]
+
+
+def posv(H: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, int]:
+    """``H x = b`` for a symmetric positive definite ``H`` (LAPACK's Cholesky ``dposv``: a fifth of the cost of
+    ``np.linalg.solve`` at this size); ``info`` > 0 where ``H`` is not positive definite."""
+    _, x, info = dposv(H, b)
+    return x, info
+
+
 def tukey(r: np.ndarray, use: np.ndarray | None) -> tuple[np.ndarray, float]:
     """Tukey biweights of the residuals ``r`` (zero outside ``use``; None: every residual counts) and the robust
-    sigma they are scaled by (the median absolute deviation of ``r[use]``, at least the quantisation's)."""
-    ru = r.copy() if use is None else r[use]  # (a copy: partitioned in place)
+    sigma they are scaled by (the median absolute deviation of ``r[use]``, at least the quantisation's). The medians
+    are taken in float32 (half the cost of a float64 selection; a relative 1e-7 on the scale)."""
+    ru = (r if use is None else r[use]).astype(np.float32)  # (a copy: partitioned in place)
     m = median(ru, True)
     sig = max(_MAD * median(np.abs(np.subtract(ru, m, out=ru), out=ru), True), _QUANT)
     w = r / (_TUKEY * sig)

@@ -51,7 +51,6 @@ import math
 
 import cv2
 import numpy as np
-from scipy.linalg.lapack import dposv
 
 from lawful.perceive import camera_dense as dense
 from lawful.perceive.camera_moving import Movers
@@ -104,22 +103,6 @@ class _Sampler:
         Dg = cv2.merge([D, cv2.Sobel(D, cv2.CV_32F, 1, 0, ksize=3, scale=0.0625),
                         cv2.Sobel(D, cv2.CV_32F, 0, 1, ksize=3, scale=0.0625)])
         return cv2.remap(Dg, sh._yx + np.float32(x), sh._yy + np.float32(y), cv2.INTER_LINEAR).reshape(-1, 3).T
-
-
-def _solve(Jt: np.ndarray, wt: np.ndarray, e: np.ndarray) -> np.ndarray:
-    """Weighted least squares ``e ~ Jt.T p`` (``Jt``: the Jacobian's columns as rows; normal equations, a singular
-    one by least squares)."""
-    Jw = Jt * wt
-    H, b = Jw @ Jt.T, Jw @ e
-    x, info = _posv(H, b)
-    return x if info == 0 else np.linalg.lstsq(H, b, rcond=1e-12)[0]
-
-
-def _posv(H: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, int]:
-    """``H x = b`` for a symmetric positive definite ``H`` (LAPACK's Cholesky ``dposv``: a fifth of the cost of
-    ``np.linalg.solve`` at this size); ``info`` > 0 where ``H`` is not positive definite."""
-    _, x, info = dposv(H, b)
-    return x, info
 
 
 class Shake:
@@ -208,9 +191,9 @@ class Shake:
             np.add(self._g0h, v[1:], out=Jt[:2])  # the symmetric gradient 0.5 (g0 + g)
             e = v[0] - self.R
             if step == 0:  # first weights from the residuals at the start, brightness fitted (see the module doc)
-                wt = dense.tukey(e - _solve(Jt[2:], wt, e) @ Jt[2:], use)[0]
+                wt = dense.tukey(e - dense.solve(Jt[2:], wt, e) @ Jt[2:], use)[0]
             for _ in range(2):  # reweighting rounds on this linearisation
-                p = _solve(Jt, wt, e)
+                p = dense.solve(Jt, wt, e)
                 r = e - p @ Jt
                 wt = dense.tukey(r, use)[0]
             d = d - p[:2]  # D_k(y + d) ~ D_0(y): the content moved by +d
@@ -249,7 +232,7 @@ class Shake:
             return np.full(2, np.inf)
         score, G = got
         Jw = Jt * wt
-        Hi, info = _posv(Jw @ Jt.T, np.eye(len(Jt)))
+        Hi, info = dense.posv(Jw @ Jt.T, np.eye(len(Jt)))
         if info:
             return np.full(2, np.inf)
         cov = Hi @ (score.T @ score) @ Hi * (G / (G - 1))

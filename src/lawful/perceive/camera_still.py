@@ -47,10 +47,9 @@ _IRLS = 4  # reweighting rounds of the fit
 
 def _robust(J: np.ndarray, e: np.ndarray, use: np.ndarray):
     """Tukey-reweighted least squares ``e ~ J p``: ``(p, residual, weights, normal matrix, robust sigma)``."""
-    r, wt = e, use.astype(float)
+    r, wt, Jt = e, use.astype(float), np.ascontiguousarray(J.T)
     for _ in range(_IRLS):
-        Jw = J * wt[:, None]
-        p = np.linalg.lstsq(Jw.T @ J, Jw.T @ e, rcond=1e-12)[0] if J.shape[1] else np.zeros(0)
+        p = dense.solve(Jt, wt, e) if J.shape[1] else np.zeros(0)
         r = e - J @ p
         wt, sig = dense.tukey(r, use)
     Jw = J * wt[:, None]

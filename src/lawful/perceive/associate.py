@@ -163,6 +163,9 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
     segmented, cand = [], []  # cand: (region index, label, centroid x, y in frame px, area)
     min_area = max(3.0, 0.05 * min(o.ref_area for o in group))
     thin = THIN * min(o.minor for o in group)
+    # a hoop's visible part is its rim, which shows as arcs as thin as the rim where part of it is hidden or off its
+    # colour: thin blobs are candidates, taken where the circle through their outline pins the hoop (below)
+    rim = any(getattr(o.spec, "shape", None) in RIM_SHAPES for o in group)
     for x0, y0, x1, y1 in wins:
         if x1 - x0 < 2 or y1 - y0 < 2:
             continue
@@ -178,7 +181,7 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
             if area < min_area:
                 continue
             cx, cy = reg.cents[k][0] + x0, reg.cents[k][1] + y0
-            if (anywhere or regions.allows(cx, cy)) and not _thin(reg, k, thin, w, h):
+            if (anywhere or regions.allows(cx, cy)) and (rim or not _thin(reg, k, thin, w, h)):
                 cand.append((len(segmented), k, cx, cy, float(area)))
         segmented.append(reg)
         for piece in _pieces_of_merged(reg, group):
@@ -243,6 +246,8 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
             sub = reg.feat[origin[1] - reg.y0:origin[1] - reg.y0 + m.shape[0], origin[0] - reg.x0:origin[0] - reg.x0 + m.shape[1]]
             raw = frame[origin[1]:origin[1] + m.shape[0], origin[0]:origin[0] + m.shape[1]]
             f = measure(m, sub, raw, origin, o, angles, (w, h))
+        if f is not None and rim and not f.touches and minor_spread(m) < thin and rim_centre(m, o.diam) is None:
+            f = None  # an arc whose outline does not pin a circle: its centroid lies up to a radius off the hoop's centre
         if (f is not None and len(group) == 1 and o.speed() > 0.5 * o.diam
                 and (f.blur > 0.5 * o.diam or f.area < 0.5 * o.ref_area)):
             # a motion-blur streak: its colour core is not its mid-exposure point; the share-weighted

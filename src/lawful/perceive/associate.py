@@ -6,7 +6,9 @@ assigns connected components by predicted position and blur-aware area
 stripe) back, and bounds growth: a blob larger than the object and its measured streak allow
 (past four times the object's own area spread) may run along a same-coloured string or wall;
 it is opened with a kernel a fifth of the object's diameter and only the part nearest the
-prediction is kept, or the object is not visible.
+prediction is kept, or the object is not visible. Blobs much thinner than the object (a floor stripe of its
+colour) are no candidates, except for a hoop, whose visible rim may show as thin arcs: those are taken
+where the circle through their outline (:func:`lawful.perceive.blob.rim_centre`) pins its centre.
 :func:`by_contrast` finds an object the colour mask misses — a pale motion-blur streak, a grey
 object — as pixels that mix the object's colour with the background's (the previous sample),
 and locates a streak at its mid-exposure point.

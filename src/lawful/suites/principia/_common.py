@@ -148,10 +148,10 @@ def first_unseen(track: ObjectTrack, case: Case, start: int = 0, bridge: int = 0
     return None
 
 
-
 def unseen_how(track: ObjectTrack, i: int) -> str:
     """How sample ``i`` that :func:`first_unseen` returned was missed: "cut by the frame edge" or "not seen"."""
     return "cut by the frame edge" if track.visible[i] else "not seen"
+
 
 def _passes(c: np.ndarray, bad: np.ndarray, i: int, j: int) -> bool:
     """Whether coordinate ``c`` runs straight through the unseen samples ``i .. j-1``: seen on the two samples on

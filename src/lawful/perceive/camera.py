@@ -183,7 +183,12 @@ class CameraMotion:
         sh = self._shake.verdict(self._n, self.Z)
         why = f"{sh['reason']}; path: {d['reason']}" if sh["used"] else f"{d['reason']}; {sh['reason']}"
         if sh["used"] and d["used"] and not self._shake.agrees(self._keys, self._corners_w, self.Z, self.BEND):
-            sh, why = {**sh, "used": False}, f"{d['reason']}; shake not used: the path also zooms or turns"
+            lost = self._unseen()
+            if lost:
+                d = {**d, "used": False, "reliable": False, "static": False, "reason": f"path not used: {lost} ({d['reason']})"}
+                why = f"{sh['reason']}; {d['reason']}"
+            else:
+                sh, why = {**sh, "used": False}, f"{d['reason']}; shake not used: the path also zooms or turns"
         out = {**d, "used": d["used"] or sh["used"], "shake": sh, "reason": why}
         if sh["used"]:  # every frame's own shift: none is lost (nor below, where every frame registers)
             self._found(out, "every frame's own shift")
@@ -194,6 +199,28 @@ class CameraMotion:
             if ref["used"]:
                 self._found(out, "every frame registered")
         return out
+
+    def _unseen(self) -> str | None:
+        """Why the path is not to be used against a shake measured on every frame, or None. Where the path departs
+        from the shake only along an axis that frame 0's still background leaves unpinned in some frame (a ramp,
+        bare wall or poles across it), what it claims there may rest on what moves on its own (a chain swinging
+        in front: studio P7, 3.8 px of "camera motion" on a still camera): it stands only if the pixels prefer it
+        at every key frame where the two part by more than the pixel vote's resolution (``DELTA``; a real pan
+        along that axis does, a chain's pull is a coin toss)."""
+        sh, keys, c = self._shake, self._keys, self._corners_w
+        loose = sh.unpinned()
+        if not any(loose) or self._kept.frames is None or not sh.agrees(keys, c, self.Z, self.BEND, [not v for v in loose]):
+            return None
+        for i, A, _, _, off in sh.departures(keys, c, self.Z, self.BEND, loose):
+            if off <= dense.DELTA:
+                continue
+            raw, boxes = self._kept.frames[i]
+            keep = ~self._excluded(boxes, raw.shape)
+            if dense.best(dense.smooth(raw), self._D0, [A, sh.work(i)], keep, self._keep0) != 0:
+                a = "".join(n for n, v in zip("xy", loose) if v)
+                return (f"it departs from the shake along {a}, which frame 0's still background does not pin in every "
+                        f"frame, and the pixels prefer the shake at key frame {i}")
+        return None
 
     @staticmethod
     def _found(out: dict, how: str) -> None:

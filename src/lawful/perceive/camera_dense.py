@@ -484,13 +484,15 @@ def covariance(J: np.ndarray, wt: np.ndarray, e: np.ndarray, y: np.ndarray, d: n
     # exceeds it pins the motion: the covariance uses H - Hn, and a direction of (a, b, tx, ty) where
     # the gradient is not ``min_snr`` times what noise alone gives (stripes all along it) has no estimate.
     # Below ``SIGMAS`` the few structures that pin it (a shelf's end, one slanted edge) may leave wrong minima
-    # several px away that the local covariance cannot see: those directions are returned as ``loose``.
+    # several px away that the local covariance cannot see: those directions are returned as ``loose``. The
+    # information is counted once gain and offset are fitted: shifting a brightness ramp changes the offset only.
     Hn = noise_information(d[sel], wt[sel], grad_noise)
     Hr = H.copy()
     Hr[:4, :4] -= Hn
     try:
         L = np.linalg.inv(np.linalg.cholesky(Hn))
-        ev, vec = np.linalg.eigh(L @ H[:4, :4] @ L.T)
+        Hm = H[:4, :4] - (H[:4, 4:] @ np.linalg.solve(H[4:, 4:], H[4:, :4]) if len(H) > 4 else 0.0)  # gain, offset fitted
+        ev, vec = np.linalg.eigh(L @ Hm @ L.T)
         snr = float(np.sqrt(max(ev[0], 0.0)))  # gradient over noise in the weakest direction
         weak = L.T @ vec[:, 0]
         weak = weak / np.abs(weak).max()

@@ -10,7 +10,9 @@ much noise in every sample. Here every frame is registered against frame 0 by a 
   gradient stands above ``SIGMAS`` times the gradient of noise (the median gradient magnitude of the
   background, flat areas being most of it), on the smoothed grey work image; in each frame those where
   something moved on its own since frame 0 (:class:`lawful.perceive.camera_moving.Movers`: strings, a chain,
-  an arm) are left out;
+  an arm) are left out; an axis along which they hold too little information once gain and offset are fitted
+  (stripes along it, a brightness ramp across it, bare poles: :meth:`Shake._information`) is not fitted but held
+  at frame 0's place, its error infinite (fitted, it followed whatever moved: 2 px on a studio chain);
 - the fit: Gauss-Newton on ``D_k(y + d) - (g D_0(y) + c)`` with the gain and offset free (flicker), a few
   steps from the last frame's shift (shake stays within the linear range of images smoothed at 1 px), Tukey-reweighted so that what
   moves on its own (a shadow, a thread, an object outside its box) drops out; the gradient is the mean of
@@ -141,9 +143,9 @@ class Shake:
         self.Rc = self.R - self.R.mean()
         self.g0 = np.stack([gx.ravel()[idx], gy.ravel()[idx]], 1).astype(np.float64)
         self.size = (w, h)
-        # per clip, not per frame: the sampling grid, the gradient energy, the 8-px blocks, the brightness columns
+        # per clip, not per frame: the sampling grid, the 8-px blocks, the brightness columns
         self._yx, self._yy = self.y[:, 0][None].copy(), self.y[:, 1][None].copy()
-        self._g0sq, self._blocks = self.g0 ** 2, dense.block_of(self.y, w)
+        self._blocks = dense.block_of(self.y, w)
         # the whole-pixel shifts that keep the points' 4 x 4 neighbourhoods inside the image and off its one-pixel
         # border (where cv2.Sobel reflects), and the neighbourhoods' flat indices ([16, N]) at the least of them
         self._reach = ((int(1 - xx.min()), int(1 - yy.min())), (int(w - 3 - xx.max()), int(h - 3 - yy.max())))
@@ -192,8 +194,15 @@ class Shake:
             e = v[0] - self.R
             if step == 0:  # first weights from the residuals at the start, brightness fitted (see the module doc)
                 wt = dense.tukey(e - dense.solve(Jt[2:], wt, e) @ Jt[2:], use)[0]
+                free = self._information(Jt, wt) >= SIGMAS ** 2  # an axis not pinned stays at frame 0's place
+                rows, p = np.r_[np.flatnonzero(free), 2, 3], np.zeros(4)
+                if np.any(d[~free] != 0):
+                    d[~free] = 0.0
+                    v = at(d)
+                    np.add(self._g0h, v[1:], out=Jt[:2])
+                    e = v[0] - self.R
             for _ in range(2):  # reweighting rounds on this linearisation
-                p = dense.solve(Jt, wt, e)
+                p[rows] = dense.solve(Jt[rows], wt, e)
                 r = e - p @ Jt
                 wt = dense.tukey(r, use)[0]
             d = d - p[:2]  # D_k(y + d) ~ D_0(y): the content moved by +d
@@ -217,13 +226,21 @@ class Shake:
                 self.failed = f"frame {k}: residual of a {misfit / self.s:.2f} px misregistration: not a pure shift"
                 return
         sd = self._sd(Jt, wt, r)
-        # an axis along which frame 0's gradient is not SIGMAS times what noise alone gives (stripes all along
-        # it) is not pinned: its noise fits a "shift" whose scatter the residuals cannot show
-        info = (wt @ self._g0sq) / max(wt.sum() * self.grad_sd ** 2, 1e-12)
-        self.est.append((d, np.where(info >= SIGMAS ** 2, sd, np.inf), int((wt > 0).sum())))
+        self.est.append((d, np.where(free & (self._information(Jt, wt) >= SIGMAS ** 2), sd, np.inf), int((wt > 0).sum())))
         if not self.sparse and self.stride > 1 and len(self.est) == self.probe + 1:
             chi, fin, bar = self.chi(self.est[1:], self.Z)
             self.sparse = not np.any(fin & (chi > bar))  # no shake so far: key frames only from here on
+
+    def _information(self, Jt: np.ndarray, wt: np.ndarray) -> np.ndarray:
+        """Per axis, the information about the shift once gain and offset are fitted too (one over its variance per
+        unit residual variance), in units of what the gradient of noise alone gives the weighted points. Under
+        ``SIGMAS^2`` the axis is not pinned: stripes all along it, or a smooth ramp across it (a gradient backdrop:
+        shifting a ramp changes the offset), where noise and whatever moves on its own fit a "shift" that the
+        residuals cannot show (a studio chain swinging in front of poles: 4.1 px in y by frame 17, the camera still)."""
+        Hi, bad = dense.posv((Jt * wt) @ Jt.T, np.eye(len(Jt)))
+        if bad:
+            return np.zeros(2)
+        return 1.0 / np.maximum(np.diag(Hi)[:2], 1e-300) / max(wt.sum() * self.grad_sd ** 2, 1e-12)
 
     def _sd(self, Jt: np.ndarray, wt: np.ndarray, r: np.ndarray) -> np.ndarray:
         """Cluster-robust standard errors of the shift along x and y (work px)."""
@@ -278,19 +295,35 @@ class Shake:
             return {"used": False, **ev, "reason": f"shake below its own error: {what}"}
         return {"used": True, **ev, "reason": f"per-frame shake compensated along {ev['axes']} ({Z:g} sd): {what}"}
 
-    def agrees(self, keys: list[tuple], corners: np.ndarray, Z: float, floor: float) -> bool:
+    def agrees(self, keys: list[tuple], corners: np.ndarray, Z: float, floor: float, along=(True, True)) -> bool:
         """Whether the key-frame path (``(index, work transform, method, info)``, info's ``u`` its standard error at
         the work frame's ``corners``) is this shake where both were estimated: within ``Z`` of their joint error
-        at the corners, or ``floor`` work px (the path's own tolerance for corner noise). A camera that also
-        zooms or turns (a hand-held one) is the path's, not a shake."""
-        ax = np.asarray(self._axes, float)
-        for i, A, method, info in keys[1:]:
+        at the corners, or ``floor`` work px (the path's own tolerance for corner noise), along the axes ``along``.
+        A camera that also zooms or turns (a hand-held one) is the path's, not a shake."""
+        return not self.departures(keys, corners, Z, floor, along)
+
+    def departures(self, keys: list[tuple], corners: np.ndarray, Z: float, floor: float,
+                   along=(True, True)) -> list[tuple]:
+        """The key frames where the path is not this shake (see :meth:`agrees`), each with the distance (work px)."""
+        ax, out = np.asarray(self._axes, float), []
+        for key in keys[1:]:
+            i, A, method, info = key
             if method == "hold" or i >= len(self.est):
                 continue
-            off, sd = self._gap(i, A, ax, corners)
+            off, sd = self._gap(i, A, ax, corners, along)
             if off > max(floor, Z * np.hypot(info.get("u", 0.0), np.max(np.where(ax > 0, sd, 0.0)))):
-                return False
-        return True
+                out.append((*key, off))
+        return out
+
+    def unpinned(self) -> tuple[bool, bool]:
+        """Per axis, whether frame 0's still background left it unpinned in some frame, every frame registered."""
+        if self.failed is not None or self.sparse or len(self.est) < 2:
+            return False, False
+        return tuple(bool(v) for v in np.any(~np.isfinite(np.array([e[1] for e in self.est[1:]])), 0))
+
+    def work(self, i: int) -> np.ndarray:
+        """Frame ``i``'s transform to frame 0 in work px, along the compensated axes."""
+        return self.transforms()[i] * [[1.0, 1.0, self.s], [1.0, 1.0, self.s]]
 
     def explains(self, i: int, A: np.ndarray, u: float, corners: np.ndarray, Z: float, floor: float) -> bool:
         """Whether key frame ``i``'s path estimate ``A`` (work px; ``u`` its standard error at the ``corners``) is
@@ -302,8 +335,10 @@ class Shake:
         off, sd = self._gap(i, A, np.ones(2), corners)
         return bool(off <= max(floor, Z * np.hypot(u, sd.max())))
 
-    def _gap(self, i: int, A: np.ndarray, ax: np.ndarray, corners: np.ndarray) -> tuple[float, np.ndarray]:
-        """Largest distance at ``corners`` between ``A`` and frame ``i``'s shift along the axes ``ax``, and its sd."""
+    def _gap(self, i: int, A: np.ndarray, ax: np.ndarray, corners: np.ndarray,
+             along=(True, True)) -> tuple[float, np.ndarray]:
+        """Largest distance at ``corners``, along the axes ``along``, between ``A`` and frame ``i``'s shift along the
+        axes ``ax``, and its sd."""
         d, sd, _ = self.est[i]
         T = np.array([[1.0, 0.0, -ax[0] * d[0]], [0.0, 1.0, -ax[1] * d[1]]])
-        return float(np.abs(corners @ (A - T)[:, :2].T + (A - T)[:, 2]).max()), sd
+        return float(np.abs(corners @ (A - T)[:, :2].T + (A - T)[:, 2])[:, list(along)].max()), sd

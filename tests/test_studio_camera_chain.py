@@ -1,0 +1,48 @@
+"""A chain swinging across a studio backdrop in front of a still, jittering camera (WMLE P7, seed 1000).
+
+The backdrop and the two poles pin only horizontal motion once a flicker's gain and offset are fitted; the chain is
+what carries vertical edges. Before, the per-frame shake fitted a vertical shift all the same, started each frame
+from the last one, followed the chain out of range (4.1 px from frame 0 at frame 17) and was lost for the clip,
+and the key-frame path, which followed the chain to 3.8 px of vertical "camera motion", was compensated. Now the
+shake holds the vertical axis at frame 0's place and measures the horizontal jitter on every frame; the path,
+departing from it only vertically where the pixels do not prefer it, is not used and the clip is marked not
+reliable.
+"""
+
+import numpy as np
+import pytest
+
+from studio_support import one_subframe  # noqa: F401 (GL set-up, or skip the module)
+
+from lawful.perceive import camera_shake  # noqa: E402
+from lawful.runner.evaluate import evaluate_video  # noqa: E402
+from lawful.video import write_video  # noqa: E402
+from lawful.world.studio import StudioStyle  # noqa: E402
+
+
+@pytest.mark.usefixtures("one_subframe")
+def test_a_swinging_chain_does_not_drag_the_shake_along_an_axis_nothing_still_pins(tmp_path, monkeypatch):
+    made = []
+    real = camera_shake.Shake.__init__
+
+    def keep(self, *a, **k):
+        real(self, *a, **k)
+        made.append(self)
+
+    monkeypatch.setattr(camera_shake.Shake, "__init__", keep)
+    sc = StudioStyle().make("wmle", "hanging_chain", 0, 1000)
+    assert sc.world.look.jitter_px < 1.0  # the renderer shakes the picture by under a pixel, nothing more
+    clip = write_video(tmp_path / "chain.mp4", sc.render("true"), sc.case.fps)
+    ev = evaluate_video(sc.case, clip)
+    (sh,) = made
+    d = np.array([e[0] for e in sh.est]) / sh.s
+    sd = np.array([e[1] for e in sh.est]) / sh.s
+    assert sh.failed is None and len(d) == round(sc.case.fps * sc.case.duration), sh.failed
+    # y: pinned in frame 1 by the chain, not yet swinging; from then on nothing still pins it
+    assert np.all(d[2:, 1] == 0.0) and not np.any(np.isfinite(sd[2:, 1]))
+    assert np.abs(d[:, 0]).max() <= sc.world.look.jitter_px + 0.1 and np.all(np.isfinite(sd[1:, 0]))
+    shake = ev.evidence["tracks_meta"]["camera"]["shake"]
+    assert shake["axes"] == "x" and 0.1 < shake["rms_px"][0] < 1.0 and shake["sd_px"][1] == float("inf")
+    cam = ev.evidence["tracks_meta"]["camera"]
+    assert shake["used"] and cam["used"] and not cam["reliable"] and "pixels prefer the shake" in cam["reason"]
+    assert ev.status == "scored" and ev.scores["P7"].value > 97

@@ -4,7 +4,7 @@ Shifting a brightness ramp (a gradient backdrop) changes every pixel by the same
 offset of a flicker fitted too, the ramp says nothing about a shift across it, however steep. The intensity
 registration (:func:`lawful.perceive.camera_dense.covariance`) and the per-frame shake
 (:class:`lawful.perceive.camera_shake.Shake`) judge a direction by its information once gain and offset are
-fitted, and the shake holds an axis it cannot pin at frame 0's place.
+fitted; the shake states no error along an axis it cannot pin and does not start the next frame from it.
 """
 
 import cv2
@@ -64,9 +64,9 @@ def _ramp_scene(n=40, seed=0, amp=0.6):
     return out, np.array(shifts)
 
 
-def test_the_shake_holds_an_axis_it_cannot_pin_at_frame_0s_place():
-    """Poles pin x, the ramp pins nothing along y: every frame's y shift stays 0 with no error stated (before, it
-    wandered, started each frame from the last one), x follows the shake within 0.05 px, and only x is undone."""
+def test_the_shake_undoes_only_the_axis_it_can_pin():
+    """Poles pin x, the ramp pins nothing along y: no frame states an error for its y shift (before, the ramp's
+    gradient counted as information), x follows the shake within 0.05 px, and only x is undone."""
     frames, shifts = _ramp_scene()
     est = camera.CameraMotion()
     for f in frames:
@@ -76,7 +76,7 @@ def test_the_shake_holds_an_axis_it_cannot_pin_at_frame_0s_place():
     d = np.array([e[0] for e in sh.est]) / sh.s
     sd = np.array([e[1] for e in sh.est]) / sh.s
     assert sh.failed is None and len(d) == len(frames)
-    assert np.all(d[:, 1] == 0.0) and not np.any(np.isfinite(sd[1:, 1])), (d[:, 1], sd[:, 1])
+    assert not np.any(np.isfinite(sd[1:, 1])), sd[:, 1]
     assert np.sqrt(np.mean((d[1:, 0] - shifts[1:, 0]) ** 2)) < 0.05
     assert s["shake"]["used"] and s["shake"]["axes"] == "x", s["reason"]
     got = np.array([-A[:, 2] for A in est.transforms])

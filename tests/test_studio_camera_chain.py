@@ -1,10 +1,11 @@
 """A chain swinging across a studio backdrop in front of a still, jittering camera (WMLE P7, seed 1000).
 
 The backdrop and the two poles pin only horizontal motion once a flicker's gain and offset are fitted; the chain is
-what carries vertical edges. Before, the per-frame shake fitted a vertical shift all the same, started each frame
+what carries vertical edges. Before, the per-frame shake counted a vertical shift as pinned, started each frame
 from the last one, followed the chain out of range (4.1 px from frame 0 at frame 17) and was lost for the clip,
 and the key-frame path, which followed the chain to 3.8 px of vertical "camera motion", was compensated. Now the
-shake holds the vertical axis at frame 0's place and measures the horizontal jitter on every frame; the path,
+shake states no vertical error, starts no frame from a vertical value and measures the horizontal jitter on every
+frame; the path,
 departing from it only vertically where the pixels do not prefer it, is not used and the clip is marked not
 reliable.
 """
@@ -39,7 +40,7 @@ def test_a_swinging_chain_does_not_drag_the_shake_along_an_axis_nothing_still_pi
     sd = np.array([e[1] for e in sh.est]) / sh.s
     assert sh.failed is None and len(d) == round(sc.case.fps * sc.case.duration), sh.failed
     # y: pinned in frame 1 by the chain, not yet swinging; from then on nothing still pins it
-    assert np.all(d[2:, 1] == 0.0) and not np.any(np.isfinite(sd[2:, 1]))
+    assert not np.any(np.isfinite(sd[2:, 1]))
     assert np.abs(d[:, 0]).max() <= sc.world.look.jitter_px + 0.1 and np.all(np.isfinite(sd[1:, 0]))
     shake = ev.evidence["tracks_meta"]["camera"]["shake"]
     assert shake["axes"] == "x" and 0.1 < shake["rms_px"][0] < 1.0 and shake["sd_px"][1] == float("inf")

@@ -11,8 +11,9 @@ much noise in every sample. Here every frame is registered against frame 0 by a 
   background, flat areas being most of it), on the smoothed grey work image; in each frame those where
   something moved on its own since frame 0 (:class:`lawful.perceive.camera_moving.Movers`: strings, a chain,
   an arm) are left out; an axis along which they hold too little information once gain and offset are fitted
-  (stripes along it, a brightness ramp across it, bare poles: :meth:`Shake._information`) is not fitted but held
-  at frame 0's place, its error infinite (fitted, it followed whatever moved: 2 px on a studio chain);
+  (stripes along it, a brightness ramp across it, bare poles: :meth:`Shake._information`) has an infinite error, is
+  not checked against ``MAX_PX`` and is not where the next frame starts (started from the last frame's value, it
+  drifted with whatever moved: 4.1 px by frame 17 on a studio chain, and the shake was lost);
 - the fit: Gauss-Newton on ``D_k(y + d) - (g D_0(y) + c)`` with the gain and offset free (flicker), a few
   steps from the last frame's shift (shake stays within the linear range of images smoothed at 1 px), Tukey-reweighted so that what
   moves on its own (a shadow, a thread, an object outside its box) drops out; the gradient is the mean of
@@ -185,8 +186,10 @@ class Shake:
             self.failed = f"frame {k}: too few background points off the objects ({int(use.sum())})"
             return
         at = _Sampler(D, self)
-        # from the last frame's shift (shake is correlated from frame to frame: fewer steps), else from zero
-        d, wt = next((e[0].copy() for e in reversed(self.est) if np.all(np.isfinite(e[0]))), np.zeros(2)), use.astype(float)
+        # from the last frame's shift where it was pinned (shake is correlated from frame to frame: fewer steps), else
+        # from zero: an axis nothing pins drifts when each frame starts where the last one wandered to
+        last = next((e for e in reversed(self.est) if np.all(np.isfinite(e[0]))), self.est[0])
+        d, wt = np.where(np.isfinite(last[1]), last[0], 0.0), use.astype(float)
         Jt = self._Jt.copy()
         for step in range(_STEPS):
             v = at(d)  # frame k and half its gradient at y + d
@@ -194,22 +197,16 @@ class Shake:
             e = v[0] - self.R
             if step == 0:  # first weights from the residuals at the start, brightness fitted (see the module doc)
                 wt = dense.tukey(e - dense.solve(Jt[2:], wt, e) @ Jt[2:], use)[0]
-                free = self._information(Jt, wt) >= SIGMAS ** 2  # an axis not pinned stays at frame 0's place
-                rows, p = np.r_[np.flatnonzero(free), 2, 3], np.zeros(4)
-                if np.any(d[~free] != 0):
-                    d[~free] = 0.0
-                    v = at(d)
-                    np.add(self._g0h, v[1:], out=Jt[:2])
-                    e = v[0] - self.R
             for _ in range(2):  # reweighting rounds on this linearisation
-                p[rows] = dense.solve(Jt[rows], wt, e)
+                p = dense.solve(Jt, wt, e)
                 r = e - p @ Jt
                 wt = dense.tukey(r, use)[0]
             d = d - p[:2]  # D_k(y + d) ~ D_0(y): the content moved by +d
             if np.abs(p[:2]).max() < 1e-3:
                 break
-        if not np.all(np.isfinite(d)) or np.abs(d).max() > MAX_PX:
-            self.failed = f"frame {k}: {np.abs(d / self.s).max():.2f} px from frame 0, beyond shake"
+        pinned = self._information(Jt, wt) >= SIGMAS ** 2
+        if not np.all(np.isfinite(d)) or np.abs(d[pinned]).max(initial=0.0) > MAX_PX:
+            self.failed = f"frame {k}: {np.abs(d[pinned] / self.s).max():.2f} px from frame 0, beyond shake"
             return
         # what the shift leaves, as a displacement (|residual| / |gradient|), its median over the gradient information
         # (|gradient|^2) within ``bound``: noise leaves a small fraction of a pixel, a zoom, turn or larger motion
@@ -226,7 +223,7 @@ class Shake:
                 self.failed = f"frame {k}: residual of a {misfit / self.s:.2f} px misregistration: not a pure shift"
                 return
         sd = self._sd(Jt, wt, r)
-        self.est.append((d, np.where(free & (self._information(Jt, wt) >= SIGMAS ** 2), sd, np.inf), int((wt > 0).sum())))
+        self.est.append((d, np.where(pinned, sd, np.inf), int((wt > 0).sum())))
         if not self.sparse and self.stride > 1 and len(self.est) == self.probe + 1:
             chi, fin, bar = self.chi(self.est[1:], self.Z)
             self.sparse = not np.any(fin & (chi > bar))  # no shake so far: key frames only from here on

@@ -204,7 +204,10 @@ class Shake:
             d = d - p[:2]  # D_k(y + d) ~ D_0(y): the content moved by +d
             if np.abs(p[:2]).max() < 1e-3:
                 break
-        pinned = self._information(Jt, wt) >= SIGMAS ** 2
+        Jw = Jt * wt
+        Hi, bad = dense.posv(Jw @ Jt.T, np.eye(len(Jt)))  # the normal matrix's inverse (None: singular)
+        Hi = None if bad else Hi
+        pinned = self._information(Hi, wt) >= SIGMAS ** 2
         if not np.all(np.isfinite(d)) or np.abs(d[pinned]).max(initial=0.0) > MAX_PX:
             self.failed = f"frame {k}: {np.abs(d[pinned] / self.s).max():.2f} px from frame 0, beyond shake"
             return
@@ -222,33 +225,30 @@ class Shake:
             if misfit > self.bound:
                 self.failed = f"frame {k}: residual of a {misfit / self.s:.2f} px misregistration: not a pure shift"
                 return
-        sd = self._sd(Jt, wt, r)
+        sd = self._sd(Jt, Jw, Hi, wt, r)
         self.est.append((d, np.where(pinned, sd, np.inf), int((wt > 0).sum())))
         if not self.sparse and self.stride > 1 and len(self.est) == self.probe + 1:
             chi, fin, bar = self.chi(self.est[1:], self.Z)
             self.sparse = not np.any(fin & (chi > bar))  # no shake so far: key frames only from here on
 
-    def _information(self, Jt: np.ndarray, wt: np.ndarray) -> np.ndarray:
+    def _information(self, Hi: np.ndarray | None, wt: np.ndarray) -> np.ndarray:
         """Per axis, the information about the shift once gain and offset are fitted too (one over its variance per
-        unit residual variance), in units of what the gradient of noise alone gives the weighted points. Under
+        unit residual variance: ``Hi`` the inverse normal matrix, None where singular), in units of what the gradient
+        of noise alone gives the weighted points. Under
         ``SIGMAS^2`` the axis is not pinned: stripes all along it, or a smooth ramp across it (a gradient backdrop:
         shifting a ramp changes the offset), where noise and whatever moves on its own fit a "shift" that the
         residuals cannot show (a studio chain swinging in front of poles: 4.1 px in y by frame 17, the camera still)."""
-        Hi, bad = dense.posv((Jt * wt) @ Jt.T, np.eye(len(Jt)))
-        if bad:
+        if Hi is None:
             return np.zeros(2)
         return 1.0 / np.maximum(np.diag(Hi)[:2], 1e-300) / max(wt.sum() * self.grad_sd ** 2, 1e-12)
 
-    def _sd(self, Jt: np.ndarray, wt: np.ndarray, r: np.ndarray) -> np.ndarray:
-        """Cluster-robust standard errors of the shift along x and y (work px)."""
+    def _sd(self, Jt: np.ndarray, Jw: np.ndarray, Hi: np.ndarray | None, wt: np.ndarray, r: np.ndarray) -> np.ndarray:
+        """Cluster-robust standard errors of the shift along x and y (work px); ``Jw`` the weighted Jacobian, ``Hi``
+        the inverse normal matrix (None where singular)."""
         got = dense.block_scores(Jt.T, wt, r, self.y, self.size[0], self._blocks)
-        if got is None:
+        if got is None or Hi is None:
             return np.full(2, np.inf)
         score, G = got
-        Jw = Jt * wt
-        Hi, info = dense.posv(Jw @ Jt.T, np.eye(len(Jt)))
-        if info:
-            return np.full(2, np.inf)
         cov = Hi @ (score.T @ score) @ Hi * (G / (G - 1))
         # at least what the two images' rounding alone leaves (independent per point): a noise-free render's
         # residuals are near zero where the codec copied the background, not its shift known to 0.0002 px
@@ -318,9 +318,11 @@ class Shake:
             return False, False
         return tuple(bool(v) for v in np.any(~np.isfinite(np.array([e[1] for e in self.est[1:]])), 0))
 
-    def work(self, i: int) -> np.ndarray:
-        """Frame ``i``'s transform to frame 0 in work px, along the compensated axes."""
-        return self.transforms()[i] * [[1.0, 1.0, self.s], [1.0, 1.0, self.s]]
+    def work(self, i: int, ax: np.ndarray | None = None) -> np.ndarray:
+        """Frame ``i``'s transform to frame 0 in work px, along the axes ``ax`` (default: the compensated ones)."""
+        ax = np.asarray(self._axes, float) if ax is None else ax
+        d = self.est[i][0]
+        return np.array([[1.0, 0.0, -ax[0] * d[0]], [0.0, 1.0, -ax[1] * d[1]]])
 
     def explains(self, i: int, A: np.ndarray, u: float, corners: np.ndarray, Z: float, floor: float) -> bool:
         """Whether key frame ``i``'s path estimate ``A`` (work px; ``u`` its standard error at the ``corners``) is
@@ -336,6 +338,5 @@ class Shake:
              along=(True, True)) -> tuple[float, np.ndarray]:
         """Largest distance at ``corners``, along the axes ``along``, between ``A`` and frame ``i``'s shift along the
         axes ``ax``, and its sd."""
-        d, sd, _ = self.est[i]
-        T = np.array([[1.0, 0.0, -ax[0] * d[0]], [0.0, 1.0, -ax[1] * d[1]]])
-        return float(np.abs(corners @ (A - T)[:, :2].T + (A - T)[:, 2])[:, list(along)].max()), sd
+        T = self.work(i, ax)
+        return float(np.abs(corners @ (A - T)[:, :2].T + (A - T)[:, 2])[:, list(along)].max()), self.est[i][1]

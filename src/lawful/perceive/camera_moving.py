@@ -26,7 +26,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from lawful.perceive.camera_dense import _MAD, _QUANT, median, tukey
+from lawful.perceive.camera_dense import _MAD, SCALE_N, median, scale, tukey
 
 RADIUS = 1  # work px: the shake the envelope tolerates (the shake registration's linear range at 1-px smoothing)
 _QUANTILES = np.linspace(2, 98, 25)  # of the background's intensities, matched for the brightness change
@@ -83,7 +83,7 @@ class Movers:
         gx = cv2.Sobel(D0, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
         gy = cv2.Sobel(D0, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
         mag = cv2.magnitude(gx, gy)
-        self._edges = keep0 & (mag > 3 * _MAD * float(np.median(mag[keep0]))) if keep0.any() else keep0
+        self._edges = keep0 & (mag > 3 * _MAD * median(mag[keep0])) if keep0.any() else keep0
         self._n_edges = int(np.count_nonzero(self._edges))
         self._last: tuple = (None, None)  # (image, its mask): a key frame asked twice is worked out once
         self.share = 0.0  # share of frame 0's background edges the last mask marked
@@ -109,7 +109,7 @@ class Movers:
         a, c = self._qline(_quantiles(v))
         x, y = self._x[on], v.astype(np.float64)
         for _ in range(2 if pairs else 0):
-            wt = tukey(y - (a * x + c), None)[0]
+            wt = tukey(y - (a * x + c), None, SCALE_N)[0]
             if wt.sum() < 25:
                 break
             a, c = _line(x, y, wt)
@@ -126,8 +126,7 @@ class Movers:
             Dm = D - np.float32(c)
             Dm /= np.float32(a)  # in frame 0's brightness
             diff = Dm.ravel()[sel] - self.D0.ravel()[sel]
-            t = np.float32(self.z * max(_MAD * median(np.abs(np.subtract(diff, median(diff, True), out=diff), out=diff),
-                                                        True), _QUANT))
+            t = np.float32(self.z * scale(diff, SCALE_N))
             lo, hi = cv2.erode(Dm, self._k), cv2.dilate(Dm, self._k)
             # in place: lo0 - t <= Dm <= hi0 + t and lo - t <= D0 <= hi + t (these run on every registered frame)
             inside = cv2.inRange(Dm, np.subtract(self.lo0, t, out=self._lo), np.add(self.hi0, t, out=self._hi))

@@ -100,26 +100,6 @@ def test_prefetched_frames_match_and_stop_early(tmp_path):
         open_frames(tmp_path / "missing.mp4", prefetch=2)
 
 
-def test_in_background_returns_what_the_call_returns_or_raises_its_error(tmp_path):
-    import threading
-
-    from lawful.threads import in_background
-    from lawful.timing import frame_timestamps
-
-    p = write_video(tmp_path / "a.mp4", _frames(12), fps=24)
-    gate = threading.Event()
-    got = in_background(lambda path: (gate.wait(5), frame_timestamps(path))[1], p)
-    assert "lawful-background" in {t.name for t in threading.enumerate()}  # runs beside the caller
-    gate.set()
-    assert np.allclose(got(), np.arange(12) / 24)
-
-    def broken():
-        raise ValueError("no container")
-
-    with pytest.raises(ValueError, match="no container"):
-        in_background(broken)()
-
-
 def _write_vfr(path, intervals_ms):
     """An H.264 file whose frames are shown for the given intervals (ms): a variable-frame-rate clip."""
     from fractions import Fraction

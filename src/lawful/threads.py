@@ -53,27 +53,3 @@ def prefetched(it: Iterator, size: int) -> Iterator:
             thread.join()
 
     return consume()
-
-
-def in_background(fn, *args):
-    """Start ``fn(*args)`` on a daemon thread; returns a function that waits for it and returns its result (or
-    raises its exception). For work that waits on files (opening a container) while the caller computes."""
-    out: list = []
-
-    def work() -> None:
-        try:
-            out.append((True, fn(*args)))
-        except BaseException as e:  # handed to the caller
-            out.append((False, e))
-
-    thread = threading.Thread(target=work, name="lawful-background", daemon=True)
-    thread.start()
-
-    def result():
-        thread.join()
-        ok, value = out[0]
-        if not ok:
-            raise value
-        return value
-
-    return result

@@ -49,7 +49,6 @@ from lawful.perceive.segment import (
     learn_from_box,
     rgb_to_features,
 )
-from lawful.threads import in_background
 from lawful.tracks import Tracks
 from lawful.timing import clip_times, frame_timestamps
 from lawful.video import Span, VideoError, open_frames, probe
@@ -361,8 +360,6 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
               if plan.compensate_camera and case.camera != "fixed" else None)
     size = prev = reader = None
     t_decode = t_camera = t_regions = t_setup = 0.0
-    # the container's timestamps (a second opening of the file: 2 ms) are read while the frames are tracked
-    stamps = None if case.capture_fps else in_background(frame_timestamps, video_path)
     t_open = time.perf_counter() - t_start
     with closing(frames_in):  # stops the decoding thread, also when an object is not found
         while True:
@@ -451,7 +448,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
         clip_t, timing = np.arange(n_decoded) / case.capture_fps, {"vfr": None, "capture_fps": case.capture_fps}
     else:  # the time rule; a variable-rate file by its own timestamps
         duration = case.duration
-        ts = stamps()
+        ts = frame_timestamps(video_path)
         if ts is not None and span != Span():
             ts = ts[span.first:span.first + n_decoded]
         clip_t, timing = clip_times(n_decoded, duration, ts)

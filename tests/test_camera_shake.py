@@ -49,10 +49,10 @@ def test_noise_alone_is_not_taken_for_shake():
     s = _run(frames, truth).summary()
     assert not s["used"] and not s["shake"]["used"] and s["shake"]["axes"] == "", s["reason"]
     assert all(c < s["shake"]["bar"] for c in s["shake"]["chi2"])
-    # once the first PROBE (8) frames showed none, no later frame is registered (the cost of a still camera)
+    # once the first PROBE (4) frames showed none, no later frame is registered (the cost of a still camera)
     from lawful.perceive.camera_shake import PROBE
 
-    assert PROBE == 8 and s["shake"]["frames"] == PROBE, s["shake"]
+    assert PROBE == 4 and s["shake"]["frames"] == PROBE, s["shake"]
 
 
 def test_a_shake_is_compensated_only_where_it_exceeds_its_own_error():

@@ -39,11 +39,12 @@ its size.
 Registering every frame costs several times the decoding. So the same test runs once the first ``probe``
 frames are in (:data:`PROBE`): where they show no such shake on either axis (a still camera on a stand, a
 render), no later frame is registered (:meth:`Shake.take`) and such a clip's shake is never used (a shake that
-shows only later was not measured on every frame; the key-frame path handles it). Eight frames suffice: the
-scatter statistic then has 7 degrees of freedom, and a shake is seen once its variance exceeds about 5 times
-its estimates' (4.2 with 16 frames), while compensating it pays only above 2; a studio render's shake stands
-at 87 to 1569 times, per axis (measured on two clips). A 16-frame probe and key frames registered after it cost a
-third of a still flat clip's camera time (83.8 -> 56.1 ms for 195 frames).
+shows only later was not measured on every frame; the key-frame path handles it). Four frames suffice: the
+scatter statistic then has 3 degrees of freedom, and a shake is seen once its variance exceeds about 7 times
+its estimates' (5.2 with 8 frames, 4.2 with 16), while compensating it pays only above 2 and a shake under 7
+times is under 0.05 px at the studio's 0.017 px sd; a studio render's shake stands at 87 to 1569 times, per axis
+(measured on two clips). A 16-frame probe and key frames registered after it cost a third of a still flat clip's
+camera time (83.8 -> 56.1 ms for 195 frames); 4 frames instead of 8, another eighth (0.224 -> 0.196 ms a frame).
 While every frame is registered, a key frame whose path estimate is the shake (:meth:`Shake.explains`) does not
 make the key-frame path estimate the frames between (the bend is the shake, already measured on each of them).
 """
@@ -60,7 +61,7 @@ from lawful.perceive.camera_moving import Movers
 
 SIGMAS = 3.0  # gradient, in sigmas of the gradient of noise, for a pixel to pin the shift
 MAX_POINTS = 2000  # reference points (work px), spread evenly (8000: sd 0.016 -> 0.017 px on a studio shake, 4x the cost)
-PROBE = 8  # frames registered before a clip without shake stops registering every frame (see the module doc)
+PROBE = 4  # frames registered before a clip without shake stops registering every frame (see the module doc)
 MAX_PX = 2.0  # work px: beyond this a pure translation about frame 0 is not shake (the path decides)
 _STEPS = 4  # Gauss-Newton steps per frame
 

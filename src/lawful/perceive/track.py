@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from lawful.case import Case, ObjectSpec, is_box
+from lawful.memory import frame_sized_heap
 from lawful.perceive import camera as cam
 from lawful.perceive.associate import by_contrast, step_group
 from lawful.perceive.objects import Found, Regions, Tracked, moments2, spreads
@@ -337,6 +338,7 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     from lawful.perceive.regions import Reader
     from lawful.perceive.plan import TrackingPlan
 
+    frame_sized_heap()  # frames made on one thread and freed on another: keep their memory (lawful.memory)
     plan = plan or TrackingPlan()
     every = max(1, int(plan.every))
     t_start = time.perf_counter()

@@ -241,3 +241,34 @@ def test_the_same_frames_give_the_same_bytes_whatever_the_cores(tmp_path):
             os.sched_setaffinity(0, cpus)
         digests.append(hashlib.sha256(path.read_bytes()).hexdigest())
     assert digests[0] == digests[1]
+
+
+def test_opencv_threads_are_set_inside_the_block_and_restored_after():
+    import cv2
+
+    from lawful.threads import opencv_threads
+
+    before = cv2.getNumThreads()
+    with opencv_threads(1):
+        assert cv2.getNumThreads() == 1
+    assert cv2.getNumThreads() == before
+    with pytest.raises(RuntimeError), opencv_threads(1):
+        raise RuntimeError("a failed tracking")
+    assert cv2.getNumThreads() == before
+
+
+def test_opencv_threads_leave_a_pool_of_that_size_alone(monkeypatch):
+    """In a forked worker the pool is already on one thread: it is not set again (that can deadlock)."""
+    import cv2
+
+    from lawful.threads import opencv_threads
+
+    before = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        monkeypatch.setattr(cv2, "setNumThreads", lambda n: (_ for _ in ()).throw(AssertionError("set")))
+        with opencv_threads(1):
+            pass
+    finally:
+        monkeypatch.undo()
+        cv2.setNumThreads(before)

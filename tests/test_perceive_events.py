@@ -155,3 +155,17 @@ def test_an_impact_inside_a_short_tracking_gap_is_still_found():
     s = y.copy()
     s[16:19] = np.nan  # three samples: too long to say what happened in between
     assert events.impacts(s, ground_y=200, tol=3) == []
+
+
+def test_savgol_is_scipys_filter_by_its_matrix_made_once_per_length():
+    from scipy.signal import savgol_filter
+
+    rng = np.random.default_rng(3)
+    for n in (4, 7, 96, events.MATRIX_N, events.MATRIX_N + 1):
+        y = np.cumsum(rng.standard_normal(n)) * 30
+        for w, o in ((7, 2), (5, 2), (3, 1)):
+            if w <= n:
+                want = savgol_filter(y, w, o, mode="interp")
+                assert np.allclose(events.savgol(y, w, o), want, rtol=1e-12, atol=1e-9 * np.abs(want).max())
+    S = events.savgol_matrix(96, 7, 2)
+    assert events.savgol_matrix(96, 7, 2) is S and not S.flags.writeable

@@ -588,7 +588,7 @@ def test_a_ball_landing_beside_a_resting_look_alike_keeps_its_identity(tmp_path,
     import lawful.perceive.track as T
 
     if not with_rivals:
-        monkeypatch.setattr(T, "_decoys", lambda objs, rgb: [])
+        monkeypatch.setattr(T, "lookalikes", lambda objs, rgb: [])
     r, floor, n = 9.0, 225.0, 36
     t = np.arange(n)
     y = np.empty(n)

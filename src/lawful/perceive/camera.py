@@ -132,6 +132,7 @@ class CameraMotion:
         self._shake: Shake | None = None  # per-frame shake about frame 0 (used only where the path is static)
         self._last = (-1, None, None)  # (index, plain grey, smoothed) of the last frame the shake took
         self._kept = camera_refine.Kept()  # every frame, for registering each where the path is used
+        self._decided: tuple[int, dict | None] = (-1, None)  # (updates, decision) of the last decision
 
     # --- streaming ---------------------------------------------------------------------
     def update(self, rgb: np.ndarray, boxes=None) -> None:
@@ -176,6 +177,13 @@ class CameraMotion:
         (:func:`lawful.perceive.camera_path.decide`)."""
         if self._held:
             self._flush()
+        if self._decided[0] == self._n:  # (transforms and summary both ask, after the last frame)
+            return self._decided[1]
+        self._decided = (self._n, self._decide())
+        return self._decided[1]
+
+    def _decide(self) -> dict:
+        """:meth:`decision`, worked out."""
         gw, gh = self._corners_w[3] + 1 if len(self._corners_w) else (1, 1)
         d = path.decide(self._keys, self._corners_w, (gw, gh), self._s, self.Z, self.max_uncertainty, self.min_shift)
         if self._shake is None:  # every frame's own shift, where it holds, beats key frames (shake is not a path)

@@ -9,6 +9,8 @@ impacts). :func:`index_to_time` turns such an index into seconds with the track'
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 
@@ -24,6 +26,27 @@ def _runs(finite: np.ndarray) -> list[tuple[int, int]]:
     f = np.concatenate([[False], np.asarray(finite, bool), [False]])
     d = np.flatnonzero(np.diff(f.astype(int)))
     return list(zip(d[::2], d[1::2]))
+
+
+MATRIX_N = 400  # runs up to this long are filtered by the filter's own matrix (1.3 MB at most, made once per length)
+
+
+def savgol(y: np.ndarray, window: int, order: int) -> np.ndarray:
+    """scipy's Savitzky-Golay filter of one finite run ``y`` (``mode="interp"``). The filter is linear: up to
+    :data:`MATRIX_N` samples it is applied as its matrix (:func:`savgol_matrix`), equal to the filter to rounding
+    and made once per run length (scipy refits its coefficients and both edges on every call: 0.86 ms for 96
+    samples, 2 % of evaluating a flat 640x360 clip)."""
+    if len(y) > MATRIX_N:
+        return _scipy_signal().savgol_filter(y, window, order, mode="interp")
+    return savgol_matrix(len(y), window, order) @ y
+
+
+@lru_cache(maxsize=32)
+def savgol_matrix(n: int, window: int, order: int) -> np.ndarray:
+    """``S`` with ``savgol_filter(y, window, order, mode="interp") == S @ y`` for runs of ``n`` samples (read-only)."""
+    op = _scipy_signal().savgol_filter(np.eye(n), window, order, axis=0, mode="interp")
+    op.flags.writeable = False
+    return op
 
 
 def smooth(y, window: int = 7, order: int = 2) -> np.ndarray:
@@ -42,7 +65,7 @@ def smooth(y, window: int = 7, order: int = 2) -> np.ndarray:
         win = min(window if window % 2 else window + 1, n if n % 2 else n - 1)
         if win <= order + 1:
             continue
-        out[a:b] = _scipy_signal().savgol_filter(y[a:b], win, order, mode="interp")
+        out[a:b] = savgol(y[a:b], win, order)
     return out
 
 

@@ -170,7 +170,7 @@ def smoothed_steps(signal, noise_sigma: float, window: int = 7, degree: int = 2)
     ``D`` the differenced smoothing matrix of the run (edge rows included). A step that leaves or
     enters a NaN gap is NaN in both arrays' sense: its noise is ``σ·√2`` (the raw bound).
     """
-    from scipy.signal import savgol_filter
+    from lawful.perceive.events import savgol
 
     y = np.asarray(signal, float)
     s = y.copy()
@@ -181,7 +181,7 @@ def smoothed_steps(signal, noise_sigma: float, window: int = 7, degree: int = 2)
         win = min(window if window % 2 else window + 1, n if n % 2 else n - 1)
         if win <= degree + 1:
             continue
-        s[a:b] = savgol_filter(y[a:b], win, degree, mode="interp")
+        s[a:b] = savgol(y[a:b], win, degree)
         sd[a:b - 1] = sig * _step_norms(n, win, degree)
     return s, sd
 
@@ -192,7 +192,11 @@ def _step_norms(n: int, window: int, degree: int) -> np.ndarray:
     both coordinates of a track, and its several measurements, share them)."""
     from scipy.signal import savgol_filter
 
-    op = savgol_filter(np.eye(n), window, degree, axis=0, mode="interp")  # s = op @ y
+    from lawful.perceive.events import MATRIX_N, savgol_matrix
+
+    # s = op @ y (a longer run's matrix is not kept: n^2 values)
+    op = (savgol_matrix(n, window, degree) if n <= MATRIX_N
+          else savgol_filter(np.eye(n), window, degree, axis=0, mode="interp"))
     v = np.linalg.norm(np.diff(op, axis=0), axis=1)
     v.flags.writeable = False
     return v

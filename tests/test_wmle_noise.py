@@ -119,3 +119,43 @@ def test_steady_visible_keeps_blurred_samples_drops_biased_ones():
     assert not keep[20] and keep[10] and keep.sum() == 29
     tr.box[27:, 0, 3] = 999.0  # touching the bottom edge of a 1000-px frame
     assert not steady_visible(tr["ball"], (640, 1000))[27:].any()
+
+
+def _jumps_one_by_one(xy, t, seen, sig, k):
+    """count_jumps's rule, one sighting at a time (its definition)."""
+    jumps = 0
+    for n in range(2, len(seen)):
+        a, b, c = seen[n - 2], seen[n - 1], seen[n]
+        r = (t[c] - t[b]) / max(t[b] - t[a], 1e-12)
+        v = (xy[b] - xy[a]) / (b - a)
+        miss = float(np.linalg.norm(xy[c] - (xy[b] + r * (xy[b] - xy[a]))))
+        after = [float(np.linalg.norm(xy[seen[n + 2]] - xy[seen[n + 1]]) / (seen[n + 2] - seen[n + 1]))] \
+            if n + 2 < len(seen) else []
+        speed = max([float(np.linalg.norm(v))] + after)
+        acc = 0.0
+        if n >= 3:
+            z = seen[n - 3]
+            acc = float(np.linalg.norm(v - (xy[a] - xy[z]) / (a - z))) / max((b - z) / 2, 1)
+        jumps += miss > k * sig * np.sqrt(1 + (1 + r) ** 2 + r**2) + 2.0 * speed * (c - b) + acc * (c - b) ** 2 + 1.0
+    return jumps
+
+
+def test_jumps_counted_at_once_are_the_rule_applied_to_each_sighting():
+    from types import SimpleNamespace
+
+    from lawful.perceive import noise
+
+    rng = np.random.default_rng(4)
+    total = 0
+    for trial in range(400):
+        n = int(rng.integers(0, 60))
+        t = np.cumsum(rng.uniform(0.02, 0.06, n))
+        xy = np.cumsum(rng.normal(0, rng.uniform(0.5, 20), (n, 2)), 0) + rng.normal(0, rng.uniform(0, 3), (n, 2))
+        if n and trial % 5 == 0:
+            xy[rng.integers(0, n)] += 80  # a teleport
+        seen = np.flatnonzero(rng.random(n) < rng.uniform(0.5, 1.0))
+        sig = (0.3, 1.0, 2.5)[trial % 3]
+        want = _jumps_one_by_one(xy, t, seen, sig, noise.k_for(noise.FALSE_ALARM))
+        assert count_jumps(SimpleNamespace(xy=xy, t=t), seen, sig) == want
+        total += want
+    assert total > 100  # sightings on both sides of the rule

@@ -175,24 +175,34 @@ def count_jumps(track, seen: np.ndarray, sigma: float, alpha: float = noise.FALS
     t = np.asarray(track.t, float)
     k = noise.k_for(alpha)
     sig = sigma if math.isfinite(sigma) else 0.0
-    jumps = 0
-    for n in range(2, len(seen)):
-        a, b, c = seen[n - 2], seen[n - 1], seen[n]
-        r = (t[c] - t[b]) / max(t[b] - t[a], 1e-12)
-        v_before = (xy[b] - xy[a]) / (b - a)
-        pred = xy[b] + r * (xy[b] - xy[a])
-        miss = float(np.linalg.norm(xy[c] - pred))
-        sd = sig * math.sqrt(1 + (1 + r) ** 2 + r**2)
-        after = [float(np.linalg.norm(xy[seen[m + 1]] - xy[seen[m]]) / (seen[m + 1] - seen[m]))
-                 for m in (n + 1,) if m + 1 < len(seen)]  # the step after, not touching sample c
-        speed = max([float(np.linalg.norm(v_before))] + after)
-        acc = 0.0  # the acceleration seen just before (px per sample²), carried over
-        if n >= 3:
-            z = seen[n - 3]
-            acc = float(np.linalg.norm(v_before - (xy[a] - xy[z]) / (a - z))) / max((b - z) / 2, 1)
-        if miss > k * sd + 2.0 * speed * (c - b) + acc * (c - b) ** 2 + 1.0:
-            jumps += 1
-    return jumps
+    seen = np.asarray(seen, int)
+    if len(seen) < 3:
+        return 0
+    # every sighting n >= 2 at once (the arithmetic of one sighting, in the same order, as arrays)
+    a, b, c = seen[:-2], seen[1:-1], seen[2:]
+    r = (t[c] - t[b]) / np.maximum(t[b] - t[a], 1e-12)
+    r_ = r[:, None]
+    v_before = (xy[b] - xy[a]) / (b - a)[:, None]
+    pred = xy[b] + r_ * (xy[b] - xy[a])
+    miss = _norms(xy[c] - pred)
+    sd = sig * np.sqrt(1 + (1 + r) ** 2 + r**2)
+    speed = _norms(v_before)
+    # the step after, not touching sample c: from seen[n + 1] to seen[n + 2], where there is one
+    step = _norms(xy[seen[2:]] - xy[seen[1:-1]]) / (seen[2:] - seen[1:-1])  # [j]: from seen[j + 1] to seen[j + 2]
+    after = np.full(len(c), -np.inf)
+    after[:-2] = step[2:]  # sighting n (row n - 2): from seen[n + 1] to seen[n + 2]
+    speed = np.maximum(speed, after)
+    acc = np.zeros(len(c))  # the acceleration seen just before (px per sample²), carried over
+    if len(c) > 1:
+        z = seen[:-3]
+        acc[1:] = _norms(v_before[1:] - (xy[a[1:]] - xy[z]) / (a[1:] - z)[:, None]) / np.maximum((b[1:] - z) / 2, 1)
+    gap = c - b
+    return int(np.count_nonzero(miss > k * sd + 2.0 * speed * gap + acc * gap ** 2 + 1.0))
+
+
+def _norms(d: np.ndarray) -> np.ndarray:
+    """Euclidean length of each row of ``d`` ``[N, 2]`` (as ``np.linalg.norm`` of the row: sqrt of its dot)."""
+    return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
 
 
 def measure_consistency(

@@ -90,6 +90,14 @@ def gradient_noise(mag: np.ndarray) -> tuple[float, float]:
     return _MAD * med, med / np.sqrt(2 * np.log(2))
 
 
+def spread_median(x: np.ndarray, n: int = 8192) -> float:
+    """Median of at most ``2 n`` evenly spaced values of ``x`` (a background's edge level, to about 1 % from 8,192
+    of a work image's 50,000 pixels at a sixth of the cost; not the noise level the registrations' information
+    is measured against: from a sample, a shake and a pan's registration each changed a verdict on the edge)."""
+    v = x.ravel()
+    return median(v[:: max(1, len(v) // n)])
+
+
 def smooth(gray: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from lawful.perceive.camera_dense import _MAD, SCALE_N, median, scale, tukey
+from lawful.perceive.camera_dense import _MAD, SCALE_N, scale, spread_median, tukey
 
 RADIUS = 1  # work px: the shake the envelope tolerates (the shake registration's linear range at 1-px smoothing)
 _QUANTILES = np.linspace(2, 98, 25)  # of the background's intensities, matched for the brightness change
@@ -83,7 +83,7 @@ class Movers:
         gx = cv2.Sobel(D0, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
         gy = cv2.Sobel(D0, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
         mag = cv2.magnitude(gx, gy)
-        self._edges = keep0 & (mag > 3 * _MAD * median(mag[keep0])) if keep0.any() else keep0
+        self._edges = keep0 & (mag > 3 * _MAD * spread_median(mag[keep0])) if keep0.any() else keep0
         self._n_edges = int(np.count_nonzero(self._edges))
         self._last: tuple = (None, None)  # (image, its mask): a key frame asked twice is worked out once
         self.share = 0.0  # share of frame 0's background edges the last mask marked

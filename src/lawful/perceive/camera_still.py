@@ -51,7 +51,7 @@ def _robust(J: np.ndarray, e: np.ndarray, use: np.ndarray):
     for _ in range(_IRLS):
         p = dense.solve(Jt, wt, e) if J.shape[1] else np.zeros(0)
         r = e - J @ p
-        wt, sig = dense.tukey(r, use)
+        wt, sig = dense.tukey(r, use, dense.SCALE_N)
     Jw = J * wt[:, None]
     return p, r, wt, Jw.T @ J, sig
 

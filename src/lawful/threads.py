@@ -11,33 +11,37 @@ from contextlib import contextmanager
 _DONE = object()
 
 
-def _put(q: queue.Queue, item, stop: threading.Event) -> bool:
-    """Put ``item``, waiting while ``q`` is full unless ``stop`` is set; False when stopped."""
-    while not stop.is_set():
-        try:
-            q.put(item, timeout=0.1)
-            return True
-        except queue.Full:
-            continue
-    return False
-
-
 def prefetched(it: Iterator, size: int) -> Iterator:
     """Iterate ``it`` on a daemon thread, up to ``size`` items ahead; its exceptions surface here.
 
-    Closing the returned generator early stops the thread at its next item.
+    Closing the returned generator early stops the thread at its next item. The hand-over is two C queues (items,
+    and a token per free place), so the thread runs no Python between its calls beyond its own loop: each time it
+    takes the GIL back, the consumer's thread may have to wait for it.
     """
-    q: queue.Queue = queue.Queue(maxsize=size)
+    items, free = queue.SimpleQueue(), queue.SimpleQueue()
+    for _ in range(max(1, size)):
+        free.put(None)
     stop = threading.Event()
+
+    def room() -> bool:
+        """Wait for a free place; False once the consumer stopped."""
+        while not stop.is_set():
+            try:
+                free.get(timeout=0.1)
+                return True
+            except queue.Empty:
+                continue
+        return False
 
     def work() -> None:
         try:
             for item in it:
-                if not _put(q, item, stop):
+                if not room():
                     return
-            _put(q, _DONE, stop)
+                items.put(item)
+            items.put(_DONE)
         except BaseException as e:  # handed to the consumer
-            _put(q, e, stop)
+            items.put(e)
         finally:
             getattr(it, "close", lambda: None)()
 
@@ -46,9 +50,10 @@ def prefetched(it: Iterator, size: int) -> Iterator:
 
     def consume() -> Iterator:
         try:
-            while (item := q.get()) is not _DONE:
+            while (item := items.get()) is not _DONE:
                 if isinstance(item, BaseException):
                     raise item
+                free.put(None)
                 yield item
         finally:
             stop.set()

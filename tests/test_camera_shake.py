@@ -89,3 +89,26 @@ def test_a_frame_identical_to_frame_0_has_the_error_rounding_alone_leaves():
     want = dense._QUANT * np.sqrt(np.diag(np.linalg.inv(J.T @ J))[:2])
     assert np.all(d == 0) and n == len(sh.R)
     assert sd == pytest.approx(want, rel=1e-6) and np.all(want > 0)
+
+
+@pytest.mark.parametrize("seen_at, stops_at", [((), 4), ((4,), 8), ((4, 8), None)])
+def test_the_probe_rules_at_4_frames_and_again_at_8_where_4_saw_shake(monkeypatch, seen_at, stops_at):
+    """Where the first 4 frames' scatter crosses the bar, the test is made again at 8 (what moves on its own below the
+    moving mask passes for shake more often with 3 degrees of freedom); where neither shows shake, no later frame is
+    registered; where both do, every frame is."""
+    from lawful.perceive.camera_shake import PROBE, Shake
+
+    real = Shake.chi
+
+    def chi(est, Z):
+        c, fin, bar = real(est, Z)
+        return (np.full(2, bar + 1.0) if len(est) in seen_at else np.zeros(2)), np.ones(2, bool), bar
+
+    monkeypatch.setattr(Shake, "chi", staticmethod(chi))
+    frames, truth, _ = _shaken(0.0, 3.0)
+    s = _run(frames, truth).summary()
+    assert PROBE == 4
+    if stops_at is None:
+        assert s["shake"]["frames"] == len(frames) - 1
+    else:
+        assert s["shake"]["frames"] == stops_at and f"the first {stops_at} frames showed no shake" in s["shake"]["reason"]

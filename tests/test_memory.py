@@ -9,8 +9,10 @@ from lawful import memory
 
 
 @pytest.fixture
-def fresh(monkeypatch):
-    monkeypatch.setattr(memory, "_done", [])
+def fresh():
+    memory.frame_sized_heap.cache_clear()
+    yield
+    memory.frame_sized_heap.cache_clear()
 
 
 def test_the_thresholds_are_set_once_on_glibc(fresh, monkeypatch):

@@ -12,23 +12,21 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+from functools import cache
 
 MMAP_BELOW = 32 << 20  # blocks under this come from the heap: a 1080p float32 RGB image is 25 MB
 TRIM_ABOVE = 128 << 20  # freed heap kept before any is handed back
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
-_done: list[bool] = []
 
 
+@cache
 def frame_sized_heap() -> bool:
     """Set glibc's thresholds once per process; whether they were set (False where the C library is not glibc)."""
-    if not _done:
-        ok = False
-        try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-            mallopt = getattr(libc, "mallopt", None)
-            if mallopt is not None and getattr(libc, "gnu_get_libc_version", None) is not None:
-                ok = bool(mallopt(_M_MMAP_THRESHOLD, MMAP_BELOW)) and bool(mallopt(_M_TRIM_THRESHOLD, TRIM_ABOVE))
-        except OSError:
-            ok = False
-        _done.append(ok)
-    return _done[0]
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:
+        return False
+    mallopt = getattr(libc, "mallopt", None)
+    if mallopt is None or getattr(libc, "gnu_get_libc_version", None) is None:
+        return False
+    return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_BELOW)) and bool(mallopt(_M_TRIM_THRESHOLD, TRIM_ABOVE))

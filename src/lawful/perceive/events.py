@@ -41,12 +41,19 @@ def savgol(y: np.ndarray, window: int, order: int) -> np.ndarray:
     return savgol_matrix(len(y), window, order) @ y
 
 
-@lru_cache(maxsize=32)
 def savgol_matrix(n: int, window: int, order: int) -> np.ndarray:
-    """``S`` with ``savgol_filter(y, window, order, mode="interp") == S @ y`` for runs of ``n`` samples (read-only)."""
+    """``S`` with ``savgol_filter(y, window, order, mode="interp") == S @ y`` for runs of ``n`` samples (read-only;
+    kept up to :data:`MATRIX_N` samples, made afresh for a longer run: n^2 values)."""
+    return _kept_savgol_matrix(n, window, order) if n <= MATRIX_N else _savgol_matrix(n, window, order)
+
+
+def _savgol_matrix(n: int, window: int, order: int) -> np.ndarray:
     op = _scipy_signal().savgol_filter(np.eye(n), window, order, axis=0, mode="interp")
     op.flags.writeable = False
     return op
+
+
+_kept_savgol_matrix = lru_cache(maxsize=32)(_savgol_matrix)
 
 
 def smooth(y, window: int = 7, order: int = 2) -> np.ndarray:

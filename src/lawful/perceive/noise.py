@@ -190,13 +190,9 @@ def smoothed_steps(signal, noise_sigma: float, window: int = 7, degree: int = 2)
 def _step_norms(n: int, window: int, degree: int) -> np.ndarray:
     """``‖D_i‖`` of :func:`smoothed_steps` for a run of ``n`` samples (read-only; made once per run length:
     both coordinates of a track, and its several measurements, share them)."""
-    from scipy.signal import savgol_filter
+    from lawful.perceive.events import savgol_matrix
 
-    from lawful.perceive.events import MATRIX_N, savgol_matrix
-
-    # s = op @ y (a longer run's matrix is not kept: n^2 values)
-    op = (savgol_matrix(n, window, degree) if n <= MATRIX_N
-          else savgol_filter(np.eye(n), window, degree, axis=0, mode="interp"))
+    op = savgol_matrix(n, window, degree)  # s = op @ y
     v = np.linalg.norm(np.diff(op, axis=0), axis=1)
     v.flags.writeable = False
     return v

@@ -35,13 +35,8 @@ def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     The thread count is set in the parent before the workers fork: changing it inside a forked
     worker can deadlock on the parent's OpenCV thread pool. It is restored afterwards.
     """
-    import cv2
+    from lawful.threads import opencv_threads
 
-    prev = cv2.getNumThreads()
-    cv2.setNumThreads(1)
-    try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("fork"),
-                                 initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
-            yield pool
-    finally:
-        cv2.setNumThreads(prev)
+    with opencv_threads(1), ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("fork"),
+                                                initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
+        yield pool

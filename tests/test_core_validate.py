@@ -184,3 +184,15 @@ def test_a_studio_clip_is_keyed_by_its_own_scene_code_only():
     names = {p.name for p in V._world_imports(root, "lawful.world.studio.scenes_principia_slides")}
     assert {"scenes_principia_slides.py", "_kit_principia_slides.py", "engine.py"} <= names
     assert not any(n.startswith("scenes_wmle") for n in names)  # another task's scene may change freely
+
+
+def test_a_studio_clip_key_follows_imports_inside_functions_and_in_parentheses(tmp_path):
+    world = tmp_path / "lawful" / "world"
+    (world / "studio").mkdir(parents=True)
+    (world / "studio" / "scene.py").write_text(
+        "import numpy as np\n\n\ndef build():\n    from lawful.world.physics import G\n    return G\n\n\n"
+        "from lawful.world.studio import (\n    kit,\n    look as L,\n)\n")
+    for name in ("physics.py", "studio/kit.py", "studio/look.py", "studio/__init__.py", "unused.py"):
+        (world / name).write_text("G = 9.8\n")
+    names = {p.relative_to(world).as_posix() for p in V._world_imports(tmp_path / "lawful", "lawful.world.studio.scene")}
+    assert names == {"studio/scene.py", "physics.py", "studio/__init__.py", "studio/kit.py", "studio/look.py"}

@@ -86,8 +86,8 @@ def renderer_fingerprint(suite: str, style: str = "flat", task: str | None = Non
     """Hash of the code that draws and encodes a task's clips, so a cached clip is reused only while it is unchanged.
 
     Flat style: ``lawful/world`` and the suite's package (tasks draw their own clips). Studio style: the
-    task's scene module and the ``lawful.world`` modules it imports, transitively (other scenes may change).
-    Both: ``lawful/video.py`` (the encoder's input conversion is part of the clip).
+    task's scene module and the ``lawful.world`` modules it imports, transitively, also inside functions (other
+    scenes may change). Both: ``lawful/encode.py`` (the encoder; not the reader, which only scores the clips).
     """
     import hashlib
 
@@ -102,7 +102,7 @@ def renderer_fingerprint(suite: str, style: str = "flat", task: str | None = Non
 
         StudioStyle().supports(suite, task)  # loads the scene modules
         files = _world_imports(root, SCENES[(suite, task)].__module__)
-    for f in sorted({*files, root / "video.py"}):
+    for f in sorted({*files, root / "encode.py"}):
         h.update(f.relative_to(root).as_posix().encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
@@ -122,10 +122,12 @@ def _world_imports(root: Path, module: str) -> set[Path]:
             continue
         seen.add(f)
         text = f.read_text()
-        for pkg, names in re.findall(r"^from (lawful\.world[\w.]*) import \(?([\w, ]+)", text, re.M):
+        for pkg, group, names in re.findall(r"^[ \t]*from (lawful\.world[\w.]*) import (?:\(([^)]*)\)|([\w, ]+))",
+                                            text, re.M):
+            names = group or names
             todo.append(pkg)
             todo.extend(f"{pkg}.{n.split(' as ')[0].strip()}" for n in names.split(",") if n.strip())
-        todo.extend(re.findall(r"^import (lawful\.world[\w.]*)", text, re.M))
+        todo.extend(re.findall(r"^[ \t]*import (lawful\.world[\w.]*)", text, re.M))
     return seen
 
 

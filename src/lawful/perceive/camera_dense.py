@@ -64,15 +64,28 @@ def scale(x: np.ndarray, n: int | None = None) -> float:
     ``2 n`` evenly spaced values (the per-frame fits pass ``SCALE_N``: a scale known to a few percent moves only the
     weights of residuals at a cut-off, and the two medians over all of a shake's 2,000 points were a fifth of its
     time); None: from all."""
-    ru = (x[:: max(1, len(x) // n)] if n else x).copy()  # (a copy: partitioned in place)
+    return _mad((x[:: max(1, len(x) // n)] if n else x).copy())  # (a copy: partitioned in place)
+
+
+def _mad(ru: np.ndarray) -> float:
+    """:func:`scale` of ``ru``, which it reorders and overwrites."""
     m = median(ru, True)
     return max(_MAD * median(np.abs(np.subtract(ru, m, out=ru), out=ru), True), _QUANT)
 
 
-def tukey(r: np.ndarray, use: np.ndarray | None, n: int | None = None) -> tuple[np.ndarray, float]:
+def spread(use: np.ndarray, n: int) -> np.ndarray:
+    """Flat indices of the residuals :func:`scale` (``n``) takes of ``r[use]``, for :func:`tukey`'s ``sub`` where a
+    fit reweights the same points several times."""
+    ui = np.flatnonzero(use)
+    return ui[:: max(1, len(ui) // n)]
+
+
+def tukey(r: np.ndarray, use: np.ndarray | None, n: int | None = None,
+          sub: np.ndarray | None = None) -> tuple[np.ndarray, float]:
     """Tukey biweights of the residuals ``r`` (zero outside ``use``; None: every residual counts) and the robust
-    sigma they are scaled by (:func:`scale` of ``r[use]``, from at most ``2 n`` of them)."""
-    sig = scale(r if use is None else r[use], n)
+    sigma they are scaled by (:func:`scale` of ``r[use]``, from at most ``2 n`` of them; ``sub``: their indices,
+    :func:`spread` of ``use``)."""
+    sig = _mad(r.take(sub)) if sub is not None else scale(r if use is None else r[use], n)
     w = r / (_TUKEY * sig)
     w *= w  # z^2
     np.subtract(1, w, out=w)

@@ -116,8 +116,9 @@ class Movers:
         return float(a), float(c), sel
 
     def mask(self, D: np.ndarray, keep: np.ndarray) -> np.ndarray:
-        """Pixels (bool, work px) of ``D`` that moved on their own since frame 0, grown; none where the marks
-        hold most of the background's edges (the camera moved) or too little background is left to tell."""
+        """Pixels (bool, work px) of ``D`` that moved on their own since frame 0, grown (also outside ``keep``: the
+        callers take their points from ``keep`` anyway); none where the marks hold most of the background's edges
+        (the camera moved) or too little background is left to tell."""
         if self._last[0] is D:
             return self._last[1]
         out, got = None, self._gain(D, keep, True)
@@ -136,7 +137,7 @@ class Movers:
             bad = cv2.erode(inside, self._grow) == 0  # (grown: the erosion of the rest)
             self.share = np.count_nonzero(np.logical_and(bad, self._edges)) / max(self._n_edges, 1)
             if self.share <= 0.5:
-                out = np.logical_and(bad, keep, out=bad)
+                out = bad
         out = np.zeros(D.shape, bool) if out is None else out
         self._last = (D, out)
         return out

@@ -48,15 +48,23 @@ def lines(at: list[int], mats: np.ndarray, n: int) -> np.ndarray:
 
 def bridged(keys: list[tuple], i: int, corners: np.ndarray, tol: float) -> bool:
     """Whether held frame ``i`` lies on the path: the two estimates on each side, each pair extrapolated to
-    ``i``, and the interpolation between the nearest two agree within ``tol`` (work px at ``corners``)."""
+    ``i``, and the interpolation between the nearest two agree within ``tol`` (work px at ``corners``). With one
+    estimate on a side (another hold or the clip's end next to it), the other side's extrapolation and the
+    interpolation: studio WMLE P4 seed 1002 under a 10 % pan held frame 32 between estimates at 23, 29 and 33
+    (20.9, 26.3, 29.6 px, the pan's steady course) and again at the last frame; unbridged, the hold at 32 left the
+    whole path unused and the projectile was scored on uncompensated positions (89.5 against 99.0)."""
     good = [(k[0], k[1]) for k in keys if k[2] != "hold"]
     before, after = [g for g in good if g[0] < i][-2:], [g for g in good if g[0] > i][:2]
-    if len(before) < 2 or len(after) < 2:
+    if not before or not after or len(before) + len(after) < 3:
         return False
-    (i0, A0), (i1, A1) = before
-    (i2, A2), (i3, A3) = after
-    guesses = [A1 + (A1 - A0) * ((i - i1) / (i1 - i0)), A2 + (A2 - A3) * ((i2 - i) / (i3 - i2)),
-               A1 + (A2 - A1) * ((i - i1) / (i2 - i1))]
+    (i1, A1), (i2, A2) = before[-1], after[0]
+    guesses = [A1 + (A2 - A1) * ((i - i1) / (i2 - i1))]
+    if len(before) == 2:
+        (i0, A0) = before[0]
+        guesses.append(A1 + (A1 - A0) * ((i - i1) / (i1 - i0)))
+    if len(after) == 2:
+        (i3, A3) = after[1]
+        guesses.append(A2 + (A2 - A3) * ((i2 - i) / (i3 - i2)))
     return max(_shift(P - Q, corners) for P in guesses for Q in guesses) <= tol
 
 

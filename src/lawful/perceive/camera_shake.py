@@ -196,18 +196,19 @@ class Shake:
         # from zero: an axis nothing pins drifts when each frame starts where the last one wandered to
         last = next((e for e in reversed(self.est) if np.all(np.isfinite(e[0]))), self.est[0])
         d, wt = np.where(np.isfinite(last[1]), last[0], 0.0), use.astype(float)
+        sub = dense.spread(use, dense.SCALE_N)  # the residuals each reweighting takes its scale from
         Jt = self._Jt.copy()
         for step in range(_STEPS):
             v = at(d)  # frame k and half its gradient at y + d
             np.add(self._g0h, v[1:], out=Jt[:2])  # the symmetric gradient 0.5 (g0 + g)
             e = v[0] - self.R
             if step == 0:  # first weights from the residuals at the start, brightness fitted (see the module doc)
-                wt = dense.tukey(e - dense.solve(Jt[2:], wt, e) @ Jt[2:], use, dense.SCALE_N)[0]
+                wt = dense.tukey(e - dense.solve(Jt[2:], wt, e) @ Jt[2:], use, sub=sub)[0]
             for _ in range(2 if step == 0 else 1):  # reweighting rounds on this linearisation (later steps start
                 # from weights that already fit it nearly)
                 p = dense.solve(Jt, wt, e)
                 r = e - p @ Jt
-                wt = dense.tukey(r, use, dense.SCALE_N)[0]
+                wt = dense.tukey(r, use, sub=sub)[0]
             d = d - p[:2]  # D_k(y + d) ~ D_0(y): the content moved by +d
             if np.abs(p[:2]).max() < 1e-3:
                 break

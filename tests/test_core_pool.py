@@ -43,3 +43,19 @@ def test_killing_the_parent_kills_its_workers():
     while time.time() < deadline and any(_alive(p) for p in pids):
         time.sleep(0.1)
     assert not any(_alive(p) for p in pids)
+
+
+def _worker_flag() -> bool:
+    from lawful import threads
+
+    return threads.WORKER
+
+
+def test_pool_workers_know_every_core_has_a_worker():
+    """Decoders in a pool worker keep to one thread (the parent's own decoders do not)."""
+    from lawful import threads
+    from lawful.runner.pool import process_pool
+
+    with process_pool(2) as pool:
+        assert all(pool.submit(_worker_flag).result() for _ in range(4))
+    assert threads.WORKER is False

@@ -272,3 +272,20 @@ def test_opencv_threads_leave_a_pool_of_that_size_alone(monkeypatch):
     finally:
         monkeypatch.undo()
         cv2.setNumThreads(before)
+
+
+def test_frames_shrunk_on_frame_threads_are_the_frames_of_one_thread(tmp_path, monkeypatch):
+    """Decoding ahead, frames read smaller than stored are decoded on FFmpeg's frame threads (one in a pool worker):
+    the same frames, in the same order, as one decoder thread gives."""
+    from lawful import threads
+
+    rng = np.random.default_rng(3)
+    frames = [np.clip(rng.normal(120, 40, (240, 320, 3)) + 4 * k, 0, 255).astype(np.uint8) for k in range(12)]
+    p = write_video(tmp_path / "big.mp4", frames, fps=24)
+    one = [(i, f) for i, f in open_frames(p, max_side=160, prefetch=4, threads=1)[1]]
+    for worker in (False, True):
+        monkeypatch.setattr(threads, "WORKER", worker)
+        got = list(open_frames(p, max_side=160, prefetch=4)[1])
+        assert [i for i, _ in got] == [i for i, _ in one] == list(range(12))
+        assert all(np.array_equal(a, b) for (_, a), (_, b) in zip(got, one))
+        assert got[0][1].shape == (120, 160, 3)

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 _DONE = object()
+WORKER = False  # True in a worker of lawful.runner.pool.process_pool: every core already has a worker
 
 
 def prefetched(it: Iterator, size: int) -> Iterator:

@@ -15,8 +15,12 @@ from contextlib import contextmanager
 _PR_SET_PDEATHSIG = 1
 
 
-def _die_with_parent(parent: int) -> None:
-    """Worker initializer: the kernel kills this worker when its parent dies, even by SIGKILL (Linux)."""
+def _init_worker(parent: int) -> None:
+    """Worker initializer: the kernel kills this worker when its parent dies, even by SIGKILL (Linux); its decoders
+    keep to one thread (:data:`lawful.threads.WORKER`)."""
+    from lawful import threads
+
+    threads.WORKER = True
     if sys.platform.startswith("linux"):
         try:
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -38,5 +42,5 @@ def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     from lawful.threads import opencv_threads
 
     with opencv_threads(1), ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("fork"),
-                                                initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
+                                                initializer=_init_worker, initargs=(os.getpid(),)) as pool:
         yield pool

@@ -26,7 +26,8 @@ of a large parent reports the parent's peak.
 One video is evaluated untimed first (imports and first-call set-up are paid once per process). With
 ``--repeat N`` decoding and evaluation alternate N times and the least wall and CPU times of each are kept:
 on a shared machine single runs of these short clips scatter by ±25 %.
-Evaluation overlaps decoding with tracking (a decode thread), so its wall time can be below its CPU time;
+Evaluation overlaps decoding with tracking (a decode thread; frames shrunk from 720p or 1080p are decoded on
+FFmpeg's frame threads, ahead of a second thread that shrinks them), so its wall time can be below its CPU time;
 the CPU ratio says what it costs a busy machine. Note the machine's load (``uptime``) with the figures.
 """
 

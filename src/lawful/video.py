@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from lawful.encode import CODECS, ENCODER_THREADS, VideoError, write_video
+from lawful import threads as _threads
 from lawful.threads import prefetched
 
 __all__ = ["CODECS", "ENCODER_THREADS", "WHOLE", "Span", "VideoError", "VideoInfo", "iter_frames", "open_frames", "probe",
@@ -132,15 +133,13 @@ def open_frames(path: str | Path, every: int = 1, max_side: int | None = None,
     ``span.first``; ``info`` then describes that part, upright. ``threads``: decoder threads (None: FFmpeg's
     choice, and with ``prefetch`` one where frames are read at their size or in a pool worker
     (:data:`lawful.threads.WORKER`: every core has a worker), as one costs the least CPU where the caller keeps
-    every core busy; frames shrunk from a larger size are decoded on FFmpeg's frame threads, as decoding them is
-    then the slower side: evaluation at 1920x1080 went from 2.05-2.10 to 1.40-1.76 times decoding alone, the same
-    frames).
+    every core busy; frames shrunk from a larger size are decoded on FFmpeg's frame threads, on a thread of their
+    own ahead of the shrinking, as decoding them is then the slower side: evaluation at 1920x1080 went from
+    2.05-2.10 to 1.24-1.68 times decoding alone, the same frames).
     """
-    from lawful import threads as T
-
     path = Path(path)
     _check_file(path)
-    shrink_threads = (1 if prefetch > 0 and T.WORKER else 0) if threads is None else threads
+    shrink_threads = (1 if prefetch > 0 and _threads.WORKER else 0) if threads is None else threads
     threads = (1 if prefetch > 0 else 0) if threads is None else threads
     cap = _cv2_capture(path, threads=threads)
     if cap is None:
@@ -154,7 +153,7 @@ def open_frames(path: str | Path, every: int = 1, max_side: int | None = None,
         shrink = _yuv420_container(path, info, max_side, threads=shrink_threads)
         if shrink is not None:
             cap.release()
-            frames = _read_shrunk(shrink, path, every, max_side, None, span, 0 if T.WORKER else prefetch)
+            frames = _read_shrunk(shrink, path, every, max_side, None, span, 0 if _threads.WORKER else prefetch)
         else:
             frames = _read_cv2(cap, path, every, max_side, None, span)
     if span.rotation in (90, 270) and cap is not None:
@@ -242,8 +241,8 @@ def _read_cv2(cap, path: Path, every: int, max_side: int | None,
         i = 0
         while span.end is None or i <= span.end:
             if span.wants(i, every):
-                # decoded into the last frame's buffer, converted into an array NumPy makes: OpenCV's own allocator
-                # takes the GIL back to make each array, and the tracking thread waits for it (flat clips -2.5 %)
+                # decoded into the last frame's buffer, converted into an array NumPy makes (OpenCV's own allocator
+                # takes the GIL back to make each array)
                 ok, bgr = cap.read(bgr)
                 if not ok:
                     break
@@ -267,19 +266,9 @@ def _iter_av(path: Path, every: int, max_side: int | None, limit: int | None,
 
     try:
         with av.open(str(path)) as c:
-            stream = c.streams.video[0]
-            stream.thread_type = "AUTO"
-            n = 0
-            for i, frame in enumerate(c.decode(stream)):
-                if span.end is not None and i > span.end:
-                    return
-                if not span.wants(i, every):
-                    continue
-                turn = span.rotation if span.rotation is not None else -int(getattr(frame, "rotation", 0) or 0) % 360
-                yield i - span.first, _resize(_rotated(frame.to_ndarray(format="rgb24"), turn), max_side)
-                n += 1
-                if limit is not None and n >= limit:
-                    return
+            c.streams.video[0].thread_type = "AUTO"
+            for k, frame, turn in _wanted(c, every, limit, span):
+                yield k, _resize(_rotated(frame.to_ndarray(format="rgb24"), turn), max_side)
     except (av.FFmpegError, IndexError, OSError) as e:
         raise VideoError(f"{path}: cannot decode ({type(e).__name__})") from None
 
@@ -364,22 +353,23 @@ def _read_shrunk(c, path: Path, every: int, max_side: int, limit: int | None,
             yuv2rgb = _YUV2RGB[int(c.streams.video[0].codec_context.colorspace)]
             decoded = _wanted(c, every, limit, span)
             with closing(prefetched(decoded, ahead) if ahead > 0 else decoded) as decoded:
-                for i, frame in decoded:
-                    turn = span.rotation if span.rotation is not None else -int(getattr(frame, "rotation", 0) or 0) % 360
-                    yield i - span.first, _rotated(_shrunk_rgb(frame, max_side, yuv2rgb), turn)
+                for k, frame, turn in decoded:
+                    yield k, _rotated(_shrunk_rgb(frame, max_side, yuv2rgb), turn)
     except (av.FFmpegError, IndexError, OSError) as e:
         raise VideoError(f"{path}: cannot decode ({type(e).__name__})") from None
 
 
-def _wanted(c, every: int, limit: int | None, span: Span) -> Iterator[tuple[int, object]]:
-    """The decoded frames of container ``c`` that ``span`` and ``every`` want, at most ``limit``: ``(index, frame)``."""
+def _wanted(c, every: int, limit: int | None, span: Span) -> Iterator[tuple[int, object, int]]:
+    """The decoded frames of PyAV container ``c`` that ``span`` and ``every`` want, at most ``limit``: ``(index
+    from span.first, frame, degrees to turn it clockwise)`` (as the span says, else as its display matrix does)."""
     n = 0
     for i, frame in enumerate(c.decode(c.streams.video[0])):
         if span.end is not None and i > span.end:
             return
         if not span.wants(i, every):
             continue
-        yield i, frame
+        yield i - span.first, frame, (span.rotation if span.rotation is not None
+                                      else -int(getattr(frame, "rotation", 0) or 0) % 360)
         n += 1
         if limit is not None and n >= limit:
             return

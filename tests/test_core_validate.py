@@ -191,7 +191,7 @@ def test_a_studio_clip_key_follows_imports_inside_functions_and_in_parentheses(t
     (world / "studio").mkdir(parents=True)
     (world / "studio" / "scene.py").write_text(
         "import numpy as np\n\n\ndef build():\n    from lawful.world.physics import G\n    return G\n\n\n"
-        "from lawful.world.studio import (\n    kit,\n    look as L,\n)\n")
+        "from lawful.world.studio import (\n    kit,  # the kit, look\n    look as L,\n)\n")
     for name in ("physics.py", "studio/kit.py", "studio/look.py", "studio/__init__.py", "unused.py"):
         (world / name).write_text("G = 9.8\n")
     names = {p.relative_to(world).as_posix() for p in V._world_imports(tmp_path / "lawful", "lawful.world.studio.scene")}

@@ -124,7 +124,7 @@ def _world_imports(root: Path, module: str) -> set[Path]:
         text = f.read_text()
         for pkg, group, names in re.findall(r"^[ \t]*from (lawful\.world[\w.]*) import (?:\(([^)]*)\)|([\w, ]+))",
                                             text, re.M):
-            names = group or names
+            names = re.sub(r"#[^\n]*", "", group or names)  # (comments inside the parentheses)
             todo.append(pkg)
             todo.extend(f"{pkg}.{n.split(' as ')[0].strip()}" for n in names.split(",") if n.strip())
         todo.extend(re.findall(r"^[ \t]*import (lawful\.world[\w.]*)", text, re.M))

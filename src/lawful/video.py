@@ -139,7 +139,8 @@ def open_frames(path: str | Path, every: int = 1, max_side: int | None = None,
     """
     path = Path(path)
     _check_file(path)
-    shrink_threads = (1 if prefetch > 0 and _threads.WORKER else 0) if threads is None else threads
+    worker = prefetch > 0 and _threads.WORKER  # decoding ahead in a pool worker: one thread, no second one
+    shrink_threads = (1 if worker else 0) if threads is None else threads
     threads = (1 if prefetch > 0 else 0) if threads is None else threads
     cap = _cv2_capture(path, threads=threads)
     if cap is None:
@@ -153,7 +154,7 @@ def open_frames(path: str | Path, every: int = 1, max_side: int | None = None,
         shrink = _yuv420_container(path, info, max_side, threads=shrink_threads)
         if shrink is not None:
             cap.release()
-            frames = _read_shrunk(shrink, path, every, max_side, None, span, 0 if _threads.WORKER else prefetch)
+            frames = _read_shrunk(shrink, path, every, max_side, None, span, 0 if worker else prefetch)
         else:
             frames = _read_cv2(cap, path, every, max_side, None, span)
     if span.rotation in (90, 270) and cap is not None:

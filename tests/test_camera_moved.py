@@ -199,3 +199,18 @@ def test_a_lost_path_whose_later_frames_each_registered_is_not_cut():
     CameraMotion._found(out, "every frame registered")
     assert "until" not in out and "later positions not used" not in out["reason"]
     assert "followed to frame 24 only, later ones kept: every frame registered" in out["reason"]
+
+
+def test_a_hold_is_bridged_from_baselines_as_long_as_the_extrapolation():
+    """Extrapolated from two estimates one frame apart, their errors are carried three frames on, tripled: on a
+    steady course with frame 32 held, estimates at 35 and 36 (the latter 0.6 px off) put it 1.8 px from the
+    interpolation, beyond the 1 px bound. Each side now extrapolates from a baseline at least as long as its lever
+    (35 and 40 here), so that pair's noise does not decide; a real departure after the hold still leaves it
+    unbridged and the path unused."""
+    course = [_key(0, 0.0), _key(8, 6.0), _key(16, 12.0), _key(26, 19.5), _key(29, 21.75), _hold(32)]
+    keys = course + [_key(35, 26.25), _key(36, 27.6), _key(40, 30.0)]  # 36: 0.6 px off the course
+    d = decide(keys, CORNERS, (320, 180), 1.0, 3.0, 1.0, 0.5)
+    assert d["used"] and d["reliable"], d["reason"]
+    jump = course + [_key(35, 30.0), _key(36, 30.75), _key(40, 33.75)]  # 3.75 px further on after the hold
+    d = decide(jump, CORNERS, (320, 180), 1.0, 3.0, 1.0, 0.5)
+    assert not d["reliable"] and not d["used"], d["reason"]

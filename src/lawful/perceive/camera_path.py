@@ -47,14 +47,20 @@ def lines(at: list[int], mats: np.ndarray, n: int) -> np.ndarray:
 
 
 def bridged(keys: list[tuple], i: int, corners: np.ndarray, tol: float) -> bool:
-    """Whether held frame ``i`` lies on the path: the two estimates on each side, each pair extrapolated to
-    ``i``, and the interpolation between the nearest two agree within ``tol`` (work px at ``corners``). With one
-    estimate on a side (another hold or the clip's end next to it), the other side's extrapolation and the
-    interpolation: studio WMLE P4 seed 1002 under a 10 % pan held frame 32 between estimates at 23, 29 and 33
-    (20.9, 26.3, 29.6 px, the pan's steady course) and again at the last frame; unbridged, the hold at 32 left the
-    whole path unused and the projectile was scored on uncompensated positions (89.5 against 99.0)."""
+    """Whether held frame ``i`` lies on the path: each side's extrapolation to ``i`` and the interpolation between
+    the nearest estimates agree within ``tol`` (work px at ``corners``). A side extrapolates from its nearest
+    estimate and the nearest one a baseline at least as long as the lever to ``i`` away: two estimates one frame
+    apart carried three frames on triple their errors, so that pair's noise, not the path, would decide. Where a
+    side has no estimate that far, the other side's extrapolation and the interpolation: studio WMLE P4 seed 1002
+    under a 10 % pan held frame 32 between estimates at 23, 29 and 33 (20.9, 26.3, 29.6 px, the pan's steady
+    course) and again at the last frame; unbridged, the hold at 32 left the whole path unused and the projectile
+    was scored on uncompensated positions (89.5 against 99.0)."""
     good = [(k[0], k[1]) for k in keys if k[2] != "hold"]
-    before, after = [g for g in good if g[0] < i][-2:], [g for g in good if g[0] > i][:2]
+    before, after = [g for g in good if g[0] < i], [g for g in good if g[0] > i]
+    if before:  # each side's baseline at least as long as its lever to i (an estimate's error then grows <= 2.3x)
+        before = [g for g in before if g[0] <= 2 * before[-1][0] - i][-1:] + before[-1:]
+    if after:
+        after = after[:1] + [g for g in after if g[0] >= 2 * after[0][0] - i][:1]
     if not before or not after or len(before) + len(after) < 3:
         return False
     (i1, A1), (i2, A2) = before[-1], after[0]

@@ -39,16 +39,15 @@ def grow_window(t: np.ndarray, s: np.ndarray, order: np.ndarray, sigma: float, a
     """The samples of ``order`` (indices with finite ``s``, nearest the contact first) that continue one
     free motion: seeded with the first ``min_n`` (less those nearest the contact that do not continue the
     motion of the ``min_n`` after them: the contact itself, where it spans samples; fewer where a gap
-    follows them), grown while each next
-    sample lies within ``k·σ·√(1 + h) + RES_PX`` of the extrapolated fit (a line, a quadratic from
-    ``quad_from`` samples; ``h`` the prediction's leverage) and no gap exceeds ``GAP_TOLERANCE`` samples,
-    unless the two samples after a longer one both continue the fit (studio WMLE P5 seed 1003: the striker,
-    merged with a red look-alike for frames 18-25, was seen at 26-28 only before the contact; its window was
-    empty and the law clip unmeasurable). The seed is then the run before the gap, at least three samples;
-    the window needs ``min_n`` in all. Where a sample fails, the last one taken is dropped too (a change
-    between them may bend it within tolerance). A lone sample off the fit whose successor is on it is left out (a spoilt centroid, not the
-    end of the motion). Ends at rest where friction stops the body (:func:`stop_cut`). Sorted indices
-    (empty with too few)."""
+    follows them), grown while each next sample lies within ``k·σ·√(1 + h) + RES_PX`` of the extrapolated
+    fit (a line, a quadratic from ``quad_from`` samples; ``h`` the prediction's leverage) and no gap exceeds
+    ``GAP_TOLERANCE`` samples, unless the two samples after a longer one both continue the fit (studio WMLE
+    P5 seed 1003: the striker, merged with a red look-alike for frames 18-25, was seen at 26-28 only before
+    the contact; its window was empty and the law clip unmeasurable). The seed is then the run before the
+    gap, at least three samples; the window needs ``min_n`` in all. Where a sample fails, the last one taken
+    is dropped too (a change between them may bend it within tolerance). A lone sample off the fit whose
+    successor is on it is left out (a spoilt centroid, not the end of the motion). Ends at rest where
+    friction stops the body (:func:`stop_cut`). Sorted indices (empty with too few)."""
     k, sig = noise.k_for(alpha), (sigma if math.isfinite(sigma) else 0.0)
 
     def fits(took, j):
@@ -65,11 +64,9 @@ def grow_window(t: np.ndarray, s: np.ndarray, order: np.ndarray, sigma: float, a
     while first + min_n < len(order) and contiguous(order[first:first + min_n + 1]) \
             and not fits(list(order[first + 1:first + 1 + min_n]), order[first]):
         first += 1
-    seed = 1  # the contiguous run nearest the contact, at most min_n samples (a line needs two)
+    seed = 1  # the contiguous run nearest the contact, at most min_n samples (too short a run ends empty below)
     while seed < min(min_n, len(order) - first) and contiguous(order[first + seed - 1:first + seed + 1]):
         seed += 1
-    if seed < 2:
-        return np.array([], int)
     took = list(order[first:first + seed])
     rest = list(order[first + seed:])
     n = 0

@@ -377,6 +377,33 @@ def test_a_ball_lost_in_flight_is_judged_on_what_was_seen_before_the_loss():
     assert s.status == "unmeasurable" and "ball_1" in s.reason
 
 
+@pytest.mark.parametrize("way", [1.0, -1.0])
+def test_a_dcs_below_the_gate_on_a_window_cut_by_a_loss_is_unmeasurable_unless_mostly_wrong(way):
+    """A CRF-35 copy of a studio projectile (seed 1002) lost its law-correct ball_2 at sample 9: its
+    first 9 centroid rows (below, one missing) read DCS 0.67 from three steps, with too few samples to
+    measure the noise, and the clip scored a confident 0. A window cut short by a loss fails the gate only
+    when what was seen went mostly the wrong way (DCS < 0): the same rows upside down still score 0."""
+    task = SUITE.task("projectile")
+    case, _ = task.make_case(0, 8)
+    tr = tracks_from(case)
+    j, n = tr.ids.index("ball_1"), len(tr.t)
+    seen = way * (np.array([388.5, 388.88, 389.87, 390.09, 391.67, 393.0, np.nan, 395.5, 394.84]) - 388.5)
+    shift = tr.xy[0, j, 1] + seen - tr.xy[:9, j, 1]
+    tr.xy[:9, j, 1] += shift
+    tr.box[:9, j, 1] += shift
+    tr.box[:9, j, 3] += shift
+    tr = _without(tr, "ball_1", [6] + list(range(9, n)))
+    m = task.measure(case, tr)
+    s = task.score(case, m)["projectile"]
+    if way > 0:
+        assert m.notes["dcs_partial"] == {"ball_1": pytest.approx(2 / 3, abs=1e-4)}
+        assert m.notes["dcs_status"] == "not_visible"
+        assert s.status == "unmeasurable" and "DCS 0.67 over samples 0-8 only" in s.reason, s.reason
+    else:
+        assert m.get("dcs_ball_1") < 0 and "dcs_partial" not in m.notes
+        assert s.status == "scored" and s.value == 0.0 and s.reason.startswith("DCS"), s.reason
+
+
 def test_a_ball_lost_before_it_is_seen_moving_is_unmeasurable_not_still():
     """A CRF-35 copy of a studio projectile lost ball_1 at sample 3, before its launch: the window up to the loss
     held no motion, which read as a static video (DCS undefined, a confident 0). Not seen moving before a loss is

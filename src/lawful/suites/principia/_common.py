@@ -32,8 +32,8 @@ pendulum's ``x`` towards the vertical through its pivot).
   exceeds ``ε``: the direction cannot be judged step by step (unmeasurable);
 - ``"undefined_direction"``: the expected direction is undefined in this geometry (e.g. a
   pendulum released on the vertical through its pivot; unmeasurable);
-- ``"not_visible"`` (the object is not seen often enough to say, or not seen moving before it is
-  lost where the window ends at the loss), or ``"bad_case"`` (the case
+- ``"not_visible"`` (the object is not seen often enough to say, or its window ends where it is lost
+  and it was not seen moving, or not consistently enough to pass yet mostly the right way, before that), or ``"bad_case"`` (the case
   lacks an object or a known quantity the task needs; ``notes['case_problem']`` says which).
 """
 
@@ -214,7 +214,9 @@ def record_dcs(m: Measurement, track: ObjectTrack, end: float | None, direction:
 
     The set of moving steps and the verdict on an empty set follow the module docstring (noise
     measured on the whole track's ``coord``). ``lost``: the sample where the object was lost, when the window
-    ends there instead of at its event: not seen moving before a loss is not "no motion" (unmeasurable).
+    ends there instead of at its event: not seen moving before a loss is not "no motion", and a DCS in
+    ``[0, DCS_THRESHOLD)`` over the part seen is not a fail (both unmeasurable; the partial DCS is kept in
+    ``notes['dcs_partial']``). A DCS at or above the gate, or below 0 (mostly the wrong way), stands.
     """
     coord = track.y if coord is None else np.asarray(coord, float)
     stop = len(coord) if end is None else int(min(math.floor(end), len(coord) - 1)) + 1
@@ -230,6 +232,15 @@ def record_dcs(m: Measurement, track: ObjectTrack, end: float | None, direction:
     m.notes.setdefault("dcs_noise", {})[track.id] = {
         "sigma_px": None if not math.isfinite(sigma) else round(sigma, 4), "eps_px": round(eps, 4)}
     value = window_dcs(smooth, None, direction, eps_steps)
+    if math.isfinite(value) and lost is not None and 0.0 <= value < DCS_THRESHOLD:
+        # the window ends at the loss, not at its event: the steps seen are a part of the release window, and a
+        # few noisy ones decide it (a CRF-35 copy's law-correct ball read 0.67 from three steps before it was lost);
+        # mostly the wrong way (DCS < 0) is a fail on any part of the window
+        m.notes.setdefault("dcs_partial", {})[track.id] = round(value, 4)
+        m.set(f"dcs_{track.id}", None, f"{track.id}: DCS {value:.2f} over samples 0-{stop - 1} only, lost at sample "
+              f"{lost} before its release window ends: too little of the window seen to fail it")
+        states[track.id] = "not_visible"
+        return
     if math.isfinite(value):
         m.set(f"dcs_{track.id}", value)
         states[track.id] = "ok"

@@ -214,3 +214,33 @@ def test_a_hold_is_bridged_from_baselines_as_long_as_the_extrapolation():
     jump = course + [_key(35, 30.0), _key(36, 30.75), _key(40, 33.75)]  # 3.75 px further on after the hold
     d = decide(jump, CORNERS, (320, 180), 1.0, 3.0, 1.0, 0.5)
     assert not d["reliable"] and not d["used"], d["reason"]
+
+
+def _course(errors, hold=32):
+    """A steady pan (0.66 px a frame) estimated at these frames with these errors (px; each stating 1.5 px at 3 sd)."""
+    frames = [0, 8, 16, 24, 28, 29, 30, 31, 33, 34, 35, 36, 40, 44, 48]
+    return sorted([_key(i, 0.66 * i + errors.get(i, 0.0), u=0.5) for i in frames] + [_hold(hold)])
+
+
+def test_a_hold_in_a_path_that_keeps_its_claims_is_interpolated():
+    """Studio WMLE P9 seed 1001 under a 10 % zoom: frame 32 outvoted, and the estimate at 33 off by about its own
+    stated bound, so its extrapolation back to 32 misses the interpolation by more than the bridging tolerance;
+    every estimate lies on its neighbours' line within its bound, so the hold is a gap in a path that runs true,
+    not a path in doubt. The path is used (the ring scored 57 on uncompensated positions, 99.4 compensated)."""
+    from lawful.perceive.camera_path import bridged
+
+    keys = _course({33: 1.5})
+    assert not bridged(keys, 32, CORNERS, 2.0)
+    d = decide(keys, CORNERS, (320, 180), 1.0, 3.0, 2.0, 0.5)
+    assert d["used"] and d["reliable"], d["reason"]
+    assert "1 interpolated (key frame 32" in d["reason"]
+
+
+@pytest.mark.parametrize("jumpy", [(8, 24, 35), (33,)])
+def test_a_hold_stays_in_doubt_where_the_path_breaks_its_claims(jumpy):
+    """The same hold where estimates lie more than twice their bound off their neighbours' line: across the path
+    (3 of 14, as real clip 02's hand-held path, 31 %) or next to the hold itself (beside it, the two sides do
+    not continue one course)."""
+    keys = _course({33: 1.5, **{i: (-1) ** k * 3.5 for k, i in enumerate(jumpy)}})
+    d = decide(keys, CORNERS, (320, 180), 1.0, 3.0, 2.0, 0.5)
+    assert not d["used"] and not d["reliable"] and "not bridged" in d["reason"], d["reason"]

@@ -16,6 +16,11 @@ import numpy as np
 from lawful.perceive.camera_fit import corner_shift
 
 _NAMES = ("scale", "rotation", "x", "y")  # the similarity's parameters (a, b, tx, ty)
+# a path keeps its claims (:func:`keeps_claims`) while at most SMOOTH_SHARE of its estimates lie more than SMOOTH_CLAIMS
+# times their stated bound (Z = 3 sd) off their neighbours' line: 6 stated sd, about 3 actual sd of that difference
+# where stated errors run 1.5-2x low (bare studio backdrops)
+SMOOTH_CLAIMS = 2.0
+SMOOTH_SHARE = 0.05
 
 
 def _shift(A: np.ndarray, pts: np.ndarray) -> float:
@@ -72,6 +77,42 @@ def bridged(keys: list[tuple], i: int, corners: np.ndarray, tol: float) -> bool:
         (i3, A3) = after[1]
         guesses.append(A2 + (A2 - A3) * ((i2 - i) / (i3 - i2)))
     return max(_shift(P - Q, corners) for P in guesses for Q in guesses) <= tol
+
+
+def off_line(keys: list[tuple], corners: np.ndarray, s: float, Z: float) -> list[tuple[int, int, float]]:
+    """``(before, after, ratio)`` for each estimated key frame between two others: how far it lies off the line
+    between its estimated neighbours (frames ``before`` and ``after``) at the corners, in units of its own stated
+    bound ``Z u`` (frame px; ``s``: work px per frame px)."""
+    est = [k for k in keys if k[2] != "hold"]
+    out = []
+    for (i0, A0, _, _), (i1, A1, _, d1), (i2, A2, _, _) in zip(est, est[1:], est[2:]):
+        D = A1 - (A0 + (A2 - A0) * ((i1 - i0) / (i2 - i0)))
+        bound = Z * d1.get("u", np.inf) / s
+        out.append((i0, i2, float(np.abs(corners @ D[:, :2].T + D[:, 2]).max()) / s / bound))
+    return out
+
+
+def keeps_claims(keys: list[tuple], holds: list[int], corners: np.ndarray, s: float, Z: float) -> bool:
+    """Whether key frames ``holds`` (held, not :func:`bridged`) are gaps in a path that keeps its own claims: at
+    most :data:`SMOOTH_SHARE` of the estimates lie more than :data:`SMOOTH_CLAIMS` times their stated bound off the
+    line between their neighbours, and none of those whose neighbours straddle a hold does (two at least per
+    hold: estimates on both sides of it continue one course).
+
+    Bridging asks each side's extrapolation to agree within ``max_uncertainty``; one estimate near the hold
+    with an error close to its (honest) bound fails that while the path runs true. Studio WMLE P9 seed 1001
+    under a 10 % zoom: 31 of 32 key frames within 1.6 px of the zoom, frame 32 outvoted by the pixel check,
+    and 33 (1.59 px off, stating 1.54) carried back to 32 missed by 1.05 work px against 0.97; the path went
+    unused and the ring was scored 57 on uncompensated positions. Real clip 02's hand-held path does not
+    keep its claims (31 % of its estimates lie more than twice their bound off their neighbours' line): its
+    holds stay unbridged."""
+    rows = off_line(keys, corners, s, Z)
+    if not rows or sum(r[2] > SMOOTH_CLAIMS for r in rows) > SMOOTH_SHARE * len(rows):
+        return False
+    for i in holds:
+        near = [r for r in rows if r[0] < i < r[1]]
+        if len(near) < 2 or any(r[2] > SMOOTH_CLAIMS for r in near):
+            return False
+    return True
 
 
 def why_held(keys: list[tuple], Z: float, scale: float) -> str:
@@ -137,6 +178,8 @@ def _decide(keys: list[tuple], corners: np.ndarray, size_w: tuple[int, int], s: 
     est = [k for k in keys[1:] if k[2] != "hold"]
     held = [k[0] for k in keys if k[2] == "hold"]
     lost = [i for i in held if not bridged(keys, i, corners, max_uncertainty * s)]
+    gaps = lost if lost and keeps_claims(keys, lost, corners, s, Z) else []
+    lost = [i for i in lost if i not in gaps]
     holds = len(lost)
     gw, gh = size_w
     shift = np.array([corner_shift(k[1], gw, gh) / s for k in est])
@@ -144,8 +187,11 @@ def _decide(keys: list[tuple], corners: np.ndarray, size_w: tuple[int, int], s: 
     bar = np.maximum(unc, min_shift)
     worst = float(unc.max()) if len(unc) else 0.0
     reliable = holds == 0 and worst <= max_uncertainty
-    bridges = (f"; {len(held)} key frames without an estimate bridged (the path on both sides agrees within"
-               f" {max_uncertainty:g} px)" if held and not holds else "")
+    bridges = (f"; {len(held) - len(gaps)} key frames without an estimate bridged (the path on both sides agrees"
+               f" within {max_uncertainty:g} px)" if len(held) > len(gaps) and not holds else "")
+    if gaps and not holds:
+        bridges += (f"; {len(gaps)} interpolated (key frame {', '.join(map(str, gaps))}: the path keeps its stated"
+                    f" bounds across)")
     if reliable and len(est) and (shift > bar).any():
         j = int(np.argmax(shift - bar))
         return {"used": True, "static": False, "reliable": reliable,

@@ -24,7 +24,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from lawful.perceive.objects import _FAR, GROWTH, THIN, Found, Regions, Tracked, minor_spread, moments2, shade_range
-from lawful.perceive.blob import BORDER_CUT, RIM_SHAPES, measure, rim_centre
+from lawful.perceive.blob import BORDER_CUT, RIM_SHAPES, measure, rim_centre, rim_xy
 from lawful.perceive.segment import components, to_features
 
 _K3 = np.ones((3, 3), np.uint8)
@@ -234,7 +234,7 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
         origin = (reg.x0 + xs0, reg.y0 + ys0)
         sub = reg.feat[origin[1] - reg.y0:origin[1] - reg.y0 + m.shape[0], origin[0] - reg.x0:origin[0] - reg.x0 + m.shape[1]]
         raw = frame[origin[1]:origin[1] + m.shape[0], origin[0]:origin[0] + m.shape[1]]
-        f = measure(m, sub, raw, origin, o, angles, (w, h))
+        f = measure(m, sub, raw, origin, o, angles, (w, h), frame)
         expected = o.ref_area + o.diam * min(f.blur, o.blur_range()[1]) if f is not None else 0.0
         # grown along a string or a wall? Judged on the colour pixels: the measured area fills a convex
         # object's hull, and a marker stripe notching the rim would count as growth
@@ -247,7 +247,7 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
             m, origin = got
             sub = reg.feat[origin[1] - reg.y0:origin[1] - reg.y0 + m.shape[0], origin[0] - reg.x0:origin[0] - reg.x0 + m.shape[1]]
             raw = frame[origin[1]:origin[1] + m.shape[0], origin[0]:origin[0] + m.shape[1]]
-            f = measure(m, sub, raw, origin, o, angles, (w, h))
+            f = measure(m, sub, raw, origin, o, angles, (w, h), frame)
         if f is not None and rim and not f.touches and minor_spread(m) < thin and rim_centre(m, o.diam) is None:
             f = None  # an arc whose outline does not pin a circle: its centroid lies up to a radius off the hoop's centre
         if (f is not None and len(group) == 1 and o.speed() > 0.5 * o.diam
@@ -406,8 +406,8 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
     if mo["m00"] <= 0:
         return None
     cx, cy = mo["m10"] / mo["m00"] + x + x0, mo["m01"] / mo["m00"] + y + y0
-    if getattr(o.spec, "shape", None) in RIM_SHAPES:  # a hoop: the circle through its outline (blob.rim_centre)
-        rim = rim_centre(m, o.diam)
+    if getattr(o.spec, "shape", None) in RIM_SHAPES:  # a hoop: the circle through its outline, on its edge
+        rim = rim_xy(m, (x + x0, y + y0), o.diam, frame)
         cx, cy = (rim[0] + x + x0, rim[1] + y + y0) if rim is not None else (cx, cy)
     gx0, gy0 = x + x0, y + y0
     gx1, gy1 = gx0 + bw - 1, gy0 + bh - 1

@@ -22,13 +22,17 @@ MARKER_CONTRAST = 1.35  # brightness factor that sets a marker stripe apart from
 MARKER_PIECE = 0.3  # marker pieces smaller than this share of the largest are specks, not the marker
 STRIPE_ELONGATION = 3.0  # second-moment ratio above which the marker is a stripe with an axis
 RIM_SHAPES = {"hollow_cylinder"}  # objects whose visible outline is a thin rim: located by a circle fit
+RIM_EDGE_ANGLES = 72  # radial lines on which a rim's outer edge is located (rim_edge_centre)
+RIM_EDGE_STEP = 0.25  # px between samples along a line
+RIM_EDGE_REACH = (1.5, 3.0)  # px searched inside / outside the mask outline's circle: the mask loses 1-2 px of the
+# rim's border, and the rim's inner edge lies a rim's width (0.2 r in the studio's hoops, 3 px at r = 15) inside
 
 
 def measure(sub: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[int, int], o: Tracked, angles: bool,
-            frame_size: tuple[int, int]) -> Found | None:
+            frame_size: tuple[int, int], frame: np.ndarray | None = None) -> Found | None:
     """Centroid, box, area, blur length (and marker angle) of the object pixels ``sub`` (uint8
     0/1, cropped to the blob's bounding box at ``origin``), whose features are ``feat`` and raw
-    pixels ``rgb``."""
+    pixels ``rgb``; a hoop's centre is refined on its edge in ``frame`` (the whole frame) when given."""
     if o.convex:
         contours, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(contours[0] if len(contours) == 1 else np.concatenate(contours))
@@ -41,7 +45,7 @@ def measure(sub: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[in
         return None
     cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
     if getattr(o.spec, "shape", None) in RIM_SHAPES:
-        cx, cy = rim_centre(sub, o.diam) or (cx, cy)
+        cx, cy = rim_xy(sub, origin, o.diam, frame) or (cx, cy)
     shape = moments2(region, m)
     blur = o.blur_of(shape)
     # a marker smeared along the motion by more than the object's radius (about the length of a radial stripe):
@@ -57,8 +61,25 @@ def measure(sub: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[in
     return Found((cx + x0, cy + y0), (x0, y0, x1, y1), float(m["m00"]), angle, cut, touches, blur, shape)
 
 
+def rim_xy(sub: np.ndarray, origin: tuple[int, int], diam: float, frame: np.ndarray | None) -> tuple[float, float] | None:
+    """A hoop's centre (crop pixels of ``sub`` at ``origin``): the circle through its mask's outline
+    (:func:`rim_circle`), refined on the edge in ``frame`` (:func:`rim_edge_centre`) where it is given and holds."""
+    c = rim_circle(sub, diam)
+    if c is None:
+        return None
+    x0, y0 = origin
+    e = rim_edge_centre(frame, c[0] + x0, c[1] + y0, c[2] + 0.5) if frame is not None else None  # (pixel centres
+    return (e[0] - x0, e[1] - y0) if e is not None else c[:2]  # of the outline lie half a px inside its edge)
+
+
 def rim_centre(sub: np.ndarray, diam: float) -> tuple[float, float] | None:
-    """Centre (crop pixels) of the circle through the outline of a rim's pixels ``sub`` (uint8 0/1), by a
+    """Centre (crop pixels) of the circle through the outline of a rim's pixels ``sub`` (:func:`rim_circle`)."""
+    c = rim_circle(sub, diam)
+    return None if c is None else c[:2]
+
+
+def rim_circle(sub: np.ndarray, diam: float) -> tuple[float, float, float] | None:
+    """``(cx, cy, r)`` (crop pixels) of the circle through the outline of a rim's pixels ``sub`` (uint8 0/1), by a
     robust fit (:func:`lawful.perceive.fit.fit_circle`: where an arc is missing, the outline's detour along
     the inner edge is left out); None when the outline does not pin it: fewer than 8 points, a circle
     larger than the object's own extent ``diam`` (plus the fit's scatter), or points that leave a gap of
@@ -75,7 +96,42 @@ def rim_centre(sub: np.ndarray, diam: float) -> tuple[float, float] | None:
         return None
     a = np.sort(np.arctan2(ys - cy, xs - cx))
     gaps = np.diff(np.r_[a, a[0] + 2 * math.pi])
-    return (float(cx), float(cy)) if float(gaps.max()) < math.pi else None
+    return (float(cx), float(cy), float(r)) if float(gaps.max()) < math.pi else None
+
+
+def rim_edge_centre(frame: np.ndarray, cx: float, cy: float, r: float) -> tuple[float, float] | None:
+    """A hoop's centre (frame px) from the sub-pixel position of its outer edge, given a first circle ``(cx, cy,
+    r)`` near it: along :data:`RIM_EDGE_ANGLES` radial lines, where the colour changes fastest (bilinear samples
+    every :data:`RIM_EDGE_STEP` px from ``r - RIM_EDGE_REACH[0]`` to ``r + RIM_EDGE_REACH[1]``, the peak refined by
+    a parabola), and the robust circle through those points.
+
+    The colour mask's outline is not the edge: it loses the rim's blended border and its shaded side unevenly
+    (studio WMLE P9: 1-2 px of a 29 px hoop, more on its dark side), which moved the centre by up to 1 px as the
+    hoop rolled and turned the ring-to-ball time ratio by +0.4 % (M1 loses a point per 0.1 %); the edge at the
+    steepest colour change does not depend on where a colour threshold cuts. Lines without a clear step (under
+    a quarter of the median peak: an occluded arc) are left out, and the robust fit drops steps that are not the
+    rim's (an occluder's edge). None where fewer than a quarter of the lines keep a step, or the circle strays
+    (its centre over ``0.25 r + 1`` px from the first one, its radius off ``r`` by more than the search reach)."""
+    lo, hi = RIM_EDGE_REACH
+    th = np.linspace(0.0, 2 * math.pi, RIM_EDGE_ANGLES, endpoint=False)
+    rho = np.arange(r - lo, r + hi + 1e-9, RIM_EDGE_STEP)
+    X = (cx + np.cos(th)[:, None] * rho[None, :]).astype(np.float32)
+    Y = (cy + np.sin(th)[:, None] * rho[None, :]).astype(np.float32)
+    prof = cv2.remap(np.ascontiguousarray(frame, np.float32), X, Y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    g = np.linalg.norm(np.diff(prof.reshape(len(th), len(rho), -1), axis=1), axis=2)  # steps between samples
+    j = np.clip(np.argmax(g, axis=1), 1, g.shape[1] - 2)
+    k = np.arange(len(th))
+    a, b, c = g[k, j - 1], g[k, j], g[k, j + 1]
+    den = a - 2 * b + c
+    off = np.where(den < 0, 0.5 * (a - c) / np.where(den < 0, den, -1.0), 0.0)
+    ok = (b >= 0.25 * float(np.median(b))) & (b > 0) & (np.abs(off) <= 1.0)
+    if ok.sum() < RIM_EDGE_ANGLES // 4:
+        return None
+    rr = rho[0] + (j[ok] + 0.5 + off[ok]) * RIM_EDGE_STEP
+    ex, ey, er, _ = fit_circle(cx + np.cos(th[ok]) * rr, cy + np.sin(th[ok]) * rr, robust=True)
+    if not (math.isfinite(ex) and math.hypot(ex - cx, ey - cy) <= 0.25 * r + 1.0 and r - lo <= er <= r + hi):
+        return None
+    return float(ex), float(ey)
 
 
 def _shading_residual(v: np.ndarray, fit_at: np.ndarray, judge_at: np.ndarray, cx: float, cy: float, r: float,

@@ -3,7 +3,8 @@ against its own shape, and the angle of its marker stripe (illumination-correcte
 
 A hoop seen end-on (``hollow_cylinder``) shows a thin rim round a dark inside: where the rim blurs into the
 background or a lit arc leaves the colour mask, the filled hull of what is left is a lopsided disc and its
-centroid moves by pixels. Its centre is the robust circle through the rim pixels (:func:`rim_centre`).
+centroid moves by pixels. Its centre is the robust circle through the rim pixels (:func:`rim_centre`), refitted
+on the rim's edge in the frame (:func:`rim_edge_centre`): the mask's outline is not the edge.
 """
 
 from __future__ import annotations

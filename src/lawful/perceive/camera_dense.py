@@ -144,7 +144,7 @@ def residual(img: np.ndarray, ref: np.ndarray, A: np.ndarray, keep: np.ndarray):
 
 
 def _unexplained(img: np.ndarray, ref: np.ndarray, A: np.ndarray, keep: np.ndarray, sigma: float | None = None,
-                 delta: float | None = None, min_delta: float = DELTA):
+                 delta: float | None = None, min_delta: float = DELTA, pre: tuple | None = None):
     """Pixels (bool) of ``img`` that ``ref`` warped by ``A`` does not explain, the valid pixels, the
     noise sigma used and the warped reference's gradient ``(gx, gy)`` (per px).
 
@@ -152,9 +152,10 @@ def _unexplained(img: np.ndarray, ref: np.ndarray, A: np.ndarray, keep: np.ndarr
     pixel). Unless given, ``sigma`` is
     the residual's median absolute deviation (flat areas: sensor noise) and ``delta`` (px) is measured
     at the textured pixels (gradient in its top quarter): ``SIGMAS`` robust sigmas of residual per unit
-    gradient, at least ``DELTA`` (resampling blur, compression and sub-pixel error show up there).
+    gradient, at least ``DELTA`` (resampling blur, compression and sub-pixel error show up there). ``pre``: the
+    :func:`residual` of these arguments, when already worked out.
     """
-    res, W, valid, idx = residual(img, ref, A, keep)
+    res, W, valid, idx = pre if pre is not None else residual(img, ref, A, keep)
     gx = cv2.Sobel(W, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
     gy = cv2.Sobel(W, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
     if len(idx) < 50:
@@ -205,9 +206,10 @@ def best(img: np.ndarray, ref: np.ndarray, candidates: list[np.ndarray], keep: n
     def cells(m: np.ndarray) -> np.ndarray:  # [GRID * GRID, ch * cw], cells row by row
         return m[:ch * GRID, :cw * GRID].reshape(GRID, ch, GRID, cw).swapaxes(1, 2).reshape(GRID * GRID, ch * cw)
 
-    sig, local = [], np.full(GRID * GRID, np.inf)
+    sig, local, pre = [], np.full(GRID * GRID, np.inf), []
     for A in scaled:
-        res, _, valid, idx = residual(img, ref, A, keep)
+        pre.append(residual(img, ref, A, keep))
+        res, _, valid, idx = pre[-1]
         sig.append(max(_MAD * float(np.median(res.ravel()[idx])), _QUANT) if len(idx) >= 50 else float("inf"))
         local = np.fmin(local, _MAD * bn.nanmedian(np.where(cells(valid), cells(res), np.nan), axis=1))
     sigma = min(sig)
@@ -220,8 +222,8 @@ def best(img: np.ndarray, ref: np.ndarray, candidates: list[np.ndarray], keep: n
         med[j] = median(px[j][kept[j]]) if kept[j].any() else 0.0
     plain = ((np.abs(px - med[:, None]) > SIGMAS * sigma) & kept).sum(1) <= margin  # uniform within noise
     against, unseen, seen, grad, total = [], [], [], [], []
-    for A in scaled:
-        bad, valid, _, g = _unexplained(img, ref, A, keep, noise, DELTA / _SUB)
+    for A, r in zip(scaled, pre):
+        bad, valid, _, g = _unexplained(img, ref, A, keep, noise, DELTA / _SUB, pre=r)
         if rk is not None:
             valid &= cv2.warpAffine(rk, A, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP) > 0
         bad, out = cells(bad & valid), cells(~valid & keep)

@@ -76,3 +76,22 @@ def test_a_frozen_clip_has_no_collision():
     m = task.measure(case, _tracks(t, {"red_ball": (np.full_like(t, xr[0]), y), "blue_ball": (xb_still, y)}, k["radius_px"]))
     assert m.get("collision_s") is None
     assert "never moved beyond 0.10 px" in m.notes["unresolved"]
+
+
+def test_a_step_of_the_resting_ball_is_a_new_rest_not_the_contact():
+    """Flat P5 seed 1003: the struck ball's resting centroid stepped by 0.2 px at frame 13 (the codec; 0.01-px
+    steadiness before and after) and stayed there: a sustained departure beyond its 0.1-px floor that moves no
+    further, read as the contact (at frame 0, its line being flat) and the law clip was unmeasurable. A departure
+    that does not go on is a new resting level; the contact is where the ball does move off."""
+    task = EqualMassCollision()
+    case, _ = task.make_case(0, 5)
+    k = case.known
+    t = np.arange(case.n_frames) * case.duration / case.n_frames
+    xr, xb = task._x(case, t, "true")
+    y = k["ground_y"] - k["radius_px"]
+    xb = xb.copy()
+    xb[13:] -= 0.2
+    m = task.measure(case, _tracks(t, {"red_ball": (xr, y), "blue_ball": (xb, y)}, k["radius_px"]))
+    assert m.get("collision_s") == pytest.approx(k["collision_s"], abs=0.01)
+    assert m.notes["rest_steps"] == [13]
+    assert task.metrics(case, m)["M1"].value > 0.99

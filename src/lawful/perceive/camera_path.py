@@ -88,7 +88,7 @@ def off_line(keys: list[tuple], corners: np.ndarray, s: float, Z: float) -> list
     for (i0, A0, _, _), (i1, A1, _, d1), (i2, A2, _, _) in zip(est, est[1:], est[2:]):
         D = A1 - (A0 + (A2 - A0) * ((i1 - i0) / (i2 - i0)))
         bound = Z * d1.get("u", np.inf) / s
-        out.append((i0, i2, float(np.abs(corners @ D[:, :2].T + D[:, 2]).max()) / s / bound))
+        out.append((i0, i2, float(np.abs(corners @ D[:, :2].T + D[:, 2]).max()) / s / max(bound, 1e-9)))
     return out
 
 

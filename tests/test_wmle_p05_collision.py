@@ -11,6 +11,16 @@ def _tracks(t, objects, r=10.0):
     return Tracks.from_positions(t, objects, radius=r)
 
 
+def _analytic(law="true"):
+    """Case 0 of seed 5 and its analytic motion: ``(task, case, known, t, x_red, x_blue, y)``."""
+    task = EqualMassCollision()
+    case, _ = task.make_case(0, 5)
+    k = case.known
+    t = np.arange(case.n_frames) * case.duration / case.n_frames
+    xr, xb = task._x(case, t, law)
+    return task, case, k, t, xr, xb, k["ground_y"] - k["radius_px"]
+
+
 def test_momentum_formula():
     assert momentum_metric(10.0, 0.0, 10.0).value == pytest.approx(1.0, abs=1e-12)
     m = momentum_metric(10.0, 2.0, 11.0)
@@ -19,12 +29,7 @@ def test_momentum_formula():
 
 @pytest.mark.parametrize("law", ["true", "anti"])
 def test_extraction_on_analytic_collision(law):
-    task = EqualMassCollision()
-    case, _ = task.make_case(0, 5)
-    k = case.known
-    t = np.arange(case.n_frames) * case.duration / case.n_frames
-    xr, xb = task._x(case, t, law)
-    y = k["ground_y"] - k["radius_px"]
+    task, case, k, t, xr, xb, y = _analytic(law)
     m = task.measure(case, _tracks(t, {"red_ball": (xr, y), "blue_ball": (xb, y)}, k["radius_px"]))
     assert m.get("collision_s") == pytest.approx(k["collision_s"], abs=0.01)
     e1 = 0.0 if law == "true" else k["anti_momentum_ratio"] - 1
@@ -65,12 +70,7 @@ def test_velocities_come_from_windows_around_the_contact():
 
 def test_a_frozen_clip_has_no_collision():
     """A still video has exact centroids (noise 0): a codec's 0.01-px flicker of the struck ball is not a push."""
-    task = EqualMassCollision()
-    case, _ = task.make_case(0, 5)
-    k = case.known
-    t = np.arange(case.n_frames) * case.duration / case.n_frames
-    xr, xb = task._x(case, t, "true")
-    y = k["ground_y"] - k["radius_px"]
+    task, case, k, t, xr, xb, y = _analytic()
     xb_still = np.full_like(t, xb[0])
     xb_still[4:] += 0.01
     m = task.measure(case, _tracks(t, {"red_ball": (np.full_like(t, xr[0]), y), "blue_ball": (xb_still, y)}, k["radius_px"]))
@@ -83,12 +83,7 @@ def test_a_step_of_the_resting_ball_is_a_new_rest_not_the_contact():
     steadiness before and after) and stayed there: a sustained departure beyond its 0.1-px floor that moves no
     further, read as the contact (at frame 0, its line being flat) and the law clip was unmeasurable. A departure
     that does not go on is a new resting level; the contact is where the ball does move off."""
-    task = EqualMassCollision()
-    case, _ = task.make_case(0, 5)
-    k = case.known
-    t = np.arange(case.n_frames) * case.duration / case.n_frames
-    xr, xb = task._x(case, t, "true")
-    y = k["ground_y"] - k["radius_px"]
+    task, case, k, t, xr, xb, y = _analytic()
     xb = xb.copy()
     xb[13:] -= 0.2
     m = task.measure(case, _tracks(t, {"red_ball": (xr, y), "blue_ball": (xb, y)}, k["radius_px"]))

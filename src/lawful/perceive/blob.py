@@ -30,10 +30,10 @@ RIM_EDGE_REACH = (1.5, 3.0)  # px searched inside / outside the mask outline's c
 
 
 def measure(sub: np.ndarray, feat: np.ndarray, rgb: np.ndarray, origin: tuple[int, int], o: Tracked, angles: bool,
-            frame_size: tuple[int, int], frame: np.ndarray | None = None) -> Found | None:
+            frame_size: tuple[int, int], frame: np.ndarray) -> Found | None:
     """Centroid, box, area, blur length (and marker angle) of the object pixels ``sub`` (uint8
     0/1, cropped to the blob's bounding box at ``origin``), whose features are ``feat`` and raw
-    pixels ``rgb``; a hoop's centre is refined on its edge in ``frame`` (the whole frame) when given."""
+    pixels ``rgb``; a hoop's centre is refined on its edge in ``frame`` (the whole frame)."""
     if o.convex:
         contours, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(contours[0] if len(contours) == 1 else np.concatenate(contours))
@@ -69,8 +69,9 @@ def rim_xy(sub: np.ndarray, origin: tuple[int, int], diam: float, frame: np.ndar
     if c is None:
         return None
     x0, y0 = origin
-    e = rim_edge_centre(frame, c[0] + x0, c[1] + y0, c[2] + 0.5) if frame is not None else None  # (pixel centres
-    return (e[0] - x0, e[1] - y0) if e is not None else c[:2]  # of the outline lie half a px inside its edge)
+    # (the outline's pixel centres lie half a px inside its edge)
+    e = rim_edge_centre(frame, c[0] + x0, c[1] + y0, c[2] + 0.5) if frame is not None else None
+    return (e[0] - x0, e[1] - y0) if e is not None else c[:2]
 
 
 def rim_centre(sub: np.ndarray, diam: float) -> tuple[float, float] | None:

@@ -178,8 +178,7 @@ def _decide(keys: list[tuple], corners: np.ndarray, size_w: tuple[int, int], s: 
     est = [k for k in keys[1:] if k[2] != "hold"]
     held = [k[0] for k in keys if k[2] == "hold"]
     lost = [i for i in held if not bridged(keys, i, corners, max_uncertainty * s)]
-    gaps = lost if lost and keeps_claims(keys, lost, corners, s, Z) else []
-    lost = [i for i in lost if i not in gaps]
+    gaps, lost = (lost, []) if lost and keeps_claims(keys, lost, corners, s, Z) else ([], lost)
     holds = len(lost)
     gw, gh = size_w
     shift = np.array([corner_shift(k[1], gw, gh) / s for k in est])

@@ -72,6 +72,31 @@ def test_a_shake_is_compensated_only_where_it_exceeds_its_own_error():
 
 
 
+def test_a_frame_left_without_an_estimate_takes_its_neighbours_line():
+    """A dropped frame (an unpinned axis drifted there) is left out of the verdict's statistic and compensated on
+    the line between its neighbours; a key frame checked along no axis departs by nothing."""
+    from lawful.perceive.camera_shake import Shake
+
+    rng = np.random.default_rng(4)
+    sh = Shake(np.zeros((60, 80), np.float32), np.ones((60, 80), bool), scale=0.5, stride=1)
+    sh.failed = None  # (a blank frame 0 pins nothing; only the estimates given here are judged)
+    sd = np.array([0.01, 0.01])
+    for k in range(1, 40):
+        if k == 17:
+            sh.est.append((np.full(2, np.nan), np.full(2, np.inf), 0))
+            sh.dropped.append(k)
+            continue
+        sh.est.append((rng.normal(0, 0.2, 2), sd, 500))
+    v = sh.verdict(40, 3.0)
+    assert v["used"] and v["axes"] == "xy" and v["frames"] == 38 and v["dropped"] == [17], v
+    T = sh.transforms()
+    want = 0.5 * (sh.est[16][0] + sh.est[18][0]) / 0.5  # frame px: the shift's work px over the scale
+    assert np.allclose(-T[17][:, 2], want) and np.all(np.isfinite(np.array(T)))
+    corners = np.array([[0.0, 0.0], [79.0, 59.0]])
+    assert sh.agrees([(0, np.eye(2, 3), "first", {}), (5, np.eye(2, 3) + 9.0, "lk", {"u": 0.01})], corners, 3.0, 0.5,
+                     along=(False, False))
+
+
 def test_a_frame_identical_to_frame_0_has_the_error_rounding_alone_leaves():
     """A noise-free render leaves zero residuals where the codec copied the background: the cluster-robust error
     alone would be 0 (a shift 'known' exactly, so any 0.0005-px codec wobble is significant). Each frame's error

@@ -99,18 +99,23 @@ def test_other_resolution_and_every_map_back_to_case_pixels(tmp_path):
     assert np.abs(tr.xy[:, 0] - truth[::2]).max() < 1.0
 
 
-def test_same_coloured_balls_keep_identities_when_passing(tmp_path):
-    n = 50
+def _crossing(tmp_path, a, b, n=50):
+    """Two discs crossing the frame in opposite directions over ``n`` frames, ``a`` and ``b`` each
+    ``(y, r, colour)`` (``b`` drawn over ``a``); the clip's path and the discs' x (case pixels)."""
     xa = np.linspace(50, 270, n)
     xb = xa[::-1]
     bg = backdrop()
     frames = []
-    for a, b in zip(xa, xb):
+    for x1, x2 in zip(xa, xb):
         img = bg.copy()
-        disc(img, a, 80, 11, BLUE)
-        disc(img, b, 112, 11, BLUE)  # 32 px lower: they pass without touching
+        disc(img, x1, *a)
+        disc(img, x2, *b)
         frames.append(img)
-    path = write_video(tmp_path / "twins.mp4", frames, fps=25)
+    return write_video(tmp_path / "crossing.mp4", frames, fps=25), xa, xb
+
+
+def test_same_coloured_balls_keep_identities_when_passing(tmp_path):
+    path, xa, xb = _crossing(tmp_path, (80, 11, BLUE), (112, 11, BLUE))  # 32 px apart: they pass without touching
     case = make_case([ball_spec("left", xa[0], 80, 11, BLUE), ball_spec("right", xb[0], 112, 11, BLUE)])
     tr = track(path, case, TrackingPlan())
     assert tr.meta["groups"] == [["left", "right"]]
@@ -120,17 +125,7 @@ def test_same_coloured_balls_keep_identities_when_passing(tmp_path):
 
 
 def test_overlapping_twins_are_hidden_while_merged_and_recovered_after(tmp_path):
-    n = 50
-    xa = np.linspace(50, 270, n)
-    xb = xa[::-1]
-    bg = backdrop()
-    frames = []
-    for a, b in zip(xa, xb):
-        img = bg.copy()
-        disc(img, a, 100, 11, BLUE)
-        disc(img, b, 108, 11, BLUE)  # their discs overlap while passing
-        frames.append(img)
-    path = write_video(tmp_path / "twins.mp4", frames, fps=25)
+    path, xa, xb = _crossing(tmp_path, (100, 11, BLUE), (108, 11, BLUE))  # their discs overlap while passing
     case = make_case([ball_spec("left", xa[0], 100, 11, BLUE), ball_spec("right", xb[0], 108, 11, BLUE)])
     tr = track(path, case, TrackingPlan(compensate_camera=False))
     for oid, xs, y in (("left", xa, 100), ("right", xb, 108)):
@@ -140,6 +135,43 @@ def test_overlapping_twins_are_hidden_while_merged_and_recovered_after(tmp_path)
         err = np.hypot(o.x - xs, o.y - y)
         assert np.nanmax(err[o.visible]) < 1.5  # whenever reported, it is the right ball
         assert np.abs(o.x[-5:] - xs[-5:]).max() < 1.0  # identity kept after the crossing
+
+
+def test_a_ball_passing_behind_another_is_not_recorded_while_their_boxes_overlap(tmp_path):
+    """A small blue ball passes in front of a large red one: the red shows as a ring round it, a blob of most
+    of its area whose centroid is pushed off the blue. While their boxes share more than half the smaller
+    one neither is recorded; with no overlap both are, on their paths; identities hold after."""
+    path, xa, xb = _crossing(tmp_path, (100, 16, RED), (100, 7, BLUE))  # blue in front
+    case = make_case([ball_spec("red", xa[0], 100, 16, RED), ball_spec("blue", xb[0], 100, 7, BLUE)])
+    tr = track(path, case, TrackingPlan(compensate_camera=False))
+    dx = np.abs(xa - xb)
+    inside = dx < 16 - 7 - 1  # the blue box lies within the red one
+    assert inside.sum() >= 2
+    for oid, xs in (("red", xa), ("blue", xb)):
+        o = tr[oid]
+        assert not o.visible[inside].any()
+        apart = dx > 16 + 7 + 1
+        assert o.visible[apart].all()
+        assert np.abs(o.x - xs)[apart].max() < 1.0 and np.abs(o.y - 100)[apart].max() < 1.0
+        assert np.abs(o.x[-5:] - xs[-5:]).max() < 1.0
+
+
+def test_objects_overlapping_from_the_first_frame_stay_recorded(tmp_path):
+    """A small disc inside a larger one of another colour (a stone in ice) overlaps it by construction."""
+    n = 30
+    xs = np.linspace(80, 200, n)
+    bg = backdrop()
+    frames = []
+    for x in xs:
+        img = bg.copy()
+        disc(img, x, 100, 20, BLUE)
+        disc(img, x + 4, 100, 7, RED)
+        frames.append(img)
+    path = write_video(tmp_path / "inside.mp4", frames, fps=25)
+    case = make_case([ball_spec("ice", xs[0], 100, 20, BLUE), ball_spec("stone", xs[0] + 4, 100, 7, RED)])
+    tr = track(path, case, TrackingPlan(compensate_camera=False))
+    assert tr.visible.all()
+    assert np.abs(tr["stone"].x - (xs + 4)).max() < 1.0
 
 
 def test_object_absent_from_first_frame_raises(tmp_path):

@@ -316,6 +316,31 @@ def test_an_object_that_does_not_start_at_its_case_box_is_timed_to_the_painted_l
                                                            abs=0.25 / case.fps)
 
 
+def test_an_edge_resting_short_of_the_finish_is_no_arrival():
+    """The lower edge levels off 1 px short of the finish row (a contact shadow eating the mask's bottom under
+    blur) and a one-sample spike crosses it later: that spike is no arrival, the ratio is unmeasurable and
+    says why. The other object's arrival stands."""
+    task = SUITE.task("inertia")
+    case, _ = task.make_case(0, 3)
+    tr = tracks_from(case)
+    left, right = task.object_ids
+    finish = case.known["finish_y"][left]
+    edge = tr.box[:, 0, 3] + 0.5
+    ic = int(np.argmax(edge >= finish))  # first sample past the finish
+    tr.box[ic:ic + 6, 0, 3] = finish - 1.5  # rests 1 px short for six samples
+    tr.box[ic + 6, 0, 3] = finish + 8.0  # then a spike
+    m = task.measure(case, tr)
+    assert m.get(f"arrival_time_{left}") is None
+    assert "rested 1.0 px short of the finish row" in m.missing[f"arrival_time_{left}"]
+    assert m.get(f"arrival_time_{right}") == pytest.approx(case.truth.quantities[f"arrival_time_{right}"],
+                                                           abs=0.25 / case.fps)
+    s = task.score(case, m)["inertia"]
+    assert s.status == "unmeasurable" and "rested" in s.reason
+    tr.box[ic:ic + 7, 0, 3] = tracks_from(case).box[ic:ic + 7, 0, 3]  # moving down into the row: timed as before
+    assert task.measure(case, tr).get(f"arrival_time_{left}") == pytest.approx(
+        case.truth.quantities[f"arrival_time_{left}"], abs=0.25 / case.fps)
+
+
 def _without(tr: Tracks, oid: str, samples) -> Tracks:
     j = tr.ids.index(oid)
     tr.visible[samples, j] = False

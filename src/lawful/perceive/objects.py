@@ -149,6 +149,7 @@ class Tracked:
     own: tuple | None = None  # unblurred second moments (:func:`moments2`) from the slowest recent sample
     own_speed: float = 0.0  # speed (px per sample) of the sample ``own`` was measured on
     first_d2: np.ndarray | None = None  # first frame's colour distances, kept from the threshold's check to the look-alikes'
+    overlaps: frozenset = frozenset()  # objects (``j``) whose boxes overlapped this one's in the first frame
 
     # --- at rest ------------------------------------------------------------------------------
     def unchanged(self, frame: np.ndarray) -> Found | None:

@@ -38,6 +38,7 @@ FOOT_DX = 200.0  # px from the apex to each foot
 FINISH_BEFORE_FOOT = 18.0  # px up the slope from the foot
 FLOOR_RUN = 40.0  # px an object travels on the floor after the foot before it stops
 FIT_SECONDS = 0.5  # span of the samples the crossing's parabola goes through
+DESCENT_SAMPLES = 3  # the last samples short of the finish row that must show the edge still moving down
 
 
 def lower_edge(tracks: Tracks, oid: str) -> np.ndarray:
@@ -47,29 +48,55 @@ def lower_edge(tracks: Tracks, oid: str) -> np.ndarray:
 
 
 def arrival_index(tracks: Tracks, oid: str, finish_y: float, offset: float = 0.0,
-                  release: float = 0.0) -> float | None:
-    """Fractional sample index where the object's lowest point first reaches ``finish_y`` (None if never).
+                  release: float = 0.0) -> tuple[float | None, str]:
+    """Fractional sample index where the object's lowest point first reaches ``finish_y``, or None and why.
 
     The lowest point is the :func:`lower_edge` less its steady ``offset`` (:func:`edge_offset`), from
     ``release`` (s) on. The crossing is timed by a parabola through the last :data:`FIT_SECONDS` of samples
     up to the last one short of the finish: all on the face. The studio finish lies ~2 px above where the
     lowest point meets the floor, so the sample past it may already be on the floor (a window reaching past
     the crossing put inertia seed 2's tube 1.1 frames late).
+
+    An edge that comes to rest short of the row and crosses it later was not timed by rolling there
+    (:func:`stalled`): None.
     """
     t = np.asarray(tracks[oid].t, float)
     edge = lower_edge(tracks, oid) - offset
     c = events.crossing(edge, finish_y, +1, start=max(float(np.interp(release, t, np.arange(len(t)))), 0.0))
     if c is None:
-        return None
+        return None, f"{oid}: never reaches its finish line"
     j = int(math.floor(c))
+    if why := stalled(edge, j, c, finish_y):
+        return None, f"{oid}: {why}"
     lo = max(0, j - int(round(FIT_SECONDS / max(float(np.median(np.diff(t))), 1e-6))) + 1)
     win = [i for i in range(lo, j + 1) if np.isfinite(edge[i]) and t[i] >= release]
     coef = fit_parabola(t[win], edge[win]) if len(win) >= 4 else None
     if coef is not None:
         tc = parabola_level_time(coef, finish_y, after=t[j])
         if tc is not None and tc <= t[min(j + 1, len(t) - 1)]:
-            return float(np.interp(tc, t, np.arange(len(t))))
-    return c
+            return float(np.interp(tc, t, np.arange(len(t)))), ""
+    return c, ""
+
+
+def stalled(edge: np.ndarray, j: int, c: float, finish_y: float) -> str:
+    """Why the crossing at fractional sample ``c`` is no arrival, else ''.
+
+    Down a face the lowest point moves fastest where it reaches the finish row. If instead its last
+    :data:`DESCENT_SAMPLES` samples up to ``j`` (the last short of the row) moved down no more than the
+    edge's own noise allows (:func:`lawful.perceive.noise.step_threshold` of its measured ``sigma``), the
+    edge came to rest short of the row: a mask edge biased by a contact shadow under blur (studio inertia
+    seed 1002's tube rested 0.4 px short), and the later crossing is a spike or a part of another object.
+    """
+    prior = np.flatnonzero(np.isfinite(edge[: j + 1]))[-DESCENT_SAMPLES:]
+    if len(prior) < DESCENT_SAMPLES:
+        return ""
+    drop = float(edge[prior[-1]] - edge[prior[0]])
+    need = noise.step_threshold(noise.sigma(edge))
+    if drop > need:
+        return ""
+    return (f"its lowest edge rested {finish_y - edge[prior[-1]]:.1f} px short of the finish row over samples "
+            f"{prior[0]}-{prior[-1]} (moved {drop:+.2f} px; noise allows {need:.2f}) before crossing it at sample "
+            f"{c:.1f}: when it arrived is not seen")
 
 
 def edge_offset(t: np.ndarray, edge: np.ndarray, start_edge: float, finish_y: float, release: float) -> float:
@@ -119,11 +146,10 @@ class TentRace(PrincipiaTask):
                     "timed to the painted finish line as tracked")
                 off = 0.0
             offsets[oid] = round(off, 3)
-            idx = arrival_index(tracks, oid, finish, off, t0)
+            idx, why = arrival_index(tracks, oid, finish, off, t0)
             record_dcs(m, tracks[oid], idx)
             if idx is None or t_r is None:
-                m.set(f"arrival_time_{oid}", None, f"{oid}: never reaches its finish line" if idx is None
-                      else f"release not found ({how})")
+                m.set(f"arrival_time_{oid}", None, why or f"release not found ({how})")
                 out[oid] = None
             else:
                 t = add_event(m, tracks, oid, "arrival", idx) - t_r

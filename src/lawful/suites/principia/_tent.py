@@ -38,7 +38,7 @@ FOOT_DX = 200.0  # px from the apex to each foot
 FINISH_BEFORE_FOOT = 18.0  # px up the slope from the foot
 FLOOR_RUN = 40.0  # px an object travels on the floor after the foot before it stops
 FIT_SECONDS = 0.5  # span of the samples the crossing's parabola goes through
-DESCENT_SAMPLES = 3  # the last samples short of the finish row that must show the edge still moving down
+DESCENT_SAMPLES = 6  # the last samples short of the finish row that must show the edge still moving down
 
 
 def lower_edge(tracks: Tracks, oid: str) -> np.ndarray:
@@ -81,22 +81,25 @@ def arrival_index(tracks: Tracks, oid: str, finish_y: float, offset: float = 0.0
 def stalled(edge: np.ndarray, j: int, c: float, finish_y: float) -> str:
     """Why the crossing at fractional sample ``c`` is no arrival, else ''.
 
-    Down a face the lowest point moves fastest where it reaches the finish row. If instead its last
-    :data:`DESCENT_SAMPLES` samples up to ``j`` (the last short of the row) moved down no more than the
-    edge's own noise allows (:func:`lawful.perceive.noise.step_threshold` of its measured ``sigma``), the
-    edge came to rest short of the row: a mask edge biased by a contact shadow under blur (studio inertia
-    seed 1002's tube rested 0.4 px short), and the later crossing is a spike or a part of another object.
+    Down a face the lowest point moves fastest where it reaches the finish row. If instead a line through its
+    last :data:`DESCENT_SAMPLES` samples up to ``j`` (the last short of the row) descends no faster than the
+    edge's own noise allows (slope within ``k`` standard errors of 0, :func:`lawful.perceive.noise.k_for`,
+    from its measured ``sigma``), the edge came to rest short of the row: a mask edge biased by a contact
+    shadow under blur (studio inertia seed 1002's tube rested 0.4 px short for six samples), and the later
+    crossing is a spike or a part of another object.
     """
     prior = np.flatnonzero(np.isfinite(edge[: j + 1]))[-DESCENT_SAMPLES:]
     if len(prior) < DESCENT_SAMPLES:
         return ""
-    drop = float(edge[prior[-1]] - edge[prior[0]])
-    need = noise.step_threshold(noise.sigma(edge))
-    if drop > need:
+    x = prior - prior.mean()
+    slope = float(np.dot(x, edge[prior] - edge[prior].mean()) / np.dot(x, x))
+    sigma = noise.sigma(edge)
+    need = noise.k_for() * sigma / math.sqrt(float(np.dot(x, x))) if math.isfinite(sigma) else 0.0
+    if slope > need:
         return ""
     return (f"its lowest edge rested {finish_y - edge[prior[-1]]:.1f} px short of the finish row over samples "
-            f"{prior[0]}-{prior[-1]} (moved {drop:+.2f} px; noise allows {need:.2f}) before crossing it at sample "
-            f"{c:.1f}: when it arrived is not seen")
+            f"{prior[0]}-{prior[-1]} ({slope:+.2f} px a sample; noise allows {need:.2f}) before crossing it at "
+            f"sample {c:.1f}: when it arrived is not seen")
 
 
 def edge_offset(t: np.ndarray, edge: np.ndarray, start_edge: float, finish_y: float, release: float) -> float:

@@ -232,17 +232,19 @@ class Shake:
         gx, gy = Jt[0].take(ui), Jt[1].take(ui)
         g2 = gx * gx + gy * gy
         moved = np.abs(r.take(ui)) / np.sqrt(np.maximum(g2, 1e-12))
+        misfit = 0.0
         if 2 * g2[moved <= self.bound].sum() < g2.sum():
             o = np.argsort(moved)
             c = np.cumsum(g2[o])
             misfit = float(moved[o][np.searchsorted(c, 0.5 * c[-1])])
-            if misfit > self.bound and (pinned.all() or self.dropped[-1:] == [k - 1]):  # a lone frame only
+        if misfit > self.bound:
+            if pinned.all() or self.dropped[-1:] == [k - 1]:  # a lone frame only
                 self.failed = f"frame {k}: residual of a {misfit / self.s:.2f} px misregistration: not a pure shift"
                 return
-            if misfit > self.bound:  # an axis nothing pins here drifted and left the residual: no estimate, the line
-                self.est.append((np.full(2, np.nan), np.full(2, np.inf), 0))  # between its neighbours (see _filled)
-                self.dropped.append(k)
-        if len(self.est) == k:
+            # an axis nothing pins here drifted and left the residual: no estimate, the line between its neighbours
+            self.est.append((np.full(2, np.nan), np.full(2, np.inf), 0))  # (see _filled)
+            self.dropped.append(k)
+        else:
             sd = self._sd(Jt, Jw, Hi, wt, r)
             self.est.append((d, np.where(pinned, sd, np.inf), int((wt > 0).sum())))
         if not self.sparse and self.stride > 1 and len(self.est) - 1 in (self.probe, 2 * self.probe):
@@ -350,7 +352,7 @@ class Shake:
     def work(self, i: int, ax: np.ndarray | None = None) -> np.ndarray:
         """Frame ``i``'s transform to frame 0 in work px, along the axes ``ax`` (default: the compensated ones)."""
         ax = np.asarray(self._axes, float) if ax is None else ax
-        d = self._filled()[i]
+        d = self.est[i][0] if i not in self.dropped else self._filled()[i]
         return np.array([[1.0, 0.0, -ax[0] * d[0]], [0.0, 1.0, -ax[1] * d[1]]])
 
     def explains(self, i: int, A: np.ndarray, u: float, corners: np.ndarray, Z: float, floor: float) -> bool:

@@ -101,3 +101,46 @@ def test_a_bt709_tagged_clip_is_converted_with_its_own_matrix(tmp_path):
     new, old = [f for _, f in open_frames(path, max_side=160)[1]], [f for _, f in _old(path, 160)]
     d = np.abs(np.stack(new).astype(int) - np.stack(old))
     assert d.mean() < 1.0 and d.max() <= 8  # with BT.601's matrix instead: mean 3.2, max 19 (measured)
+
+
+def _written(path: Path, frames, pts=None, rotation: int = 0, rate: int = 10) -> Path:
+    """``frames`` as yuv420p H.264 through PyAV, at presentation times ``pts`` (1/1000 s; default every
+    1/``rate`` s) and with a display rotation of ``rotation`` degrees (counter-clockwise, as stored)."""
+    import av
+    from fractions import Fraction
+
+    with av.open(str(path), "w") as c:
+        s = c.add_stream("libx264", rate=rate)
+        s.width, s.height, s.pix_fmt, s.options = W, H, "yuv420p", {"crf": "0", "bf": "0"}
+        s.time_base = s.codec_context.time_base = Fraction(1, 1000)
+        if rotation:
+            s.set_display_rotation(rotation)
+        for i, f in enumerate(frames):
+            vf = av.VideoFrame.from_ndarray(f, format="rgb24").reformat(format="yuv420p")
+            vf.pts, vf.time_base = (pts[i] if pts is not None else i * 1000 // rate), Fraction(1, 1000)
+            c.mux(s.encode(vf))
+        c.mux(s.encode())
+    return path
+
+
+@pytest.mark.parametrize("rotation, span", [(0, V.WHOLE), (90, V.WHOLE), (90, Span(2, 4)), (0, Span(rotation=270))])
+def test_shrunk_frames_come_with_the_timestamps_their_packets_hold(tmp_path, rotation, span):
+    """Where PyAV decodes (frames shrunk) every decoded frame's timestamp is kept: what the packets hold (a
+    variable-rate clip), so the time rule needs no second reading of the file; the frames are unchanged."""
+    from lawful.timing import Stamps, frame_timestamps
+
+    frames = [f for _, f in open_frames(_clip(tmp_path))[1]]
+    pts = [0, 100, 200, 350, 400, 600]  # a variable frame rate
+    path = _written(tmp_path / "vfr.mp4", frames, pts, rotation)
+    stamps = Stamps()
+    info, it = open_frames(path, max_side=160, prefetch=2, span=span, stamps=stamps)
+    got = list(it)
+    assert [i for i, _ in got] == [i for i, _ in open_frames(path, max_side=160, span=span)[1]]
+    want = frame_timestamps(path)
+    assert np.allclose(want, np.array(pts) / 1000)
+    times = stamps.times()
+    assert np.array_equal(times, want[:len(times)]) and len(times) >= (N if span.end is None else span.end + 1)
+    assert (info.width, info.height) == ((H, W) if (rotation or span.rotation or 0) % 180 else (W, H))
+    unshrunk = Stamps()
+    list(open_frames(path, prefetch=2, span=span, stamps=unshrunk)[1])  # read by OpenCV: none kept
+    assert unshrunk.times() is None

@@ -32,6 +32,23 @@ def frame_timestamps(path: str | Path) -> np.ndarray | None:
     return np.sort(np.asarray(pts, float)) * tb
 
 
+class Stamps:
+    """Presentation times gathered while a file is decoded (:func:`lawful.video.open_frames`), so that the time
+    rule needs no second reading of the file: the decoder appends every frame's ``pts`` in its ``time_base``."""
+
+    def __init__(self) -> None:
+        self.pts: list[int | None] = []
+        self.time_base = None
+
+    def times(self) -> np.ndarray | None:
+        """What :func:`frame_timestamps` reads from the packets (seconds, sorted), or None where no frames were
+        gathered or one had no timestamp."""
+        tb = float(self.time_base or 0)
+        if len(self.pts) < 2 or tb <= 0 or any(p is None for p in self.pts):
+            return None
+        return np.sort(np.asarray(self.pts, float)) * tb
+
+
 def clip_times(n_frames: int, duration: float, timestamps: np.ndarray | None = None) -> tuple[np.ndarray, dict]:
     """Physical time of each of ``n_frames`` decoded frames under the time rule, and a note for the evidence.
 

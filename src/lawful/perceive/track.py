@@ -44,7 +44,7 @@ from lawful.perceive.objects import Found, Regions, Tracked
 from lawful.perceive.segment import FrameFeatures
 from lawful.threads import opencv_threads
 from lawful.tracks import Tracks
-from lawful.timing import clip_times, frame_timestamps
+from lawful.timing import Stamps, clip_times, frame_timestamps
 from lawful.video import Span, VideoError, open_frames, probe
 
 __all__ = ["ObjectNotFound", "clip_span", "track"]  # (ObjectNotFound: raised from the first frame's learning)
@@ -200,7 +200,8 @@ def _track(video_path, case: Case, plan, min_frames: int, roi, exclude, probes) 
     t_start = time.perf_counter()
     max_side = _working_side(case, plan)
     span = clip_span(case, video_path)
-    info, frames_in = open_frames(video_path, every=every, max_side=max_side, prefetch=PREFETCH, span=span)
+    stamps = Stamps()
+    info, frames_in = open_frames(video_path, every=every, max_side=max_side, prefetch=PREFETCH, span=span, stamps=stamps)
     if info.n_frames < min_frames:
         frames_in.close()
         raise VideoError(f"{Path(video_path).name}: only {info.n_frames} frames (need ≥ {min_frames})")
@@ -306,7 +307,8 @@ def _track(video_path, case: Case, plan, min_frames: int, roi, exclude, probes) 
         clip_t, timing = np.arange(n_decoded) / case.capture_fps, {"vfr": None, "capture_fps": case.capture_fps}
     else:  # the time rule; a variable-rate file by its own timestamps
         duration = case.duration
-        ts = frame_timestamps(video_path)
+        ts = stamps.times()
+        ts = frame_timestamps(video_path) if ts is None else ts  # (gathered where PyAV decoded the frames)
         if ts is not None and span != Span():
             ts = ts[span.first:span.first + n_decoded]
         clip_t, timing = clip_times(n_decoded, duration, ts)

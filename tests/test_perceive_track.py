@@ -156,6 +156,24 @@ def test_a_ball_passing_behind_another_is_not_recorded_while_their_boxes_overlap
         assert np.abs(o.x[-5:] - xs[-5:]).max() < 1.0
 
 
+def test_the_camera_keeps_out_objects_that_are_found_but_not_recorded(tmp_path, monkeypatch):
+    """While one ball hides part of another neither is recorded, yet both still move on their own: their boxes
+    are kept out of the camera-motion estimate in those frames too."""
+    import lawful.perceive.camera as cam
+
+    path, xa, xb = _crossing(tmp_path, (100, 16, RED), (100, 7, BLUE))
+    case = make_case([ball_spec("red", xa[0], 100, 16, RED), ball_spec("blue", xb[0], 100, 7, BLUE)])
+    given, update = [], cam.CameraMotion.update
+    monkeypatch.setattr(cam.CameraMotion, "update", lambda self, rgb, boxes=None: given.append(boxes) or update(self, rgb, boxes))
+    tr = track(path, case, TrackingPlan())
+    inside = np.abs(xa - xb) < 16 - 7 - 1
+    assert not tr.visible[inside].any() and len(given) == len(xa)
+    for k in np.flatnonzero(inside):
+        for x, r in ((xa[k], 16), (xb[k], 7)):  # each ball's disc lies in a box handed to the camera
+            assert any(b[0] <= x - r + 1 and x + r - 1 <= b[2] and b[1] <= 100 - r + 1 and 100 + r - 1 <= b[3]
+                       for b in given[k]), (k, x, given[k])
+
+
 def test_objects_overlapping_from_the_first_frame_stay_recorded(tmp_path):
     """A small disc inside a larger one of another colour (a stone in ice) overlaps it by construction."""
     n = 30

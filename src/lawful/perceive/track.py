@@ -59,7 +59,8 @@ def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndar
                 regions: Regions, prev: np.ndarray | None = None):
     """Find every object in ``frame`` (``prev``: the previous sample, background for the contrast
     search) and update its motion state; returns, per object, its measurement in this sample,
-    or None where it is not (wholly) visible."""
+    or None where it is not (wholly) visible, and the boxes of all objects found, recorded or not (cut by the
+    border, or one hiding another: their pixels still move on their own)."""
     seen: list[Found | None] = [None] * len(objs)
     found = {}
     for g in groups:
@@ -102,7 +103,7 @@ def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndar
             _learn_area(o, f)
             o.note_blur(f.blur)
         seen[o.j] = f
-    return seen
+    return seen, [f.box for f in found.values() if f is not None]
 
 
 def _overlapping(objs: list[Tracked], found: dict[int, Found | None]) -> dict[int, set[int]]:
@@ -245,11 +246,11 @@ def _track(video_path, case: Case, plan, min_frames: int, roi, exclude, probes) 
                 t0 = time.perf_counter()
                 reader.add(frame)
                 t_regions += time.perf_counter() - t0
-            seen = _step_frame(objs, groups, frame, plan.angles, not frames_idx, regions, prev)
+            seen, boxes = _step_frame(objs, groups, frame, plan.angles, not frames_idx, regions, prev)
             prev = frame
             if motion is not None:
                 t0 = time.perf_counter()
-                motion.update(frame, [f.box for f in seen if f] + [o.ghost_box() for o in objs if o.lost])
+                motion.update(frame, boxes + [o.ghost_box() for o in objs if o.lost])
                 t_camera += time.perf_counter() - t0
             frames_idx.append(idx)
             rows.append(seen)

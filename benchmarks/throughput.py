@@ -25,7 +25,8 @@ of a large parent reports the parent's peak.
 
 One video is evaluated untimed first (imports and first-call set-up are paid once per process). With
 ``--repeat N`` decoding and evaluation alternate N times and the least wall and CPU times of each are kept:
-on a shared machine single runs of these short clips scatter by ±25 %.
+on a shared machine single runs of these short clips scatter by ±25 % (each run's own ratio is printed too: its
+median and range over the runs).
 Evaluation overlaps decoding with tracking (a decode thread; frames shrunk from 720p or 1080p are decoded on
 FFmpeg's frame threads, ahead of a second thread that shrinks them), so its wall time can be below its CPU time;
 the CPU ratio says what it costs a busy machine. Note the machine's load (``uptime``) with the figures.
@@ -118,7 +119,7 @@ def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera
     machine only ever adds time; the ratio of the least times is the one a quiet machine would show)."""
     from lawful.video import iter_frames
 
-    best = [float("inf")] * 6
+    best, pairs = [float("inf")] * 6, []
     fixed = [(c.model_copy(update={"camera": "fixed"}), v) for c, v in videos] if camera_off else []
     for _ in range(max(1, repeat)):
         t_dec, c_dec, n_frames = _timed(lambda: sum(1 for _, v in videos for _ in iter_frames(v)))
@@ -126,6 +127,7 @@ def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera
         t_ev, c_ev, evs = _timed(lambda: _evaluate(videos))
         t_fx, c_fx, _ = _timed(lambda: _evaluate(fixed)) if fixed else (0.0, 0.0, None)
         best = [min(a, b) for a, b in zip(best, (t_dec, c_dec, t_ev, c_ev, t_fx, c_fx))]
+        pairs.append((t_dec, t_ev))
     t_dec, c_dec, t_ev, c_ev, t_fx, c_fx = best
     statuses = [e.status for e in evs]
     metas = [(e.evidence or {}).get("tracks_meta", {}) for e in evs]
@@ -136,8 +138,10 @@ def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera
     n_reg = sum(m.get("samples", 0) for m in with_regions)
     r, rc = t_ev / t_dec, c_ev / c_dec
     phases = {k: sum(m.get("timing_s", {}).get(k, 0.0) for m in metas) for k in ("open", "setup", "finish", "objects")}
+    spread = paired_ratios(pairs)
     row = {"label": label, "frames": n_frames, "decode_s": t_dec, "decode_cpu_s": c_dec, "eval_s": t_ev,
-           "eval_cpu_s": c_ev, "ratio": r, "ratio_cpu": rc, "phases_s": phases, "values": [_values(e) for e in evs]}
+           "eval_cpu_s": c_ev, "ratio": r, "ratio_cpu": rc, "paired_ratios": spread, "phases_s": phases,
+           "values": [_values(e) for e in evs]}
     ok = "✓" if max(r, rc) <= GOAL_RATIO else ("≤ 1.3" if max(r, rc) <= MUST_RATIO else "✗")
     runs = f", least of {repeat} runs" if repeat > 1 else ""
     print(f"{label}: {len(videos)} videos, {n_frames} frames, statuses "
@@ -145,6 +149,9 @@ def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera
     print(f"  decode only      {t_dec:7.2f} s wall ({n_frames / t_dec:6.0f} frames/s), {c_dec:6.2f} s CPU")
     print(f"  full evaluation  {t_ev:7.2f} s wall ({n_frames / t_ev:6.0f} frames/s), {c_ev:6.2f} s CPU")
     print(f"  ratio evaluation/decode = {r:.2f} wall, {rc:.2f} CPU (goal ≤ {GOAL_RATIO}) {ok}")
+    if len(pairs) > 1:
+        print(f"  each run's own wall ratio: median {spread['median']:.2f}, {spread['min']:.2f} to {spread['max']:.2f} "
+              f"over {len(pairs)} runs (how far a single run may stray)")
     if fixed:
         row.update(fixed_eval_s=t_fx, fixed_eval_cpu_s=c_fx, fixed_ratio=t_fx / t_dec, fixed_ratio_cpu=c_fx / c_dec)
         print(f"  camera fixed     {t_fx:7.2f} s wall, {c_fx:6.2f} s CPU: ratio {t_fx / t_dec:.2f} wall, "
@@ -169,6 +176,14 @@ def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera
         print(f"  previous decode  {t_o:7.2f} s wall, {c_o:6.2f} s CPU: ratio {t_o / t_dec:.2f} wall, "
               f"{c_o / c_dec:.2f} CPU; largest score change new vs previous {diff:.4g}")
     return row
+
+
+def paired_ratios(pairs: list[tuple[float, float]]) -> dict:
+    """Median, least and greatest of each run's own ``evaluation / decode`` wall ratio (``pairs``: (decode,
+    evaluation) seconds of one alternation): the scatter a single run of this benchmark shows on this machine."""
+    r = sorted(e / d for d, e in pairs)
+    n = len(r)
+    return {"median": r[n // 2] if n % 2 else 0.5 * (r[n // 2 - 1] + r[n // 2]), "min": r[0], "max": r[-1], "runs": n}
 
 
 def _resized(frames, size):

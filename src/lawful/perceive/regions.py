@@ -36,8 +36,7 @@ Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
                  where none); ``RegionSeries.columns`` holds the columns' x.
 
 Selection (line, blobs, profile): ``select="color"`` takes pixels nearer ``color`` than half-way to the
-region's first-frame background colour (its median over pixels not near ``color``; for a line, the background
-round each pixel: the median over :data:`LINE_BACKGROUND_PX` px of the first frame); ``"darker"`` /
+region's first-frame background colour (its median over pixels not near ``color``); ``"darker"`` /
 ``"brighter"`` take pixels whose luma departs from the first-frame background luma by more than
 :data:`K_SELECT` robust standard deviations of that background (a shadow, a glow). A reading with no
 usable pixels is ``ok=False`` with NaN values, never a guess.
@@ -57,7 +56,6 @@ from lawful.perceive.lines import MIN_PIXELS, fit_line
 Kind = Literal["level", "brightness", "line", "blobs", "profile"]
 KINDS = ("level", "brightness", "line", "blobs", "profile")
 K_SELECT = 4.0  # robust background sds a darker/brighter pixel must depart by
-LINE_BACKGROUND_PX = 31  # window of a line's local background: a 6-px beam crossing it covers under a third
 MARGIN = 0.12  # share of the frame kept around the regions so a compensated camera can move that far
 
 
@@ -335,46 +333,29 @@ def _learn(p: Probe, img: np.ndarray, m: np.ndarray) -> dict:
         d = np.linalg.norm(lab - target, axis=1)
         far = d > np.quantile(d, 0.5) if len(d) else d.astype(bool)
         bg = _lab(np.median(px[far], 0).astype(np.float32)) if far.any() else target + 50
-        out = {"target": target, "background_lab": bg, "background": np.median(px[far], 0) if far.any() else bg}
-        if p.kind == "line":
-            out["half"] = _local_half(img, target)
-        return out
+        return {"target": target, "background_lab": bg, "background": np.median(px[far], 0) if far.any() else bg}
     lum = _luma(px)
     med = float(np.median(lum))
     sd = 1.4826 * float(np.median(np.abs(lum - med)))
     return {"bg_luma": med, "bg_sd": max(sd, 1.0)}
 
 
-def _local_half(img: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """Per pixel of a line's first-frame region ``img`` (RGB), half its local background's Lab distance from the
-    line's colour ``target``: the background is the median over :data:`LINE_BACKGROUND_PX` px round the pixel,
-    which a thin line does not reach into (a region spanning a white panel and a backdrop of the beam's own hue
-    has two backgrounds: measured against the panel's alone, the whole backdrop passed for beam, studio P17)."""
-    k = LINE_BACKGROUND_PX | 1
-    rgb = np.clip(np.nan_to_num(np.asarray(img, np.float32)) + 0.5, 0, 255).astype(np.uint8)
-    local = cv2.medianBlur(rgb, k) if min(rgb.shape[:2]) > 1 else rgb
-    return 0.5 * np.linalg.norm(_lab(local) - target, axis=-1)
-
-
 def _selected(p: Probe, img: np.ndarray, mask: np.ndarray, state: dict) -> np.ndarray:
     if p.select == "color":  # Lab of the region's pixels only (or a slice of the frame's, when shared)
-        lab, half = state.get("lab"), state.get("half")
-        if half is None:
-            half = 0.5 * float(np.linalg.norm(state["target"] - state["background_lab"]))
+        lab, half = state.get("lab"), 0.5 * float(np.linalg.norm(state["target"] - state["background_lab"]))
         if lab is not None or 2 * np.count_nonzero(mask) > mask.size:  # most of the box: no gather
             return mask & _near(_lab(img) if lab is None else lab, state["target"], half)  # off the frame: not in mask
         out = np.zeros(mask.shape, bool)  # a slanted polygon: its pixels only
-        out[mask] = _near(_lab(img[mask])[:, None], state["target"], half[mask][:, None] if np.ndim(half) else half)[:, 0]
+        out[mask] = _near(_lab(img[mask])[:, None], state["target"], half)[:, 0]
         return out
     lum = _luma(np.asarray(img, np.float32))
     dev = (lum - state["bg_luma"]) * (1 if p.select == "brighter" else -1)
     return mask & (dev > K_SELECT * state["bg_sd"])
 
 
-def _near(lab: np.ndarray, target: np.ndarray, half) -> np.ndarray:
-    """Lab pixels ``[H, W, 3]`` within ``half`` (a number, or one per pixel) of ``target``: the squared distance
-    summed in float32 as ``(ΔL² + Δa²) + Δb²``, the order ``np.einsum`` sums in (checked bit for bit), in OpenCV's
-    faster |Δ|."""
+def _near(lab: np.ndarray, target: np.ndarray, half: float) -> np.ndarray:
+    """Lab pixels ``[H, W, 3]`` within ``half`` of ``target``: the squared distance summed in float32 as
+    ``(ΔL² + Δa²) + Δb²``, the order ``np.einsum`` sums in (checked bit for bit), in OpenCV's faster |Δ|."""
     d = cv2.absdiff(lab, tuple(float(v) for v in target))
     d *= d
     return d[..., 0] + d[..., 1] + d[..., 2] < half * half

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -181,9 +182,8 @@ def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera
 def paired_ratios(pairs: list[tuple[float, float]]) -> dict:
     """Median, least and greatest of each run's own ``evaluation / decode`` wall ratio (``pairs``: (decode,
     evaluation) seconds of one alternation): the scatter a single run of this benchmark shows on this machine."""
-    r = sorted(e / d for d, e in pairs)
-    n = len(r)
-    return {"median": r[n // 2] if n % 2 else 0.5 * (r[n // 2 - 1] + r[n // 2]), "min": r[0], "max": r[-1], "runs": n}
+    r = [e / d for d, e in pairs]
+    return {"median": statistics.median(r), "min": min(r), "max": max(r), "runs": len(r)}
 
 
 def _resized(frames, size):

@@ -24,9 +24,15 @@ def frame_timestamps(path: str | Path) -> np.ndarray | None:
         with av.open(str(path)) as c:
             s = c.streams.video[0]
             pts = [p.pts for p in c.demux(s) if p.pts is not None and p.size > 0]
-            tb = float(s.time_base or 0)
+            tb = s.time_base
     except (av.FFmpegError, IndexError, OSError):
         return None
+    return _seconds(pts, tb)
+
+
+def _seconds(pts: list[int], time_base) -> np.ndarray | None:
+    """Timestamps ``pts`` in ``time_base`` units as sorted seconds; None with fewer than two or no time base."""
+    tb = float(time_base or 0)
     if len(pts) < 2 or tb <= 0:
         return None
     return np.sort(np.asarray(pts, float)) * tb
@@ -43,10 +49,7 @@ class Stamps:
     def times(self) -> np.ndarray | None:
         """What :func:`frame_timestamps` reads from the packets (seconds, sorted), or None where no frames were
         gathered or one had no timestamp."""
-        tb = float(self.time_base or 0)
-        if len(self.pts) < 2 or tb <= 0 or any(p is None for p in self.pts):
-            return None
-        return np.sort(np.asarray(self.pts, float)) * tb
+        return None if any(p is None for p in self.pts) else _seconds(self.pts, self.time_base)
 
 
 def clip_times(n_frames: int, duration: float, timestamps: np.ndarray | None = None) -> tuple[np.ndarray, dict]:

@@ -25,19 +25,15 @@ def fit_line(pts: np.ndarray, mask: np.ndarray | None = None) -> tuple[dict, flo
     # refit without stray pixels (another beam's fringe, compression's smear, a backdrop's edge of the beam's hue),
     # starting from a Huber fit: a least-squares start through many strays lies between them and the beam, and
     # the robust sd about it then keeps them (studio P17 seed 1006: 35 deg for a 48-deg beam, rms 11.6 px)
-    vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-    for k in range(TRIM_PASSES + 1):
-        perp = (pts[:, 0] - x0) * vy - (pts[:, 1] - y0) * vx
-        sd = max(1.4826 * float(np.median(np.abs(perp - np.median(perp)))), TRIM_FLOOR)
-        keep = np.abs(perp) <= K_TRIM * sd
-        if keep.all() or keep.sum() < MIN_PIXELS:
-            if k:
-                break
-        else:
-            pts = pts[keep]
-        if k == TRIM_PASSES:
-            break
+    keep = _near_line(pts, *cv2.fitLine(pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
+    if keep.sum() >= MIN_PIXELS:
+        pts = pts[keep]
+    for _ in range(TRIM_PASSES):
         vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        keep = _near_line(pts, vx, vy, x0, y0)
+        if keep.all() or keep.sum() < MIN_PIXELS:
+            break
+        pts = pts[keep]
     full = None if mask is None else _full_sections(pts, vx, vy, x0, y0, mask)
     if full is not None:  # a band cut askew at its ends: refit on its complete cross-sections
         pts = pts[full]
@@ -50,6 +46,13 @@ def fit_line(pts: np.ndarray, mask: np.ndarray | None = None) -> tuple[dict, flo
     return {"x": float(x0), "y": float(y0), "angle": float(np.arctan2(vy, vx)), "rms": rms,
             "length": float(along.max() - along.min() + 1), "n": float(len(pts)),
             "angle_sd": _slope_sd(along, perp)}, rms / np.sqrt(len(pts))
+
+
+def _near_line(pts: np.ndarray, vx: float, vy: float, x0: float, y0: float) -> np.ndarray:
+    """Which of ``pts`` lie within :data:`K_TRIM` robust sds (at least :data:`TRIM_FLOOR`) of the line."""
+    perp = (pts[:, 0] - x0) * vy - (pts[:, 1] - y0) * vx
+    sd = max(1.4826 * float(np.median(np.abs(perp - np.median(perp)))), TRIM_FLOOR)
+    return np.abs(perp) <= K_TRIM * sd
 
 
 def _full_sections(pts: np.ndarray, vx: float, vy: float, x0: float, y0: float, mask: np.ndarray) -> np.ndarray | None:

@@ -34,6 +34,9 @@ ACC_MEMORY = 0.9  # decay per sample of the largest velocity change seen
 GROWTH = 1.6  # a blob larger than this times the largest expected area is not (only) the object
 THIN = 0.5  # a blob thinner (minor-axis spread) than this share of the object's own is not the whole object
 _FAR = 1e6  # cost of a blob an object may not take
+# what a sighting updates: motion, size, area, blur, shape and colour (:meth:`Tracked.checkpoint`)
+_SIGHTING_STATE = ("pos", "vel", "acc", "lost", "size", "ref_area", "area_dev", "exposure", "own", "own_speed",
+                   "last_box", "still", "rgb", "shade")
 _LOG4 = math.log(4.0)
 
 
@@ -150,6 +153,7 @@ class Tracked:
     own_speed: float = 0.0  # speed (px per sample) of the sample ``own`` was measured on
     first_d2: np.ndarray | None = None  # first frame's colour distances, kept from the threshold's check to the look-alikes'
     overlaps: frozenset = frozenset()  # objects (``j``) whose boxes overlapped this one's in the first frame
+    pending: dict | None = None  # state before the sighting that ended a loss, until the next sample confirms it
 
     # --- at rest ------------------------------------------------------------------------------
     def unchanged(self, frame: np.ndarray) -> Found | None:
@@ -168,6 +172,19 @@ class Tracked:
         h, w = frame.shape[:2]
         x0, y0, x1, y1 = max(0, f.box[0] - 2), max(0, f.box[1] - 2), min(w, f.box[2] + 3), min(h, f.box[3] + 3)
         self.still = (f, (x0, y0, x1, y1), frame[y0:y1, x0:x1].copy())
+
+    def checkpoint(self) -> dict:
+        """The state a sighting updates (motion, size, area, blur, shape, colour), for :meth:`restore`."""
+        snap = {k: getattr(self, k) for k in _SIGHTING_STATE}
+        snap["mean"] = self.model.mean.copy()
+        return snap
+
+    def restore(self, snap: dict, lost: int) -> None:
+        """Put back the state of :meth:`checkpoint` ``snap``, lost for ``lost`` samples (a retracted sighting)."""
+        for k in _SIGHTING_STATE:
+            setattr(self, k, snap[k])
+        self.model.mean = snap["mean"]
+        self.lost = lost
 
     # --- motion -------------------------------------------------------------------------------
     def predict(self) -> tuple[float, float]:

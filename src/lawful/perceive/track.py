@@ -59,10 +59,13 @@ def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndar
                 regions: Regions, prev: np.ndarray | None = None):
     """Find every object in ``frame`` (``prev``: the previous sample, background for the contrast
     search) and update its motion state; returns, per object, its measurement in this sample,
-    or None where it is not (wholly) visible, and the boxes of all objects found, recorded or not (cut by the
-    border, or one hiding another: their pixels still move on their own)."""
+    or None where it is not (wholly) visible; the boxes of all objects found, recorded or not (cut by the
+    border, or one hiding another: their pixels still move on their own); and the objects whose previous
+    sample is retracted: a sighting that ended a loss and is followed by none is not the object (a
+    reflection or a shadow of its colour in its search window), and its state goes back to the loss."""
     seen: list[Found | None] = [None] * len(objs)
     found = {}
+    before = {o.j: o.checkpoint() for o in objs if o.lost}
     for g in groups:
         same = [o.unchanged(frame) for o in g]
         if all(f is not None for f in same):
@@ -79,9 +82,16 @@ def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndar
     if first:
         for o in objs:  # overlapping from the start: how the scene is built (a stone in ice), not one hiding another
             o.overlaps = frozenset(overlapping.get(o.j, ()))
+    retract = []
     for o in objs:
         f = found.get(o.j)
+        pending, o.pending = o.pending, None
+        if f is None and pending is not None:
+            o.restore(pending, pending["lost"] + 2)
+            retract.append(o.j)
+            continue
         if f is not None:
+            o.pending = before.get(o.j)
             o.last_box = f.box
         if f is not None and overlapping.get(o.j, frozenset()) - o.overlaps:
             f = replace(f, cut=True)  # one hides the other: followed, not recorded
@@ -103,7 +113,7 @@ def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndar
             _learn_area(o, f)
             o.note_blur(f.blur)
         seen[o.j] = f
-    return seen, [f.box for f in found.values() if f is not None]
+    return seen, [f.box for f in found.values() if f is not None], retract
 
 
 def _overlapping(objs: list[Tracked], found: dict[int, Found | None]) -> dict[int, set[int]]:
@@ -246,7 +256,9 @@ def _track(video_path, case: Case, plan, min_frames: int, roi, exclude, probes) 
                 t0 = time.perf_counter()
                 reader.add(frame)
                 t_regions += time.perf_counter() - t0
-            seen, boxes = _step_frame(objs, groups, frame, plan.angles, not frames_idx, regions, prev)
+            seen, boxes, retract = _step_frame(objs, groups, frame, plan.angles, not frames_idx, regions, prev)
+            for j in retract:
+                rows[-1][j] = None
             prev = frame
             if motion is not None:
                 t0 = time.perf_counter()

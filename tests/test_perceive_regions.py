@@ -326,3 +326,99 @@ def test_a_line_fit_holds_against_many_clustered_strays():
     alone, _ = fit_line(beam.astype(np.float32))
     assert got["n"] == len(beam) and got["angle"] == pytest.approx(alone["angle"], abs=1e-6)
     assert abs(math.degrees(got["angle"]) - 48.0) < 0.1 and got["rms"] < 1.0
+
+
+def _beam_over_backdrop(backdrop, beam=(250, 116, 248), width=3, seed=0, length=300.0, blur=0.0):
+    """A 640x360 frame: a white panel (rows 150+) under ``backdrop`` (rows < 150, with a second, darker tone in
+    vertical bands), a ``width``-px ``beam`` at 40 deg from (330, 40), ``length`` px long (300: down past the
+    panel's bottom), a Gaussian ``blur`` (sd, px) and noise sd 2; (frame, angle in radians)."""
+    rng = np.random.default_rng(seed)
+    img = np.full((H * SS, W * SS, 3), 245, np.uint8)
+    img[:150 * SS] = backdrop
+    for x in range(340, 520, 60):
+        img[:150 * SS, x * SS:(x + 25) * SS] = tuple(int(0.85 * v) for v in backdrop)
+    a = math.radians(40)
+    p0 = np.array([330.0, 40.0])
+    p1 = p0 + length * np.array([math.cos(a), math.sin(a)])
+    cv2.line(img, *(tuple(int(v) for v in (p + 0.5) * SS) for p in (p0, p1)), beam, width * SS)
+    img = cv2.resize(img, (W, H), interpolation=cv2.INTER_AREA).astype(np.float32)
+    if blur:
+        img = cv2.GaussianBlur(img, (0, 0), blur)
+    return np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8), a
+
+
+BEAM_REGION = (320, 30, 560, 250)
+
+
+def _read_beam(img, color, thin=0.15):
+    r = Reader([Probe("beam", "line", BEAM_REGION, color=color, thin=thin)], (W, H), 1.0, 1.0, False)
+    r.add(img)
+    return r.read(None)["beam"]
+
+
+@pytest.mark.parametrize("blur", [0.0, 2.5])
+@pytest.mark.parametrize("backdrop", [(150, 60, 170), (110, 45, 150), (90, 170, 90)])
+def test_a_beam_over_a_backdrop_of_its_hue_is_read_from_its_own_pixels(backdrop, blur):
+    """Studio P17 seeds 1004/1006/1007: the beam's region spans a white panel and a backdrop near the beam's hue,
+    and the backdrop (or, blurred, its edge with the panel) passes the beam's colour selection; the line through it
+    read 0-12 deg for 33-48 deg beams. A thin probe keeps only the pixels nearer the beam's colour than the region's
+    own surfaces' (its uniform patches; in Lab, their blend at an edge lies nearer one of them): the beam's angle comes back within 0.2 deg;
+    without ``thin`` the fit runs through the backdrop."""
+    beam = (250, 116, 248) if backdrop[0] > backdrop[1] else (120, 235, 140)
+    img, a = _beam_over_backdrop(backdrop, beam, blur=blur)
+    assert abs(float(_read_beam(img, beam, None)["angle"][0]) - a) > math.radians(10)
+    got = _read_beam(img, beam)
+    assert got.ok[0] and float(got["angle"][0]) == pytest.approx(a, abs=math.radians(0.2))
+
+
+def test_a_thick_beam_is_read_although_its_core_is_uniform():
+    """A 12-px beam drawn a little off its nominal colour: its core fills uniform patches, but as one thin band
+    it is no surface of the region, and the beam is read within 0.1 deg, as the plain probe reads it."""
+    img, a = _beam_over_backdrop((245, 245, 245), (225, 100, 225), width=12)
+    plain, thin = _read_beam(img, (250, 116, 248), None), _read_beam(img, (250, 116, 248))
+    assert thin.ok[0] and float(thin["angle"][0]) == pytest.approx(a, abs=math.radians(0.1))
+    assert float(thin["angle"][0]) == pytest.approx(float(plain["angle"][0]), abs=1e-3)
+
+
+@pytest.mark.parametrize("region, length, ok", [(BEAM_REGION, 300.0, True), (BEAM_REGION, 60.0, False),
+                                                 ((320, 160, 560, 200), 300.0, True)])
+def test_a_beam_read_over_a_short_piece_of_its_region_is_no_reading(region, length, ok):
+    """A beam seen over less than half the region's chord along it (60 px of a ~270 px chord: the rest lost in
+    blur or hidden) gives no reading rather than the direction of a fragment; a beam crossing a region the short
+    way (a 62 px chord of a band 240 px wide) is whole, and read."""
+    img, a = _beam_over_backdrop((245, 245, 245), length=length)
+    r = Reader([Probe("beam", "line", region, color=(250, 116, 248), thin=0.15)], (W, H), 1.0, 1.0, False)
+    r.add(img)
+    got = r.read(None)["beam"]
+    assert bool(got.ok[0]) is ok
+    if ok:
+        assert float(got["angle"][0]) == pytest.approx(a, abs=math.radians(0.2))
+
+
+def test_a_thin_probe_reads_nothing_where_the_backdrop_is_the_beams_colour():
+    """A backdrop of the beam's own colour: no selection separates them, and the thin probe reads nothing
+    (``ok`` False, NaN) rather than a line through the backdrop."""
+    beam = (250, 116, 248)
+    got = _read_beam(_beam_over_backdrop(beam, beam)[0], beam)
+    assert not got.ok[0] and np.isnan(got["angle"][0])
+
+
+def test_a_regions_surfaces_are_its_uniform_patches_not_a_thin_band():
+    """The surfaces of a frame with a white panel, a two-tone purple backdrop and a violet beam, 3 or 8 px wide:
+    every colour found lies on the panel or the backdrop (within 5 Lab units of one), except the 8-px beam's
+    uniform core, which is found as one thin band of the beam's colour (``core``)."""
+    from lawful.perceive.regions import _lab
+    from lawful.perceive.beam import surfaces
+
+    beam, back = (250, 116, 248), (150, 60, 170)
+    known = _lab(np.array([(245, 245, 245), back, tuple(int(0.85 * v) for v in back)], np.float32))
+    for width in (3, 8):
+        img, _ = _beam_over_backdrop(back, beam, width=width)
+        crop = img[30:251, 320:561].astype(np.float32)
+        got = surfaces(crop, _lab(crop), np.ones(crop.shape[:2], bool), 0.15, _lab(np.array(beam, np.float32)), 1e3,
+                       float(np.linalg.norm(np.subtract(beam, (245, 245, 245)))))
+        surf = got.colours[~got.core]
+        assert np.linalg.norm(surf[:, None] - known[None], axis=2).min(1).max() < 5.0  # (the tones: 7.4 apart)
+        assert np.linalg.norm(surf - _lab(np.array(beam, np.float32)), axis=1).min() > 20
+        assert (np.linalg.norm(got.colours[got.core] - _lab(np.array(beam, np.float32)), axis=1) < 10).all()
+        assert got.core.any() == (width == 8)  # a 3-px beam has no uniform core; an 8-px one has

@@ -24,6 +24,10 @@ Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
                  image coordinates, radians in (−π/2, π/2]), ``rms`` (perpendicular px), ``length`` (extent
                  along the line), ``n`` (pixels kept), ``angle_sd`` (the direction's standard error, rad, from
                  the scatter of the pixels' mean offsets over :data:`~lawful.perceive.lines.BIN`-px pieces; ends cut askew by the region left out: :func:`~lawful.perceive.lines.fit_line`). ``sigma``: rms / √n.
+                 ``thin`` (a beam): only the pixels nearer the beam's colour than any of the region's own surface
+                 colours are fitted (a backdrop of its hue: :mod:`lawful.perceive.beam`), and a reading is kept
+                 only for a band at most that share of its length (plus 4 px) wide over at least half the
+                 region's chord along it (not a surface's edge, not a fragment: :func:`~lawful.perceive.beam.is_beam`).
 - ``blobs``      the ``count`` largest connected components of the selected pixels, ordered left to right,
                  ``[T, count]`` (NaN where fewer): ``x``, ``y``, ``area``, ``x0``, ``y0``, ``x1``, ``y1`` and a
                  circle fitted to each outline (:func:`lawful.perceive.fit.fit_circle`): ``cx``, ``cy``, ``r``,
@@ -52,6 +56,7 @@ import numpy as np
 
 from lawful.perceive.fit import fit_arc, fit_circle
 from lawful.perceive.lines import MIN_PIXELS, fit_line
+from lawful.perceive.beam import beam_selections, is_beam, surfaces
 
 Kind = Literal["level", "brightness", "line", "blobs", "profile"]
 KINDS = ("level", "brightness", "line", "blobs", "profile")
@@ -73,6 +78,7 @@ class Probe:
     count: int = 1
     learn: Literal["first", "each"] = "first"
     fit: Literal["outline", "pixels", "none"] = "outline"
+    thin: float | None = None  # line: the band's width (√12 · rms) at most this share of its length, else not read
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -333,7 +339,11 @@ def _learn(p: Probe, img: np.ndarray, m: np.ndarray) -> dict:
         d = np.linalg.norm(lab - target, axis=1)
         far = d > np.quantile(d, 0.5) if len(d) else d.astype(bool)
         bg = _lab(np.median(px[far], 0).astype(np.float32)) if far.any() else target + 50
-        return {"target": target, "background_lab": bg, "background": np.median(px[far], 0) if far.any() else bg}
+        out = {"target": target, "background_lab": bg, "background": np.median(px[far], 0) if far.any() else bg}
+        if p.kind == "line" and p.thin is not None:
+            contrast = float(np.linalg.norm(np.asarray(p.color, np.float32) - out["background"])) if far.any() else 0.0
+            out["surfaces"] = surfaces(img, _lab(img), m, p.thin, target, float(np.linalg.norm(target - bg)), contrast)
+        return out
     lum = _luma(px)
     med = float(np.median(lum))
     sd = 1.4826 * float(np.median(np.abs(lum - med)))
@@ -416,7 +426,20 @@ def _brightness(p: Probe, img, mask, state):
 
 
 def _line(p: Probe, img, mask, state):
-    ys, xs = np.nonzero(_selected(p, img, mask, state))
+    sel = _selected(p, img, mask, state)
+    if p.thin is None:
+        return _fit_line(sel, mask)
+    at = np.nonzero(sel)  # a beam: its own pixels, not the region's surfaces' (beam.beam_selections)
+    lab = _lab(img[at]) if state.get("lab") is None else state["lab"][at]
+    for s in beam_selections(sel, at, lab, state["target"], state.get("surfaces")):
+        got = _fit_line(s, mask)
+        if got is not None and is_beam(got, p.thin, mask):
+            return got
+    return None  # no thin band across the region
+
+
+def _fit_line(sel: np.ndarray, mask: np.ndarray):
+    ys, xs = np.nonzero(sel)
     return fit_line(np.stack([xs, ys], 1).astype(np.float32), mask)
 
 

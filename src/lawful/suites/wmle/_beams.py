@@ -18,6 +18,13 @@ from lawful.world.scenes.beams import (  # noqa: F401  (re-exported: P17–P20 d
     BEAM_COLORS, HOUSING, beam_color, draw_housing, surface_quad,
 )
 
+# a beam's band is at most this share of its length wide (√12 · rms), past the 4-px floor of
+# :data:`lawful.perceive.beam.LINE_FLOOR`: read beams measured at most 0.096 of their length at 640 px (P17, P18,
+# P20 in both render styles); selections that also held a backdrop of the beam's hue read 0.19-0.45 past the floor
+# (studio P17 seeds 1004, 1006, 1007, clean and under CRF 35: 0-12 deg read for 33-48 deg beams). A shadow is no
+# beam: its band may be wide (P19 read 0.77)
+THIN = 0.15
+
 
 def line_at(tracks: Tracks, name: str, i: int) -> tuple[np.ndarray, np.ndarray] | None:
     """Line ``(point, unit direction)`` of region ``name`` at sample ``i`` (first-frame px); None if unread."""

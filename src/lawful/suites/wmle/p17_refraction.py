@@ -132,9 +132,9 @@ class Refraction(WmleTask):
         k = case.known
         beam = tuple(int(v) for v in k["beam_color"])
         return [Probe("surface", "level", tuple(float(v) for v in k["surface_region"])),
-                Probe("incident", "line", _beams.polygon(case, "incident_region"), color=beam),
+                Probe("incident", "line", _beams.polygon(case, "incident_region"), color=beam, thin=_beams.THIN),
                 Probe("refracted", "line", _beams.polygon(case, "refracted_region"),
-                      color=tuple(int(v) for v in k.get("beam_color_water", beam)))]
+                      color=tuple(int(v) for v in k.get("beam_color_water", beam)), thin=_beams.THIN)]
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         return refraction_measurement(tracks)

@@ -126,8 +126,8 @@ class MirrorReflection(WmleTask):
     def probes(self, case: Case) -> list[Probe]:
         k = case.known
         beam = tuple(int(v) for v in k["beam_color"])
-        return [Probe("incident", "line", _beams.polygon(case, "incident_region"), color=beam),
-                Probe("reflected", "line", _beams.polygon(case, "reflected_region"), color=beam),
+        return [Probe("incident", "line", _beams.polygon(case, "incident_region"), color=beam, thin=_beams.THIN),
+                Probe("reflected", "line", _beams.polygon(case, "reflected_region"), color=beam, thin=_beams.THIN),
                 Probe("mirror", "line", _beams.polygon(case, "mirror_region"),
                       color=tuple(int(v) for v in k["mirror_color"]))]
 

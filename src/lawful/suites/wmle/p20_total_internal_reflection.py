@@ -40,6 +40,7 @@ from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
+from lawful.suites.wmle._beams import THIN
 from lawful.suites.wmle._refraction import (  # noqa: F401  (tests use beam_frame, _crossing_sd)
     _crossing_sd, _noise_var, _weights, beam_frame, index_measurement,
 )
@@ -136,7 +137,7 @@ class TotalInternalReflection(WmleTask):
         for j, b in enumerate(case.known["beams"]):
             air = tuple(int(v) for v in b["color"])
             water = tuple(int(v) for v in b.get("color_water", air))
-            out += [Probe(f"{part}_{j}", "line", [tuple(map(float, p)) for p in b[part]], color=c)
+            out += [Probe(f"{part}_{j}", "line", [tuple(map(float, p)) for p in b[part]], color=c, thin=THIN)
                     for part, c in (("in", water), ("out", air), ("back", water))]
         return out
 

@@ -51,9 +51,14 @@ def beam_selections(sel: np.ndarray, at: tuple[np.ndarray, np.ndarray], lab: np.
         return
     d2 = ((lab - np.asarray(target, np.float32)) ** 2).sum(1)
     nearer = d2[:, None] < ((lab[:, None, :] - found.colours[None]) ** 2).sum(2)  # [N, k]
+    tried = None
     for use in [~found.core] + ([np.ones(len(found.core), bool)] if found.core.any() else []):
+        keep = nearer[:, use].all(1)
+        if tried is not None and np.array_equal(keep, tried):
+            return  # the core colours took no pixel: nothing new to try
+        tried = keep
         out = np.zeros_like(sel)
-        out[at] = nearer[:, use].all(1)
+        out[at] = keep
         yield out
 
 

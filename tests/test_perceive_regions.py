@@ -422,3 +422,25 @@ def test_a_regions_surfaces_are_its_uniform_patches_not_a_thin_band():
         assert np.linalg.norm(surf - _lab(np.array(beam, np.float32)), axis=1).min() > 20
         assert (np.linalg.norm(got.colours[got.core] - _lab(np.array(beam, np.float32)), axis=1) < 10).all()
         assert got.core.any() == (width == 8)  # a 3-px beam has no uniform core; an 8-px one has
+
+
+def test_a_faint_beam_blended_grey_is_read_from_the_plain_selection(monkeypatch):
+    """Studio P17 seed 1005 (1080p): a 1-px red beam, blurred over a green backdrop, turns grey, nearer a grey
+    surface of the region than red in most frames; only the surfaces' selection lost it (C 100 -> 77, S 99 -> 12).
+    The plain selection is tried first and holds a beam: read within 0.1 deg; the surfaces' selection alone is not."""
+    from lawful.perceive import beam, regions
+
+    img, a = _beam_over_backdrop((70, 150, 70), (230, 60, 40), width=1, blur=1.0)
+    img = img.copy()
+    img[200:250, 480:560] = (120, 105, 95)  # a grey surface inside the region
+    got = _read_beam(img, (230, 60, 40))
+    assert got.ok[0] and float(got["angle"][0]) == pytest.approx(a, abs=math.radians(0.1))
+    plain_first = beam.beam_selections
+
+    def surfaces_only(*args):
+        tries = plain_first(*args)
+        next(tries)
+        yield from tries
+
+    monkeypatch.setattr(regions, "beam_selections", surfaces_only)
+    assert not _read_beam(img, (230, 60, 40)).ok[0]

@@ -7,8 +7,8 @@ P17: 0° read for a 43° beam), and under blur so can the blend where it meets a
 "beam" along the panel's edge). The region's surfaces are what lies in *uniform* patches — pixels
 whose :data:`WINDOW`-px neighbourhood varies by less than a beam running through it would — clustered by
 colour, less any cluster that is itself one thin band (a thick beam's own core: :func:`surfaces`). A beam pixel
-is nearer the beam's colour than every surface's (:func:`beam_selections`): in Lab, a blend of two surfaces lies
-nearer one of them. What is then fitted is a beam only if it is a thin band across the region (:func:`is_beam`).
+is nearer the beam's colour than every surface's (:func:`beam_selections`; in Lab, a blend of two surfaces lies
+nearer one of them), tried where the plain selection is no beam: a thin band across the region (:func:`is_beam`).
 """
 
 from __future__ import annotations
@@ -42,20 +42,21 @@ class Surfaces(NamedTuple):
 
 def beam_selections(sel: np.ndarray, at: tuple[np.ndarray, np.ndarray], lab: np.ndarray, target: np.ndarray,
                     found: Surfaces | None) -> Iterator[np.ndarray]:
-    """The selections ``sel`` ``[H, W]`` may be narrowed to, to try in turn: its pixels (at ``at``, Lab ``lab``
-    ``[N, 3]``) nearer the Lab ``target`` than every surface colour that is no beam's core, then (when some may be)
-    than every one: a thick beam read whole first, then without a strip of a surface that looked like a core;
-    ``sel`` itself where the region has no surfaces near the target."""
+    """The selections to try in turn, the first that holds a beam winning: ``sel`` ``[H, W]`` itself (a beam's pixels
+    blended with a surface of another hue stay in: a red beam over a green backdrop turns grey), then its pixels
+    (at ``at``, Lab ``lab`` ``[N, 3]``) nearer the Lab ``target`` than every surface colour that is no beam's core,
+    then (when some may be) than every one: a thick beam read whole first, then without a strip of a surface that
+    looked like a core. ``found``: the region's :func:`surfaces` (None: ``sel`` alone)."""
+    yield sel
     if found is None:
-        yield sel
         return
     d2 = ((lab - np.asarray(target, np.float32)) ** 2).sum(1)
     nearer = d2[:, None] < ((lab[:, None, :] - found.colours[None]) ** 2).sum(2)  # [N, k]
-    tried = None
+    tried = np.ones(len(lab), bool)
     for use in [~found.core] + ([np.ones(len(found.core), bool)] if found.core.any() else []):
         keep = nearer[:, use].all(1)
-        if tried is not None and np.array_equal(keep, tried):
-            return  # the core colours took no pixel: nothing new to try
+        if np.array_equal(keep, tried):
+            continue  # no colour took a pixel the last try kept: nothing new to try
         tried = keep
         out = np.zeros_like(sel)
         out[at] = keep

@@ -54,6 +54,24 @@ def test_a_perturbation_that_makes_a_clip_unmeasurable_is_counted_not_averaged_i
     assert np.isnan(none["shift"]["zoom10"]) and V._shift_cell(none, "zoom10").startswith("–")
 
 
+def test_law_clips_under_the_consistency_gate_are_counted_though_the_law_column_shows_p():
+    """Studio P29 seed 1000: P 100 on the law clip but C 49.7, so S = 0.15 C = 7.5 and the physics is not counted;
+    the law column (P, gate bypassed) hid it. The gated share counts law clips with C < 80 over those with a C,
+    per column and overall, and is None for a suite without C (Principia)."""
+    def row(c, law=100.0):
+        out = {"law": law, "law_status": "scored", "anti": 10.0, "anti_status": "scored"}
+        return out if c is None else {**out, "law_C": c}
+    rows = [{"task": t, "index": i, "seed": i, "case_id": f"{t}{i}", "columns": {t: row(c)}}
+            for t, cs in (("a", (100.0, 49.7, 80.0, 96.2)), ("b", (None, None))) for i, c in enumerate(cs)]
+    out = V.summarise(rows)
+    assert out["columns"]["a"]["law_gated_share"] == pytest.approx(0.25)  # 80 itself passes the gate
+    assert out["columns"]["b"]["law_gated_share"] is None
+    assert out["overall"]["law_gated_share"] == pytest.approx(0.25)
+    table = V.validation_table({**out, "suite": "wmle", "style": "flat", "n_variants": 4, "perturbations": []})
+    assert [c.header for c in table.columns][-1] == "law C<80"
+    assert list(table.columns[-1].cells)[:2] == ["[red]25%[/red]", ""]
+
+
 def test_level_and_family_means_weigh_tasks_equally():
     class T:
         def __init__(self, level, family):

@@ -15,7 +15,8 @@ The value of one video in one column: Principia, the column's score (0 unless ``
 physical score P with the gate bypassed (the paper's §3.2 check; 0 when nothing could be scored).
 A law-correct video that is not ``scored`` (or WMLE ``unresolved``) counts towards the column's
 unmeasurable share. Per column: law mean and minimum, anti mean and maximum, whether the twin scored
-lower on every variant, ROC AUC of law vs anti (Mann–Whitney), unmeasurable share and, per perturbation,
+lower on every variant, ROC AUC of law vs anti (Mann–Whitney), unmeasurable share, the share of law clips whose consistency C is under the gate (``law_gated_share``: WMLE's
+S would not count their physics; None where the suite has no C) and, per perturbation,
 the mean shift of the law value over the variants where both the clip and its perturbed copy were scored, and the share of variants the perturbation made unmeasurable
 (a scored law clip whose perturbed copy is not: counting it as 0 would hide an honest "cannot measure"
 inside a shift, counting it as its law value would hide the loss).
@@ -35,6 +36,7 @@ import numpy as np
 from lawful.progress import progress_bar
 from lawful.runner.pool import process_pool
 from lawful.score.stats import roc_auc
+from lawful.score.wmle import CONSISTENCY_GATE
 
 SEED_BASE = 1000
 ROBUSTNESS = ("pan10", "zoom10", "noise", "crf35", "blur", "reencode")  # what --robustness applies
@@ -226,6 +228,7 @@ def summarise(results: list[dict], perturbations: Sequence[str] = ()) -> dict:
             "anti_lower_every_variant": all(a < b for a, b in zip(anti, law)),
             "auc": roc_auc(law, anti),
             "unmeasurable_share": float(np.mean(unmeas)),
+            "law_gated_share": _gated_share([row for _, row in items]),
             "shift": {k: _shift(items, k) for k in perturbations},
             "lost": {k: float(np.mean([_lost(row, k) for _, row in items])) for k in perturbations},
             "per_variant": [{"index": r["index"], "seed": r["seed"], "case_id": r["case_id"], **row}
@@ -242,8 +245,16 @@ def summarise(results: list[dict], perturbations: Sequence[str] = ()) -> dict:
             "anti_mean": float(np.mean([e["anti_mean"] for e in columns.values()])) if columns else math.nan,
             "auc": roc_auc(all_law, all_anti),
             "unmeasurable_share": float(np.mean(all_unmeas)) if all_unmeas else math.nan,
+            "law_gated_share": _gated_share([v for e in columns.values() for v in e["per_variant"]]),
         },
     }
+
+
+def _gated_share(rows: list[dict]) -> float | None:
+    """Share of the law clips whose consistency C is under the gate (WMLE: S = 0.15·C, the physics not counted, however
+    right P is; the law column shows P, the gate bypassed), over the clips with a C; None where no clip has one."""
+    cs = [row["law_C"] for row in rows if row.get("law_C") is not None]
+    return float(np.mean([c < CONSISTENCY_GATE for c in cs])) if cs else None
 
 
 def validate(suite: str, style: str = "flat", n_variants: int = 12, tasks: Sequence[str] | None = None,
@@ -330,23 +341,26 @@ def validation_table(result: dict):
     pert = result.get("perturbations", [])
     t = Table(title=f"{result['suite']} validation, style '{result['style']}' "
                     f"({result['n_variants']} variants per task{', gate bypassed' if wmle else ''})")
-    for col in ("column", "task", "law mean", "law min", "anti mean", "anti max", "twin lower", "AUC", "unmeas."):
+    gated = (lambda e: "" if e.get("law_gated_share") is None else
+             (f"[red]{100 * e['law_gated_share']:.0f}%[/red]" if e["law_gated_share"] else "0%"))
+    for col in ("column", "task", "law mean", "law min", "anti mean", "anti max", "twin lower", "AUC", "unmeas.",
+                "law C<80"):
         t.add_column(col, justify="left" if col in ("column", "task") else "right")
     for k in pert:
         t.add_column(f"Δ {k}", justify="right")
     for col, e in result["columns"].items():
         t.add_row(col, e["task"], fmt(e["law_mean"]), fmt(e["law_min"]), fmt(e["anti_mean"]), fmt(e["anti_max"]),
                   "yes" if e["anti_lower_every_variant"] else "[red]no[/red]", f"{e['auc']:.3f}",
-                  f"{100 * e['unmeasurable_share']:.0f}%", *(_shift_cell(e, k) for k in pert))
+                  f"{100 * e['unmeasurable_share']:.0f}%", gated(e), *(_shift_cell(e, k) for k in pert))
     for g in result.get("groups", []):
         paper = f" (paper {g['paper']:.2f})" if g.get("paper") is not None else ""
         t.add_row(f"[italic]{g['group']}[/italic]", f"{g['tasks']} tasks{paper}", fmt(g["law_mean"]), "",
-                  fmt(g["anti_mean"]), "", "", "", "", *([""] * len(pert)), end_section=g is result["groups"][-1])
+                  fmt(g["anti_mean"]), "", "", "", "", "", *([""] * len(pert)), end_section=g is result["groups"][-1])
     o = result["overall"]
     paper = result.get("paper_overall")
     t.add_row("[bold]overall[/bold]", "" if paper is None else f"(paper {paper:.2f})",
               f"[bold]{fmt(o['law_mean'])}[/bold]", "", f"[bold]{fmt(o['anti_mean'])}[/bold]",
-              "", "", f"{o['auc']:.3f}", f"{100 * o['unmeasurable_share']:.0f}%", *([""] * len(pert)))
+              "", "", f"{o['auc']:.3f}", f"{100 * o['unmeasurable_share']:.0f}%", gated(o), *([""] * len(pert)))
     if result.get("skipped"):
         t.caption = f"not drawn in this style: {', '.join(result['skipped'])}"
     return t

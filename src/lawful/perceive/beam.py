@@ -14,7 +14,7 @@ nearer one of them), tried where the plain selection is no beam: a thin band acr
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 import cv2
@@ -40,16 +40,19 @@ class Surfaces(NamedTuple):
     core: np.ndarray
 
 
-def beam_selections(sel: np.ndarray, at: tuple[np.ndarray, np.ndarray], lab: np.ndarray, target: np.ndarray,
+def beam_selections(sel: np.ndarray, lab_at: Callable[[tuple], np.ndarray], target: np.ndarray,
                     found: Surfaces | None) -> Iterator[np.ndarray]:
     """The selections to try in turn, the first that holds a beam winning: ``sel`` ``[H, W]`` itself (a beam's pixels
     blended with a surface of another hue stay in: a red beam over a green backdrop turns grey), then its pixels
-    (at ``at``, Lab ``lab`` ``[N, 3]``) nearer the Lab ``target`` than every surface colour that is no beam's core,
-    then (when some may be) than every one: a thick beam read whole first, then without a strip of a surface that
-    looked like a core. ``found``: the region's :func:`surfaces` (None: ``sel`` alone)."""
+    nearer the Lab ``target`` than every surface colour that is no beam's core, then (when some may be) than every
+    one: a thick beam read whole first, then without a strip of a surface that looked like a core. ``lab_at``: the
+    Lab ``[N, 3]`` of the pixels at ``np.nonzero`` indices, asked for only when ``sel`` itself is no beam;
+    ``found``: the region's :func:`surfaces` (None: ``sel`` alone)."""
     yield sel
     if found is None:
         return
+    at = np.nonzero(sel)
+    lab = lab_at(at)
     d2 = ((lab - np.asarray(target, np.float32)) ** 2).sum(1)
     nearer = d2[:, None] < ((lab[:, None, :] - found.colours[None]) ** 2).sum(2)  # [N, k]
     tried = np.ones(len(lab), bool)
@@ -96,9 +99,10 @@ def surfaces(rgb: np.ndarray, lab: np.ndarray, mask: np.ndarray, thin: float, ta
     colours, core = [], []
     for c in range(COLOURS):
         at = label == c
-        if at.sum() < MIN_PIXELS or np.linalg.norm(lab[ys[at], xs[at]].mean(0) - target) >= reach:
+        colour = lab[ys[at], xs[at]].mean(0) if at.any() else None
+        if at.sum() < MIN_PIXELS or np.linalg.norm(colour - target) >= reach:
             continue  # a speck (a beam's brightest pixels), not a surface; or too far to take a selected pixel
-        colours.append(lab[ys[at], xs[at]].mean(0))
+        colours.append(colour)
         pts = np.stack([xs[at], ys[at]], 1).astype(np.float32)
         got = fit_line(pts[:: max(1, len(pts) // BAND_SAMPLE)])
         core.append(got is not None and got[0]["n"] >= 0.5 * min(len(pts), BAND_SAMPLE)

@@ -78,7 +78,7 @@ class Probe:
     count: int = 1
     learn: Literal["first", "each"] = "first"
     fit: Literal["outline", "pixels", "none"] = "outline"
-    thin: float | None = None  # line: the band's width (√12 · rms) at most this share of its length, else not read
+    thin: float | None = None  # line, a beam: its band at most this share of its length wide (beam.is_beam), else not read
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -429,9 +429,9 @@ def _line(p: Probe, img, mask, state):
     sel = _selected(p, img, mask, state)
     if p.thin is None:
         return _fit_line(sel, mask)
-    at = np.nonzero(sel)  # a beam: its own pixels, not the region's surfaces' (beam.beam_selections)
-    lab = _lab(img[at]) if state.get("lab") is None else state["lab"][at]
-    for s in beam_selections(sel, at, lab, state["target"], state.get("surfaces")):
+    lab = state.get("lab")  # a beam: its own pixels, not the region's surfaces' (beam.beam_selections)
+    lab_at = (lambda at: _lab(img[at])) if lab is None else (lambda at: lab[at])
+    for s in beam_selections(sel, lab_at, state["target"], state.get("surfaces")):
         got = _fit_line(s, mask)
         if got is not None and is_beam(got, p.thin, mask):
             return got

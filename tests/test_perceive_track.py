@@ -830,3 +830,55 @@ def test_a_blob_merged_at_an_impact_is_not_learned_as_the_objects_area():
     _learn_area(o, Found((0.0, 0.0), (0, 0, 14, 14), 185.0, float("nan"), False, blur=1.0))
     assert o.ref_area == pytest.approx(0.9 * 168 + 0.1 * 185)
     assert o.area_dev == pytest.approx(0.9 * 0.08 + 0.1 * (185 / 168 - 1))
+
+
+def test_a_part_coloured_object_over_two_plain_tones_is_found_from_the_first_frame(tmp_path):
+    """A block of three colours (pale cap, green body, dark end: studio P29's magnet) slides 3 px a frame with
+    its middle on the line between two plain backdrop tones. Its green barely stands out, so it is found by
+    contrast; in the first frame the background it hides is filled in from around it (the ring of the search
+    window spans both tones: its median is neither), so it is seen from frame 0 (the consistency check
+    ``found`` reads frame 0). Its other-coloured parts are kept out of the camera estimate with it: over a
+    backdrop that pins no horizontal motion they alone moved, and the camera took their motion for its own
+    (the block read still at x 79.2-79.6)."""
+    n, bg = 30, np.zeros((H, W, 3), np.uint8)
+    bg[:] = (165, 160, 105)
+    bg[115:] = (190, 125, 90)
+    frames = []
+    for k in range(n):
+        img, x = bg.copy(), 60 + 3 * k
+        cv2.rectangle(img, (x, 104), (x + 9, 125), (225, 230, 230), -1)
+        cv2.rectangle(img, (x + 10, 104), (x + 29, 125), (50, 200, 45), -1)
+        cv2.rectangle(img, (x + 30, 104), (x + 37, 125), (20, 80, 20), -1)
+        frames.append(img)
+    path = write_video(tmp_path / "magnet.mp4", frames, fps=25)
+    case = make_case([ObjectSpec(id="m", shape="block", box=(60, 104, 98, 126), color=(50, 200, 45))],
+                     duration=n / 25)
+    m = track(path, case, TrackingPlan())["m"]
+    assert m.visible.all()
+    assert np.abs(m.x - (79.5 + 3 * np.arange(n))).max() < 1.0
+    assert np.abs(m.y - 114.5).max() < 1.0
+
+
+def test_a_shadow_band_across_a_block_leaves_its_centroid_where_the_block_is(tmp_path):
+    """A shadow band (15 % darker) crosses the upper part of a rising orange block, as studio P6 seed 1007's
+    self-shadow does, leaving a strip of its colour above the band: too thin to be taken for the block, it is
+    still a piece of it, merged with the body below so that the (convex) block's hull is whole. A patch of the
+    shaded colour elsewhere keeps the colour threshold tight, so the band falls out of it. The centroid stays
+    on the block's (on the body alone it sank 12 px, and the jump back counted twice against C)."""
+    n, orange = 24, (203, 98, 49)
+    bg = backdrop()
+    cv2.rectangle(bg, (10, 10), (49, 49), (174, 84, 44), -1)
+    frames, truth = [], []
+    for k in range(n):
+        img, y0 = bg.copy(), 140 - 2 * k
+        cv2.rectangle(img, (120, y0), (199, y0 + 59), orange, -1)
+        if 4 <= k < 14:  # rows 12-24 of the block: a strip of 12 rows above it, 35 below
+            img[y0 + 12:y0 + 25, 100:220] = (img[y0 + 12:y0 + 25, 100:220] * 0.857).astype(np.uint8)
+        frames.append(img)
+        truth.append(y0 + 29.5)
+    path = write_video(tmp_path / "band.mp4", frames, fps=25)
+    case = make_case([ObjectSpec(id="b", shape="block", box=(120, 140, 200, 200), color=orange)], duration=n / 25)
+    b = track(path, case, TrackingPlan())["b"]
+    assert b.visible.all()
+    assert np.abs(b.y - np.array(truth)).max() < 1.0
+    assert np.abs(b.x - 159.5).max() < 1.0

@@ -163,6 +163,7 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
     out: dict[int, Found | None] = {o.j: None for o in group}
     wins = _merge_windows([o.window(w, h, grow) for o in group])
     segmented, cand = [], []  # cand: (region index, label, centroid x, y in frame px, area)
+    strips: list[tuple[int, int]] = []  # thin components (region index, label): never the object, maybe a piece of it
     min_area = max(3.0, 0.05 * min(o.ref_area for o in group))
     thin = THIN * min(o.minor for o in group)
     # a hoop's visible part is its rim, which shows as arcs as thin as the rim where part of it is hidden or off its
@@ -183,8 +184,11 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
             if area < min_area:
                 continue
             cx, cy = reg.cents[k][0] + x0, reg.cents[k][1] + y0
-            if (anywhere or regions.allows(cx, cy)) and (rim or not _thin(reg, k, thin, w, h)):
-                cand.append((len(segmented), k, cx, cy, float(area)))
+            if anywhere or regions.allows(cx, cy):
+                if rim or not _thin(reg, k, thin, w, h):
+                    cand.append((len(segmented), k, cx, cy, float(area)))
+                else:
+                    strips.append((len(segmented), k))
         segmented.append(reg)
         for piece in _pieces_of_merged(reg, group):
             cand.append((len(segmented), 1, piece.cents[1][0] + piece.x0, piece.cents[1][1] + piece.y0,
@@ -211,11 +215,11 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
         ri, k = cand[c][:2]
         reg = segmented[ri]
         st = reg.stats
-        # merge unassigned fragments of the same region that keep the union within the object's size
+        # merge unassigned fragments of the same region that keep the union within the object's size; a thin one
+        # too (a shadow band across a block leaves a strip of its colour above it: without it the centroid sinks)
         x, y, bw, bh, ak = st[k]
         keep = [k]
-        for cc in sorted(free) if free else ():
-            rj, kk = cand[cc][:2]
+        for rj, kk in [cand[cc][:2] for cc in sorted(free)] + strips:
             if rj != ri:
                 continue
             fx, fy, fw, fh, fa = st[kk]
@@ -328,7 +332,9 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
 
     The background of each pixel is the previous sample ``prev`` (the object has moved on; where
     it was, and without ``prev``, the median of the window's outer ring: the window is several
-    object sizes wide); the noise is the spread of the ring's differences from it. A pixel
+    object sizes wide); the noise is the spread of the ring's differences from it. ``prev`` may be ``frame``
+    itself (the first sample): the object's last box is then filled in from around it, and the noise is
+    the spread of differences between neighbouring ring pixels. A pixel
     ``p = bg + alpha (c - bg) + e`` belongs to the object when its share ``alpha`` is at least
     :data:`ALPHA_MIN`, its contrast exceeds :data:`NOISE_SIGMAS` noise sigmas and it lies near
     the mixing line. The centroid is weighted by ``alpha``: for a motion-blur streak that is the
@@ -358,6 +364,8 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
         # background to this frame's level (a 4 % studio flicker doubled the noise, and hid a shaded half)
         bg *= np.median(ring / np.maximum(ring_of(bg), 1.0), 0).astype(np.float32)
         dev = ring - ring_of(bg)
+        if prev is frame:  # the first sample, filled in where the object is: its ring is the frame's own, and the
+            dev = np.diff(ring, axis=0) / np.float32(math.sqrt(2))  # noise shows between neighbouring ring pixels
     else:
         bg = med = np.median(ring, 0)
         dev = ring - med

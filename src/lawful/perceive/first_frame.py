@@ -107,7 +107,11 @@ def learn_objects(feat: FrameFeatures, rgb: np.ndarray, case: Case, sx: float, s
         crop = rgb[oy:oy + got.mask.shape[0], ox:ox + got.mask.shape[1]]
         o.rgb = tuple(cv2.mean(np.ascontiguousarray(crop), mask=got.mask)[:3])
         o.weak = got.model.coverage < WEAK_COVERAGE
-        if not o.weak:
+        bx0, by0, bx1, by1 = boxes[spec.id]
+        o.rim = float(min(max(0, x0 - bx0, y0 - by0, bx1 - 1 - x1, by1 - 1 - y1), max(o.size)))
+        if o.weak:  # where the background is hidden in the first frame: the case's box and the blob learned in it
+            o.last_box = (min(bx0, x0), min(by0, y0), max(bx1 - 1, x1), max(by1 - 1, y1))
+        else:
             _keep_out_patches(o, got, feat, boxes.values())
         objs.append(o)
     return objs

@@ -154,6 +154,7 @@ class Tracked:
     first_d2: np.ndarray | None = None  # first frame's colour distances, kept from the threshold's check to the look-alikes'
     overlaps: frozenset = frozenset()  # objects (``j``) whose boxes overlapped this one's in the first frame
     pending: dict | None = None  # state before the sighting that ended a loss, until the next sample confirms it
+    rim: float = 0.0  # px the case's box reaches past the colour blob's in the first frame: parts of other colours
 
     # --- at rest ------------------------------------------------------------------------------
     def unchanged(self, frame: np.ndarray) -> Found | None:
@@ -294,6 +295,12 @@ class Tracked:
             ratio = log(lo / area) if area < lo else (log(area / hi) if area > hi else 0.0)
             out.append(d / g + 0.5 * ratio if (d < reach and ratio < _LOG4) or d < 0.5 * g else _FAR)
         return out
+
+    def moving_box(self, box: tuple) -> tuple[float, float, float, float]:
+        """``box`` (a measurement's) grown by :attr:`rim` on every side: all of the object's pixels, its parts of
+        other colours too (a magnet's pale cap, a cart's wheels), whichever way it has turned."""
+        r = self.rim
+        return box[0] - r, box[1] - r, box[2] + r, box[3] + r
 
     def ghost_box(self) -> tuple[int, int, int, int]:
         """Box (end-exclusive, possibly beyond the frame) of twice the object's size around its

@@ -59,10 +59,11 @@ def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndar
                 regions: Regions, prev: np.ndarray | None = None):
     """Find every object in ``frame`` (``prev``: the previous sample, background for the contrast
     search) and update its motion state; returns, per object, its measurement in this sample,
-    or None where it is not (wholly) visible; the boxes of all objects found, recorded or not (cut by the
-    border, or one hiding another: their pixels still move on their own); and the objects whose previous
-    sample is retracted: a sighting that ended a loss and is followed by none is not the object (a
-    reflection or a shadow of its colour in its search window), and its state goes back to the loss."""
+    or None where it is not (wholly) visible; the boxes of all objects found, grown by their
+    :attr:`~Tracked.rim`, recorded or not (cut by the border, or one hiding another: their pixels still move on
+    their own); and the objects whose previous sample is retracted: a sighting that ended a loss and is
+    followed by none is not the object (a reflection or a shadow of its colour in its search window), and its
+    state goes back to the loss."""
     seen: list[Found | None] = [None] * len(objs)
     found = {}
     before = {o.j: o.checkpoint() for o in objs if o.lost}
@@ -72,7 +73,10 @@ def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndar
             found.update((o.j, f) for o, f in zip(g, same))
             continue
         if g[0].weak:
-            got = {g[0].j: by_contrast(g[0], frame, regions, prev)}
+            f = by_contrast(g[0], frame, regions, prev)
+            if f is None and first:  # its window's ring spans surfaces (a ramp's edge), so their median is none of
+                f = by_contrast(g[0], frame, regions, frame)  # them: the background it hides, filled from around it
+            got = {g[0].j: f}
         else:
             got = step_group(g, frame, angles, regions, prev=prev)
         for o in g:
@@ -113,7 +117,7 @@ def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndar
             _learn_area(o, f)
             o.note_blur(f.blur)
         seen[o.j] = f
-    return seen, [f.box for f in found.values() if f is not None], retract
+    return seen, [objs[j].moving_box(f.box) for j, f in found.items() if f is not None], retract
 
 
 def _overlapping(objs: list[Tracked], found: dict[int, Found | None]) -> dict[int, set[int]]:

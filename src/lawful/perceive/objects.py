@@ -296,11 +296,10 @@ class Tracked:
             out.append(d / g + 0.5 * ratio if (d < reach and ratio < _LOG4) or d < 0.5 * g else _FAR)
         return out
 
-    def moving_box(self, box: tuple) -> tuple[float, float, float, float]:
-        """``box`` (a measurement's) grown by :attr:`rim` on every side: all of the object's pixels, its parts of
-        other colours too (a magnet's pale cap, a cart's wheels), whichever way it has turned."""
-        r = self.rim
-        return box[0] - r, box[1] - r, box[2] + r, box[3] + r
+    def moving_box(self, box: tuple) -> tuple[float, float, float, float, float]:
+        """``box`` (a measurement's) and :attr:`rim`, how far past it on every side the object's pixels may reach: its
+        parts of other colours too (a magnet's pale cap, a cart's wheels), whichever way it has turned."""
+        return (*box, self.rim)
 
     def ghost_box(self) -> tuple[int, int, int, int]:
         """Box (end-exclusive, possibly beyond the frame) of twice the object's size around its

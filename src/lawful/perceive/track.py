@@ -59,7 +59,7 @@ def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndar
                 regions: Regions, prev: np.ndarray | None = None):
     """Find every object in ``frame`` (``prev``: the previous sample, background for the contrast
     search) and update its motion state; returns, per object, its measurement in this sample,
-    or None where it is not (wholly) visible; the boxes of all objects found, grown by their
+    or None where it is not (wholly) visible; the boxes of all objects found, with their
     :attr:`~Tracked.rim`, recorded or not (cut by the border, or one hiding another: their pixels still move on
     their own); and the objects whose previous sample is retracted: a sighting that ended a loss and is
     followed by none is not the object (a reflection or a shadow of its colour in its search window), and its

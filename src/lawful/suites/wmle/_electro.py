@@ -8,6 +8,8 @@ import math
 
 import numpy as np
 
+from scipy.ndimage import median_filter
+
 from lawful.case import Case
 from lawful.perceive import events, noise
 from lawful.result import Measurement
@@ -23,6 +25,8 @@ EDGE_PX = 2.0  # a clear sighting's box ends more than this short of the coil
 SETTLED_S = 1.0  # P31's settled window: the clip's last second
 SETTLE_SHARE = 0.10  # a settled ball ranges over less than this share of its offset (beyond noise)
 LENGTH_SHARE = 0.05  # equal, fixed strings: lengths agree within this share of the mean (beyond noise)
+LENGTH_RUN = 5  # a string's length varies over its running median of this many sightings: a run of up to 2 stray
+# sightings (a blob of the ball's colour taken while it swung fast) is not a string that changed
 IDS_ = ("left", "right")  # P31's balls, P32's needles
 FINAL_N = 5  # P32: the final samples read
 MIN_VALID = 2  # P32: jointly readable final samples the median needs
@@ -186,7 +190,7 @@ def symmetric_rest_measurement(case: Case, tracks: Tracks) -> Measurement:
     else:
         m.events.append(event("left", "settled", float(i_win), tracks))
     mean_L = 0.5 * (L["left"] + L["right"])
-    var_L = {b: float(np.nanmax(length[b]) - np.nanmin(length[b])) for b in IDS_}
+    var_L = {b: float(np.ptp(median_filter(length[b][joint], LENGTH_RUN, mode="nearest"))) for b in IDS_}
     if abs(L["left"] - L["right"]) > LENGTH_SHARE * mean_L + step or \
             any(v > LENGTH_SHARE * mean_L + 2 * step for v in var_L.values()):
         failures.append(f"threads not equal and fixed (lengths {L['left']:.1f}, {L['right']:.1f} px; "

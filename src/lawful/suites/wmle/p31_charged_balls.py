@@ -15,8 +15,10 @@ Both scores are 0 (measured, the rule named) on an observed failure of
   more than ``k·σ·2`` (σ the larger measured localisation noise, ``k`` for ``noise.FALSE_ALARM``);
 - settling: a ball's horizontal position over the settled window (the last ``SETTLED_S`` s) ranging over
   more than ``SETTLE_SHARE`` of its offset plus ``k·σ·√2``;
-- fixed equal-length strings: the two pivot-to-ball lengths differing, or one varying over the clip, by
-  more than ``LENGTH_SHARE`` of the mean length plus ``k·σ·√2``.
+- fixed equal-length strings: the two pivot-to-ball lengths (medians) differing by more than ``LENGTH_SHARE``
+  of the mean length plus ``k·σ·√2``, or one ranging over the clip by more than that share plus ``2·k·σ·√2``
+  (the range of its running median of ``LENGTH_RUN`` sightings: up to 2 stray sightings in a row are no
+  change of the string).
 
 The pivot is ``case.known["pivot"]`` when stated, else the shared centre of circles fitted to both
 paths (:func:`~lawful.suites.wmle._pendulums.fit_pivots_on_one_bar`).

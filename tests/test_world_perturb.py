@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 
-from lawful.world.perturb import camera_pan, camera_zoom, gaussian_noise, hue_shift, noise_frames, reencode
+from lawful.world.perturb import camera_pan, camera_zoom, flicker, gaussian_noise, hue_shift, noise_frames, reencode
 
 
 def _dots(points, w=200, h=120):
@@ -74,3 +74,15 @@ def test_reencode_round_trip():
     assert 0.1 < err < 12
     odd = reencode([frames[0][:63, :95]], fps=12)
     assert odd[0].shape == (63, 95, 3)
+
+
+def test_flicker_scales_each_frame_by_a_bounded_drifting_gain():
+    f = np.full((8, 8, 3), 100, np.uint8)
+    out = [g[0, 0, 0] / 100.0 for g in flicker([f] * 80, amplitude=0.08, seed=3)]
+    gains = np.array(out)
+    assert np.abs(gains - 1).max() <= 0.08 * (0.75 + 0.25 * 2) + 0.005  # the swing plus the clipped jitter
+    assert gains.std() > 0.03  # it does change the exposure
+    slow = np.convolve(gains, np.ones(9) / 9, "valid")
+    assert np.ptp(slow) > 0.08  # a slow swing, not jitter only
+    again = [g[0, 0, 0] for g in flicker([f] * 80, amplitude=0.08, seed=3)]
+    assert np.array_equal(np.array(again) / 100.0, gains)

@@ -54,11 +54,12 @@ def _perturbations() -> dict[str, Callable[[list[np.ndarray], float, int], Itera
         "blur": lambda fr, fps, seed: perturb.defocus(fr, 0.003),
         "ghost3": lambda fr, fps, seed: perturb.exposure_blur(fr, 3),
         "hue10": lambda fr, fps, seed: (perturb.hue_shift(f, 10.0) for f in fr),
+        "flicker8": lambda fr, fps, seed: perturb.flicker(fr, 0.08, seed),
         "reencode": lambda fr, fps, seed: iter(fr),  # the control: the law clip's frames, written as every copy is
     }
 
 
-PERTURBATIONS = ("pan10", "pan5", "zoom10", "noise", "crf35", "blur", "hue10", "ghost3", "reencode")
+PERTURBATIONS = ("pan10", "pan5", "zoom10", "noise", "crf35", "blur", "hue10", "flicker8", "ghost3", "reencode")
 
 
 def video_values(suite: str, evaluation) -> dict[str, dict]:

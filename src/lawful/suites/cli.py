@@ -64,7 +64,8 @@ def validate(
     variants: int = typer.Option(12, help="Scenes per task (seeds 1000, 1001, ...).", min=1),
     tasks: Optional[str] = typer.Option(None, help="Comma-separated subset of tasks (names or labels such as P3)."),
     perturb: Optional[str] = typer.Option(None, help="Comma-separated perturbations of the law-correct clips: "
-                                          "pan10, pan5, zoom10, noise, crf35, blur (defocus), hue10, ghost3, reencode (the "
+                                          "pan10, pan5, zoom10, noise, crf35, blur (defocus), hue10, flicker8 (exposure "
+                                          "drifting and flickering by up to 8 %), ghost3, reencode (the "
                                           "control: the clip's frames as they are, written losslessly as every "
                                           "perturbed copy is)."),
     robustness: bool = typer.Option(False, help="Apply pan10, zoom10, noise, crf35, blur and reencode."),

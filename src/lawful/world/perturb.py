@@ -115,3 +115,15 @@ def exposure_blur(frames: Iterable[np.ndarray], width: int = 3) -> Iterator[np.n
     for i in range(n):
         window = frames[max(0, i - half):min(n, i + half + 1)]
         yield np.mean(window, axis=0).round().astype(np.uint8)
+
+
+def flicker(frames: Iterable[np.ndarray], amplitude: float = 0.08, seed: int = 0) -> Iterator[np.ndarray]:
+    """Exposure that drifts and flickers, as generated video's often does: frame ``i`` is scaled by
+    ``1 + amplitude (0.75 sin(2 pi i / 40 + phase) + 0.25 e_i)``, ``e_i`` standard normal (clipped to 2) and
+    the phase drawn from ``seed``: a slow swing of up to ``0.75 amplitude`` with a frame-to-frame jitter."""
+    rng = np.random.default_rng(seed)
+    phase = float(rng.uniform(0.0, 2.0 * np.pi))
+    for i, f in enumerate(frames):
+        e = float(np.clip(rng.normal(), -2.0, 2.0))
+        gain = 1.0 + amplitude * (0.75 * np.sin(2.0 * np.pi * i / 40.0 + phase) + 0.25 * e)
+        yield np.clip(np.rint(f.astype(np.float32) * gain), 0, 255).astype(np.uint8)

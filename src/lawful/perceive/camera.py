@@ -302,7 +302,7 @@ class CameraMotion:
                 k1, A1 = got[-1][:2]  # estimates after it to bridge it), agreeing with what the pixels preferred
                 k0, A0 = self._baseline(got, k1, (j, Aj))[:2]
                 again = self._between(i, rgb, boxes, k0, A0, k1, A1)
-                if again is not None and np.abs(apply(again[1] - info["outvoted"], self._corners_w)).max() <= max(
+                if again is not None and self._apart(again[1], info["outvoted"]) <= max(
                         self.BEND, self.Z * float(np.hypot(again[3]["u"], u_pred))):
                     self._keys[-1] = again
             return
@@ -316,15 +316,14 @@ class CameraMotion:
         if len(good) == 1:  # no path before this segment to extrapolate: is its middle where interpolation puts it?
             mid = len(between) // 2
             got = self._between(*between[mid], j, Aj, i, A)
-            if got is not None and np.abs(apply(got[1] - Aj - (A - Aj) * ((got[0] - j) / (i - j)),
-                                                self._corners_w)).max() <= max(tol, self.Z * np.hypot(
-                                                    info["u"], got[3].get("u", 0.0))):
+            if got is not None and self._apart(got[1], Aj + (A - Aj) * ((got[0] - j) / (i - j))) <= max(
+                    tol, self.Z * np.hypot(info["u"], got[3].get("u", 0.0))):
                 self._keys.insert(-1, got)
                 return
             between = between[:mid] + between[mid + 1:]
             if got is not None:
                 self._keys.insert(-1, got)
-        elif np.abs(apply(A - pred, self._corners_w)).max() <= tol and not after_hold:
+        elif self._apart(A, pred) <= tol and not after_hold:
             return  # (after a held key frame the frames are estimated: a bridge needs estimates on both sides)
         for k, rgb_k, boxes_k in between:  # not on a straight path: interpolation would be off
             got = self._between(k, rgb_k, boxes_k, j, Aj, i, A)
@@ -410,7 +409,7 @@ class CameraMotion:
                 rest[idx] = False
         uniq: list[np.ndarray] = []  # and the extrapolated path; near-duplicates (would split the vote) dropped
         for c in cands + [pred]:
-            if all(np.abs(apply(c - u, self._corners_w)).max() > _RANSAC_PX for u in uniq):
+            if all(self._apart(c, u) > _RANSAC_PX for u in uniq):
                 uniq.append(c)
         # one consensus of nearly all points that agrees with the path: nothing moves on its own among the
         # corners, the pixel checks are skipped; too few corners for a fit: straight to the intensities
@@ -433,7 +432,7 @@ class CameraMotion:
                                                 self.min_points, MIN_CELLS, self.Z, _RANSAC_PX,
                                                 self.max_uncertainty * self._s)
         if got is not None and self._usable(got[1]["u"]) \
-                and np.abs(apply(got[0] - pred, self._corners_w)).max() > _RANSAC_PX:
+                and self._apart(got[0], pred) > _RANSAC_PX:
             # corners agreeing off the path (a few on a plain backdrop, slipping together along a stripe or by a
             # period): the pixels must prefer their consensus to the path (studio WMLE P4
             # seed 1004: 7 corners put key frames 18 and 27 3.5 and 6.5 px off, 12 px once in frame px, among
@@ -468,7 +467,7 @@ class CameraMotion:
                 u = float(np.hypot(u, self._keys[-1][3].get("u", 0.0)))
             info = {**r[2], "u": u, "cells": r[2]["cells"]}
             # the pixels must prefer it to the path's prediction and the corners' consensus, when these differ
-            rivals = [c for c in uniq if np.abs(apply(c - A, self._corners_w)).max() > _RANSAC_PX]
+            rivals = [c for c in uniq if self._apart(c, A) > _RANSAC_PX]
             won = dense.best(D, ref_img, [r[0]] + [M_of(c) for c in rivals], keep, ref_keep) if rivals else 0
             if won and np.isfinite(u):  # (what the pixels preferred: a retry must agree with it)
                 return None, "hold", {**info, "u": float("inf"), "outvoted": rivals[won - 1]}, nxt[use], ref[use]
@@ -522,6 +521,10 @@ class CameraMotion:
         g = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
         return g if self._s == 1.0 else cv2.resize(g, (round(g.shape[1] * self._s), round(g.shape[0] * self._s)),
                                                    interpolation=cv2.INTER_AREA)
+
+    def _apart(self, A: np.ndarray, B: np.ndarray) -> float:
+        """How far apart two work transforms put the work frame's corners: the largest displacement (work px)."""
+        return float(np.abs(apply(A - B, self._corners_w)).max())
 
     def _boxes(self, boxes) -> np.ndarray:
         """Finite object boxes ``[M, 4]`` in work pixels, grown by 4 px, or by a box's own reach where it is farther:

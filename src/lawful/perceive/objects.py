@@ -155,6 +155,7 @@ class Tracked:
     overlaps: frozenset = frozenset()  # objects (``j``) whose boxes overlapped this one's in the first frame
     pending: dict | None = None  # state before the sighting that ended a loss, until the next sample confirms it
     rim: float = 0.0  # px the case's box reaches past the colour blob's in the first frame: parts of other colours
+    # (a magnet's pale cap, a cart's wheels), kept out of the camera estimate on every side whichever way it turns
 
     # --- at rest ------------------------------------------------------------------------------
     def unchanged(self, frame: np.ndarray) -> Found | None:
@@ -295,11 +296,6 @@ class Tracked:
             ratio = log(lo / area) if area < lo else (log(area / hi) if area > hi else 0.0)
             out.append(d / g + 0.5 * ratio if (d < reach and ratio < _LOG4) or d < 0.5 * g else _FAR)
         return out
-
-    def moving_box(self, box: tuple) -> tuple[float, float, float, float, float]:
-        """``box`` (a measurement's) and :attr:`rim`, how far past it on every side the object's pixels may reach: its
-        parts of other colours too (a magnet's pale cap, a cart's wheels), whichever way it has turned."""
-        return (*box, self.rim)
 
     def ghost_box(self) -> tuple[int, int, int, int]:
         """Box (end-exclusive, possibly beyond the frame) of twice the object's size around its

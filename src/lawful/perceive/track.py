@@ -117,7 +117,7 @@ def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndar
             _learn_area(o, f)
             o.note_blur(f.blur)
         seen[o.j] = f
-    return seen, [objs[j].moving_box(f.box) for j, f in found.items() if f is not None], retract
+    return seen, [(*f.box, objs[j].rim) for j, f in found.items() if f is not None], retract
 
 
 def _overlapping(objs: list[Tracked], found: dict[int, Found | None]) -> dict[int, set[int]]:

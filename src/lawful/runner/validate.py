@@ -36,7 +36,7 @@ import numpy as np
 from lawful.progress import progress_bar
 from lawful.runner.pool import process_pool
 from lawful.score.stats import roc_auc
-from lawful.score.wmle import CONSISTENCY_GATE
+from lawful.score.wmle import passes_gate
 
 SEED_BASE = 1000
 ROBUSTNESS = ("pan10", "zoom10", "noise", "crf35", "blur", "reencode")  # what --robustness applies
@@ -255,7 +255,7 @@ def _gated_share(rows: list[dict]) -> float | None:
     """Share of the law clips whose consistency C is under the gate (WMLE: S = 0.15·C, the physics not counted, however
     right P is; the law column shows P, the gate bypassed), over the clips with a C; None where no clip has one."""
     cs = [row["law_C"] for row in rows if row.get("law_C") is not None]
-    return float(np.mean([c < CONSISTENCY_GATE for c in cs])) if cs else None
+    return float(np.mean([not passes_gate(c) for c in cs])) if cs else None
 
 
 def validate(suite: str, style: str = "flat", n_variants: int = 12, tasks: Sequence[str] | None = None,

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
 from scipy.ndimage import median_filter
 
 from lawful.case import Case

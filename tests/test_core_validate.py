@@ -171,6 +171,32 @@ def test_validate_cli_names_what_it_does_not_know():
     assert r.exit_code == 2 and "principia" in r.output
 
 
+def test_first_seed_draws_the_variants_from_other_seeds(monkeypatch):
+    """``--first-seed`` reaches every job (scenes nobody tuned the evaluator on), and the result says which."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from lawful.cli import app
+
+    seen = []
+
+    def spy(suite, task, index, seed, *a, **k):
+        seen.append((task, index, seed))
+        row = {"law": 1.0, "anti": 0.0, "law_status": "scored", "anti_status": "scored"}
+        return {"task": task, "index": index, "seed": seed, "case_id": f"{task}-{seed}", "columns": {task: row}}
+
+    monkeypatch.setattr(V, "validate_variant", spy)
+    r = CliRunner().invoke(app, ["validate", "--suite", "principia", "--tasks", "spring,drop", "--variants", "2",
+                                 "--first-seed", "5000", "--workers", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    assert sorted(seen) == [("drop", 0, 5000), ("drop", 1, 5001), ("spring", 0, 5000), ("spring", 1, 5001)]
+    assert json.loads(r.stdout[r.stdout.index("{"):])["first_seed"] == 5000
+    seen.clear()
+    V.validate("principia", tasks=["spring"], n_variants=1, workers=1, progress=False)
+    assert seen == [("spring", 0, V.SEED_BASE)]  # lawful's own figures' seeds by default
+
+
 def test_cached_clips_are_reused_and_score_the_same(tmp_path, monkeypatch):
     monkeypatch.setattr(V, "renderer_fingerprint", lambda suite, style, task: "fixed")  # the drawing code is not edited meanwhile
     first = V.validate_variant("principia", "spring", 0, 1000, "flat", ("noise",), cache=tmp_path)

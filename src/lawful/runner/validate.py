@@ -260,11 +260,13 @@ def _gated_share(rows: list[dict]) -> float | None:
 
 def validate(suite: str, style: str = "flat", n_variants: int = 12, tasks: Sequence[str] | None = None,
              perturbations: Sequence[str] = (), workers: int | None = None, progress: bool = True,
-             cache: str | Path | None = None) -> dict:
+             cache: str | Path | None = None, first_seed: int = SEED_BASE) -> dict:
     """Validate ``suite``'s tasks (all that ``style`` can draw, or those named in ``tasks`` by name or label).
 
-    Returns :func:`summarise`'s dict plus ``suite``, ``style``, ``n_variants``, ``perturbations`` and
-    ``skipped`` (tasks the style cannot draw). ``cache``: see :func:`validate_variant`.
+    Variant ``i`` is drawn from seed ``first_seed + i``: the default seeds are those lawful's own figures use;
+    other seeds give scenes nobody tuned the evaluator on. Returns :func:`summarise`'s dict plus ``suite``,
+    ``style``, ``n_variants``, ``first_seed``, ``perturbations`` and ``skipped`` (tasks the style cannot draw).
+    ``cache``: see :func:`validate_variant`.
     """
     from lawful.suites.base import get_suite, unknown
     from lawful.world.styles import get_style
@@ -281,7 +283,7 @@ def validate(suite: str, style: str = "flat", n_variants: int = 12, tasks: Seque
         if not chosen:
             raise KeyError(f"no {suite} task matches {sorted(want)}")
     skipped = [t.name for t in chosen if not st.supports(suite, t.name)]
-    jobs = [(t.name, i, SEED_BASE + i) for t in chosen if t.name not in skipped for i in range(n_variants)]
+    jobs = [(t.name, i, first_seed + i) for t in chosen if t.name not in skipped for i in range(n_variants)]
     workers = workers or min(len(jobs), max(1, os.cpu_count() or 2)) or 1
     results: list[dict] = []
     with progress_bar(progress) as bar:
@@ -300,7 +302,7 @@ def validate(suite: str, style: str = "flat", n_variants: int = 12, tasks: Seque
     out = summarise(results, perturbations)
     order = {t.name: i for i, t in enumerate(s.tasks.values())}  # rows in the suite's order (P1 … P15)
     out["columns"] = dict(sorted(out["columns"].items(), key=lambda kv: order.get(kv[1]["task"], len(order))))
-    out.update(suite=suite, style=style, n_variants=n_variants, perturbations=list(perturbations), skipped=skipped)
+    out.update(suite=suite, style=style, n_variants=n_variants, first_seed=first_seed, perturbations=list(perturbations), skipped=skipped)
     out["paper_overall"] = s.paper.get("reference_P", {}).get("overall")
     out["groups"] = grouped_means(out["columns"], {t.name: t for t in chosen}, s.paper.get("reference_P", {}))
     return out
@@ -341,7 +343,8 @@ def validation_table(result: dict):
     fmt = (lambda v: f"{v:.2f}") if wmle else (lambda v: f"{v:.3f}")
     pert = result.get("perturbations", [])
     t = Table(title=f"{result['suite']} validation, style '{result['style']}' "
-                    f"({result['n_variants']} variants per task{', gate bypassed' if wmle else ''})")
+                    f"({result['n_variants']} variants per task, seeds from {result.get('first_seed', SEED_BASE)}"
+                    f"{', gate bypassed' if wmle else ''})")
     gated = (lambda e: "" if e.get("law_gated_share") is None else
              (f"[red]{100 * e['law_gated_share']:.0f}%[/red]" if e["law_gated_share"] else "0%"))
     for col in ("column", "task", "law mean", "law min", "anti mean", "anti max", "twin lower", "AUC", "unmeas.",

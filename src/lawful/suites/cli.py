@@ -61,7 +61,10 @@ def validate(
     suite: str = typer.Option("wmle", "--suite", "-s", help="principia, wmle or recordings."),
     style: str = typer.Option("flat", "--style", help="Render style: flat (lawful's own 2-D renderer) or studio "
                               "(MuJoCo 3-D scenes; needs the studio extra)."),
-    variants: int = typer.Option(12, help="Scenes per task (seeds 1000, 1001, ...).", min=1),
+    variants: int = typer.Option(12, help="Scenes per task (seeds FIRST_SEED, FIRST_SEED + 1, ...).", min=1),
+    first_seed: int = typer.Option(1000, "--first-seed", help="Seed of the first scene of each task; lawful's own "
+                                   "figures use 1000 on, so other seeds are scenes nobody tuned the evaluator on.",
+                                   min=0),
     tasks: Optional[str] = typer.Option(None, help="Comma-separated subset of tasks (names or labels such as P3)."),
     perturb: Optional[str] = typer.Option(None, help="Comma-separated perturbations of the law-correct clips: "
                                           "pan10, pan5, zoom10, noise, crf35, blur (defocus), hue10, flicker8 (exposure "
@@ -93,7 +96,7 @@ def validate(
             kinds.append(k)
     try:
         result = run_validation(suite, style, n_variants=variants, tasks=_split(tasks) if tasks else None,
-                                perturbations=kinds, workers=workers or None, cache=cache)
+                                perturbations=kinds, workers=workers or None, cache=cache, first_seed=first_seed)
     except (KeyError, RuntimeError) as e:
         fail(str(e.args[0]) if e.args else str(e))
     if as_json:

@@ -81,3 +81,28 @@ def test_the_shake_undoes_only_the_axis_it_can_pin():
     assert s["shake"]["used"] and s["shake"]["axes"] == "x", s["reason"]
     got = np.array([-A[:, 2] for A in est.transforms])
     assert np.abs(got[:, 1]).max() == 0.0 and np.sqrt(np.mean((got[:, 0] - shifts[:, 0]) ** 2)) < 0.05
+
+
+def _shift(dx):
+    return np.array([[1.0, 0.0, dx], [0.0, 1.0, 0.0]])
+
+
+def test_a_path_that_moves_an_object_sitting_still_in_the_picture_is_not_the_cameras():
+    from lawful.perceive.camera_path import STILL_PX, moves_still_object
+
+    block = np.array([[100.0, 50.0, 140.0, 90.0]])
+    boxes = [block + [3.0 * min(k, 10), 0, 3.0 * min(k, 10), 0] for k in range(20)]  # pushed 3 px a frame, then still
+    u = 0.2  # the key frames' stated error
+    keys = [(k, _shift(dx), "dense", {"u": u}) for k, dx in ((0, 0.0), (10, -0.3), (15, -0.4), (19, -2.5))]
+    why = moves_still_object(keys, boxes, [19], (True, False), Z=3.0, floor=1.0)
+    # still from frame 10 on; frames 10 and 19 put it 2.2 px apart along x: beyond 1 + max(1, 3 * 0.2 * sqrt 2)
+    assert why is not None and "from frame 10 to 19" in why and "2.2 work px" in why
+    assert moves_still_object(keys, boxes, [19], (False, True), Z=3.0, floor=1.0) is None  # not along y
+    # within the tolerance: 1.9 px is not beyond STILL_PX + floor (2 px)
+    near = keys[:3] + [(19, _shift(-0.3 - (STILL_PX + 0.9)), "dense", {"u": u})]
+    assert moves_still_object(near, boxes, [19], (True, False), Z=3.0, floor=1.0) is None
+    # a box that moves with the path (a camera pan) is no contradiction, nor is one still only against a hold
+    panned = [b + [2.5 * (k >= 19), 0, 2.5 * (k >= 19), 0] for k, b in enumerate(boxes)]
+    assert moves_still_object(keys, panned, [19], (True, False), Z=3.0, floor=1.0) is None
+    held = keys[:1] + [(10, _shift(0.0), "hold", {"u": float("inf")}), (15, _shift(0.0), "hold", {}), keys[3]]
+    assert moves_still_object(held, boxes, [19], (True, False), Z=3.0, floor=1.0) is None

@@ -213,16 +213,20 @@ class CameraMotion:
         """Why the path is not to be used against a shake measured on every frame, or None. Where the path departs
         from the shake only along an axis that frame 0's still background leaves unpinned in some frame (a ramp,
         bare wall or poles across it), what it claims there may rest on what moves on its own (a chain swinging
-        in front: studio P7, 3.8 px of "camera motion" on a still camera): it stands only if the pixels prefer it
-        at every key frame where the two part by more than the pixel vote's resolution (``DELTA``; a real pan
-        along that axis does, a chain's pull is a coin toss)."""
+        in front: studio P7, 3.8 px of "camera motion" on a still camera): it stands only if it moves no object
+        that sits still in the picture (:func:`lawful.perceive.camera_path.moves_still_object`) and the pixels
+        prefer it at every key frame where the two part by more than the pixel vote's resolution (``DELTA``; a
+        real pan along that axis does, a chain's pull is a coin toss)."""
         sh, keys, c = self._shake, self._keys, self._corners_w
         loose = sh.unpinned()
         if not any(loose) or self._kept.frames is None or not sh.agrees(keys, c, self.Z, self.BEND, [not v for v in loose]):
             return None
-        for i, A, _, _, off in sh.departures(keys, c, self.Z, self.BEND, loose):
-            if off <= dense.DELTA:
-                continue
+        departs = [d for d in sh.departures(keys, c, self.Z, self.BEND, loose) if d[4] > dense.DELTA]
+        still = path.moves_still_object(keys, [b for _, b in self._kept.frames], [d[0] for d in departs], loose,
+                                        self.Z, dense.DELTA)
+        if still:
+            return f"it departs from the shake along an axis frame 0's still background does not pin, and {still}"
+        for i, A, _, _, off in departs:
             raw, boxes = self._kept.frames[i]
             keep = ~self._excluded(boxes, raw.shape)
             if dense.best(dense.smooth(raw), self._D0, [A, sh.work(i)], keep, self._keep0) != 0:

@@ -21,6 +21,7 @@ _NAMES = ("scale", "rotation", "x", "y")  # the similarity's parameters (a, b, t
 # where stated errors run 1.5-2x low (bare studio backdrops)
 SMOOTH_CLAIMS = 2.0
 SMOOTH_SHARE = 0.05
+STILL_PX = 1.0  # work px: an object's box that moves no more than this on any side sits still in the picture
 
 
 def _shift(A: np.ndarray, pts: np.ndarray) -> float:
@@ -113,6 +114,49 @@ def keeps_claims(keys: list[tuple], holds: list[int], corners: np.ndarray, s: fl
         if len(near) < 2 or any(r[2] > SMOOTH_CLAIMS for r in near):
             return False
     return True
+
+
+def _still_span(boxes: list[np.ndarray], i: int, b: np.ndarray) -> tuple[int, int]:
+    """The frames around ``i`` through which some box stays within :data:`STILL_PX` of ``b`` on every side."""
+    def holds(k: int) -> bool:
+        return bool(len(boxes[k]) and (np.abs(boxes[k] - b).max(1) <= STILL_PX).any())
+
+    lo = hi = i
+    while lo > 0 and holds(lo - 1):
+        lo -= 1
+    while hi + 1 < len(boxes) and holds(hi + 1):
+        hi += 1
+    return lo, hi
+
+
+def moves_still_object(keys: list[tuple], boxes: list[np.ndarray], at: list[int], along, Z: float,
+                       floor: float) -> str | None:
+    """Why the path cannot be the camera's, or None: at key frame ``i`` of ``at`` an object's box (``boxes``:
+    every frame's, work px) has sat still in the picture since or until another estimated key frame, between
+    which the path moves it along ``along`` (per axis) by more than :data:`STILL_PX` plus ``Z`` of their
+    errors (at least ``floor``). A camera that moved would have moved it in the picture, unless it moved with
+    the camera: from the pixels alone, a camera following an object over a backdrop that pins nothing looks the
+    same, and the smaller motion is taken (studio WMLE P10 seed 5001: a pusher rod and the floor's reflections
+    gave the path 5.8 work px along x while the block lay still, then moved it 7 px at the clip's end)."""
+    est = {k[0]: k for k in keys if k[2] != "hold"}
+    ax = np.asarray(along, bool)
+    for i in at:
+        if i not in est or i >= len(boxes):
+            continue
+        _, Ai, _, info_i = est[i]
+        for b in boxes[i]:
+            lo, hi = _still_span(boxes, i, b)
+            c = np.array([0.5 * (b[0] + b[2]), 0.5 * (b[1] + b[3]), 1.0])
+            for j in range(lo, hi + 1):
+                if j == i or j not in est:
+                    continue
+                Aj, info_j = est[j][1], est[j][3]
+                d = float(np.abs(((Ai - Aj) @ c)[ax]).max())
+                tol = STILL_PX + max(floor, Z * float(np.hypot(info_i.get("u", 0.0), info_j.get("u", 0.0))))
+                if d > tol:
+                    return (f"an object sat still in the picture from frame {min(i, j)} to {max(i, j)}, and the path "
+                            f"moves it {d:.1f} work px")
+    return None
 
 
 def why_held(keys: list[tuple], Z: float, scale: float) -> str:

@@ -30,6 +30,7 @@ from lawful.perceive.segment import components, to_features
 _K3 = np.ones((3, 3), np.uint8)
 MAX_GROW = 9.0  # widest window margin tried, relative to the first
 FRAGMENT_EXTENT = 1.15  # merged fragments must fit in this times the object's size (+2 px)
+OVERLONG = 1.5  # a blob reaching past this times the object's last size (+2 px and its blur) runs along something
 ALPHA_MIN = 0.2  # least share of the object's colour in a pixel of a blur streak
 NOISE_SIGMAS = 4.0  # contrast (in local noise sigmas) a streak pixel needs
 
@@ -130,6 +131,14 @@ def _at_inner_edge(reg: _Region, k: int, w: int, h: int) -> bool:
     rh, rw = reg.labels.shape
     return ((x == 0 and reg.x0 > 0) or (y == 0 and reg.y0 > 0)
             or (x + bw == rw and reg.x0 + rw < w) or (y + bh == rh and reg.y0 + rh < h))
+
+
+def _overlong(m: np.ndarray, o: Tracked) -> bool:
+    """Whether blob ``m`` reaches farther than the object can: past :data:`OVERLONG` times its last size on
+    either side, plus 2 px and the longest blur its speed allows (studio P16 seed 5001: an orange bead on an
+    orange rod took 3x its length of rod in 7 samples, 20 px off, with 50 % more colour pixels)."""
+    pad = 2.0 + o.blur_range()[1]
+    return m.shape[1] > OVERLONG * o.size[0] + pad or m.shape[0] > OVERLONG * o.size[1] + pad
 
 
 def _bounded(m: np.ndarray, origin: tuple[int, int], o: Tracked) -> tuple[np.ndarray, tuple[int, int]] | None:
@@ -241,11 +250,13 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
         f = measure(m, sub, raw, origin, o, angles, (w, h), frame)
         expected = o.ref_area + o.diam * min(f.blur, o.blur_range()[1]) if f is not None else 0.0
         # grown along a string or a wall? Judged on the colour pixels: the measured area fills a convex
-        # object's hull, and a marker stripe notching the rim would count as growth
-        if f is not None and cv2.countNonZero(m) > o.growth_limit() * expected:
+        # object's hull, and a marker stripe notching the rim would count as growth; or reaching along a thin
+        # support of its colour, which adds little area but drags the centroid (a bead on a rod of its colour)
+        grown = f is not None and cv2.countNonZero(m) > o.growth_limit() * expected
+        if f is not None and (grown or _overlong(m, o)):
             got = _bounded(m, origin, o)
             if got is None:
-                if f.area > GROWTH * expected:
+                if grown and f.area > GROWTH * expected:
                     continue
                 got = m, origin  # within what the object's own area noise allows: keep it
             m, origin = got

@@ -80,3 +80,24 @@ def test_resting_rings_whose_edge_pixels_flicker_do_not_jump():
     tr.area[:] = 685.0  # a ring's mask as tracked
     got = task.metrics(case, task.measure(case, tr))["M1"]
     assert got.status == "measured" and got.value == 0.0 and "reliably observed zero" in got.reason
+
+
+def test_a_split_ring_that_never_leaves_its_rest_rose_by_a_measured_zero():
+    """The law lets the split ring lift by 0-2 % of its diameter: at 0 it only jitters at rest, and its highest
+    sighting is noise, possibly among the last samples, where no descent or plateau can follow (studio P33 seed
+    5001: unresolved, and its missing peak put C at 37.5 on a lawful clip). A rise that never leaves the noise
+    band is a measured zero, established by every sample; M1 = 1."""
+    task = JumpingRings()
+    case, _ = task.make_case(0, 1000)
+    t = np.arange(60) / FPS
+    closed = jump_height(t, 0.5, 400.0, 3500.0)
+    split = np.random.default_rng(5).normal(0.0, 0.15, 60)
+    split[-1] = split.max() + 0.05  # the noise's highest point is the last sample
+    m = task.measure(case, _rings(closed, split))
+    assert m.get("rise_split_px") == 0.0 and "unresolved" not in m.notes
+    assert [e.name for e in m.events if e.object == "split"] == ["peak_split"]
+    got = task.metrics(case, m)
+    assert got["M1"].residual == 0.0 and got["M1"].value == 1.0
+    # a lift above the noise band (5 % of the diameter, 2 px) is still a peak of its own
+    lift = split + 0.05 * case.known["ring_d_px"] * np.exp(-((t - 0.8) / 0.1) ** 2)
+    assert task.measure(case, _rings(closed, lift)).get("rise_split_px") > 0.0

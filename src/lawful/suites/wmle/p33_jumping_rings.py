@@ -10,7 +10,8 @@ repelled and jumps up the core; the split ring carries no loop current and hardl
 
 A peak counts only when the sample before it was seen (after a gap the top may have gone unseen) and a descent (a later rise lower by more than ``k·σ·√2``, σ the ring's measured
 localisation noise) or a plateau (``PLATEAU_N`` following samples within that of it) establishes
-it; otherwise M1 is an operational zero. A closed-ring rise within noise (``≤ k·σ·√2``) is a reliably
+it; otherwise M1 is an operational zero. A rise that never leaves that noise band is a measured zero, whatever
+sample its noise peaks at (the split ring may lift by 0 %). A closed-ring rise within noise (``≤ k·σ·√2``) is a reliably
 observed zero: ``s1 = 0`` (measured, ``r_h`` undefined).
 
 Reference: the split ring lifts by ``split_share`` (0–2 %) of its diameter and settles back within
@@ -55,6 +56,8 @@ def peak_rise(t: np.ndarray, rise: np.ndarray, threshold: float) -> tuple[float 
     ok = np.flatnonzero(np.isfinite(rise))
     if len(ok) < 3:
         return None, None, "seen in fewer than 3 samples"
+    if float(rise[ok].max()) <= threshold:  # never left the noise band of its rest: every sample establishes a zero
+        return 0.0, int(ok[0]), ""
     i = int(ok[np.argmax(rise[ok])])
     if i > 0 and not np.isfinite(rise[i - 1]):  # seen only after a gap: the true top may have been missed
         return None, None, "the highest sighting follows a gap in the track"

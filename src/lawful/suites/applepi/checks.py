@@ -410,10 +410,11 @@ def deduction_motion_masks(case: GTCase, out, max_seconds: float = 5.0) -> dict[
 
 
 def video_motion_masks(case: GTCase, path, max_seconds: float = 5.0) -> np.ndarray:
-    """Motion masks of a prediction video at the GT's frame times, decoded once (BGR, never resized),
-    greyed and blurred on a background thread while the background advances here."""
+    """Motion masks of a prediction video at the GT's frame times, decoded once (BGR, never resized) on a
+    background thread while the masks are made."""
     from lawful.suites.applepi import motion
     from lawful.suites.applepi.predictions import PredictionError, _count, _open
+    from lawful.threads import prefetched
 
     size = motion.eval_size(case.shape)
     cap = _open(path)  # opened once: opening probes the stream, which costs as much as a few frames
@@ -426,7 +427,7 @@ def video_motion_masks(case: GTCase, path, max_seconds: float = 5.0) -> np.ndarr
             raise PredictionError(f"{path}: needs the condition frame and at least one physics frame")
         pidx = motion.pred_indices(case, n - 1, max_seconds)
         mm = motion.MotionMasker(size, order="bgr")
-        masks = motion.read_ahead_masks(mm, _frames_at(cap, pidx))
+        masks = [mm.push(f) for f in prefetched(_frames_at(cap, pidx), 4)]
         if len(masks) == len(pidx):
             return np.stack(masks) if masks else np.zeros((0, size[1], size[0]), bool)
         n, cap = _count(path), _open(path)  # the container over-stated its length: re-plan with the true count

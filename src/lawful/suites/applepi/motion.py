@@ -50,10 +50,7 @@ def shrink(mask255: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 
 class MotionMasker:
     """Streaming motion masks: :meth:`push` one frame (``uint8`` RGB, BGR or gray, any size), get its mask
-    shrunk to ``size``. ``order`` ``"rgb"`` or ``"bgr"`` names the channel order of 3-channel frames.
-
-    The per-frame grey and blur (:meth:`blurred`, :meth:`blurred_all`) depend on that frame alone, so a reading
-    thread can make them while this one advances the background (:meth:`push_blurred`)."""
+    shrunk to ``size``. ``order`` ``"rgb"`` or ``"bgr"`` names the channel order of 3-channel frames."""
 
     def __init__(self, size: tuple[int, int], order: str = "rgb"):
         self.size = tuple(size)
@@ -61,30 +58,18 @@ class MotionMasker:
         self._bg: np.ndarray | None = None
         self._last: tuple = (None, None)  # (frame, its blurred grey): a frame pushed again (a slower video) is not redone
 
-    def blurred(self, frame: np.ndarray) -> np.ndarray:
-        """The frame's grey, Gaussian-blurred: the first step of every mask."""
-        gray = frame if frame.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(frame), self._code)
-        return cv2.GaussianBlur(gray, BLUR, 0)
-
-    def blurred_all(self, frames):
-        """:meth:`blurred` of each frame; a frame repeated (the same object) yields the same array."""
-        last = (None, None)
-        for f in frames:
-            if last[0] is not f:
-                last = (f, self.blurred(f))
-            yield last[1]
-
     def full(self, frame: np.ndarray) -> np.ndarray:
         """The ``0/255`` mask of ``frame`` at the frame's own resolution (advances the background)."""
-        return self._full(self._blur_once(frame))[0]
+        return self._full(frame)[0]
 
-    def _blur_once(self, frame: np.ndarray) -> np.ndarray:
-        if self._last[0] is not frame:
-            self._last = (frame, self.blurred(frame))
-        return self._last[1]
-
-    def _full(self, gray: np.ndarray) -> tuple[np.ndarray, bool]:
-        """The mask of a :meth:`blurred` frame and whether it has any pixel set."""
+    def _full(self, frame: np.ndarray) -> tuple[np.ndarray, bool]:
+        """:meth:`full` and whether the mask has any pixel set."""
+        if self._last[0] is frame:
+            gray = self._last[1]
+        else:
+            gray = frame if frame.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(frame), self._code)
+            gray = cv2.GaussianBlur(gray, BLUR, 0)
+            self._last = (frame, gray)
         if self._bg is None or self._bg.shape != gray.shape:
             self._bg = gray.astype(np.float64)
             return np.zeros(gray.shape, np.uint8), False
@@ -102,22 +87,8 @@ class MotionMasker:
         return m, cv2.countNonZero(sub) > 0
 
     def push(self, frame: np.ndarray) -> np.ndarray:
-        """The next frame's mask, shrunk to ``size``."""
-        return self.push_blurred(self._blur_once(frame))
-
-    def push_blurred(self, gray: np.ndarray) -> np.ndarray:
-        """:meth:`push` for a frame already through :meth:`blurred`."""
-        m, any_set = self._full(gray)
+        m, any_set = self._full(frame)
         return shrink(m, self.size) if any_set else np.zeros(self.size[::-1], bool)
-
-
-def read_ahead_masks(masker: MotionMasker, frames) -> list[np.ndarray]:
-    """``masker``'s masks of ``frames`` (an iterator that reads them: decoding, PNGs), read, greyed and blurred
-    on a thread while the background advances on this one (OpenCV releases the GIL: on two cores a 832x480
-    Deduction video's masks cost about as much wall time as decoding it)."""
-    from lawful.threads import prefetched
-
-    return [masker.push_blurred(g) for g in prefetched(masker.blurred_all(frames), 4)]
 
 
 def motion_masks(frames, size: tuple[int, int], order: str = "rgb") -> np.ndarray:
@@ -181,14 +152,16 @@ def gt_motion_masks(case, max_seconds: float = MAX_SECONDS, stored: bool = True)
     key = ("motion_masks", float(max_seconds))
     cache = case._cache
     if key not in cache:
+        from lawful.threads import prefetched
+
         ks = gt_indices(case, max_seconds)
         m = _stored(case, ks, max_seconds) if stored and ks else None
         if m is not None:
             cache[key] = m
             return m
         mm = MotionMasker(eval_size(case.shape))
-        cache[key] = np.stack(read_ahead_masks(mm, case.iter_gt_frames(ks))) if ks else \
-            np.zeros((0,) + eval_size(case.shape)[::-1], bool)
+        cache[key] = np.stack([mm.push(f) for f in prefetched(case.iter_gt_frames(ks), 4)]) if ks else \
+            np.zeros((0,) + eval_size(case.shape)[::-1], bool)  # frames read on a thread while masks are made
     return cache[key]
 
 

@@ -1,7 +1,7 @@
 """Throughput and memory of evaluation, as ratios measured in one run (issue 16's goals).
 
     python benchmarks/throughput.py [--styles flat,studio] [--tasks wmle:P1,principia:pendulum] [--old-decode]
-        [--camera-off] [--sizes 640x360,1280x720,1920x1080] [--repeat N] [--clips DIR]
+        [--camera-off] [--sizes 640x360,1280x720,1920x1080] [--repeat N] [--clips DIR] [--pool N]
         [--no-rss]
 
 For each render style (``flat``: lawful's 2-D renderer, 640×360; ``studio``: MuJoCo scenes, 1920×1080; see
@@ -18,7 +18,13 @@ For each render style (``flat``: lawful's 2-D renderer, 640×360; ``studio``: Mu
 - with ``--old-decode`` also the evaluation through the previous decode path (OpenCV converts every
   full-size frame, then INTER_AREA), measured beside the new one in the same run;
 - with ``--camera-off`` also the evaluation of the same clips with the case's camera declared ``fixed`` (no
-  camera-motion estimation), alternated with the others: what the rest of the pipeline costs.
+  camera-motion estimation), alternated with the others: what the rest of the pipeline costs;
+- the same clips scored as ``lawful evaluate`` scores a folder (``--pool N`` worker processes, default every core;
+  the pool is started and stopped within the time, as in every run), alternated with the others, with its ratio to
+  decoding the same clips one after another (a decoder that itself uses every core) and the largest score change
+  against scoring them one at a time. One video at a time, tracking runs on one core beside its decoding thread; a
+  folder keeps every core busy with whole videos. Use more clips than workers (``--tasks``): with as many clips
+  as workers the slowest clip and the pool's start decide the time.
 Then the peak RSS of a fresh interpreter evaluating one 1280×720, 240-frame clip, read from its own
 ``/proc/self/status`` VmHWM at its end (goal ≤ 512 MB): Linux's ``ru_maxrss`` survives ``exec``, so a child
 of a large parent reports the parent's peak.
@@ -36,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -113,20 +120,44 @@ def _evaluate(videos):
     return [evaluate_video(c, v, task_for(c)) for c, v in videos]
 
 
-def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera_off: bool = False) -> dict:
+def _jobs(videos: list[tuple], root: Path) -> list:
+    """One scoring job per ``(case, path)``, its case written under ``root`` (as a run's jobs are)."""
+    from lawful.job import Job
+    from lawful.store import VideoKey
+
+    return [Job(VideoKey(c.suite, c.id, "clip", 0), str(c.save(root / "cases")), "clip", str(v)) for c, v in videos]
+
+
+def _pooled(jobs: list, workers: int) -> list:
+    """Score ``jobs`` through lawful's local executor with ``workers`` processes (its pool started and stopped
+    here, as in every run), the evaluations in job order."""
+    from lawful.runner.executors import LocalExecutor
+
+    got: dict[int, object] = {}
+    LocalExecutor(workers).run(jobs, lambda job, task, ev: got.__setitem__(jobs.index(job), ev))
+    return [got[i] for i in range(len(jobs))]
+
+
+def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera_off: bool = False,
+             pool: int = 0, root: Path | None = None) -> dict:
     """Decode-only and full evaluation of ``videos`` [(case, path)], wall and CPU; prints one block.
 
     ``repeat`` > 1: both are run that many times, alternately, and each time is the least seen (a busy
-    machine only ever adds time; the ratio of the least times is the one a quiet machine would show)."""
+    machine only ever adds time; the ratio of the least times is the one a quiet machine would show).
+    ``pool`` > 1: the same videos are also scored as a folder is, by that many worker processes."""
     from lawful.video import iter_frames
 
-    best, pairs = [float("inf")] * 6, []
+    best, pairs, pooled = [float("inf")] * 6, [], []
     fixed = [(c.model_copy(update={"camera": "fixed"}), v) for c, v in videos] if camera_off else []
+    jobs = _jobs(videos, root / label.replace(", ", "_")) if pool > 1 else []
     for _ in range(max(1, repeat)):
         t_dec, c_dec, n_frames = _timed(lambda: sum(1 for _, v in videos for _ in iter_frames(v)))
         _CAM.update(cpu=0.0, frames=0)
         t_ev, c_ev, evs = _timed(lambda: _evaluate(videos))
         t_fx, c_fx, _ = _timed(lambda: _evaluate(fixed)) if fixed else (0.0, 0.0, None)
+        if jobs:
+            t_po, _, evs_po = _timed(lambda: _pooled(jobs, pool))
+            pooled.append((t_dec, t_po))
         best = [min(a, b) for a, b in zip(best, (t_dec, c_dec, t_ev, c_ev, t_fx, c_fx))]
         pairs.append((t_dec, t_ev))
     t_dec, c_dec, t_ev, c_ev, t_fx, c_fx = best
@@ -153,6 +184,16 @@ def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera
     if len(pairs) > 1:
         print(f"  each run's own wall ratio: median {spread['median']:.2f}, {spread['min']:.2f} to {spread['max']:.2f} "
               f"over {len(pairs)} runs (how far a single run may stray)")
+    if pooled:
+        t_po = min(t for _, t in pooled)
+        diff = max(_differ(a, b) for a, b in zip(evs, evs_po))
+        rp = t_po / t_dec
+        okp = "✓" if rp <= GOAL_RATIO else ("≤ 1.3" if rp <= MUST_RATIO else "✗")
+        row.update(pool_workers=pool, pool_eval_s=t_po, pool_ratio=rp, pool_paired_ratios=paired_ratios(pooled),
+                   pool_max_value_change=diff)
+        print(f"  as a folder      {t_po:7.2f} s wall ({n_frames / t_po:6.0f} frames/s) by {pool} worker processes "
+              f"(lawful's pool, started and stopped in the time): ratio {rp:.2f} wall {okp}; largest score change "
+              f"against one at a time {diff:.4g}")
     if fixed:
         row.update(fixed_eval_s=t_fx, fixed_eval_cpu_s=c_fx, fixed_ratio=t_fx / t_dec, fixed_ratio_cpu=c_fx / c_dec)
         print(f"  camera fixed     {t_fx:7.2f} s wall, {c_fx:6.2f} s CPU: ratio {t_fx / t_dec:.2f} wall, "
@@ -255,6 +296,9 @@ def main() -> None:
                     "and keep the least times (steadier ratios on a busy machine)")
     ap.add_argument("--sizes", default=",".join(SIZES), help="comma-separated frame sizes, of " + ", ".join(SIZES))
     ap.add_argument("--no-rss", action="store_true", help="skip the peak-RSS measurement")
+    ap.add_argument("--pool", type=int, default=os.cpu_count() or 1,
+                    help="also score each size's clips as a folder is scored, by this many worker processes "
+                         "(default: every core, as `lawful evaluate`; 0 or 1: not)")
     ap.add_argument("--json", type=Path, help="write the measured rows here")
     ap.add_argument("--clips", type=Path, help="keep the rendered clips here and reuse them (default: a temporary folder)")
     args = ap.parse_args()
@@ -270,7 +314,8 @@ def main() -> None:
                 if warm:  # imports and first-call set-up are paid once per process, not per video
                     _evaluate(videos[:1])
                     warm = False
-                row = _measure(f"{style}, {name}", videos, args.old_decode, args.repeat, args.camera_off)
+                row = _measure(f"{style}, {name}", videos, args.old_decode, args.repeat, args.camera_off,
+                               args.pool, tmp)
                 rows.append(dict(row, style=style, size=name, repeat=args.repeat))
         from lawful.world.styles import get_style
 

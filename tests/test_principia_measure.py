@@ -245,6 +245,28 @@ def test_a_bouncing_projectile_lands_at_its_first_impact():
         assert abs(e.frame - lands[e.object]) <= 1.0
 
 
+def test_a_projectile_last_seen_well_above_the_floor_before_its_rebound_lands_there():
+    """A small studio ball (2 px half-height, studio seed 5002) falling 20 px a frame was last seen 4.0 px above its
+    resting row, beyond the 4-px tolerance for a mask that loses the ball's underside, then bounced and left the
+    frame: the clip was unmeasurable ("lost before it is seen landing"). Here the impact sample is missed, the last
+    flight sample is 8.9 px up (the tolerance: 5.6 px) after a 27-px step, the ball rebounds and leaves: a rebound
+    within half the falling step of the floor is the impact, as it is for a ball seen lower, and the range comes from
+    the flight samples, within 1 px of the truth. The same flight turned 20 px higher never reached the floor."""
+    task, case, t, xy, lands = _bouncing_projectile(0.0)
+    tr = tracks_from(case, xy, t)
+    for o, i in lands.items():
+        tr = _without(tr, o, [i] + list(range(i + 7, len(t))))  # missed at the impact; out of the frame after
+    m = task.measure(case, tr)
+    assert task.score(case, m)["projectile"].value == 1.0
+    for o in lands:
+        assert m.get(f"range_{o}") == pytest.approx(case.truth.quantities[f"range_{o}"], abs=1.0)
+    assert sorted(e.object for e in m.events if e.name == "landing") == sorted(lands)
+    j = tr.ids.index("ball_1")
+    tr.xy[:, j, 1] -= np.where(np.arange(len(t)) >= lands["ball_1"] - 1, 20.0, 0.0)
+    s = task.score(case, task.measure(case, tr))["projectile"]
+    assert s.status == "unmeasurable" and "ball_1" in s.reason
+
+
 @pytest.mark.parametrize("name", ["projectile", "momentum_height"])
 def test_which_ball_starts_higher_comes_from_the_case_when_it_says(name):
     """Image rows decide only when the case is silent: a ball filmed further away can look higher."""

@@ -39,12 +39,15 @@ def measure_range(m: Measurement, tracks: Tracks, case: Case, oid: str) -> float
         # underside sits a little higher, so the lowest row the ball reaches is used if close
         floor = float(case.known["ground_y"]) - half
         lowest = float(np.nanmax(tr.y)) if np.isfinite(tr.y).any() else -math.inf
-        if lowest >= floor - max(4.0, 0.6 * half):
+        tol = max(4.0, 0.6 * half)
+        if lowest >= floor - tol:
             floor = min(floor, lowest)
             land = events.crossing(tr.y, floor - max(2.0, 0.25 * half), +1)
-            bounce = first_floor_turn(tr.y, floor, max(4.0, 0.6 * half))
-            if bounce is not None and (land is None or bounce < land):
-                land = float(bounce)  # a ball that bounces: its first impact, not after the rebound
+        # a ball that bounces: its first impact, not after the rebound; seen only at an impact blurred over half a
+        # fall step above the floor (studio seed 5002: a 2-px ball 4.0 px up at 20 px a frame), it landed there
+        bounce = first_floor_turn(tr.y, floor, tol) if math.isfinite(lowest) else None
+        if bounce is not None and (land is None or bounce < land):
+            land = float(bounce)
     gone = first_unseen(tr, case, bridge=events.MAX_BRIDGED_GAP)  # a blurred impact sample, seen after
     lost = gone is not None and (land is None or gone <= math.ceil(land) + 1)
     # the release window ends at the landing; a ball lost before it is judged on what was seen before the loss

@@ -390,16 +390,17 @@ def test_stripes_alone_leave_vertical_motion_unpinned_and_say_so(motion):
 
 def test_intensity_registration_states_an_infinite_error_for_an_unpinned_direction():
     from lawful.perceive import camera_dense as dense
+    from lawful.perceive import camera_register as reg
 
     ref = dense.smooth(cv2.cvtColor(stripes(floor=False), cv2.COLOR_RGB2GRAY))
     img = dense.smooth(cv2.cvtColor(stripes(floor=False), cv2.COLOR_RGB2GRAY))
     keep = np.ones(ref.shape, bool)
-    A, sd, info = dense.register(img, dense.Template(ref, keep), camera.IDENTITY, keep)
+    A, sd, info = reg.register(img, reg.Template(ref, keep), camera.IDENTITY, keep)
     assert not np.isfinite(sd) and info["snr"] < dense.SIGMAS and abs(info["weakest"][3]) == 1.0
     with_floor = dense.smooth(cv2.cvtColor(stripes(), cv2.COLOR_RGB2GRAY))
     shifted = cv2.warpAffine(with_floor, np.float32([[1, 0, 2.3], [0, 1, -0.6]]), (W, H), borderMode=cv2.BORDER_REPLICATE)
-    A, sd, info = dense.register(shifted, dense.Template(with_floor, keep), camera.IDENTITY, keep)
-    assert np.isfinite(sd) and np.allclose(A[:, 2], [-2.3, 0.6], atol=3 * np.hypot(sd, dense.INTERP_PX))
+    A, sd, info = reg.register(shifted, reg.Template(with_floor, keep), camera.IDENTITY, keep)
+    assert np.isfinite(sd) and np.allclose(A[:, 2], [-2.3, 0.6], atol=3 * np.hypot(sd, reg.INTERP_PX))
 
 
 @pytest.mark.parametrize("seed", [0, 2])
@@ -410,6 +411,7 @@ def test_a_weakly_pinned_direction_with_one_basin_is_estimated_within_its_error(
     transform: one basin, so the shift is estimated (it was an infinite error) and the truth lies within
     3 stated standard errors."""
     from lawful.perceive import camera_dense as dense
+    from lawful.perceive import camera_register as reg
 
     w, h = 320, 180
     world = np.full((h, w), 110.0)
@@ -425,10 +427,10 @@ def test_a_weakly_pinned_direction_with_one_basin_is_estimated_within_its_error(
     img = shot(cv2.warpAffine(world, np.float32([[1, 0, 3.4], [0, 1, -1.2]]), (w, h), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE))
     keep = np.ones((h, w), bool)
-    A, sd, info = dense.register(img, dense.Template(ref, keep), camera.IDENTITY, keep)
+    A, sd, info = reg.register(img, reg.Template(ref, keep), camera.IDENTITY, keep)
     assert 1.0 < info["snr"] < dense.SIGMAS and abs(info["weakest"][2]) == 1.0, info
     assert info["restart_px"] < 0.1 and np.isfinite(sd) and sd < 0.2, (sd, info)
-    assert np.abs(A[:, 2] - [-3.4, 1.2]).max() <= 3 * np.hypot(sd, dense.INTERP_PX), (A, sd)
+    assert np.abs(A[:, 2] - [-3.4, 1.2]).max() <= 3 * np.hypot(sd, reg.INTERP_PX), (A, sd)
 
 
 def test_two_groups_moving_apart_are_not_taken_for_a_zoom():

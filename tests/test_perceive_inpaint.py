@@ -1,10 +1,10 @@
 """The background a blur streak is measured against: TELEA inpainting of the object's old box, worked out on the box
-and the pixels the fill can reach only (lawful.perceive.associate._inpainted), equals inpainting the whole window."""
+and the pixels the fill can reach only (lawful.perceive.contrast._inpainted), equals inpainting the whole window."""
 
 import cv2
 import numpy as np
 
-from lawful.perceive.associate import _inpainted
+from lawful.perceive.contrast import _inpainted
 
 
 def test_inpainting_near_the_box_only_is_inpainting_the_whole_window():

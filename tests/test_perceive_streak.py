@@ -97,7 +97,7 @@ def _shaded_scene():
 
 def _by_contrast(frame, prev, still, shade):
     """:func:`by_contrast` for the ball last seen ``STEP`` back, its colour the still ball's mean."""
-    from lawful.perceive.associate import by_contrast
+    from lawful.perceive.contrast import by_contrast
     from lawful.perceive.objects import Regions, Tracked
 
     pos = tuple(TRUTH - STEP)

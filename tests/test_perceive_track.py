@@ -777,7 +777,7 @@ def test_blur_streak_by_contrast_keeps_off_a_same_hued_ramp():
     it guards the clipped path.)"""
     import numpy as np
 
-    from lawful.perceive.associate import _across, by_contrast
+    from lawful.perceive.contrast import _across, by_contrast
     from lawful.perceive.objects import Regions, Tracked
 
     H, W = 240, 360

@@ -6,7 +6,7 @@ and interpolated between; a camera that pans *and* shakes (a hand-held one, a re
 pan) keeps its shake on the frames between, where a measurement that differentiates positions twice reads
 it as noise in every sample (studio free fall under a 10 % pan: 8.5 points). :class:`lawful.perceive.
 camera_shake.Shake` measures shake about a still camera only. Here every frame's background intensities
-are registered to frame 0's (:func:`lawful.perceive.camera_dense.register`: a similarity plus brightness,
+are registered to frame 0's (:func:`lawful.perceive.camera_register.register`: a similarity plus brightness,
 robust to what moves on its own, its standard error from its own residuals), starting from the path.
 
 The registrations replace the path only where they depart from it by more than their errors explain: per
@@ -37,6 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from lawful.perceive import camera_dense as dense
+from lawful.perceive import camera_register as reg
 from lawful.perceive.camera_fit import apply, share_inside, view_grid
 from lawful.perceive.camera_path import lines, to_frame
 
@@ -55,7 +56,7 @@ def refine(frames, keys: list[tuple], D0: np.ndarray, keep0: np.ndarray, s: floa
     """
     good = [k for k in keys if k[2] != "hold"]  # the path: key frames, a hold bridged
     P = lines([k[0] for k in good], [k[1] for k in good], len(frames))
-    tpl, h, w = dense.Template(D0, keep0), *D0.shape
+    tpl, h, w = reg.Template(D0, keep0), *D0.shape
     grid = view_grid(w, h)
     got, est, far = {0: P[0]}, [], 0
     for k, (raw, keep) in enumerate(frames):
@@ -63,7 +64,7 @@ def refine(frames, keys: list[tuple], D0: np.ndarray, keep0: np.ndarray, s: floa
             continue
         if share_inside(P[k], grid, w, h) < 0.5:
             return None, {"used": False, "reason": f"path kept: frame {k} shows less than half of frame 0"}
-        r = dense.register(dense.smooth(raw), tpl, P[k], keep)
+        r = reg.register(dense.smooth(raw), tpl, P[k], keep)
         if r is None or not np.isfinite(r[1]):
             continue
         dev = apply(r[0] - P[k], corners)

@@ -2,7 +2,7 @@
 
 A fixed camera is the common case, and proving it fixed is cheaper than estimating a path. At a key
 frame ``k`` the background's intensities are compared with frame 0's at the pixels of frame 0 that can
-pin a motion (:class:`lawful.perceive.camera_dense.Template`, finest level: gradient above noise, off
+pin a motion (:class:`lawful.perceive.camera_register.Template`, finest level: gradient above noise, off
 the objects): for a small motion ``delta(y) = A y - y`` the difference is
 ``I_k(y) - I_0(y) = grad I_0(y) . delta(y)`` plus a change of gain and offset (flicker) plus noise, linear
 in the similarity's four parameters once the brightness change is removed (a gain and offset matching the
@@ -38,6 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from lawful.perceive import camera_dense as dense
+from lawful.perceive import camera_register as reg
 from lawful.perceive.noise import weighted_median
 from lawful.perceive.camera_fit import corner_shift
 from lawful.perceive.camera_moving import Movers
@@ -62,7 +63,7 @@ class StillTest:
 
     def __init__(self, D0: np.ndarray, keep0: np.ndarray, bound: float, Z: float, scale: float = 1.0,
                  movers: Movers | None = None):
-        self.template = dense.Template(D0, keep0)
+        self.template = reg.Template(D0, keep0)
         self.movers = movers or Movers(D0, keep0)
         self.bound, self.Z, self.s = float(bound), float(Z), float(scale)
         self.tested = 0
@@ -99,7 +100,7 @@ class StillTest:
         # range its own size (edges land on other edges or on plain wall), a small thing moving on its own nothing
         g = np.hypot(gx, gy)[use]
         m = weighted_median(np.abs(r[use]) / np.maximum(g, 1e-6), g * g)
-        A = dense._similarity(p[:4], ctr)
+        A = reg._similarity(p[:4], ctr)
         shift = corner_shift(A, w, h)
         info = {"n": int((wt > 0).sum()), "cells": int(len(np.unique(np.clip((y[wt > 0] / [w, h] * 4).astype(int),
                                                                               0, 3) @ [1, 4]))),

@@ -38,7 +38,8 @@ import numpy as np
 from lawful.case import Case, is_box
 from lawful.memory import frame_sized_heap
 from lawful.perceive import camera as cam
-from lawful.perceive.associate import by_contrast, step_group
+from lawful.perceive.associate import step_group
+from lawful.perceive.contrast import by_contrast
 from lawful.perceive.first_frame import ObjectNotFound, colour_groups, learn_objects, lookalikes
 from lawful.perceive.objects import Found, Regions, Tracked
 from lawful.perceive.segment import FrameFeatures

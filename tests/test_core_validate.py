@@ -240,3 +240,31 @@ def test_a_studio_clip_key_follows_imports_inside_functions_and_in_parentheses(t
         (world / name).write_text("G = 9.8\n")
     names = {p.relative_to(world).as_posix() for p in V._world_imports(tmp_path / "lawful", "lawful.world.studio.scene")}
     assert names == {"studio/scene.py", "physics.py", "studio/__init__.py", "studio/kit.py", "studio/look.py"}
+
+
+def test_a_scene_the_style_fails_to_draw_is_listed_not_the_runs_end(monkeypatch):
+    """A studio P9 scene (seed 6001) raised while it was drawn, and the whole 43-minute validation ended with its
+    traceback. Its variant is now listed with the error and left out of the figures; the others are scored."""
+    from lawful.runner import validate as V
+    from lawful.world import styles
+
+    st = styles.get_style("flat")
+    orig = type(st).make
+
+    def make(self, suite, task, index, seed):
+        if seed == 1001:
+            raise ValueError("object ball is not visible in the first frame")
+        return orig(self, suite, task, index, seed)
+
+    monkeypatch.setattr(type(st), "make", make)
+    res = V.validate("wmle", "flat", n_variants=2, tasks=["P1"], workers=1, progress=False)
+    assert res["not_drawn"] == [{"task": "bounce_height_decay", "index": 1, "seed": 1001,
+                                 "not_drawn": "ValueError: object ball is not visible in the first frame"}]
+    col = res["columns"]["P1"]
+    assert col["n"] == 1 and [v["seed"] for v in col["per_variant"]] == [1000]
+    from rich.console import Console
+
+    con = Console(width=200, record=True)
+    con.print(V.validation_table(res))
+    text = con.export_text()
+    assert "scene not drawn" in text and "seed 1001" in text

@@ -19,7 +19,8 @@ lower on every variant, ROC AUC of law vs anti (Mann–Whitney), unmeasurable sh
 S would not count their physics; None where the suite has no C) and, per perturbation,
 the mean shift of the law value over the variants where both the clip and its perturbed copy were scored, and the share of variants the perturbation made unmeasurable
 (a scored law clip whose perturbed copy is not: counting it as 0 would hide an honest "cannot measure"
-inside a shift, counting it as its law value would hide the loss).
+inside a shift, counting it as its law value would hide the loss). A scene the style fails to draw (a renderer's
+bug on one seed) is listed under ``not_drawn`` with its error and left out of the figures; the run goes on.
 """
 
 from __future__ import annotations
@@ -157,7 +158,8 @@ def validate_variant(suite: str, task_name: str, index: int, seed: int, style: s
     is unchanged (:func:`renderer_fingerprint`). Perturbed clips start from the decoded law clip either way.
     Returns ``{"task", "index", "seed", "case_id", "columns": {col: {"law", "law_status", "anti",
     "anti_status", "law_C", "anti_C", <perturbation>: value, <perturbation>_status}}}``, and ``<key>_reason``
-    for each clip (law, anti or perturbed) that was not scored.
+    for each clip (law, anti or perturbed) that was not scored; a scene the style fails to draw has no columns and
+    ``not_drawn``, the error (the run goes on: :func:`summarise` lists it).
     """
     from lawful.runner.evaluate import evaluate_video
     from lawful.suites.base import get_suite
@@ -165,7 +167,11 @@ def validate_variant(suite: str, task_name: str, index: int, seed: int, style: s
     from lawful.world.styles import get_style
 
     task = get_suite(suite).task(task_name)
-    made = get_style(style).make(suite, task_name, index, seed)
+    try:
+        made = get_style(style).make(suite, task_name, index, seed)
+    except Exception as e:  # the renderer's failure on one scene is counted and shown, not the run's end
+        return {"task": task_name, "index": index, "seed": seed, "case_id": None, "columns": {},
+                "not_drawn": f"{type(e).__name__}: {e}"}
     case = made.case
     cols: dict[str, dict] = {}
 
@@ -241,6 +247,7 @@ def summarise(results: list[dict], perturbations: Sequence[str] = ()) -> dict:
     all_unmeas = [v["law_status"] != "scored" for e in columns.values() for v in e["per_variant"]]
     return {
         "columns": columns,
+        "not_drawn": [{k: r[k] for k in ("task", "index", "seed", "not_drawn")} for r in results if r.get("not_drawn")],
         "overall": {
             "law_mean": float(np.mean([e["law_mean"] for e in columns.values()])) if columns else math.nan,
             "anti_mean": float(np.mean([e["anti_mean"] for e in columns.values()])) if columns else math.nan,
@@ -365,6 +372,9 @@ def validation_table(result: dict):
     t.add_row("[bold]overall[/bold]", "" if paper is None else f"(paper {paper:.2f})",
               f"[bold]{fmt(o['law_mean'])}[/bold]", "", f"[bold]{fmt(o['anti_mean'])}[/bold]",
               "", "", f"{o['auc']:.3f}", f"{100 * o['unmeasurable_share']:.0f}%", gated(o), *([""] * len(pert)))
-    if result.get("skipped"):
-        t.caption = f"not drawn in this style: {', '.join(result['skipped'])}"
+    notes = [f"not drawn in this style: {', '.join(result['skipped'])}"] if result.get("skipped") else []
+    for f in result.get("not_drawn", []):
+        notes.append(f"[red]scene not drawn[/red]: {f['task']} seed {f['seed']} ({f['not_drawn']}); left out of the figures")
+    if notes:
+        t.caption = "\n".join(notes)
     return t

@@ -54,6 +54,25 @@ def test_a_bounce_and_a_collision_launch_are_not_jumps():
     assert chk.notes["jumps"] == {"ball": 0, "block": 0}
 
 
+def test_a_ring_kicked_off_its_coil_is_not_a_jump():
+    """The closed ring of a studio P33 clip (seed 5001), as tracked: at rest, kicked 57 px up within a frame,
+    decelerating at about 25 px per frame² and back on the coil 6 frames later (one sample missed at the
+    landing). The speed after the kick was 12.5 px per frame two frames on, so the launch counted as a jump and
+    gated the lawful clip at C 75; the acceleration just after it explains it. A 60-px teleport at rest is one."""
+    from types import SimpleNamespace
+
+    y = [644.01, 643.8, 644.64, 643.84, 643.93, 643.95, 643.98, 644.59, 637.16, 579.86, 539.65, 527.13, 539.29,
+         576.67, 637.35, np.nan, 645.78, 644.74, 644.72, 644.52, 643.77, 643.77, 643.91, 644.41, 643.84, 644.57]
+    x = [1058.44, 1058.72, 1058.29, 1058.33, 1059.01, 1058.42, 1058.7, 1057.96, 1060.1, 1059.67, 1059.18, 1058.32,
+         1059.23, 1061.09, 1060.39, np.nan, 1058.54, 1058.37, 1058.25, 1057.89, 1058.56, 1058.55, 1058.59, 1057.4,
+         1058.58, 1057.94]
+    xy, t = np.column_stack([x, y]), np.arange(len(y)) / 24.0
+    seen = np.flatnonzero(np.isfinite(xy[:, 0]))
+    assert count_jumps(SimpleNamespace(xy=xy, t=t), seen, 0.32) == 0
+    xy[4, 0] += 60.0  # a teleport while at rest (it comes back: the sighting after it misses too)
+    assert count_jumps(SimpleNamespace(xy=xy, t=t), seen, 0.32) >= 1
+
+
 def test_stability_allows_motion_blur_but_not_a_merge_and_ignores_border_cut():
     tr = _pendulum(radius=6.0)
     steps = np.linalg.norm(np.gradient(tr.xy[:, 0], axis=0), axis=1)
@@ -136,6 +155,9 @@ def _jumps_one_by_one(xy, t, seen, sig, k):
         if n >= 3:
             z = seen[n - 3]
             acc = float(np.linalg.norm(v - (xy[a] - xy[z]) / (a - z))) / max((b - z) / 2, 1)
+        if n + 3 < len(seen):  # the three sightings after it
+            p, q, u = seen[n + 1], seen[n + 2], seen[n + 3]
+            acc = max(acc, float(np.linalg.norm((xy[u] - xy[q]) / (u - q) - (xy[q] - xy[p]) / (q - p))) / max((u - p) / 2, 1))
         jumps += miss > k * sig * np.sqrt(1 + (1 + r) ** 2 + r**2) + 2.0 * speed * (c - b) + acc * (c - b) ** 2 + 1.0
     return jumps
 

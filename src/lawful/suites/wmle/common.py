@@ -20,7 +20,9 @@ Consistency C (no VLM)
                    1 px`` (``σ_e`` the prediction's noise from the track's measured localisation noise,
                    ``k`` for the false-alarm rate ``noise.FALSE_ALARM``; ``v`` the larger of the speeds
                    before and after it, so a bounce or a collision — at most a full reversal — is no
-                   jump, whatever the object's size; ``a`` the acceleration seen just before); with the default penalty 0.25 a single jump
+                   jump, whatever the object's size; ``a`` the larger acceleration seen just before it or just after
+                   it, from the three sightings on either side: a ring kicked off a coil from rest, decelerating
+                   at 25 px per frame² at once, is no jump); with the default penalty 0.25 a single jump
                    already fails the gate (C ≤ 75);
 - ``stability``    mean over required objects of the fraction of sightings whose mask area is what
                    the object's first-frame area ``A0`` and its motion allow: within
@@ -196,6 +198,10 @@ def count_jumps(track, seen: np.ndarray, sigma: float, alpha: float = noise.FALS
     if len(c) > 1:
         z = seen[:-3]
         acc[1:] = _norms(v_before[1:] - (xy[a[1:]] - xy[z]) / (a[1:] - z)[:, None]) / np.maximum((b[1:] - z) / 2, 1)
+    if len(c) > 3:  # or just after, from the three sightings after it (a launch from rest decelerating at once)
+        p, q, u = seen[3:-2], seen[4:-1], seen[5:]
+        v1, v2 = (xy[q] - xy[p]) / (q - p)[:, None], (xy[u] - xy[q]) / (u - q)[:, None]
+        np.maximum(acc[:-3], _norms(v2 - v1) / np.maximum((u - p) / 2, 1), out=acc[:-3])
     gap = c - b
     return int(np.count_nonzero(miss > k * sd + 2.0 * speed * gap + acc * gap ** 2 + 1.0))
 

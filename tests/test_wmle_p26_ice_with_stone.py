@@ -93,31 +93,3 @@ def test_a_lone_ice_sighting_and_a_stale_band_leave_the_drop_scored():
     tr = _bands(case, 183.0, 177.0)  # one band falls, the other rises: unresolved, never a guess
     got = task.metrics(case, task.measure(case, tr))["M1"]
     assert got.status == "operational_zero" and "opposite signs" in got.reason
-
-
-def test_the_water_lines_highlight_is_not_ice_left_at_the_end():
-    """Studio P26 seed 5000, once a block filling its region was read whole: at the end the water line's highlight,
-    one row of the ice's colour at the level, read as ice in neighbouring samples, and the lawful melt was
-    unresolved ("ice still seen at the end"). Ice reaches away from the water line (its top above it, or the block
-    seen through the water below it); a line at it does not. The same line 6 px below the level, or one whose top is
-    6 px above it (fresh-water ice, P25, shows only its top), is a piece of ice."""
-    from lawful.perceive.regions import RegionSeries
-    from lawful.suites.wmle.p25_ice_melt_fresh import windows
-
-    task = IceWithStone()
-    case, _ = task.make_case(0, 1000)
-    T = 60
-    end = np.flatnonzero(windows(T)[1])[2:6]
-    # the level after the melt: row 183 on the left, 180.4 on the right, 181.7 between them
-    for top, bottom, seen in ((180.5, 182.5, False), (180.5, 188.5, True), (175.5, 182.5, True)):
-        tr = _bands(case, 183.0, 180.4, ice_after=list(end))
-        area = tr.regions["ice"]["area"]
-        first = np.arange(T) < T // 2
-        at_end = np.isfinite(area[:, 0]) & ~first
-        y0 = np.where(first, 120.0, np.where(at_end, top, np.nan))
-        y1 = np.where(first, 290.0, np.where(at_end, bottom, np.nan))
-        tr.regions["ice"] = RegionSeries.from_values("ice", "blobs", area=area, y0=y0[:, None], y1=y1[:, None])
-        got = task.metrics(case, task.measure(case, tr))["M1"]
-        assert ("ice still seen" in (got.reason or "")) == seen, (top, bottom, got)
-        if not seen:
-            assert got.value == 1.0

@@ -40,8 +40,7 @@ Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
                  where none); ``RegionSeries.columns`` holds the columns' x.
 
 Selection (line, blobs, profile): ``select="color"`` takes pixels nearer ``color`` than half-way to the
-region's first-frame background colour (its median over the pixels farther from ``color`` than the median distance,
-or than Otsu's split of the distances where the target fills most of the region: :func:`_far_cut`); ``"darker"`` /
+region's first-frame background colour (its median over pixels not near ``color``); ``"darker"`` /
 ``"brighter"`` take pixels whose luma departs from the first-frame background luma by more than
 :data:`K_SELECT` robust standard deviations of that background (a shadow, a glow). A reading with no
 usable pixels is ``ok=False`` with NaN values, never a guess.
@@ -338,7 +337,7 @@ def _learn(p: Probe, img: np.ndarray, m: np.ndarray) -> dict:
         lab = _lab(px)
         target = _lab(np.asarray(p.color, np.float32))
         d = np.linalg.norm(lab - target, axis=1)
-        far = d > _far_cut(d) if len(d) else d.astype(bool)
+        far = d > np.quantile(d, 0.5) if len(d) else d.astype(bool)
         bg = _lab(np.median(px[far], 0).astype(np.float32)) if far.any() else target + 50
         out = {"target": target, "background_lab": bg, "background": np.median(px[far], 0) if far.any() else bg}
         if p.kind == "line" and p.thin is not None:
@@ -349,21 +348,6 @@ def _learn(p: Probe, img: np.ndarray, m: np.ndarray) -> dict:
     med = float(np.median(lum))
     sd = 1.4826 * float(np.median(np.abs(lum - med)))
     return {"bg_luma": med, "bg_sd": max(sd, 1.0)}
-
-
-def _far_cut(d: np.ndarray) -> float:
-    """The colour distance beyond which a region's first-frame pixels are its background: the median, or Otsu's
-    split of the distances where that lies higher (the target fills most of the region: a block of ice filling its
-    tank's region put ice in the far half, the background learned was the ice's colour 0.8 Lab off, and the ice was
-    read as speckle, not seen at all in studio P26 seed 5001). Where the target is the minority the split lies below
-    the median, which then holds."""
-    med = float(np.median(d))
-    top = float(d.max())
-    if top <= med:
-        return med
-    scaled = np.round(d * (255.0 / top)).astype(np.uint8).reshape(-1, 1)
-    otsu = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[0] * top / 255.0
-    return max(med, float(otsu))
 
 
 def _selected(p: Probe, img: np.ndarray, mask: np.ndarray, state: dict) -> np.ndarray:

@@ -124,24 +124,6 @@ def melt_seen(ice_ok: np.ndarray, before: np.ndarray, after: np.ndarray) -> str:
     return ""
 
 
-SURFACE_PX = 2.0  # px: how far from the water level a surface line (its highlight, the meniscus) reaches
-
-
-def off_surface(ice, tracks: Tracks) -> np.ndarray:
-    """Per sample, whether the ``ice`` probe read ice: its blob reaches more than :data:`SURFACE_PX` above or below
-    the water level (the ice's top stands out of the water; seen through it, the block lies below), where the level
-    is read. A block of ice filling its region let the region learn the water as its background, and the water
-    line's highlight, one row of the ice's colour at the level, then read as ice left after a lawful melt (studio
-    P26 seed 5000)."""
-    lev = water_level(tracks)
-    ok = np.asarray(ice.ok, bool)
-    if lev is None or "y0" not in ice.values or "y1" not in ice.values:
-        return ok
-    with np.errstate(invalid="ignore"):
-        at = (ice["y0"][:, 0] >= lev[0] - SURFACE_PX) & (ice["y1"][:, 0] <= lev[0] + SURFACE_PX)
-    return ok & ~at  # (no level read: not ruled out)
-
-
 def inner_width(walls) -> np.ndarray:
     """Per sample, the inside width between two wall blobs (NaN where not both)."""
     return walls["x0"][:, 1] - walls["x1"][:, 0]
@@ -176,7 +158,7 @@ def melt_level_measurement(case: Case, tracks: Tracks) -> Measurement:
         return m
     y, _, ok = lev
     before, after = windows(len(y))
-    why = melt_seen(off_surface(ice, tracks), before, after)
+    why = melt_seen(ice.ok, before, after)
     if why:
         m.notes["unresolved"] = why
         return m
@@ -214,7 +196,7 @@ def stone_melt_measurement(tracks: Tracks) -> Measurement:
         m.notes["unresolved"] = "a region was never read"
         return m
     before, after = windows(len(regs[0].ok))
-    why = melt_seen(off_surface(ice, tracks), before, after)
+    why = melt_seen(ice.ok, before, after)
     if why:
         m.notes["unresolved"] = why
         return m

@@ -133,9 +133,9 @@ def _pooled(jobs: list, workers: int) -> list:
     here, as in every run), the evaluations in job order."""
     from lawful.runner.executors import LocalExecutor
 
-    got: dict[int, object] = {}
-    LocalExecutor(workers).run(jobs, lambda job, task, ev: got.__setitem__(jobs.index(job), ev))
-    return [got[i] for i in range(len(jobs))]
+    got: dict = {}
+    LocalExecutor(workers).run(jobs, lambda job, task, ev: got.__setitem__(job.key, ev))
+    return [got[j.key] for j in jobs]
 
 
 def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera_off: bool = False,

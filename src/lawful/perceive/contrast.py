@@ -1,8 +1,8 @@
 """Find an object the colour mask misses — a pale motion-blur streak, a grey object — by contrast.
 
 :func:`by_contrast` takes the pixels that mix the object's colour with the background's (the previous sample, or
-the window inpainted from around the object where it was) and locates a streak at its mid-exposure point; a
-shaded object is a mix of its lit and shaded colour (:func:`_shaded_mix`).
+the window inpainted from around the object where it was) and locates a streak at its mid-exposure point; pixels
+that mix a shaded tone of the object's colour with the background count too (:func:`_shaded_mix`).
 """
 
 from __future__ import annotations

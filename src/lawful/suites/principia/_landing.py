@@ -45,7 +45,7 @@ def measure_range(m: Measurement, tracks: Tracks, case: Case, oid: str) -> float
             land = events.crossing(tr.y, floor - max(2.0, 0.25 * half), +1)
         # a ball that bounces: its first impact, not after the rebound; seen only at an impact blurred over half a
         # fall step above the floor (studio seed 5002: a 2-px ball 4.0 px up at 20 px a frame), it landed there
-        bounce = first_floor_turn(tr.y, floor, tol) if math.isfinite(lowest) else None
+        bounce = first_floor_turn(tr.y, floor, tol)
         if bounce is not None and (land is None or bounce < land):
             land = float(bounce)
     gone = first_unseen(tr, case, bridge=events.MAX_BRIDGED_GAP)  # a blurred impact sample, seen after

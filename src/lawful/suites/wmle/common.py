@@ -196,14 +196,18 @@ def count_jumps(track, seen: np.ndarray, sigma: float, alpha: float = noise.FALS
     speed = np.maximum(speed, after)
     acc = np.zeros(len(c))  # the acceleration seen just before (px per sample²), carried over
     if len(c) > 1:
-        z = seen[:-3]
-        acc[1:] = _norms(v_before[1:] - (xy[a[1:]] - xy[z]) / (a[1:] - z)[:, None]) / np.maximum((b[1:] - z) / 2, 1)
+        acc[1:] = _accel(xy, seen[:-3], seen[1:-2], seen[2:-1])
     if len(c) > 3:  # or just after, from the three sightings after it (a launch from rest decelerating at once)
-        p, q, u = seen[3:-2], seen[4:-1], seen[5:]
-        v1, v2 = (xy[q] - xy[p]) / (q - p)[:, None], (xy[u] - xy[q]) / (u - q)[:, None]
-        np.maximum(acc[:-3], _norms(v2 - v1) / np.maximum((u - p) / 2, 1), out=acc[:-3])
+        np.maximum(acc[:-3], _accel(xy, seen[3:-2], seen[4:-1], seen[5:]), out=acc[:-3])
     gap = c - b
     return int(np.count_nonzero(miss > k * sd + 2.0 * speed * gap + acc * gap ** 2 + 1.0))
+
+
+def _accel(xy: np.ndarray, p: np.ndarray, q: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Acceleration (px per sample²) over each triple of sightings ``p < q < u``: the change of velocity from
+    ``p -> q`` to ``q -> u`` over half their span."""
+    v1, v2 = (xy[q] - xy[p]) / (q - p)[:, None], (xy[u] - xy[q]) / (u - q)[:, None]
+    return _norms(v2 - v1) / np.maximum((u - p) / 2, 1)
 
 
 def _norms(d: np.ndarray) -> np.ndarray:

@@ -55,6 +55,8 @@ def test_ious_hand_computed():
     gt2[0, 0, 0] = True  # once
     assert F.spatial_iou(gen2, gt2) == 1.0
     assert F.weighted_spatial_iou(gen2, gt2) == pytest.approx(0.25)
+    # clips of different lengths compare per-pixel means: W_gen = 1 (4 of 4), W_gt = 1/2 (1 of 2) -> 0.5
+    assert F.weighted_spatial_iou(gen2, gt2[:2]) == pytest.approx(0.5)
 
 
 def test_empty_unions_follow_the_seeds_epsilon_or_physics_iq_when_asked():

@@ -14,6 +14,7 @@ exactly and IoUs to 1e-6.
 """
 
 import json
+import os
 from fractions import Fraction
 from pathlib import Path
 
@@ -231,6 +232,26 @@ def test_masks_kept_with_a_lawful_case_are_the_frames_masks_until_a_frame_change
     D._SHARED.clear()
     assert not np.array_equal(now, kept)
     assert np.array_equal(now, motion.gt_motion_masks(D.GTCase(root, entry), stored=False))
+
+
+def test_kept_masks_of_untouched_frames_are_used_without_reading_the_frames(tmp_path, monkeypatch):
+    """Frames whose sizes and modification times are those stored skip the digest; a frame touched but not
+    changed is read and digested, and still matches."""
+    root = tmp_path / "ds"
+    entry = B.write_case(root, "FreeFall", 1, seed=3, width=160, height=96, duration=0.5)
+    digested = []
+    real = motion._digest
+    monkeypatch.setattr(motion, "_digest", lambda files: digested.append(1) or real(files))
+    monkeypatch.setattr(D, "imread", lambda p: pytest.fail(f"read {p}"))
+    case = D.GTCase(root, entry)
+    assert case.shape == (96, 160)  # from the input image's header
+    kept = motion._stored(case, motion.gt_indices(case), motion.MAX_SECONDS)
+    assert kept is not None and kept.any() and not digested
+    f = case.dir / "rgb/0002.png"
+    st = f.stat()
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    again = motion._stored(case, motion.gt_indices(case), motion.MAX_SECONDS)
+    assert digested and np.array_equal(again, kept)
 
 
 @pytest.mark.parametrize("seed", [0, 10])  # seeds where a crop without margin goes wrong

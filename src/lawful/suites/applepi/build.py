@@ -68,7 +68,7 @@ def write_case(root: str | Path, task: str, number: int, seed: int, width: int =
             gt_motion.append(masker.push(rgb))
             digest.update(png)
     motion.store_gt_masks(d, np.stack(gt_motion) if gt_motion else np.zeros((0,) + masker.size[::-1], bool),
-                          digest=digest.hexdigest())
+                          [d / "rgb" / f"{k:04d}.png" for k in range(1, n_motion + 1)], digest=digest.hexdigest())
     ig = Infographic(r)
     annotated = ig.annotated(clean)
     imwrite(d / "initial_state/rgb_0000.png", annotated)

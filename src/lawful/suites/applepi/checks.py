@@ -414,10 +414,12 @@ def video_motion_masks(case: GTCase, path, max_seconds: float = 5.0) -> np.ndarr
     background thread while the masks are made."""
     from lawful.suites.applepi import motion
     from lawful.suites.applepi.predictions import PredictionError, _count, _open
-    from lawful.threads import prefetched
+    from lawful.threads import opencv_threads, prefetched
 
     size = motion.eval_size(case.shape)
-    cap = _open(path)  # opened once: opening probes the stream, which costs as much as a few frames
+    # Opened once (opening probes the stream, which costs as much as a few frames), with one decoder thread: the
+    # masks take the other core, and FFmpeg's frame threads cost more CPU than they save at this size.
+    cap = _open(path, threads=1)
     n = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
     for _attempt in range(2):
         if n < 2:
@@ -427,10 +429,11 @@ def video_motion_masks(case: GTCase, path, max_seconds: float = 5.0) -> np.ndarr
             raise PredictionError(f"{path}: needs the condition frame and at least one physics frame")
         pidx = motion.pred_indices(case, n - 1, max_seconds)
         mm = motion.MotionMasker(size, order="bgr")
-        masks = [mm.push(f) for f in prefetched(_frames_at(cap, pidx), 4)]
+        with opencv_threads(1):  # the decoder's thread has the other core
+            masks = [mm.push(f) for f in prefetched(_frames_at(cap, pidx), 4)]
         if len(masks) == len(pidx):
             return np.stack(masks) if masks else np.zeros((0, size[1], size[0]), bool)
-        n, cap = _count(path), _open(path)  # the container over-stated its length: re-plan with the true count
+        n, cap = _count(path), _open(path, threads=1)  # the container over-stated its length: re-plan with the true count
     cap.release()
     raise PredictionError(f"{path}: stream ends early")
 

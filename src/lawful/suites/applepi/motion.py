@@ -12,12 +12,13 @@ Frames go in one at a time (:class:`MotionMasker`), so a clip is never held at f
 The ground truth's masks of a case are computed once per process and shared by every model, rollout
 and output (:func:`gt_motion_masks`, cached with the case's other data in ``GTCase``); lawful's own
 cases also keep them in ``lawful_motion.npz``, made while the frames are rendered and used only while
-a digest of the frame files still matches.
+the frame files are unchanged (the same sizes and modification times, or else the same digest).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import cv2
@@ -119,15 +120,24 @@ def _digest(files) -> str:
     return h.hexdigest()
 
 
-def store_gt_masks(case_dir: Path, masks: np.ndarray, frame_files=(), digest: str | None = None) -> None:
+def _stats(files) -> np.ndarray:
+    """Each file's ``(size, mtime_ns)``: unchanged files skip the digest, as git's index skips rehashing."""
+    return np.array([(st.st_size, st.st_mtime_ns) for st in (os.stat(f) for f in files)], np.int64).reshape(-1, 2)
+
+
+def store_gt_masks(case_dir: Path, masks: np.ndarray, frame_files, digest: str | None = None) -> None:
     """Keep a case's GT motion masks (frames 1… within :data:`MAX_SECONDS`) with a digest of those frames'
-    files (``digest``: the :func:`hasher` digest of their bytes in order, when the writer has it; else read from ``frame_files``)."""
+    ``frame_files`` and their sizes and times (``digest``: the :func:`hasher` digest of their bytes in order,
+    when the writer has it; else read from the files)."""
+    frame_files = list(frame_files)
     np.savez_compressed(Path(case_dir) / STORE, masks=np.packbits(masks, axis=-1), shape=np.array(masks.shape),
-                        digest=digest or _digest(frame_files), version=STORE_VERSION, max_seconds=MAX_SECONDS)
+                        digest=digest or _digest(frame_files), stats=_stats(frame_files), version=STORE_VERSION,
+                        max_seconds=MAX_SECONDS)
 
 
 def _stored(case, ks: list[int], max_seconds: float) -> np.ndarray | None:
-    """The stored masks when they were made from exactly these frame files (same bytes), else None."""
+    """The stored masks when they were made from exactly these frame files (same bytes: the same sizes and
+    modification times, or else the same digest), else None."""
     p = case.dir / STORE
     fd = case._frames_dir() if p.exists() else None
     if fd is None:
@@ -138,8 +148,11 @@ def _stored(case, ks: list[int], max_seconds: float) -> np.ndarray | None:
                 return None
             shape = tuple(int(x) for x in z["shape"])
             files = sorted(fd.glob("*.png"))
-            if shape[0] != len(ks) or shape[1:] != eval_size(case.shape)[::-1] or ks[-1] >= len(files) \
-                    or str(z["digest"]) != _digest(files[k] for k in ks):
+            if shape[0] != len(ks) or shape[1:] != eval_size(case.shape)[::-1] or ks[-1] >= len(files):
+                return None
+            mine = [files[k] for k in ks]
+            same = "stats" in z.files and np.array_equal(z["stats"], _stats(mine))  # untouched since stored
+            if not same and str(z["digest"]) != _digest(mine):
                 return None
             return np.unpackbits(z["masks"], axis=-1, count=shape[2]).astype(bool)
     except (OSError, KeyError, ValueError):

@@ -139,10 +139,12 @@ def read_image(path: Path, shape: tuple[int, int] | None = None) -> np.ndarray:
     return _resize(img, shape) if shape else img
 
 
-def _open(path: Path):
-    cap = cv2.VideoCapture(str(path), cv2.CAP_FFMPEG)
-    if not cap.isOpened():
-        cap.release()
+def _open(path: Path, threads: int = 0):
+    """An opened capture (``threads``: decoder threads, 0 = FFmpeg's choice), or :class:`PredictionError`."""
+    from lawful.video import _cv2_capture
+
+    cap = _cv2_capture(path, threads)
+    if cap is None:
         raise PredictionError(f"{path}: cannot open video")
     return cap
 

@@ -41,3 +41,38 @@ def test_level_unchanged_on_uniform_media():
     mask = np.ones(img.shape[:2], bool)
     vals, _ = regions._level(p, img, mask, regions._learn(p, img, mask))
     assert vals["row"] == pytest.approx(30.4, abs=1e-3)
+
+
+def _shadowed_band(edge: float, h=214, w=24, stripes=0.0):
+    """A studio P25 band (seed 6000, colours as read there): grey backdrop, a shadow over the 18 rows above the
+    surface, water brighter than the darker water of the bottom 36 rows (from which the water's colour is learned);
+    ``stripes``: an alternating offset (grey levels) on the rows next to the surface."""
+    air, shadow, water, floor = (150, 151, 156), (136, 137, 142), (140, 160, 193), (147, 156, 183)
+    img = np.zeros((h, w, 3), np.float32)
+    for y in range(h):
+        above = np.asarray(shadow if y > edge - 18 else air, float)
+        below = np.asarray(floor if y >= h - 36 else water, float)
+        share = np.clip(edge - (y - 0.5), 0, 1)
+        img[y] = share * above + (1 - share) * below
+        if abs(y - edge) < 12 and abs(y - edge) > 2:
+            img[y] += stripes * (1 if y % 2 else -1)
+    return img
+
+
+@pytest.mark.parametrize("edge", [60.4, 97.3])
+def test_level_read_next_to_the_surface_where_the_band_is_more_than_two_media(edge, monkeypatch):
+    img = _shadowed_band(edge)
+    p = Probe("s", "level", (0, 0, img.shape[1] - 1, img.shape[0] - 1))
+    mask = np.ones(img.shape[:2], bool)
+    state = regions._learn(p, img, mask)
+    vals, sigma = regions._level(p, img, mask, state)
+    assert vals["row"] == pytest.approx(edge, abs=0.02) and sigma < 0.5
+    monkeypatch.setattr(regions, "_local_noise", lambda f, k: None)  # the whole band alone is not two media
+    assert regions._level(p, img, mask, state) is None
+
+
+def test_level_not_read_where_the_rows_next_to_the_step_are_not_two_media():
+    img = _shadowed_band(97.3, stripes=20.0)
+    p = Probe("s", "level", (0, 0, img.shape[1] - 1, img.shape[0] - 1))
+    mask = np.ones(img.shape[:2], bool)
+    assert regions._level(p, img, mask, regions._learn(p, img, mask)) is None

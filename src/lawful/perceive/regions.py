@@ -9,8 +9,10 @@ or a beam stays where the scene put it. Positions and lengths come back in case 
 Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
 
 - ``level``      ``row``: the boundary row between an upper and a lower medium (a liquid surface in a
-                 column band), fitted as the best single step of the band's row-mean colour profile,
-                 refined to sub-pixel by the upper medium's share of the rows around it; ``contrast``
+                 column band), fitted as the best single step of the band's row-mean colour profile
+                 (two media over the whole band, or else in the 7 rows on either side of the step: a shadow
+                 just over the surface, water darker near the floor), refined to sub-pixel by the upper
+                 medium's share of the rows around it; ``contrast``
                  (Lab distance between the media). ``sigma``: the row's standard error (an aliased edge's
                  quantisation and the profile's measured noise over the rows summed).
                  The media's colours are ``above`` / ``color`` when given, else learned from the top and
@@ -397,8 +399,10 @@ def _level(p: Probe, img, mask, state):
     resid = f - (np.arange(n) >= k)  # against the step
     away = np.concatenate([resid[:max(0, k - 3)], resid[k + 3:]])  # rows more than 2.5 from the step
     noise = float(np.std(away)) if len(away) > 2 else 0.5
-    if noise > 0.25:  # the profile is not two media
-        return None
+    if noise > 0.25:  # not two media over the whole band; maybe next to the step (a shadow over the surface)
+        noise = _local_noise(f, k)
+        if noise is None:
+            return None
     # sub-pixel: the upper medium's share of the rows around the step (exact for an area-sampled edge), each
     # medium as the 3 rows beyond those show it (a backdrop seen through a glass changes with height)
     lo, hi = max(0, k - 3), min(n, k + 3)
@@ -408,6 +412,20 @@ def _level(p: Probe, img, mask, state):
     row = rows[lo] - 0.5 + float(np.sum(1 - np.clip(g, 0, 1)))
     sigma = float(np.hypot(1 / np.sqrt(12), noise * np.sqrt(hi - lo)))  # an aliased edge; the summed rows' noise
     return {"row": float(row), "contrast": state["contrast"]}, sigma
+
+
+def _local_noise(f: np.ndarray, k: int, rows: int = 7) -> float | None:
+    """The step's noise from the ``rows`` rows beyond 2.5 on either side of it only, as a share of the step there,
+    when those rows are two media (above-like above, below-like below, that noise at most 0.25): a band whose
+    backdrop darkens just over the surface or whose water darkens towards the floor. None where they are not."""
+    a, b = f[max(0, k - 3 - rows):max(0, k - 3)], f[k + 3:k + 3 + rows]
+    if len(a) < 3 or len(b) < 3:
+        return None
+    ma, mb = float(np.median(a)), float(np.median(b))
+    if not ma < 0.5 < mb:
+        return None
+    noise = float(np.std(np.concatenate([a - ma, b - mb]))) / (mb - ma)
+    return noise if noise <= 0.25 else None
 
 
 def _median3(x: np.ndarray) -> float:

@@ -56,6 +56,26 @@ def test_hand_made_rings():
     assert zero["M1"].value == 0.0 and "reliably observed zero" in zero["M1"].reason
 
 
+def test_a_split_ring_unseen_in_its_flight_has_no_established_rise():
+    """A twin's split ring lost while it flies (9 samples in a studio render) kept only its resting sightings:
+    that is not a split ring that stayed down."""
+    task = JumpingRings()
+    case, _ = task.make_case(0, 1000)
+    t = np.arange(60) / FPS
+    closed = jump_height(t, 0.5, 400.0, 3500.0)
+    split = closed.copy()
+    tracks = _rings(closed, split)
+    flying = np.flatnonzero(split > 5.0)
+    tracks["split"].visible[flying] = False
+    got = task.metrics(case, task.measure(case, tracks))
+    assert got["M1"].status == "operational_zero" and "risen unseen" in got["M1"].reason
+    one = _rings(closed, 0.02 * closed)  # a single missed sample at rest is not a hidden jump
+    one["split"].visible[5] = False
+    assert task.metrics(case, task.measure(case, one))["M1"].value == pytest.approx(1.0)
+    one["closed"].visible[flying[-2:]] = False  # the closed ring unseen falling: its peak rule stands
+    assert task.metrics(case, task.measure(case, one))["M1"].status == "measured"
+
+
 def test_reference_and_twin_end_to_end(tmp_path):
     task = JumpingRings()
     case, _ = task.make_case(0, 1006)

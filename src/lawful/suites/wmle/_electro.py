@@ -299,8 +299,8 @@ def eddy_arrival_measurement(tracks: Tracks, ids: tuple[str, str], common_share:
 
 
 def ring_rise_measurement(case: Case, tracks: Tracks, ids: tuple[str, ...], peak_rise) -> Measurement:
-    """P33: each ring's highest rise above its first sighting (``peak_rise``: the task's rule for a peak and its
-    plateau), per initial diameter; a closed ring that never rises beyond noise is noted (``closed_zero``)."""
+    """P33: each ring's highest rise above its first sighting (``peak_rise(t, rise, threshold, ring)``: the task's
+    rule for a peak and its plateau), per initial diameter; a closed ring that never rises beyond noise is noted (``closed_zero``)."""
     m = Measurement()
     t = np.asarray(tracks.t, float)
     kk = noise.k_for()
@@ -315,7 +315,7 @@ def ring_rise_measurement(case: Case, tracks: Tracks, ids: tuple[str, ...], peak
         rise = np.where(vis, tr.y[i0] - tr.y, np.nan)
         sig = noise.track_noise(tr).sigma
         thr = kk * (sig if math.isfinite(sig) else 0.0) * math.sqrt(2)
-        h, i, reason = peak_rise(t, rise, thr)
+        h, i, reason = peak_rise(t, rise, thr, b)
         diam = _diameter(case, b, tr, i0)
         m.notes[f"rise_threshold_{b}_px"] = thr
         m.notes[f"diameter_{b}_px"] = diam

@@ -38,6 +38,9 @@ Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
                  least squares in a curvature parametrisation (a thin, short or straight arc: its centre
                  line, where an outline fit closes round the strip). ``fit="none"`` skips the fit (cx, cy, r,
                  roundness NaN): for a probe whose circle no metric reads (walls, ice).
+                 ``edges="subpixel"`` gives ``x0``…``y1`` to a fraction of a pixel (:func:`_subpixel_extents`: the
+                 blob's share of the pixels at each edge, as an area-sampled edge mixes it with what lies beyond):
+                 for widths read between walls.
 - ``profile``    per column of the region, the first selected row from the top (``top`` ``[T, W]``, NaN
                  where none); ``RegionSeries.columns`` holds the columns' x.
 
@@ -81,6 +84,7 @@ class Probe:
     learn: Literal["first", "each"] = "first"
     fit: Literal["outline", "pixels", "none"] = "outline"
     thin: float | None = None  # line, a beam: its band at most this share of its length wide (beam.is_beam), else not read
+    edges: Literal["pixel", "subpixel"] = "pixel"  # blobs: extents at pixel edges, or sub-pixel (_subpixel_extents)
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -484,11 +488,56 @@ def _blobs(p: Probe, img, mask, state):
             pts = max(cs, key=len).reshape(-1, 2).astype(float)
         cx, cy, r, rms = (fit_arc(pts) if p.fit == "pixels" else fit_circle(pts[:, 0], pts[:, 1])) if len(pts) >= 3 \
             else (np.nan,) * 4
-        vals = (cents[k][0], cents[k][1], a, x - 0.5, y - 0.5, x + w - 0.5, y + h - 0.5, cx, cy, r,
-                1 - rms / r if r > 0 else np.nan)
+        box = (x - 0.5, y - 0.5, x + w - 0.5, y + h - 0.5)
+        if p.edges == "subpixel":
+            box = _subpixel_extents(np.asarray(img, np.float32), mask, labels == k, box)
+        vals = (cents[k][0], cents[k][1], a, box[0], box[1], box[2], box[3], cx, cy, r, 1 - rms / r if r > 0 else np.nan)
         for key, v in zip(BLOB_KEYS, vals):
             out[key][j] = v
     return out, float("nan")
+
+
+REACH = 3  # px either side of a blob's pixel edge over which its sub-pixel edge is summed
+
+
+def _subpixel_extents(img: np.ndarray, mask: np.ndarray, comp: np.ndarray, box: tuple) -> tuple:
+    """``(x0, y0, x1, y1)`` of component ``comp`` to a fraction of a pixel: in each row (column) at least
+    ``2·REACH`` px across, an edge is the blob's summed share of the pixels within ``REACH`` of its pixel edge, each
+    pixel's share its colour's place between the pixel just beyond (outside) and the blob's median colour (inside),
+    as an area-sampled edge mixes them; the median over those rows (columns). An edge that flickers between pixels
+    (a rim half as dark as the wall) stays put. ``box``'s pixel edges where no row qualifies."""
+    inside = np.median(img[comp], 0)
+    x0, x1 = _edge_medians(img, mask, comp, inside, box[0], box[2])
+    y0, y1 = _edge_medians(img.transpose(1, 0, 2), mask.T, comp.T, inside, box[1], box[3])
+    return x0, y0, x1, y1
+
+
+def _edge_medians(img, mask, comp, inside, lo: float, hi: float) -> tuple[float, float]:
+    """Sub-pixel start and end of ``comp`` along axis 1, medians over its rows (``lo`` / ``hi`` where none)."""
+    rows = np.flatnonzero(comp.any(1))
+    first = np.argmax(comp[rows], 1)
+    last = comp.shape[1] - 1 - np.argmax(comp[rows, ::-1], 1)
+    ok = last - first + 1 >= 2 * REACH
+    out = []
+    for edge, sign in ((first, -1), (last, 1)):
+        beyond = edge + sign * (REACH + 1)  # the reference pixel outside
+        cols = edge[:, None] + (np.arange(-REACH, REACH) if sign < 0 else np.arange(1 - REACH, REACH + 1))
+        good = ok & (beyond >= 0) & (beyond < comp.shape[1])
+        r, c, b = rows[good], cols[good], beyond[good]
+        good = mask[r[:, None], c].all(1) & mask[r, b]
+        r, c, b = r[good], c[good], b[good]
+        if not len(r):
+            out.append(lo if sign < 0 else hi)
+            continue
+        outside = img[r, b]
+        d = inside - outside  # [n, 3]
+        dd = (d * d).sum(1)
+        strong = dd > 1e-6
+        share = np.clip(((img[r[:, None], c] - outside[:, None]) * d[:, None]).sum(2) / np.where(strong, dd, 1)[:, None], 0, 1)
+        pos = (c[:, 0] - 0.5 + REACH * 2 - share.sum(1)) if sign < 0 else (c[:, 0] - 0.5 + share.sum(1))
+        pos = pos[strong]
+        out.append(float(np.median(pos)) if len(pos) else (lo if sign < 0 else hi))
+    return out[0], out[1]
 
 
 def _profile(p: Probe, img, mask, state):

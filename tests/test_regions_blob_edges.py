@@ -1,0 +1,47 @@
+"""Blob extents to a fraction of a pixel (``edges="subpixel"``): two walls whose inner edges cut pixels part-way,
+under pixel noise, read where the edges are, while pixel extents step a whole pixel at a time."""
+
+import numpy as np
+import pytest
+
+from lawful.perceive import regions
+from lawful.perceive.regions import Probe
+
+WALL, WATER = np.array([77, 83, 80], float), np.array([150, 172, 196], float)
+
+
+def _strip(left_edge: float, right_edge: float, rng, h=14, w=140, sd=3.0):
+    """Walls over ``x < left_edge`` (from x = 12) and ``x > right_edge`` (to x = w - 12), pixel centres at integers,
+    each pixel the area mix of wall and water, plus Gaussian noise."""
+    x = np.arange(w)
+    cover = np.clip(left_edge - (x - 0.5), 0, 1) * (x >= 12) + np.clip((x + 0.5) - right_edge, 0, 1) * (x < w - 12)
+    img = WATER + cover[:, None] * (WALL - WATER)
+    return np.clip(np.broadcast_to(img, (h, w, 3)) + rng.normal(0, sd, (h, w, 3)), 0, 255).astype(np.float32)
+
+
+def _read(img, edges):
+    p = Probe("walls", "blobs", (0, 0, img.shape[1] - 1, img.shape[0] - 1), color=tuple(WALL.astype(int)), count=2,
+              fit="none", edges=edges)
+    mask = np.ones(img.shape[:2], bool)
+    vals, _ = regions._blobs(p, img, mask, regions._learn(p, img, mask))
+    return vals["x1"][0], vals["x0"][1]
+
+
+@pytest.mark.parametrize("left, right", [(40.4, 101.8), (33.0, 120.25), (50.5, 90.5)])
+def test_inner_edges_read_to_a_tenth_of_a_pixel(left, right):
+    rng = np.random.default_rng(7)
+    for _ in range(5):
+        x1, x0 = _read(_strip(left, right, rng), "subpixel")
+        assert x1 == pytest.approx(left, abs=0.1) and x0 == pytest.approx(right, abs=0.1)
+
+
+def test_subpixel_edges_follow_a_wall_that_moves_within_a_pixel():
+    """A wall shaken by a fraction of a pixel: pixel extents stay or jump a whole pixel, sub-pixel ones follow."""
+    rng = np.random.default_rng(3)
+    pixel, sub = [], []
+    for shift in np.linspace(0.0, 0.9, 10):
+        img = _strip(40.3 + shift, 101.3 + shift, rng)
+        pixel.append(_read(img, "pixel")[0])
+        sub.append(_read(img, "subpixel")[0])
+    assert set(np.round(np.array(pixel) % 1, 6)) == {0.5} and np.ptp(pixel) == 1.0
+    assert np.allclose(sub, 40.3 + np.linspace(0.0, 0.9, 10), atol=0.1)

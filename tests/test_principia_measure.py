@@ -363,6 +363,27 @@ def test_an_edge_resting_short_of_the_finish_is_no_arrival():
         case.truth.quantities[f"arrival_time_{left}"], abs=0.25 / case.fps)
 
 
+def test_an_arrival_in_a_gap_of_the_track_is_unmeasurable_not_a_fail():
+    """The tube unseen from two samples before its finish row to two after (hidden by the solid as they cross
+    at the foot of a valley, studio inertia seed 6002), then climbing the far face: its arrival was not seen,
+    which is not "never arrives"; and the far face it climbs after the finish is not a wrong-way motion."""
+    task = SUITE.task("inertia")
+    case, _ = task.make_case(0, 3)
+    tr = tracks_from(case)
+    left = task.object_ids[0]
+    edge = tr.box[:, 0, 3] + 0.5
+    ic = int(np.argmax(edge >= case.known["finish_y"][left]))
+    after = np.arange(ic + 2, len(edge))
+    tr.box[after, 0, 1] -= 4.0 * (after - ic - 1)  # up the far face once past the finish
+    tr.box[after, 0, 3] = np.maximum(tr.box[after, 0, 3] - 4.0 * (after - ic - 1), case.known["finish_y"][left] + 1)
+    tr.xy[after, 0, 1] -= 4.0 * (after - ic - 1)
+    _without(tr, left, range(ic - 2, ic + 2))
+    m = task.measure(case, tr)
+    assert m.get(f"arrival_time_{left}") is None and "crossed its finish line unseen" in m.missing[f"arrival_time_{left}"]
+    s = task.score(case, m)["inertia"]
+    assert s.status == "unmeasurable" and "unseen" in s.reason
+
+
 def _without(tr: Tracks, oid: str, samples) -> Tracks:
     j = tr.ids.index(oid)
     tr.visible[samples, j] = False

@@ -48,8 +48,9 @@ def lower_edge(tracks: Tracks, oid: str) -> np.ndarray:
 
 
 def arrival_index(tracks: Tracks, oid: str, finish_y: float, offset: float = 0.0,
-                  release: float = 0.0) -> tuple[float | None, str]:
-    """Fractional sample index where the object's lowest point first reaches ``finish_y``, or None and why.
+                  release: float = 0.0) -> tuple[float | None, str, int | None]:
+    """Fractional sample index where the object's lowest point first reaches ``finish_y``, or None and why; and
+    where the arrival is not seen, the last sample of the descent that was (else None).
 
     The lowest point is the :func:`lower_edge` less its steady ``offset`` (:func:`edge_offset`), from
     ``release`` (s) on. The crossing is timed by a parabola through the last :data:`FIT_SECONDS` of samples
@@ -58,24 +59,34 @@ def arrival_index(tracks: Tracks, oid: str, finish_y: float, offset: float = 0.0
     the crossing put inertia seed 2's tube 1.1 frames late).
 
     An edge that comes to rest short of the row and crosses it later was not timed by rolling there
-    (:func:`stalled`): None.
+    (:func:`stalled`): None. Nor was one seen short of the row before a gap longer than a crossing may bridge and
+    past it after (a tube and a solid crossing each other at the foot of a valley, studio inertia seed 6002):
+    the object arrived unseen, which is not "never".
     """
     t = np.asarray(tracks[oid].t, float)
     edge = lower_edge(tracks, oid) - offset
-    c = events.crossing(edge, finish_y, +1, start=max(float(np.interp(release, t, np.arange(len(t)))), 0.0))
+    start = max(float(np.interp(release, t, np.arange(len(t)))), 0.0)
+    c = events.crossing(edge, finish_y, +1, start=start)
     if c is None:
-        return None, f"{oid}: never reaches its finish line"
+        seen = np.flatnonzero(np.isfinite(edge) & (np.arange(len(edge)) >= math.floor(start)))
+        past = seen[edge[seen] >= finish_y]
+        before = seen[seen < past[0]] if len(past) else seen[:0]
+        if len(before) and edge[before[-1]] < finish_y:
+            p, q = int(before[-1]), int(past[0])
+            return None, (f"{oid}: crossed its finish line unseen (samples {p + 1}-{q - 1} not seen whole, "
+                          f"short of it before, past it after)"), p
+        return None, f"{oid}: never reaches its finish line", None
     j = int(math.floor(c))
     if why := stalled(edge, j, c, finish_y):
-        return None, f"{oid}: {why}"
+        return None, f"{oid}: {why}", j
     lo = max(0, j - int(round(FIT_SECONDS / max(float(np.median(np.diff(t))), 1e-6))) + 1)
     win = [i for i in range(lo, j + 1) if np.isfinite(edge[i]) and t[i] >= release]
     coef = fit_parabola(t[win], edge[win]) if len(win) >= 4 else None
     if coef is not None:
         tc = parabola_level_time(coef, finish_y, after=t[j])
         if tc is not None and tc <= t[min(j + 1, len(t) - 1)]:
-            return float(np.interp(tc, t, np.arange(len(t)))), ""
-    return c, ""
+            return float(np.interp(tc, t, np.arange(len(t)))), "", None
+    return c, "", None
 
 
 def stalled(edge: np.ndarray, j: int, c: float, finish_y: float) -> str:
@@ -149,8 +160,9 @@ class TentRace(PrincipiaTask):
                     "timed to the painted finish line as tracked")
                 off = 0.0
             offsets[oid] = round(off, 3)
-            idx, why = arrival_index(tracks, oid, finish, off, t0)
-            record_dcs(m, tracks[oid], idx)
+            idx, why, seen_to = arrival_index(tracks, oid, finish, off, t0)
+            # an arrival not seen: the direction is judged on the descent that was (the rest may climb the far face)
+            record_dcs(m, tracks[oid], idx if idx is not None else seen_to, lost=seen_to)
             if idx is None or t_r is None:
                 m.set(f"arrival_time_{oid}", None, why or f"release not found ({how})")
                 out[oid] = None

@@ -160,11 +160,11 @@ def test_line_refit_leaves_out_stray_pixels():
     r.add(img)
     assert float(r.read(None)["beam"]["angle"][0]) == pytest.approx(a, abs=math.radians(0.1))
     # the plain least-squares line through the same selected pixels is pulled off by the streak
-    from lawful.perceive import regions
+    from lawful.perceive import region_kinds
 
     crop = img[120:281, 300:501].astype(np.float32)
     mask = np.ones(crop.shape[:2], bool)
-    ys, xs = np.nonzero(regions._selected(probe, crop, mask, regions._learn(probe, crop, mask)))
+    ys, xs = np.nonzero(region_kinds._selected(probe, crop, mask, region_kinds._learn(probe, crop, mask)))
     vx, vy = cv2.fitLine(np.stack([xs, ys], 1).astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()[:2]
     assert abs(math.atan2(vy, vx) - a) > math.radians(1.0)
 
@@ -172,7 +172,7 @@ def test_line_refit_leaves_out_stray_pixels():
 def test_colour_selection_same_on_every_path(frames):
     """The frame-wide Lab sliced per region, a box and a slanted polygon (its pixels only) select exactly the
     pixels that converting the region alone and thresholding it selects."""
-    from lawful.perceive import regions
+    from lawful.perceive import region_kinds
 
     frame = frames[7].astype(np.float32)
     x0, y0, x1, y1 = 300, 120, 501, 281
@@ -183,24 +183,24 @@ def test_colour_selection_same_on_every_path(frames):
     poly = poly > 0
     probe = Probe("beam", "line", (x0, y0, x1 - 1, y1 - 1), color=BEAM)
     for mask in (box, poly):
-        state = regions._learn(probe, img, mask)
+        state = region_kinds._learn(probe, img, mask)
         lab = cv2.cvtColor(img / 255.0, cv2.COLOR_RGB2Lab)
         half = 0.5 * np.linalg.norm(state["target"] - state["background_lab"])
         want = mask & (np.sum((lab - state["target"]) ** 2, 2) < half * half)
         assert 50 < want.sum() < mask.sum()
-        shared = {**state, "lab": regions._lab(frame)[y0:y1, x0:x1]}
+        shared = {**state, "lab": region_kinds._lab(frame)[y0:y1, x0:x1]}
         for st in (state, shared):
-            assert np.array_equal(regions._selected(probe, img, mask, st), want)
+            assert np.array_equal(region_kinds._selected(probe, img, mask, st), want)
 
 
 def test_unwarped_uint8_reading_is_the_float_reading_bit_for_bit(frames):
     """An unwarped frame is read from its uint8 crop (row-wise Lab, integer row sums, OpenCV masking): every
     kind gives the bytes the float32 copy gives, on a box and on a slanted polygon."""
-    from lawful.perceive import regions
+    from lawful.perceive import region_kinds
 
     rgb = np.random.default_rng(0).uniform(-1, 256, (50000, 3)).astype(np.float32)
     one_by_one = cv2.cvtColor(rgb.reshape(-1, 1, 3) / 255.0, cv2.COLOR_RGB2Lab).reshape(-1, 3)
-    assert regions._lab(rgb).tobytes() == one_by_one.tobytes()  # OpenCV's vectorised path: the same values
+    assert region_kinds._lab(rgb).tobytes() == one_by_one.tobytes()  # OpenCV's vectorised path: the same values
     wide = (rgb[:46900].reshape(70, 670, 3) * 10.0 ** np.arange(-6, 4)[np.arange(670) % 10, None]).astype(np.float32)
     summed = cv2.reduce(wide, 1, cv2.REDUCE_SUM, dtype=cv2.CV_64F).reshape(-1, 3)
     assert summed.tobytes() == wide.sum(1, dtype=np.float64).tobytes()  # a level's row sums: numpy's order
@@ -217,10 +217,10 @@ def test_unwarped_uint8_reading_is_the_float_reading_bit_for_bit(frames):
         cv2.fillPoly(poly, [np.array([[w // 10, 0], [w - 1, h // 3], [w - 1, h - 1], [0, h * 2 // 3]], np.int32)], 1)
         for mask in (np.ones((h, w), bool), poly > 0):
             f32 = u8.astype(np.float32)
-            state = regions._learn(p, f32, mask)
-            lab = {"lab": regions._lab(frames[7])[y0:y1 + 1, x0:x1 + 1]} if p.kind in ("line", "blobs", "profile") \
+            state = region_kinds._learn(p, f32, mask)
+            lab = {"lab": region_kinds._lab(frames[7])[y0:y1 + 1, x0:x1 + 1]} if p.kind in ("line", "blobs", "profile") \
                 else {}
-            want, got = regions._READ[p.kind](p, f32, mask, state), regions._READ[p.kind](p, u8, mask, {**state, **lab})
+            want, got = region_kinds.READ[p.kind](p, f32, mask, state), region_kinds.READ[p.kind](p, u8, mask, {**state, **lab})
             assert repr(want) == repr(got), (p.kind, want, got)
             read += want is not None
     assert read >= 10
@@ -428,7 +428,7 @@ def test_a_faint_beam_blended_grey_is_read_from_the_plain_selection(monkeypatch)
     """Studio P17 seed 1005 (1080p): a 1-px red beam, blurred over a green backdrop, turns grey, nearer a grey
     surface of the region than red in most frames; only the surfaces' selection lost it (C 100 -> 77, S 99 -> 12).
     The plain selection is tried first and holds a beam: read within 0.1 deg; the surfaces' selection alone is not."""
-    from lawful.perceive import beam, regions
+    from lawful.perceive import beam, region_kinds
 
     img, a = _beam_over_backdrop((70, 150, 70), (230, 60, 40), width=1, blur=1.0)
     img = img.copy()
@@ -442,5 +442,5 @@ def test_a_faint_beam_blended_grey_is_read_from_the_plain_selection(monkeypatch)
         next(tries)
         yield from tries
 
-    monkeypatch.setattr(regions, "beam_selections", surfaces_only)
+    monkeypatch.setattr(region_kinds, "beam_selections", surfaces_only)
     assert not _read_beam(img, (230, 60, 40)).ok[0]

@@ -4,7 +4,7 @@ under pixel noise, read where the edges are, while pixel extents step a whole pi
 import numpy as np
 import pytest
 
-from lawful.perceive import regions
+from lawful.perceive import region_kinds
 from lawful.perceive.regions import Probe
 
 WALL, WATER = np.array([77, 83, 80], float), np.array([150, 172, 196], float)
@@ -23,7 +23,7 @@ def _read(img, edges):
     p = Probe("walls", "blobs", (0, 0, img.shape[1] - 1, img.shape[0] - 1), color=tuple(WALL.astype(int)), count=2,
               fit="none", edges=edges)
     mask = np.ones(img.shape[:2], bool)
-    vals, _ = regions._blobs(p, img, mask, regions._learn(p, img, mask))
+    vals, _ = region_kinds._blobs(p, img, mask, region_kinds._learn(p, img, mask))
     return vals["x1"][0], vals["x0"][1]
 
 

@@ -4,7 +4,7 @@ step is taken against each medium as the rows next to it show it, not as the ban
 import numpy as np
 import pytest
 
-from lawful.perceive import regions
+from lawful.perceive import region_kinds
 from lawful.perceive.regions import Probe
 
 
@@ -31,7 +31,7 @@ def test_level_is_exact_when_the_upper_medium_changes_with_height(edge, media):
     img = _band(edge, *media)
     p = Probe("s", "level", (0, 0, img.shape[1] - 1, img.shape[0] - 1))
     mask = np.ones(img.shape[:2], bool)
-    (vals, _sigma) = regions._level(p, img, mask, regions._learn(p, img, mask))
+    (vals, _sigma) = region_kinds._level(p, img, mask, region_kinds._learn(p, img, mask))
     assert vals["row"] == pytest.approx(edge, abs=0.02)  # the boundary, pixel centres at integers
 
 
@@ -39,7 +39,7 @@ def test_level_unchanged_on_uniform_media():
     img = _band(30.4, (200, 200, 190), (200, 200, 190), (40, 90, 200))
     p = Probe("s", "level", (0, 0, img.shape[1] - 1, img.shape[0] - 1))
     mask = np.ones(img.shape[:2], bool)
-    vals, _ = regions._level(p, img, mask, regions._learn(p, img, mask))
+    vals, _ = region_kinds._level(p, img, mask, region_kinds._learn(p, img, mask))
     assert vals["row"] == pytest.approx(30.4, abs=1e-3)
 
 
@@ -64,15 +64,15 @@ def test_level_read_next_to_the_surface_where_the_band_is_more_than_two_media(ed
     img = _shadowed_band(edge)
     p = Probe("s", "level", (0, 0, img.shape[1] - 1, img.shape[0] - 1))
     mask = np.ones(img.shape[:2], bool)
-    state = regions._learn(p, img, mask)
-    vals, sigma = regions._level(p, img, mask, state)
+    state = region_kinds._learn(p, img, mask)
+    vals, sigma = region_kinds._level(p, img, mask, state)
     assert vals["row"] == pytest.approx(edge, abs=0.02) and sigma < 0.5
-    monkeypatch.setattr(regions, "_local_noise", lambda f, k: None)  # the whole band alone is not two media
-    assert regions._level(p, img, mask, state) is None
+    monkeypatch.setattr(region_kinds, "_local_noise", lambda f, k: None)  # the whole band alone is not two media
+    assert region_kinds._level(p, img, mask, state) is None
 
 
 def test_level_not_read_where_the_rows_next_to_the_step_are_not_two_media():
     img = _shadowed_band(97.3, stripes=20.0)
     p = Probe("s", "level", (0, 0, img.shape[1] - 1, img.shape[0] - 1))
     mask = np.ones(img.shape[:2], bool)
-    assert regions._level(p, img, mask, regions._learn(p, img, mask)) is None
+    assert region_kinds._level(p, img, mask, region_kinds._learn(p, img, mask)) is None

@@ -1,0 +1,261 @@
+"""What each probe kind reads from its region's pixels (:mod:`lawful.perceive.regions` documents the kinds):
+the first frame's media or background (:func:`_learn`), the selection, and one reader per kind (:data:`READ`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from lawful.perceive.beam import beam_selections, is_beam, surfaces
+from lawful.perceive.fit import fit_arc, fit_circle
+from lawful.perceive.lines import MIN_PIXELS, fit_line
+
+if TYPE_CHECKING:
+    from lawful.perceive.regions import Probe
+
+K_SELECT = 4.0  # robust background sds a darker/brighter pixel must depart by
+
+
+def _lab(rgb: np.ndarray) -> np.ndarray:
+    """CIE Lab of RGB 0–255 pixels (any leading shape, uint8 or float) converted as one image row, OpenCV's
+    vectorised path: a pixel at a time gives the same values (all 2^24 uint8 colours and 166M float pixels of
+    warped clips and uniform noise compared; only NaN pixels differ, and no reading uses them)."""
+    a = np.asarray(rgb, np.float32) / 255.0
+    return cv2.cvtColor(a.reshape(1, -1, 3), cv2.COLOR_RGB2Lab).reshape(a.shape) if a.size else a
+
+
+def _luma(img: np.ndarray) -> np.ndarray:
+    return img @ np.array([0.299, 0.587, 0.114], np.float32)
+
+
+def _learn(p: Probe, img: np.ndarray, m: np.ndarray) -> dict:
+    """What the first frame's pixels ``m`` (finite ones) say about the region: the media's colours (level), the
+    background (selection)."""
+    if p.kind == "level":
+        rows = np.flatnonzero(m.any(1))
+        k = max(1, len(rows) * 15 // 100)
+        top, bot = rows[:k], rows[-k:]
+        above = np.asarray(p.above, float) if p.above is not None else np.median(img[top][m[top]], 0)
+        below = np.asarray(p.color, float) if p.color is not None else np.median(img[bot][m[bot]], 0)
+        contrast = float(np.linalg.norm(_lab(np.asarray(below, np.float32)) - _lab(np.asarray(above, np.float32))))
+        return {"above": above, "below": below, "contrast": contrast}
+    if p.kind in ("brightness",):
+        return {}
+    px = img[m]
+    if p.select == "color":
+        lab = _lab(px)
+        target = _lab(np.asarray(p.color, np.float32))
+        d = np.linalg.norm(lab - target, axis=1)
+        far = d > np.quantile(d, 0.5) if len(d) else d.astype(bool)
+        bg = _lab(np.median(px[far], 0).astype(np.float32)) if far.any() else target + 50
+        out = {"target": target, "background_lab": bg, "background": np.median(px[far], 0) if far.any() else bg}
+        if p.kind == "line" and p.thin is not None:
+            contrast = float(np.linalg.norm(np.asarray(p.color, np.float32) - out["background"])) if far.any() else 0.0
+            out["surfaces"] = surfaces(img, _lab(img), m, p.thin, target, float(np.linalg.norm(target - bg)), contrast)
+        return out
+    lum = _luma(px)
+    med = float(np.median(lum))
+    sd = 1.4826 * float(np.median(np.abs(lum - med)))
+    return {"bg_luma": med, "bg_sd": max(sd, 1.0)}
+
+
+def _selected(p: Probe, img: np.ndarray, mask: np.ndarray, state: dict) -> np.ndarray:
+    if p.select == "color":  # Lab of the region's pixels only (or a slice of the frame's, when shared)
+        lab, half = state.get("lab"), 0.5 * float(np.linalg.norm(state["target"] - state["background_lab"]))
+        if lab is not None or 2 * np.count_nonzero(mask) > mask.size:  # most of the box: no gather
+            return mask & _near(_lab(img) if lab is None else lab, state["target"], half)  # off the frame: not in mask
+        out = np.zeros(mask.shape, bool)  # a slanted polygon: its pixels only
+        out[mask] = _near(_lab(img[mask])[:, None], state["target"], half)[:, 0]
+        return out
+    lum = _luma(np.asarray(img, np.float32))
+    dev = (lum - state["bg_luma"]) * (1 if p.select == "brighter" else -1)
+    return mask & (dev > K_SELECT * state["bg_sd"])
+
+
+def _near(lab: np.ndarray, target: np.ndarray, half: float) -> np.ndarray:
+    """Lab pixels ``[H, W, 3]`` within ``half`` of ``target``: the squared distance summed in float32 as
+    ``(ΔL² + Δa²) + Δb²``, the order ``np.einsum`` sums in (checked bit for bit), in OpenCV's faster |Δ|."""
+    d = cv2.absdiff(lab, tuple(float(v) for v in target))
+    d *= d
+    return d[..., 0] + d[..., 1] + d[..., 2] < half * half
+
+
+def _level(p: Probe, img, mask, state):
+    above, below = state["above"], state["below"]
+    d = below - above
+    dd = float(d @ d)
+    if dd < 1e-6:
+        return None
+    cnt = mask.sum(1)
+    rows = np.flatnonzero(cnt)
+    if len(rows) < 4:
+        return None
+    box = cnt.min() == mask.shape[1]  # a box: no masked copy
+    whole = img if box else cv2.bitwise_and(img, img, mask=np.ascontiguousarray(mask).view(np.uint8))
+    # row sums in float64, column by column: numpy's order for img.sum(1) (and any order is exact on uint8)
+    sums = cv2.reduce(whole, 1, cv2.REDUCE_SUM, dtype=cv2.CV_64F).reshape(-1, 3)
+    f = (sums[rows] / cnt[rows, None] - above) @ d / dd  # row means: 0 above, 1 below
+    n = len(f)
+    # best single step: rows < k above-like, rows ≥ k below-like
+    cum0 = np.concatenate([[0.0], np.cumsum(np.abs(f))])
+    cum1 = np.concatenate([[0.0], np.cumsum(np.abs(1 - f))])
+    cost = np.append(cum0[:-1] + (cum1[-1] - cum1[:-1]), cum0[-1])
+    k = int(np.argmin(cost))
+    if k == 0 or k == n:  # no boundary inside the region
+        return None
+    resid = f - (np.arange(n) >= k)  # against the step
+    away = np.concatenate([resid[:max(0, k - 3)], resid[k + 3:]])  # rows more than 2.5 from the step
+    noise = float(np.std(away)) if len(away) > 2 else 0.5
+    if noise > 0.25:  # not two media over the whole band; maybe next to the step (a shadow over the surface)
+        noise = _local_noise(f, k)
+        if noise is None:
+            return None
+    # sub-pixel: the upper medium's share of the rows around the step (exact for an area-sampled edge), each
+    # medium as the 3 rows beyond those show it (a backdrop seen through a glass changes with height)
+    lo, hi = max(0, k - 3), min(n, k + 3)
+    fa, fb = f[max(0, k - 6):lo], f[hi:k + 6]
+    fa, fb = (_median3(fa), _median3(fb)) if len(fa) and len(fb) else (0.0, 1.0)
+    g = (f[lo:hi] - fa) / (fb - fa) if fb - fa > 0.5 else f[lo:hi]
+    row = rows[lo] - 0.5 + float(np.sum(1 - np.clip(g, 0, 1)))
+    sigma = float(np.hypot(1 / np.sqrt(12), noise * np.sqrt(hi - lo)))  # an aliased edge; the summed rows' noise
+    return {"row": float(row), "contrast": state["contrast"]}, sigma
+
+
+def _local_noise(f: np.ndarray, k: int, rows: int = 7) -> float | None:
+    """The step's noise from the ``rows`` rows beyond 2.5 on either side of it only, as a share of the step there,
+    when those rows are two media (above-like above, below-like below, that noise at most 0.25): a band whose
+    backdrop darkens just over the surface or whose water darkens towards the floor. None where they are not."""
+    a, b = f[max(0, k - 3 - rows):max(0, k - 3)], f[k + 3:k + 3 + rows]
+    if len(a) < 3 or len(b) < 3:
+        return None
+    ma, mb = float(np.median(a)), float(np.median(b))
+    if not ma < 0.5 < mb:
+        return None
+    noise = float(np.std(np.concatenate([a - ma, b - mb]))) / (mb - ma)
+    return noise if noise <= 0.25 else None
+
+
+def _median3(x: np.ndarray) -> float:
+    """``np.median`` of 1–3 finite values without its overhead: its mean of the middle one(s), a sum from +0."""
+    v = sorted(x.tolist())
+    return 0.0 + v[len(v) // 2] if len(v) % 2 else (0.0 + v[0] + v[1]) / 2
+
+
+def _brightness(p: Probe, img, mask, state):
+    px = np.asarray(img[mask], np.float32)
+    if len(px) == 0:
+        return None
+    lum = _luma(px)
+    r, g, b = px.mean(0)
+    return {"luma": float(lum.mean()), "r": float(r), "g": float(g), "b": float(b)}, float(lum.std() / len(lum)**.5)
+
+
+def _line(p: Probe, img, mask, state):
+    sel = _selected(p, img, mask, state)
+    if p.thin is None:
+        return _fit_line(sel, mask)
+    lab = state.get("lab")  # a beam: its own pixels, not the region's surfaces' (beam.beam_selections)
+    lab_at = (lambda at: _lab(img[at])) if lab is None else (lambda at: lab[at])
+    for s in beam_selections(sel, lab_at, state["target"], state.get("surfaces")):
+        got = _fit_line(s, mask)
+        if got is not None and is_beam(got, p.thin, mask):
+            return got
+    return None  # no thin band across the region
+
+
+def _fit_line(sel: np.ndarray, mask: np.ndarray):
+    ys, xs = np.nonzero(sel)
+    return fit_line(np.stack([xs, ys], 1).astype(np.float32), mask)
+
+
+BLOB_KEYS = ("x", "y", "area", "x0", "y0", "x1", "y1", "cx", "cy", "r", "roundness")
+
+
+def _blobs(p: Probe, img, mask, state):
+    sel = _selected(p, img, mask, state).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(sel, connectivity=8)
+    order = [k for k in np.argsort(-stats[1:, 4]) + 1 if stats[k, 4] >= MIN_PIXELS][:p.count]
+    if not order:
+        return None
+    order.sort(key=lambda k: cents[k][0])
+    out = {k: np.full(p.count, np.nan) for k in BLOB_KEYS}
+    for j, k in enumerate(order):
+        x, y, w, h, a = stats[k]
+        if p.fit == "none":  # no metric reads the circle: cx, cy, r, roundness stay NaN
+            pts = np.empty((0, 2))
+        elif p.fit == "pixels":
+            ys, xs = np.nonzero(labels == k)
+            pts = np.stack([xs, ys], 1).astype(float)
+        else:
+            cs, _ = cv2.findContours((labels == k).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            pts = max(cs, key=len).reshape(-1, 2).astype(float)
+        cx, cy, r, rms = (fit_arc(pts) if p.fit == "pixels" else fit_circle(pts[:, 0], pts[:, 1])) if len(pts) >= 3 \
+            else (np.nan,) * 4
+        box = (x - 0.5, y - 0.5, x + w - 0.5, y + h - 0.5)
+        if p.edges == "subpixel":
+            box = _subpixel_extents(np.asarray(img, np.float32), mask, labels == k, box)
+        vals = (cents[k][0], cents[k][1], a, box[0], box[1], box[2], box[3], cx, cy, r, 1 - rms / r if r > 0 else np.nan)
+        for key, v in zip(BLOB_KEYS, vals):
+            out[key][j] = v
+    return out, float("nan")
+
+
+REACH = 3  # px either side of a blob's pixel edge over which its sub-pixel edge is summed
+
+
+def _subpixel_extents(img: np.ndarray, mask: np.ndarray, comp: np.ndarray, box: tuple) -> tuple:
+    """``(x0, y0, x1, y1)`` of component ``comp`` to a fraction of a pixel: in each row (column) at least
+    ``2·REACH`` px across, an edge is the blob's summed share of the pixels within ``REACH`` of its pixel edge, each
+    pixel's share its colour's place between the pixel just beyond (outside) and the blob's median colour (inside),
+    as an area-sampled edge mixes them; the median over those rows (columns). An edge that flickers between pixels
+    (a rim half as dark as the wall) stays put. ``box``'s pixel edges where no row qualifies."""
+    inside = np.median(img[comp], 0)
+    x0, x1 = _edge_medians(img, mask, comp, inside, box[0], box[2])
+    y0, y1 = _edge_medians(img.transpose(1, 0, 2), mask.T, comp.T, inside, box[1], box[3])
+    return x0, y0, x1, y1
+
+
+def _edge_medians(img, mask, comp, inside, lo: float, hi: float) -> tuple[float, float]:
+    """Sub-pixel start and end of ``comp`` along axis 1, medians over its rows (``lo`` / ``hi`` where none)."""
+    rows = np.flatnonzero(comp.any(1))
+    first = np.argmax(comp[rows], 1)
+    last = comp.shape[1] - 1 - np.argmax(comp[rows, ::-1], 1)
+    ok = last - first + 1 >= 2 * REACH
+    out = []
+    for edge, sign in ((first, -1), (last, 1)):
+        beyond = edge + sign * (REACH + 1)  # the reference pixel outside
+        cols = edge[:, None] + (np.arange(-REACH, REACH) if sign < 0 else np.arange(1 - REACH, REACH + 1))
+        good = ok & (beyond >= 0) & (beyond < comp.shape[1])
+        r, c, b = rows[good], cols[good], beyond[good]
+        good = mask[r[:, None], c].all(1) & mask[r, b]
+        r, c, b = r[good], c[good], b[good]
+        if not len(r):
+            out.append(lo if sign < 0 else hi)
+            continue
+        outside = img[r, b]
+        d = inside - outside  # [n, 3]
+        dd = (d * d).sum(1)
+        strong = dd > 1e-6
+        share = np.clip(((img[r[:, None], c] - outside[:, None]) * d[:, None]).sum(2) / np.where(strong, dd, 1)[:, None], 0, 1)
+        pos = (c[:, 0] - 0.5 + REACH * 2 - share.sum(1)) if sign < 0 else (c[:, 0] - 0.5 + share.sum(1))
+        pos = pos[strong]
+        out.append(float(np.median(pos)) if len(pos) else (lo if sign < 0 else hi))
+    return out[0], out[1]
+
+
+def _profile(p: Probe, img, mask, state):
+    sel = _selected(p, img, mask, state)
+    sel = cv2.morphologyEx(sel.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)) > 0
+    has = sel.any(0)
+    if not has.any():
+        return None
+    top = np.where(has, np.argmax(sel, 0), np.nan).astype(float)
+    return {"top": top}, float("nan")
+
+
+READ = {"level": _level, "brightness": _brightness, "line": _line, "blobs": _blobs, "profile": _profile}
+# The values each kind reads (present, all NaN, when a probe never reads a frame).
+KEYS = {"level": ("row", "contrast"), "brightness": ("luma", "r", "g", "b"),
+        "line": ("x", "y", "angle", "rms", "length", "n", "angle_sd"), "blobs": BLOB_KEYS, "profile": ("top",)}

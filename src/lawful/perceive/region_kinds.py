@@ -1,9 +1,11 @@
-"""What each probe kind reads from its region's pixels (:mod:`lawful.perceive.regions` documents the kinds):
-the first frame's media or background (:func:`_learn`), the selection, and one reader per kind (:data:`READ`)."""
+"""What each probe kind reads from its region's pixels (:mod:`lawful.perceive.regions` documents the kinds and
+re-exports :class:`Probe`): the first frame's media or background (:func:`_learn`), the selection, and one reader
+per kind (:data:`READ`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -12,8 +14,40 @@ from lawful.perceive.beam import beam_selections, is_beam, surfaces
 from lawful.perceive.fit import fit_arc, fit_circle
 from lawful.perceive.lines import MIN_PIXELS, fit_line
 
-if TYPE_CHECKING:
-    from lawful.perceive.regions import Probe
+Kind = Literal["level", "brightness", "line", "blobs", "profile"]
+KINDS = ("level", "brightness", "line", "blobs", "profile")
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One region reading a task asks for. ``region``: box ``(x0, y0, x1, y1)`` or polygon ``[(x, y), …]``
+    in case pixels of the first frame. ``color`` / ``above``: RGB of what is read (see :mod:`lawful.perceive.regions`)."""
+
+    name: str
+    kind: Kind
+    region: tuple
+    color: tuple[int, int, int] | None = None
+    above: tuple[int, int, int] | None = None
+    select: Literal["color", "darker", "brighter"] = "color"
+    count: int = 1
+    learn: Literal["first", "each"] = "first"
+    fit: Literal["outline", "pixels", "none"] = "outline"
+    thin: float | None = None  # line, a beam: its band at most this share of its length wide (beam.is_beam), else not read
+    edges: Literal["pixel", "subpixel"] = "pixel"  # blobs: extents at pixel edges, or sub-pixel (_subpixel_extents)
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"probe '{self.name}': unknown kind '{self.kind}' (choices: {', '.join(KINDS)})")
+        if self.kind in ("line", "blobs", "profile") and self.select == "color" and self.color is None:
+            raise ValueError(f"probe '{self.name}': select='color' needs a color")
+
+    def box(self) -> tuple[float, float, float, float]:
+        """The region's bounding box in case pixels."""
+        if len(self.region) == 4 and np.ndim(self.region[0]) == 0:
+            return tuple(float(v) for v in self.region)
+        p = np.asarray(self.region, float).reshape(-1, 2)
+        return (float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()), float(p[:, 1].max()))
+
 
 K_SELECT = 4.0  # robust background sds a darker/brighter pixel must depart by
 

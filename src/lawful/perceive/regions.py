@@ -54,47 +54,13 @@ usable pixels is ``ok=False`` with NaN values, never a guess.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
 
 import cv2
 import numpy as np
 
-from lawful.perceive.region_kinds import KEYS, READ, _lab, _learn
+from lawful.perceive.region_kinds import KEYS, READ, Probe, _lab, _learn  # noqa: F401 (Probe: the tasks import it here)
 
-Kind = Literal["level", "brightness", "line", "blobs", "profile"]
-KINDS = ("level", "brightness", "line", "blobs", "profile")
 MARGIN = 0.12  # share of the frame kept around the regions so a compensated camera can move that far
-
-
-@dataclass(frozen=True)
-class Probe:
-    """One region reading a task asks for. ``region``: box ``(x0, y0, x1, y1)`` or polygon ``[(x, y), …]``
-    in case pixels of the first frame. ``color`` / ``above``: RGB of what is read (see the module docstring)."""
-
-    name: str
-    kind: Kind
-    region: tuple
-    color: tuple[int, int, int] | None = None
-    above: tuple[int, int, int] | None = None
-    select: Literal["color", "darker", "brighter"] = "color"
-    count: int = 1
-    learn: Literal["first", "each"] = "first"
-    fit: Literal["outline", "pixels", "none"] = "outline"
-    thin: float | None = None  # line, a beam: its band at most this share of its length wide (beam.is_beam), else not read
-    edges: Literal["pixel", "subpixel"] = "pixel"  # blobs: extents at pixel edges, or sub-pixel (_subpixel_extents)
-
-    def __post_init__(self):
-        if self.kind not in KINDS:
-            raise ValueError(f"probe '{self.name}': unknown kind '{self.kind}' (choices: {', '.join(KINDS)})")
-        if self.kind in ("line", "blobs", "profile") and self.select == "color" and self.color is None:
-            raise ValueError(f"probe '{self.name}': select='color' needs a color")
-
-    def box(self) -> tuple[float, float, float, float]:
-        """The region's bounding box in case pixels."""
-        if len(self.region) == 4 and np.ndim(self.region[0]) == 0:
-            return tuple(float(v) for v in self.region)
-        p = np.asarray(self.region, float).reshape(-1, 2)
-        return (float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()), float(p[:, 1].max()))
 
 
 @dataclass

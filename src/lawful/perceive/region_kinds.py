@@ -258,7 +258,7 @@ def _edge_medians(img, mask, comp, inside, lo: float, hi: float) -> tuple[float,
     last = comp.shape[1] - 1 - np.argmax(comp[rows, ::-1], 1)
     ok = last - first + 1 >= 2 * REACH
     out = []
-    for edge, sign in ((first, -1), (last, 1)):
+    for edge, sign, fallback in ((first, -1, lo), (last, 1, hi)):
         beyond = edge + sign * (REACH + 1)  # the reference pixel outside
         cols = edge[:, None] + (np.arange(-REACH, REACH) if sign < 0 else np.arange(1 - REACH, REACH + 1))
         good = ok & (beyond >= 0) & (beyond < comp.shape[1])
@@ -266,7 +266,7 @@ def _edge_medians(img, mask, comp, inside, lo: float, hi: float) -> tuple[float,
         good = mask[r[:, None], c].all(1) & mask[r, b]
         r, c, b = r[good], c[good], b[good]
         if not len(r):
-            out.append(lo if sign < 0 else hi)
+            out.append(fallback)
             continue
         outside = img[r, b]
         d = inside - outside  # [n, 3]
@@ -275,7 +275,7 @@ def _edge_medians(img, mask, comp, inside, lo: float, hi: float) -> tuple[float,
         share = np.clip(((img[r[:, None], c] - outside[:, None]) * d[:, None]).sum(2) / np.where(strong, dd, 1)[:, None], 0, 1)
         pos = (c[:, 0] - 0.5 + REACH * 2 - share.sum(1)) if sign < 0 else (c[:, 0] - 0.5 + share.sum(1))
         pos = pos[strong]
-        out.append(float(np.median(pos)) if len(pos) else (lo if sign < 0 else hi))
+        out.append(float(np.median(pos)) if len(pos) else fallback)
     return out[0], out[1]
 
 

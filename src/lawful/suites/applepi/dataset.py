@@ -197,16 +197,16 @@ class GTCase:
         """``(H, W)`` of the input image: from its header while the image itself is not needed (a Deduction
         score reads only this), else from the image."""
         rel = self.meta.get("input_image")
-        if "input_image" not in self._cache and rel:
+        if "input_image" not in self._cache and "shape" not in self._cache and rel:
             from PIL import Image
 
             try:
                 with Image.open(self.dir / rel) as im:
                     if im.format == "PNG" and "exif" not in im.info:  # no EXIF turn for OpenCV's reader to apply
-                        return im.size[::-1]
+                        self._cache["shape"] = im.size[::-1]
             except (OSError, ValueError):
                 pass  # unreadable: image() says why
-        return self.image("input_image").shape[:2]
+        return self._cache["shape"] if "shape" in self._cache else self.image("input_image").shape[:2]
 
     def _frames_dir(self) -> Path | None:
         rel = self.meta.get("gt_frames_dir")

@@ -70,9 +70,8 @@ def arrival_index(tracks: Tracks, oid: str, finish_y: float, offset: float = 0.0
     if c is None:
         seen = np.flatnonzero(np.isfinite(edge) & (np.arange(len(edge)) >= math.floor(start)))
         past = seen[edge[seen] >= finish_y]
-        before = seen[seen < past[0]] if len(past) else seen[:0]
-        if len(before) and edge[before[-1]] < finish_y:
-            p, q = int(before[-1]), int(past[0])
+        if len(past) and past[0] > seen[0]:  # seen short of the row (every sighting before the first past it is)
+            p, q = int(seen[seen < past[0]][-1]), int(past[0])
             return None, (f"{oid}: crossed its finish line unseen (samples {p + 1}-{q - 1} not seen whole, "
                           f"short of it before, past it after)"), p
         return None, f"{oid}: never reaches its finish line", None

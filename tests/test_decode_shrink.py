@@ -3,6 +3,8 @@ conversion followed by INTER_AREA (the path used before) within rounding, on a c
 
 from pathlib import Path
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -141,6 +143,8 @@ def test_shrunk_frames_come_with_the_timestamps_their_packets_hold(tmp_path, rot
     times = stamps.times()
     assert np.array_equal(times, want[:len(times)]) and len(times) >= (N if span.end is None else span.end + 1)
     assert (info.width, info.height) == ((H, W) if (rotation or span.rotation or 0) % 180 else (W, H))
-    unshrunk = Stamps()
-    list(open_frames(path, prefetch=2, span=span, stamps=unshrunk)[1])  # read by OpenCV: none kept
-    assert unshrunk.times() is None
+    unshrunk, where = Stamps(), []
+    read = unshrunk.read
+    unshrunk.read = lambda p: (where.append(threading.current_thread().name), read(p))
+    list(open_frames(path, prefetch=2, span=span, stamps=unshrunk)[1])  # decoded by OpenCV: the packets read after
+    assert where == ["lawful-prefetch"] and np.array_equal(unshrunk.times(), want)  # its last frame, on its thread

@@ -40,16 +40,26 @@ def _seconds(pts: list[int], time_base) -> np.ndarray | None:
 
 class Stamps:
     """Presentation times gathered while a file is decoded (:func:`lawful.video.open_frames`), so that the time
-    rule needs no second reading of the file: the decoder appends every frame's ``pts`` in its ``time_base``."""
+    rule needs no second reading of the file on the caller's thread: PyAV's decoder appends every frame's ``pts`` in
+    its ``time_base``; where OpenCV decodes (it gives none), the decoding thread reads the packets' times once its
+    last frame is out (:meth:`read`), while the caller still works on the frames before it."""
 
     def __init__(self) -> None:
         self.pts: list[int | None] = []
         self.time_base = None
+        self._read: tuple[np.ndarray | None] | None = None  # (frame_timestamps of the file,) once read
 
-    def times(self) -> np.ndarray | None:
-        """What :func:`frame_timestamps` reads from the packets (seconds, sorted), or None where no frames were
-        gathered or one had no timestamp."""
-        return None if any(p is None for p in self.pts) else _seconds(self.pts, self.time_base)
+    def read(self, path: str | Path) -> None:
+        """Take the times from the file's packets (:func:`frame_timestamps`)."""
+        self._read = (frame_timestamps(path),)
+
+    def times(self, path: str | Path | None = None) -> np.ndarray | None:
+        """What :func:`frame_timestamps` reads from the packets (seconds, sorted): as gathered or :meth:`read`, else
+        from ``path`` now (None without it) where no frames were gathered or one had no timestamp."""
+        if self._read is not None:
+            return self._read[0]
+        got = None if any(p is None for p in self.pts) else _seconds(self.pts, self.time_base)
+        return frame_timestamps(path) if got is None and path is not None else got
 
 
 def clip_times(n_frames: int, duration: float, timestamps: np.ndarray | None = None) -> tuple[np.ndarray, dict]:

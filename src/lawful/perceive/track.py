@@ -45,7 +45,7 @@ from lawful.perceive.objects import Found, Regions, Tracked
 from lawful.perceive.segment import FrameFeatures
 from lawful.threads import opencv_threads
 from lawful.tracks import Tracks
-from lawful.timing import Stamps, clip_times, frame_timestamps
+from lawful.timing import Stamps, clip_times
 from lawful.video import Span, VideoError, open_frames, probe
 
 __all__ = ["ObjectNotFound", "clip_span", "track"]  # (ObjectNotFound: raised from the first frame's learning)
@@ -325,8 +325,7 @@ def _track(video_path, case: Case, plan, min_frames: int, roi, exclude, probes) 
         clip_t, timing = np.arange(n_decoded) / case.capture_fps, {"vfr": None, "capture_fps": case.capture_fps}
     else:  # the time rule; a variable-rate file by its own timestamps
         duration = case.duration
-        ts = stamps.times()
-        ts = frame_timestamps(video_path) if ts is None else ts  # (gathered where PyAV decoded the frames)
+        ts = stamps.times(video_path)  # (gathered or read while decoding)
         if ts is not None and span != Span():
             ts = ts[span.first:span.first + n_decoded]
         clip_t, timing = clip_times(n_decoded, duration, ts)

@@ -10,7 +10,8 @@ For each render style (``flat``: lawful's 2-D renderer, 640×360; ``studio``: Mu
 - decode-only time: every frame decoded to a full-size RGB array (``lawful.video.iter_frames``, OpenCV;
   what any reader of the video pays), wall and CPU;
 - full evaluation time (probe + track + measure + score), wall and CPU, and the ratios
-  evaluation / decode (goal ≤ 1.2, must ≤ 1.3), where the time goes (per video: opening the file, the first
+  evaluation / decode (goal ≤ 1.2, must ≤ 1.3), the least wall ratio its CPU time allows on this machine's cores
+  (``CPU bound``: however its threads overlap), where the time goes (per video: opening the file, the first
   frame's colour models, building the tracks; per frame: finding the objects, against decoding alone: from the
   tracks' ``timing_s``, of the last run), camera-estimator time per tracked frame, and for
   tasks that read regions (WMLE P16–P40, e.g. ``--tasks wmle:P17,wmle:P21``) the region channel's time
@@ -181,6 +182,10 @@ def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera
     print(f"  decode only      {t_dec:7.2f} s wall ({n_frames / t_dec:6.0f} frames/s), {c_dec:6.2f} s CPU")
     print(f"  full evaluation  {t_ev:7.2f} s wall ({n_frames / t_ev:6.0f} frames/s), {c_ev:6.2f} s CPU")
     print(f"  ratio evaluation/decode = {r:.2f} wall, {rc:.2f} CPU (goal ≤ {GOAL_RATIO}) {ok}")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    row["cpu_bound"] = c_ev / cores / t_dec
+    print(f"  CPU bound        evaluation's CPU over {cores} cores = {row['cpu_bound']:.2f} x decoding's wall: no "
+          f"overlap of its threads gets the wall ratio below this without less work")
     if len(pairs) > 1:
         print(f"  each run's own wall ratio: median {spread['median']:.2f}, {spread['min']:.2f} to {spread['max']:.2f} "
               f"over {len(pairs)} runs (how far a single run may stray)")

@@ -100,6 +100,26 @@ def test_prefetched_frames_match_and_stop_early(tmp_path):
         open_frames(tmp_path / "missing.mp4", prefetch=2)
 
 
+
+def test_prefetched_frames_closed_before_the_first_stop_the_thread_and_the_process_exits_cleanly(tmp_path):
+    """A caller that turns a video down on its header (too few frames) closes the frames unread: the decoding thread
+    must end there. It used to wait for room forever, holding the decoder, and the interpreter's exit tore it down
+    inside FFmpeg or OpenCV: the process aborted (exit status 134, "terminate called without an active exception")."""
+    import subprocess
+    import sys
+    import threading
+
+    p = write_video(tmp_path / "a.mp4", _frames(40, 640, 360), fps=24)
+    for shrink in (None, 320):  # OpenCV decodes; PyAV decodes ahead of a second thread that shrinks
+        _, it = open_frames(p, max_side=shrink, prefetch=4)
+        it.close()
+        assert "lawful-prefetch" not in {t.name for t in threading.enumerate()}
+        assert next(it, None) is None
+    code = ("import sys\nfrom lawful.video import open_frames\nfor _ in range(2):\n"
+            "    info, it = open_frames(sys.argv[1], prefetch=8)\n    it.close()\nprint('closed')\n")
+    done = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout.strip()) == (0, "closed"), done.stderr[-500:]
+
 def _write_vfr(path, intervals_ms):
     """An H.264 file whose frames are shown for the given intervals (ms): a variable-frame-rate clip."""
     from fractions import Fraction

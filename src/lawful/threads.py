@@ -15,9 +15,10 @@ WORKER = False  # True in a worker of lawful.runner.pool.process_pool: every cor
 def prefetched(it: Iterator, size: int) -> Iterator:
     """Iterate ``it`` on a daemon thread, up to ``size`` items ahead; its exceptions surface here.
 
-    Closing the returned generator early stops the thread at its next item. The hand-over is two C queues (items,
-    and a token per free place), so the thread runs no Python between its calls beyond its own loop: each time it
-    takes the GIL back, the consumer's thread may have to wait for it.
+    Closing the returned iterator stops the thread at its next item, also before the first item was asked for (a
+    caller that turns a video down on its header); dropping it lets the thread end there too. The hand-over is two
+    C queues (items, and a token per free place), so the thread runs no Python between its calls beyond its own loop:
+    each time it takes the GIL back, the consumer's thread may have to wait for it.
     """
     items, free = queue.SimpleQueue(), queue.SimpleQueue()
     for _ in range(max(1, size)):
@@ -48,19 +49,43 @@ def prefetched(it: Iterator, size: int) -> Iterator:
 
     thread = threading.Thread(target=work, name="lawful-prefetch", daemon=True)
     thread.start()
+    return _Ahead(items, free, stop, thread)
 
-    def consume() -> Iterator:
-        try:
-            while (item := items.get()) is not _DONE:
-                if isinstance(item, BaseException):
-                    raise item
-                free.put(None)
-                yield item
-        finally:
-            stop.set()
-            thread.join()
 
-    return consume()
+class _Ahead:
+    """The consumer's side of :func:`prefetched`. A generator's ``finally`` never runs if it is closed before its
+    first item, and the thread it should stop was left waiting for room with the decoder open: at the interpreter's
+    exit, such a thread is torn down inside FFmpeg or OpenCV and the process aborts ("terminate called without an
+    active exception")."""
+
+    def __init__(self, items: queue.SimpleQueue, free: queue.SimpleQueue, stop: threading.Event,
+                 thread: threading.Thread):
+        self._items, self._free, self._stop, self._thread = items, free, stop, thread
+
+    def __iter__(self) -> "_Ahead":
+        return self
+
+    def __next__(self):
+        if self._stop.is_set():
+            raise StopIteration
+        item = self._items.get()
+        if item is _DONE:
+            self.close()
+            raise StopIteration
+        if isinstance(item, BaseException):
+            self.close()
+            raise item
+        self._free.put(None)
+        return item
+
+    def close(self) -> None:
+        """Stop the thread and wait for it (it closes the iterator it reads)."""
+        self._stop.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def __del__(self) -> None:
+        self._stop.set()  # (no waiting here: the thread ends at its next item)
 
 
 @contextmanager

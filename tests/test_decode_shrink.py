@@ -148,3 +148,24 @@ def test_shrunk_frames_come_with_the_timestamps_their_packets_hold(tmp_path, rot
     unshrunk.read = lambda p: (where.append(threading.current_thread().name), read(p))
     list(open_frames(path, prefetch=2, span=span, stamps=unshrunk)[1])  # decoded by OpenCV: the packets read after
     assert where == ["lawful-prefetch"] and np.array_equal(unshrunk.times(), want)  # its last frame, on its thread
+
+
+def test_pyav_opened_beside_opencv_serves_the_shrunk_frames_and_is_closed_where_nothing_is_shrunk(tmp_path, monkeypatch):
+    """Decoding ahead (``prefetch``), PyAV opens the file beside OpenCV (both read a few frames to learn the stream):
+    where frames are shrunk its container decodes them, the same frames as a container opened after OpenCV's; where
+    they are not, it is closed, not left open."""
+    import av
+
+    path = _clip(tmp_path)
+    ahead = [f for _, f in open_frames(path, max_side=160, prefetch=2)[1]]
+    after = [f for _, f in open_frames(path, max_side=160)[1]]  # (no decoding ahead: opened after OpenCV)
+    assert len(ahead) == N and all(np.array_equal(a, b) for a, b in zip(ahead, after))
+    closed, used = threading.Event(), []
+
+    class Opened:
+        def close(self):
+            closed.set()
+
+    monkeypatch.setattr(av, "open", lambda *a, **k: used.append(1) or Opened())
+    assert len(list(open_frames(path, max_side=W, prefetch=2)[1])) == N  # nothing to shrink: OpenCV decodes
+    assert used == [1] and closed.wait(5)

@@ -12,7 +12,9 @@ Which physical time a decoded frame shows is :mod:`lawful.timing`'s rule.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from concurrent.futures import Future
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -146,8 +148,12 @@ def open_frames(path: str | Path, every: int = 1, max_side: int | None = None,
     worker = prefetch > 0 and _threads.WORKER  # decoding ahead in a pool worker: one thread, no second one
     shrink_threads = (1 if worker else 0) if threads is None else threads
     threads = (1 if prefetch > 0 else 0) if threads is None else threads
+    # whether frames are to be shrunk is known once the file is open: PyAV's opening (which decodes a few frames to
+    # learn the stream, 24 ms at 1080p) runs beside OpenCV's, where a core is free for it, instead of after it
+    opening = _av_opening(path) if max_side and prefetch > 0 and not worker else None
     cap = _cv2_capture(path, threads=threads)
     if cap is None:
+        _drop(opening)
         info, frames = probe(path), _iter_av(path, every, max_side, None, span)
     else:
         if span.rotation is not None:  # the case says how to turn it: not the display matrix
@@ -155,7 +161,7 @@ def open_frames(path: str | Path, every: int = 1, max_side: int | None = None,
 
             cap.set(cv2.CAP_PROP_ORIENTATION_AUTO, 0)
         info = _video_info(path, *_cv2_info(cap), False)
-        shrink = _yuv420_container(path, info, max_side, threads=shrink_threads)
+        shrink = _yuv420_container(path, info, max_side, threads=shrink_threads, opening=opening)
         if shrink is not None:
             cap.release()
             frames = _read_shrunk(shrink, path, every, max_side, None, span, 0 if worker else prefetch, stamps)
@@ -300,16 +306,42 @@ def _target(w: int, h: int, max_side: int) -> tuple[int, int]:
     return max(1, round(w * s)), max(1, round(h * s))
 
 
-def _yuv420_container(path: Path, info: VideoInfo, max_side: int | None, threads: int = 0):
+def _av_opening(path: Path) -> Future:
+    """``av.open(path)`` begun on a thread of its own: the future of the container, or of None where PyAV cannot open
+    it. (Not a daemon: an interpreter that exits waits the few ms rather than tearing it down inside FFmpeg.)"""
+    fut: Future = Future()
+
+    def run() -> None:
+        import av
+
+        try:
+            fut.set_result(av.open(str(path)))
+        except Exception:  # (PyAV's errors and the OS's: the caller opens it again, and says what went wrong)
+            fut.set_result(None)
+
+    threading.Thread(target=run, name="lawful-open").start()
+    return fut
+
+
+def _drop(opening: Future | None) -> None:
+    """Close the container of an opening not needed, once it is open (on the opening's thread if it still runs)."""
+    if opening is not None:
+        opening.add_done_callback(lambda f: f.result() is not None and f.result().close())
+
+
+def _yuv420_container(path: Path, info: VideoInfo, max_side: int | None, threads: int = 0,
+                      opening: Future | None = None):
     """An opened PyAV container when frames are to be shrunk and the stream is limited-range yuv420p
     (the H.264 norm) in BT.601 or BT.709, else None (OpenCV converts then; ``threads``: decoder threads,
-    0 = FFmpeg's choice)."""
+    0 = FFmpeg's choice; ``opening``: :func:`_av_opening` of ``path``, used or closed)."""
     if not max_side or max(info.width, info.height) <= max_side:
+        _drop(opening)
         return None
     import av
 
     try:
-        c = av.open(str(path))
+        c = opening.result() if opening is not None else None
+        c = av.open(str(path)) if c is None else c
         cc = c.streams.video[0].codec_context
         if cc.pix_fmt == "yuv420p" and int(cc.color_range or 0) != 2 and int(cc.colorspace) in _YUV2RGB:
             if threads:

@@ -100,7 +100,6 @@ def test_prefetched_frames_match_and_stop_early(tmp_path):
         open_frames(tmp_path / "missing.mp4", prefetch=2)
 
 
-
 def test_prefetched_frames_closed_before_the_first_stop_the_thread_and_the_process_exits_cleanly(tmp_path):
     """A caller that turns a video down on its header (too few frames) closes the frames unread: the decoding thread
     must end there. It used to wait for room forever, holding the decoder, and the interpreter's exit tore it down
@@ -119,6 +118,7 @@ def test_prefetched_frames_closed_before_the_first_stop_the_thread_and_the_proce
             "    info, it = open_frames(sys.argv[1], prefetch=8)\n    it.close()\nprint('closed')\n")
     done = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout.strip()) == (0, "closed"), done.stderr[-500:]
+
 
 def _write_vfr(path, intervals_ms):
     """An H.264 file whose frames are shown for the given intervals (ms): a variable-frame-rate clip."""

@@ -308,7 +308,8 @@ def _target(w: int, h: int, max_side: int) -> tuple[int, int]:
 
 def _av_opening(path: Path) -> Future:
     """``av.open(path)`` begun on a thread of its own: the future of the container, or of None where PyAV cannot open
-    it. (Not a daemon: an interpreter that exits waits the few ms rather than tearing it down inside FFmpeg.)"""
+    it. (Not a daemon: an interpreter that exits waits the few ms rather than tearing it down inside FFmpeg. A thread
+    per opening, not a shared executor: a forked process would wait for an executor thread it does not have.)"""
     fut: Future = Future()
 
     def run() -> None:

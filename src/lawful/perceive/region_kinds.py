@@ -272,7 +272,8 @@ def _edge_medians(img, mask, comp, inside, lo: float, hi: float) -> tuple[float,
         d = inside - outside  # [n, 3]
         dd = (d * d).sum(1)
         strong = dd > 1e-6
-        share = np.clip(((img[r[:, None], c] - outside[:, None]) * d[:, None]).sum(2) / np.where(strong, dd, 1)[:, None], 0, 1)
+        towards = ((img[r[:, None], c] - outside[:, None]) * d[:, None]).sum(2)
+        share = np.clip(towards / np.where(strong, dd, 1)[:, None], 0, 1)
         pos = (c[:, 0] - 0.5 + REACH * 2 - share.sum(1)) if sign < 0 else (c[:, 0] - 0.5 + share.sum(1))
         pos = pos[strong]
         out.append(float(np.median(pos)) if len(pos) else fallback)

@@ -47,8 +47,8 @@ Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
 Selection (line, blobs, profile): ``select="color"`` takes pixels nearer ``color`` than half-way to the
 region's first-frame background colour (its median over pixels not near ``color``); ``"darker"`` /
 ``"brighter"`` take pixels whose luma departs from the first-frame background luma by more than
-:data:`~lawful.perceive.region_kinds.K_SELECT` robust standard deviations of that background (a shadow, a glow). A reading with no
-usable pixels is ``ok=False`` with NaN values, never a guess.
+:data:`~lawful.perceive.region_kinds.K_SELECT` robust standard deviations of that background (a shadow, a
+glow). A reading with no usable pixels is ``ok=False`` with NaN values, never a guess.
 """
 
 from __future__ import annotations

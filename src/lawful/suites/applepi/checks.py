@@ -433,7 +433,8 @@ def video_motion_masks(case: GTCase, path, max_seconds: float = 5.0) -> np.ndarr
             masks = [mm.push(f) for f in prefetched(_frames_at(cap, pidx), 4)]
         if len(masks) == len(pidx):
             return np.stack(masks) if masks else np.zeros((0, size[1], size[0]), bool)
-        n, cap = _count(path), _open(path, threads=1)  # the container over-stated its length: re-plan with the true count
+        # the container over-stated its length: re-plan with the true count
+        n, cap = _count(path), _open(path, threads=1)
     cap.release()
     raise PredictionError(f"{path}: stream ends early")
 

@@ -300,7 +300,8 @@ def eddy_arrival_measurement(tracks: Tracks, ids: tuple[str, str], common_share:
 
 def ring_rise_measurement(case: Case, tracks: Tracks, ids: tuple[str, ...], peak_rise) -> Measurement:
     """P33: each ring's highest rise above its first sighting (``peak_rise(t, rise, threshold, ring)``: the task's
-    rule for a peak and its plateau), per initial diameter; a closed ring that never rises beyond noise is noted (``closed_zero``)."""
+    rule for a peak and its plateau), per initial diameter; a closed ring that never rises beyond noise is noted
+    (``closed_zero``)."""
     m = Measurement()
     t = np.asarray(tracks.t, float)
     kk = noise.k_for()

@@ -12,8 +12,8 @@ A peak counts only when the sample before it was seen (after a gap the top may h
 localisation noise) or a plateau (``PLATEAU_N`` following samples within that of it) establishes
 it; otherwise M1 is an operational zero, as it is when the split ring goes unseen for ``GAP_N`` samples in a
 row (a twin's split ring, blurred in its flight, was lost for 9 samples and "rose" 1.5 px). A rise that never
-leaves that noise band is a measured zero, whatever sample its noise peaks at (the split ring may lift by 0 %). A closed-ring rise within noise (``≤ k·σ·√2``) is a reliably
-observed zero: ``s1 = 0`` (measured, ``r_h`` undefined).
+leaves that noise band is a measured zero, whatever sample its noise peaks at (the split ring may lift by 0 %).
+A closed-ring rise within noise (``≤ k·σ·√2``) is a reliably observed zero: ``s1 = 0`` (measured, ``r_h`` undefined).
 
 Reference: the split ring lifts by ``split_share`` (0–2 %) of its diameter and settles back within
 ``SHIVER_S``. Twin: the split ring jumps like the closed one (``anti_rise_factor`` 0.92–1.05 of its rise).
@@ -52,7 +52,8 @@ def rise_ratio(h_open: float | None, h_closed: float | None, closed_zero: bool =
     return MetricScore.measured(clip01((1.0 - r_h) / 0.20), r_h, h_open=h_open, h_closed=h_closed)
 
 
-def peak_rise(t: np.ndarray, rise: np.ndarray, threshold: float, ring: str = "closed") -> tuple[float | None, int | None, str]:
+def peak_rise(t: np.ndarray, rise: np.ndarray, threshold: float,
+              ring: str = "closed") -> tuple[float | None, int | None, str]:
     """The highest rise of ``rise`` ``[T]`` (px, NaN unseen) and its sample, if a descent or a plateau after it
     establishes it (see the module docstring); else ``(None, None, reason)``. The split ring's rise (low is
     lawful) must be seen throughout: unseen for :data:`GAP_N` samples in a row after its first sighting, it may
@@ -64,7 +65,8 @@ def peak_rise(t: np.ndarray, rise: np.ndarray, threshold: float, ring: str = "cl
         gaps = np.diff(ok) - 1
         if len(gaps) and gaps.max() >= GAP_N:
             j = int(np.argmax(gaps))
-            return None, None, f"unseen for {int(gaps[j])} samples in a row from t = {t[ok[j] + 1]:.2f} s: it may have risen unseen"
+            return None, None, (f"unseen for {int(gaps[j])} samples in a row from t = {t[ok[j] + 1]:.2f} s: "
+                                "it may have risen unseen")
     if float(rise[ok].max()) <= threshold:  # never left the noise band of its rest: every sample establishes a zero
         return 0.0, int(ok[0]), ""
     i = int(ok[np.argmax(rise[ok])])

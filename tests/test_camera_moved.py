@@ -244,3 +244,18 @@ def test_a_hold_stays_in_doubt_where_the_path_breaks_its_claims(jumpy):
     keys = _course({33: 1.5, **{i: (-1) ** k * 3.5 for k, i in enumerate(jumpy)}})
     d = decide(keys, CORNERS, (320, 180), 1.0, 3.0, 2.0, 0.5)
     assert not d["used"] and not d["reliable"] and "not bridged" in d["reason"], d["reason"]
+
+
+def test_a_gap_in_a_path_that_keeps_its_claims_and_a_loss_at_its_end_leave_the_path_used_up_to_the_loss():
+    """Studio WMLE P3 seed 5000 under a 10 % pan: a steady 0.75 px a frame, estimated at 34 of 36 key frames; one hold
+    between estimates that its neighbours miss by more than the bridging tolerance, and the last frame outvoted.
+    The last frame has no estimate after it and is no gap: before, it made every hold count as lost, the path went
+    unused and the two throws were scored 87.3 on positions carrying a 56 px pan. The inner hold is a gap of a
+    path that keeps its claims; the path is followed to its last estimate and lost after it."""
+    keys = _course({33: 1.5}) + [_hold(52)]
+    d = decide(keys, CORNERS, (320, 180), 1.0, 3.0, 2.0, 0.5)
+    assert d["used"] and d["reliable"] is False and d["until"] == 48, d["reason"]
+    assert "1 interpolated (key frame 32" in d["reason"] and "followed to frame 48 only" in d["reason"], d["reason"]
+    jumpy = _course({33: 1.5, 8: 3.5, 24: -3.5, 35: 3.5}) + [_hold(52)]  # a path that breaks its claims: in doubt
+    d = decide(jumpy, CORNERS, (320, 180), 1.0, 3.0, 2.0, 0.5)
+    assert not d["used"] and not d["reliable"] and "until" not in d, d["reason"]

@@ -222,7 +222,12 @@ def _decide(keys: list[tuple], corners: np.ndarray, size_w: tuple[int, int], s: 
     est = [k for k in keys[1:] if k[2] != "hold"]
     held = [k[0] for k in keys if k[2] == "hold"]
     lost = [i for i in held if not bridged(keys, i, corners, max_uncertainty * s)]
-    gaps, lost = (lost, []) if lost and keeps_claims(keys, lost, corners, s, Z) else ([], lost)
+    # holds after the last estimate are where the path was lost (:func:`decide` keeps what came before), not gaps
+    # in it: only the holds between estimates are asked whether the path keeps its claims across them
+    end = max((k[0] for k in est), default=-1)
+    inner, trailing = [i for i in lost if i < end], [i for i in lost if i > end]
+    gaps, inner = (inner, []) if inner and keeps_claims(keys, inner, corners, s, Z) else ([], inner)
+    lost = inner + trailing
     holds = len(lost)
     gw, gh = size_w
     shift = np.array([corner_shift(k[1], gw, gh) / s for k in est])

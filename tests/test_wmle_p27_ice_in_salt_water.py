@@ -57,11 +57,18 @@ def test_extraction_on_hand_made_readings():
     assert got["M1"].value == 1.0 and got["M2"].value == 1.0
     assert got["M1"].residual == pytest.approx((m.get("y_before_px") - m.get("y_after_px")) /
                                                (case.known["bottom_y"] - 180.25))
-    # ice left at the end, seen in the last frames: M2 = 0
+    # ice left at the end, seen through the terminal window (its last 10 samples): M2 = 0
     ice2 = ice.copy()
-    ice2[-5:] = 50.0
+    ice2[-10:] = 50.0
     got = task.metrics(case, task.measure(case, _tracks(left, right, ice2)))
     assert got["M2"].value == 0.0 and "residual" in got["M2"].reason
+    # "ice" read in the last 3 samples but not in 4 of the 7 before them: not a solid left at the end (specks of
+    # brine whose colour drifted within the threshold come and go); scored by the evidence ratio, not overridden
+    ice3 = ice.copy()
+    ice3[-10:] = [50.0, np.nan, 900.0, np.nan, np.nan, 40.0, np.nan, 60.0, 2000.0, 30.0]
+    m3 = task.measure(case, _tracks(left, right, ice3))
+    assert not m3.notes["residual_ice_confirmed"] and m3.get("E_terminal_px2") == 35.0
+    assert task.metrics(case, m3)["M2"].value == pytest.approx(1 - 35.0 / 4000.0)
 
 
 def test_a_one_pixel_rise_is_unresolved(tmp_path):

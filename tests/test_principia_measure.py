@@ -303,6 +303,28 @@ def test_a_block_never_seen_makes_momentum_unmeasurable():
     assert s.status == "unmeasurable" and "block_2 is never seen" in s.reason
 
 
+def test_a_block_lost_before_it_moves_is_not_said_to_never_move():
+    """Studio momentum_height seed 7000: block_2 tracked at rest, lost under its ball at the collision and never
+    found again. Unmeasurable either way; the reason says it was lost, not that it never moved."""
+    task = SUITE.task("momentum_mass")
+    case, _ = task.make_case(0, 8)
+    tr = tracks_from(case)
+    j = tr.ids.index("block_2")
+    x = np.asarray(tr["block_2"].x, float)
+    k = int(np.flatnonzero(np.abs(x - x[0]) > 0.5)[0])  # the first sample where it has moved
+    tr.visible[k:, j] = False
+    tr.xy[k:, j] = np.nan
+    tr.box[k:, j] = np.nan
+    m = task.measure(case, tr)
+    assert m.missing["slide_block_2"] == f"block_2: not seen from sample {k} on, before it was seen to move"
+    assert task.score(case, m)["momentum"].status == "unmeasurable"
+    tr.visible[k:, j] = True  # seen at rest to the end: it never moved
+    tr.xy[k:, j, 0] = x[0]
+    tr.xy[k:, j, 1] = tr.xy[0, j, 1]
+    tr.box[k:, j] = tr.box[0, j]
+    assert task.measure(case, tr).missing["slide_block_2"] == "block_2: never moves"
+
+
 @pytest.mark.parametrize("shifts", [(-1.2, 0.7), (1.5, -1.5)])
 def test_a_steady_offset_of_the_mask_edge_does_not_move_the_arrival(shifts):
     """The tracked lower edge sits a steady offset off the silhouette (a studio tube's ~1 px above, a solid's

@@ -116,11 +116,11 @@ def test_a_frame_identical_to_frame_0_has_the_error_rounding_alone_leaves():
     assert sd == pytest.approx(want, rel=1e-6) and np.all(want > 0)
 
 
-@pytest.mark.parametrize("seen_at, stops_at", [((), 4), ((4,), 8), ((4, 8), None)])
-def test_the_probe_rules_at_4_frames_and_again_at_8_where_4_saw_shake(monkeypatch, seen_at, stops_at):
-    """Where the first 4 frames' scatter crosses the bar, the test is made again at 8 (what moves on its own below the
-    moving mask passes for shake more often with 3 degrees of freedom); where neither shows shake, no later frame is
-    registered; where both do, every frame is."""
+@pytest.mark.parametrize("seen_at, stops_at", [((), 4), ((4,), 8), ((4, 8), 16), ((4, 8, 16), None)])
+def test_the_probe_rules_at_4_frames_and_again_at_8_and_16_while_it_saw_shake(monkeypatch, seen_at, stops_at):
+    """Where the first 4 frames' scatter crosses the bar, the test is made again at 8, and where 8 cross it too, at 16
+    (what moves on its own below the moving mask passes for shake more often with few degrees of freedom); where one
+    of them shows no shake, no later frame is registered; where all three do, every frame is."""
     from lawful.perceive.camera_shake import PROBE, Shake
 
     real = Shake.chi

@@ -46,7 +46,7 @@ def _centroid(f: np.ndarray) -> np.ndarray:
     return np.array([(wgt * xx).sum(), (wgt * yy).sum()]) / wgt.sum()
 
 
-@pytest.mark.parametrize("max_side", [160, 213, 240])  # 2x; a non-integer ratio; chroma smaller than the target
+@pytest.mark.parametrize("max_side", [160, 213, 240, 64])  # 2x; a non-integer ratio; chroma smaller than the target; 5x
 def test_shrunk_frames_equal_the_convert_then_resize_path(tmp_path, max_side):
     path = _clip(tmp_path)
     assert V._yuv420_container(path, V.probe(path), max_side) is not None  # the new path is the one tested
@@ -63,6 +63,26 @@ def test_shrunk_frames_equal_the_convert_then_resize_path(tmp_path, max_side):
         assert np.allclose(_centroid(a[i]), _centroid(b[i]), atol=0.05)
         assert np.allclose(_centroid(a[i]), truth, atol=0.12)  # INTER_AREA at ratio 1.5 itself: 0.09 px
 
+
+
+@pytest.mark.parametrize("shape, size", [((27, 48), (16, 9)), ((45, 80, 2), (16, 9)), ((36, 64), (16, 9)),
+                                         ((30, 48), (16, 9))])  # 3x; 5x on two planes; 4x and 3.33x: INTER_AREA
+def test_area_shrink_equals_opencv_inter_area_bit_for_bit(shape, size):
+    """The box filter taken at the blocks' centres (odd whole factors) is INTER_AREA exactly: on every sum a 3 x 3 block
+    of uint8 can have (0 to 2295, no tie at a half), and on random planes at the other factors."""
+    import cv2
+
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        x = rng.integers(0, 256, shape, dtype=np.uint8)
+        assert np.array_equal(V._area(x, *size), cv2.resize(x, size, interpolation=cv2.INTER_AREA))
+    sums = np.arange(2296)
+    blocks = (sums[:, None] // 9 + (np.arange(9)[None, :] < sums[:, None] % 9)).astype(np.uint8)  # [n, 9], sum = s
+    cols = 41  # 2296 = 56 x 41 blocks
+    img = blocks.reshape(56, cols, 3, 3).transpose(0, 2, 1, 3).reshape(56 * 3, cols * 3)
+    got = V._area(img, cols, 56)
+    assert np.array_equal(got, cv2.resize(img, (cols, 56), interpolation=cv2.INTER_AREA))
+    assert np.array_equal(got.ravel(), np.floor(sums / 9 + 0.5).astype(np.uint8))
 
 def test_rotation_span_every_and_limit_are_kept(tmp_path):
     path = _clip(tmp_path)

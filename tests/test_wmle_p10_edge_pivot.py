@@ -226,3 +226,23 @@ def test_noise_floor_is_in_tracked_pixels():
     tr = _block_tracks(case, t, tilt(case.known, t), np.zeros_like(t))
     tr.meta["track_size"] = [case.width // 2, case.height // 2]
     assert task.measure(case, tr).get("noise_floor_px") == pytest.approx(3.0)
+
+
+@pytest.mark.parametrize("seed", [1000, 1001, 1002, 1003, 7000, 7001])
+def test_the_rod_moves_inside_the_band_kept_out_of_the_camera_estimate(seed):
+    """The movers (the rod's band as the prompt places it, from the block's box alone, and its mirror image about the
+    floor line) hold the whole rod at every frame of both twins, and reach no further than the block's right side."""
+    from lawful.world.scenes.pivots import ROD_THICK, rod_tip
+
+    from lawful.suites.wmle.common import frame_times
+
+    task = EdgePivotRotation()
+    case, _ = task.make_case(0, seed)
+    k = case.known
+    (bx0, by0, bx1, by1), mirror = task.movers(case)
+    x0, top, x1, ground = case.objects[0].box
+    assert by0 <= k["rod_y"] - ROD_THICK / 2 and k["rod_y"] + ROD_THICK / 2 <= by1 and bx0 == 0 and bx1 == x1
+    assert mirror == pytest.approx((0.0, 2 * ground - by1, x1, 2 * ground - by0))
+    for law in ("true", "anti"):
+        tips = [rod_tip(k, float(t), law) for t in frame_times(case)]
+        assert max(tips) <= bx1, (law, max(tips), bx1)

@@ -181,7 +181,7 @@ def _working_side(case: Case, plan) -> int | None:
 
 
 def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, roi=None, exclude=None,
-          probes=()) -> Tracks:
+          probes=(), movers=()) -> Tracks:
     """Track ``case.objects`` through ``video_path``; see the module docstring.
 
     Returns :class:`~lawful.tracks.Tracks` in case pixels with ``t = frame * duration / n``
@@ -199,14 +199,15 @@ def track(video_path: str | Path, case: Case, plan=None, min_frames: int = 0, ro
     :class:`~lawful.perceive.regions.Probe` s read in the same pass (``tracks.regions``, first-frame
     case pixels, through the camera compensation when it is used; ``timing_s['regions']``); a ``blobs`` probe's
     region is kept out of the camera's estimates, as the objects' boxes are (what it reads moves on its own),
-    but not out of its still test.
+    but not out of its still test; ``movers`` (regions, case pixels of the first frame: what the task knows moves
+    there untracked, :meth:`lawful.suites.base.Task.movers`) are kept out in the same way.
     """
     frame_sized_heap()  # frames made on one thread and freed on another: keep their memory (lawful.memory)
     with opencv_threads(1):  # the decoding and tracking threads are OpenCV's callers (lawful.threads)
-        return _track(video_path, case, plan, min_frames, roi, exclude, probes)
+        return _track(video_path, case, plan, min_frames, roi, exclude, probes, movers)
 
 
-def _track(video_path, case: Case, plan, min_frames: int, roi, exclude, probes) -> Tracks:
+def _track(video_path, case: Case, plan, min_frames: int, roi, exclude, probes, movers) -> Tracks:
     """:func:`track`, in one thread's use of OpenCV."""
     from lawful.perceive.regions import Reader
     from lawful.perceive.plan import TrackingPlan
@@ -231,7 +232,7 @@ def _track(video_path, case: Case, plan, min_frames: int, roi, exclude, probes) 
     # region is kept out of the camera's estimates (not of its still test, which such motion can only fail)
     motion = (cam.CameraMotion(min_shift=0.0 if case.camera == "moving" else STATIC_SHIFT_PX, exclude=exclude,
                                exclude_size=(case.width, case.height),
-                               movers=[p.region for p in probes if p.kind == "blobs"])
+                               movers=[p.region for p in probes if p.kind == "blobs"] + list(movers))
               if plan.compensate_camera and case.camera != "fixed" else None)
     size = prev = reader = None
     t_decode = t_camera = t_regions = t_setup = 0.0

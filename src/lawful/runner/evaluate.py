@@ -43,7 +43,8 @@ def evaluate_video(case: Case, video: str | Path, task: Task | None = None) -> E
     if not task.perceives:  # judged, not measured: nothing to decode here
         return _unperceived(case, video, task)
     try:
-        tracks = track(video, case, task.plan, min_frames=MIN_FRAMES, probes=task.probes(case))
+        tracks = track(video, case, task.plan, min_frames=MIN_FRAMES, probes=task.probes(case),
+                       movers=task.movers(case))
     except VideoError as e:
         return Evaluation("invalid", _all(task, "invalid", str(e)), str(e))
     except ObjectNotFound as e:

@@ -71,6 +71,12 @@ class Task(ABC):
         decoding pass; they arrive as ``tracks.regions[name]`` (default: none)."""
         return []
 
+    def movers(self, case: Case) -> list:
+        """Regions (case pixels of the first frame: boxes ``(x0, y0, x1, y1)`` or polygons) where something the
+        scene sets in motion, and nobody tracks, moves: a pushing rod, its reflection. They are kept out of the
+        camera's estimates (not of its still test), as the tracked objects' boxes are (default: none)."""
+        return []
+
     def write_case(self, index: int, run_seed: int, case_id: str, folder: Path, options: dict | None = None) -> Path:
         """Make case ``index`` of a run seeded ``run_seed`` and write it as ``folder/<case_id>.json`` (and its first
         frame, if any, as ``<case_id>.png``); return the case file. ``options``: the run's suite options."""

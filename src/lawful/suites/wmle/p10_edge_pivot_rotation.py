@@ -40,6 +40,7 @@ from lawful.world.scenes.pivots import block_pose, pivot_block_frames, tilt
 
 G = 9.81
 MIN_ROTATION_DEG = 5.0
+ROD_BAND = (0.1, 0.35)  # the rod's band kept out of the camera estimate: above and below the block's top, in heights
 
 
 def rotation_about_edge(e_pivot: float | None, e_contact: float | None, e_shape: float | None,
@@ -120,6 +121,17 @@ class EdgePivotRotation(WmleTask):
 
     def render(self, case: Case, law: Law = "true") -> Iterator[np.ndarray]:
         yield from pivot_block_frames(case.known, case.width, case.height, style_of(case), frame_times(case), law)
+
+    def movers(self, case: Case) -> list:
+        """Where the rod moves, as the prompt places it: a band over the block's upper part (it touches the left
+        face near the top), from the left edge to the block's right side, and the band's mirror image below the
+        floor line (a polished floor shows the rod): the camera must not take the rod for background. On a plain
+        wall the rod's tip and its reflection were all that pinned a camera estimate along x, which then followed the
+        rod (a still studio camera estimated 41 px along the push)."""
+        x0, top, x1, ground = case.objects[0].box
+        h = ground - top
+        y0, y1 = top - ROD_BAND[0] * h, top + ROD_BAND[1] * h
+        return [(0.0, y0, x1, y1), (0.0, 2 * ground - y1, x1, 2 * ground - y0)]
 
     def extract(self, case: Case, tracks: Tracks) -> Measurement:
         return edge_pivot_measurement(case, tracks)

@@ -444,3 +444,43 @@ def test_a_faint_beam_blended_grey_is_read_from_the_plain_selection(monkeypatch)
 
     monkeypatch.setattr(region_kinds, "beam_selections", surfaces_only)
     assert not _read_beam(img, (230, 60, 40)).ok[0]
+
+
+def test_blobs_learned_each_frame_follow_light_that_drifts():
+    """Ice seen through brine is only ~11 Lab units lighter than the brine; a studio's exposure flicker brightens
+    the whole frame by ~5 %. With the first frame's colours the bright frames' lighter streaks of brine read as ice;
+    learned in every
+    frame, the target moves with the brine, the block is read at its area in bright and dark frames alike and
+    nothing is read once it has gone. In a region the block fills, the first frame's colours are kept."""
+    from lawful.perceive.region_kinds import _lab
+
+    brine, ice = np.array([128, 163, 156], np.float32), np.array([160, 195, 188], np.float32)
+    contrast = float(np.linalg.norm(_lab(ice) - _lab(brine)))
+    assert 10 < contrast < 14  # the studio's P27 contrast
+    rng = np.random.default_rng(7)
+    region = (200, 100, 400, 220)
+    probe = Probe("ice", "blobs", region, color=tuple(int(v) for v in ice), count=4, fit="none")
+    readers = {learn: Reader([Probe(**{**probe.__dict__, "learn": learn})], (W, H), 1.0, 1.0, False)
+               for learn in ("first", "each")}
+    tight = (235, 125, 305, 175)  # the block fills 69 % of it: the farther half is not background, nothing moves
+    readers.update({f"tight_{learn}": Reader([Probe(**{**probe.__dict__, "region": tight, "learn": learn})], (W, H),
+                                             1.0, 1.0, False) for learn in ("first", "each")})
+    n, melted = 24, 12
+    streaks = cv2.GaussianBlur(rng.normal(0, 1, (H, W)).astype(np.float32), (0, 0), 4)
+    streaks *= 4.0 / streaks.std()  # meltwater mixing into the brine: lighter and darker streaks, sd 4 levels
+    for i in range(n):
+        f = brine + streaks[..., None]
+        if i < melted:
+            f[130:170, 240:300] = ice  # a 60 x 40 block: 2400 px
+        f = f * (1.05 if i % 2 else 1.0) + rng.normal(0, 2.0, f.shape)  # flicker on odd frames, sensor noise
+        f = np.clip(np.rint(f), 0, 255).astype(np.uint8)
+        for r in readers.values():
+            r.add(f)
+    first, each = (readers[k].read(None)["ice"] for k in ("first", "each"))
+    area = np.nan_to_num(each["area"]).sum(1)
+    assert np.all(np.abs(area[:melted] - 2400) < 150), area[:melted]  # bright or dark: the block, its edges by noise
+    assert np.all(area[melted:] < 20), area[melted:]  # gone: nothing, or noise specks
+    stale = np.nan_to_num(first["area"]).sum(1)
+    assert stale[melted + 1::2].min() > 200  # bright frames after the melt: brine taken for ice (its 4 largest specks)
+    a, b = (readers[f"tight_{k}"].read(None)["ice"] for k in ("first", "each"))
+    assert np.array_equal(a.ok, b.ok) and all(np.array_equal(a[k], b[k], equal_nan=True) for k in ("area", "x", "y"))

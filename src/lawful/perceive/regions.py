@@ -45,10 +45,15 @@ Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
                  where none); ``RegionSeries.columns`` holds the columns' x.
 
 Selection (line, blobs, profile): ``select="color"`` takes pixels nearer ``color`` than half-way to the
-region's first-frame background colour (its median over pixels not near ``color``); ``"darker"`` /
-``"brighter"`` take pixels whose luma departs from the first-frame background luma by more than
+region's first-frame background colour (its median over the half of its pixels farthest from ``color``);
+``"darker"`` / ``"brighter"`` take pixels whose luma departs from the first-frame background luma by more than
 :data:`~lawful.perceive.region_kinds.K_SELECT` robust standard deviations of that background (a shadow, a
-glow). A reading with no usable pixels is ``ok=False`` with NaN values, never a guess.
+glow). With ``learn="each"`` the background is learned in every frame, and ``color`` moves (in Lab) as the
+background moved since the first frame: light that drifts (a studio's exposure flicker, 3 L units from frame to
+frame) brightens what is read and its surroundings alike, and a colour only 11 L units from the brine around it
+(ice seen through it) is no longer taken for it in a bright frame. That needs the colour to cover less than half
+of the region in the first frame (the farther half of its pixels is then background); where it covers more, the
+first frame's colours are kept. A reading with no usable pixels is ``ok=False`` with NaN values, never a guess.
 """
 
 from __future__ import annotations
@@ -58,7 +63,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from lawful.perceive.region_kinds import KEYS, READ, Probe, _lab, _learn  # noqa: F401 (Probe: the tasks import it here)
+from lawful.perceive.region_kinds import (  # noqa: F401 (Probe: the tasks import it here)
+    KEYS, READ, Probe, _lab, _learn, _near,
+)
 
 MARGIN = 0.12  # share of the frame kept around the regions so a compensated camera can move that far
 
@@ -173,8 +180,13 @@ class Reader:
                     continue
                 X0, Y0, W, H, mask = geo[j]
                 img, m = (_cut(c, ox, oy, X0, Y0, W, H), mask) if ident else self._aligned(c32, inv, X0, Y0, W, H, mask)
-                fresh = i == 0 or (p.kind == "level" and p.learn == "each")  # learn="each": every frame
+                fresh = i == 0 or (p.learn == "each" and states[j].get("each", True))  # learn="each": every frame
                 state = _learn(p, np.asarray(img, np.float32), m) if fresh else states[j]
+                if i and fresh and "target" in state:  # light that drifts moves what is selected with the background
+                    state = {**state, "target": states[j]["target"] + state["background_lab"]
+                             - states[j]["background_lab"]}
+                elif not i and p.learn == "each" and "target" in state:
+                    state["each"] = _background_is_half(img, m, state)
                 states[j] = states[j] if i else state
                 if colour[j]:  # the Lab of an unwarped frame's box holding the region
                     state = {**state, "lab": _cut(labs[lab_at[j][0]], *lab_at[j][1:], X0, Y0, W, H) if ident else None}
@@ -221,6 +233,16 @@ class Reader:
                              borderMode=cv2.BORDER_CONSTANT, borderValue=(np.nan,) * 3)
         fin = np.isfinite(out)
         return out, mask & fin[..., 0] & fin[..., 1] & fin[..., 2]  # np.isfinite(out).all(2), without a reduction
+
+
+def _background_is_half(img: np.ndarray, mask: np.ndarray, state: dict) -> bool:
+    """Whether the colour selected in the first frame covers less than half of the region, so that the farther half
+    of its pixels (whose median is the background) is background: only then does ``learn="each"`` move the colour
+    with it. (A region the colour fills, a box drawn tight round a block of ice, gives a background of the ice's own
+    shading; learned again once the ice has melted, it moved the colour onto the water: P26 read ice to the end.)"""
+    half = 0.5 * float(np.linalg.norm(state["target"] - state["background_lab"]))
+    near = _near(_lab(np.asarray(img, np.float32)), state["target"], half) & mask
+    return 2 * int(np.count_nonzero(near)) < int(np.count_nonzero(mask))
 
 
 def _cut(a: np.ndarray, ox: int, oy: int, X0: int, Y0: int, W: int, H: int) -> np.ndarray:

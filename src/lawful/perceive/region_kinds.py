@@ -64,9 +64,9 @@ def _luma(img: np.ndarray) -> np.ndarray:
     return img @ np.array([0.299, 0.587, 0.114], np.float32)
 
 
-def _learn(p: Probe, img: np.ndarray, m: np.ndarray) -> dict:
+def _learn(p: Probe, img: np.ndarray, m: np.ndarray, lab: np.ndarray | None = None) -> dict:
     """What the first frame's pixels ``m`` (finite ones) say about the region: the media's colours (level), the
-    background (selection)."""
+    background (selection; ``lab``: the region's Lab where already converted, the same numbers)."""
     if p.kind == "level":
         rows = np.flatnonzero(m.any(1))
         k = max(1, len(rows) * 15 // 100)
@@ -79,7 +79,7 @@ def _learn(p: Probe, img: np.ndarray, m: np.ndarray) -> dict:
         return {}
     px = img[m]
     if p.select == "color":
-        lab = _lab(px)
+        lab = _lab(px) if lab is None else lab[m]
         target = _lab(np.asarray(p.color, np.float32))
         d = np.linalg.norm(lab - target, axis=1)
         far = d > np.quantile(d, 0.5) if len(d) else d.astype(bool)

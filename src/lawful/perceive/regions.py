@@ -181,15 +181,16 @@ class Reader:
                 X0, Y0, W, H, mask = geo[j]
                 img, m = (_cut(c, ox, oy, X0, Y0, W, H), mask) if ident else self._aligned(c32, inv, X0, Y0, W, H, mask)
                 fresh = i == 0 or (p.learn == "each" and states[j].get("each", True))  # learn="each": every frame
-                state = _learn(p, np.asarray(img, np.float32), m) if fresh else states[j]
+                lab = _cut(labs[lab_at[j][0]], *lab_at[j][1:], X0, Y0, W, H) if colour[j] and ident else None
+                state = _learn(p, np.asarray(img, np.float32), m, lab) if fresh else states[j]
                 if i and fresh and "target" in state:  # light that drifts moves what is selected with the background
                     state = {**state, "target": states[j]["target"] + state["background_lab"]
                              - states[j]["background_lab"]}
                 elif not i and p.learn == "each" and "target" in state:
-                    state["each"] = _background_is_half(img, m, state)
+                    state["each"] = _background_is_half(img, m, state, lab)
                 states[j] = states[j] if i else state
                 if colour[j]:  # the Lab of an unwarped frame's box holding the region
-                    state = {**state, "lab": _cut(labs[lab_at[j][0]], *lab_at[j][1:], X0, Y0, W, H) if ident else None}
+                    state = {**state, "lab": lab}
                 rows[j].append(READ[p.kind](p, img, m, state))
         out = {p.name: _series(p, rows[j], states[j], geo[j][4], geo[j][:2], self.sx, self.sy)
                for j, p in enumerate(self.probes)}
@@ -235,13 +236,13 @@ class Reader:
         return out, mask & fin[..., 0] & fin[..., 1] & fin[..., 2]  # np.isfinite(out).all(2), without a reduction
 
 
-def _background_is_half(img: np.ndarray, mask: np.ndarray, state: dict) -> bool:
+def _background_is_half(img: np.ndarray, mask: np.ndarray, state: dict, lab: np.ndarray | None = None) -> bool:
     """Whether the colour selected in the first frame covers less than half of the region, so that the farther half
     of its pixels (whose median is the background) is background: only then does ``learn="each"`` move the colour
     with it. (A region the colour fills, a box drawn tight round a block of ice, gives a background of the ice's own
     shading; learned again once the ice has melted, it moved the colour onto the water: P26 read ice to the end.)"""
     half = 0.5 * float(np.linalg.norm(state["target"] - state["background_lab"]))
-    near = _near(_lab(np.asarray(img, np.float32)), state["target"], half) & mask
+    near = _near(_lab(np.asarray(img, np.float32)) if lab is None else lab, state["target"], half) & mask
     return 2 * int(np.count_nonzero(near)) < int(np.count_nonzero(mask))
 
 

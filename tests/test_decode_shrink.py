@@ -189,3 +189,33 @@ def test_pyav_opened_beside_opencv_serves_the_shrunk_frames_and_is_closed_where_
     monkeypatch.setattr(av, "open", lambda *a, **k: used.append(1) or Opened())
     assert len(list(open_frames(path, max_side=W, prefetch=2)[1])) == N  # nothing to shrink: OpenCV decodes
     assert used == [1] and closed.wait(5)
+
+
+def test_a_cheaply_coded_stream_is_decoded_on_one_thread_a_textured_one_on_ffmpegs(tmp_path, monkeypatch):
+    """Decoding ahead of the shrinking, the decoder gets one thread where the file holds under 0.1 bits per pixel and
+    frame (flat colours: decoding costs about what shrinking does), FFmpeg's choice where it holds more (texture); the
+    frames are the same either way (decoding does not depend on its threads)."""
+    rng = np.random.default_rng(2)
+    n, (w, h) = 24, (2 * W, 2 * H)
+    frames = []
+    for i in range(n):  # a flat backdrop and a square moving across it
+        f = np.full((h, w, 3), (60, 90, 140), np.uint8)
+        f[100:160, 50 + 8 * i:110 + 8 * i] = (220, 20, 20)
+        frames.append(f)
+    flat = write_video(tmp_path / "flat.mp4", frames, fps=10, crf=23)
+    noisy = write_video(tmp_path / "noise.mp4", [rng.integers(0, 256, (h, w, 3), dtype=np.uint8) for _ in range(n)],
+                        fps=10, crf=18)
+    got = {}
+    real = V._yuv420_container
+
+    def spy(path, info, max_side, threads=0, opening=None):
+        got.setdefault(Path(path).name, threads)
+        return real(path, info, max_side, threads=threads, opening=opening)
+
+    monkeypatch.setattr(V, "_yuv420_container", spy)
+    for path in (flat, noisy):
+        ahead = [f for _, f in open_frames(path, max_side=160, prefetch=2)[1]]
+        assert all(np.array_equal(a, b) for a, b in zip(ahead, [f for _, f in open_frames(path, max_side=160)[1]]))
+    bpp = {p.name: p.stat().st_size * 8 / (n * w * h) for p in (flat, noisy)}
+    assert bpp["flat.mp4"] < 0.1 < bpp["noise.mp4"], bpp
+    assert got == {"flat.mp4": 1, "noise.mp4": 0}

@@ -137,7 +137,8 @@ def open_frames(path: str | Path, every: int = 1, max_side: int | None = None,
     (:data:`lawful.threads.WORKER`: every core has a worker), as one costs the least CPU where the caller keeps
     every core busy; frames shrunk from a larger size are decoded on FFmpeg's frame threads, on a thread of their
     own ahead of the shrinking, as decoding them is then the slower side: evaluation at 1920x1080 went from
-    2.05-2.10 to 1.24-1.68 times decoding alone, the same frames).
+    2.05-2.10 to 1.24-1.68 times decoding alone, the same frames; but on one thread where the stream is cheaply
+    coded, :func:`_cheaply_coded`).
     ``stamps`` (a :class:`lawful.timing.Stamps`): filled with the frames' presentation times where PyAV decodes
     them (frames shrunk), so the time rule needs no second reading of the file (20-25 ms a 1080p clip); where
     OpenCV decodes, with the packets' times read after the last frame on the decoding thread (2.7 ms of a flat
@@ -146,8 +147,7 @@ def open_frames(path: str | Path, every: int = 1, max_side: int | None = None,
     path = Path(path)
     _check_file(path)
     worker = prefetch > 0 and _threads.WORKER  # decoding ahead in a pool worker: one thread, no second one
-    shrink_threads = (1 if worker else 0) if threads is None else threads
-    threads = (1 if prefetch > 0 else 0) if threads is None else threads
+    asked, threads = threads, (1 if prefetch > 0 else 0) if threads is None else threads
     # whether frames are to be shrunk is known once the file is open: PyAV's opening (which decodes a few frames to
     # learn the stream, 24 ms at 1080p) runs beside OpenCV's, where a core is free for it, instead of after it
     opening = _av_opening(path) if max_side and prefetch > 0 and not worker else None
@@ -161,6 +161,8 @@ def open_frames(path: str | Path, every: int = 1, max_side: int | None = None,
 
             cap.set(cv2.CAP_PROP_ORIENTATION_AUTO, 0)
         info = _video_info(path, *_cv2_info(cap), False)
+        cheap = worker or (prefetch > 0 and _cheaply_coded(path, info))
+        shrink_threads = (1 if cheap else 0) if asked is None else asked
         shrink = _yuv420_container(path, info, max_side, threads=shrink_threads, opening=opening)
         if shrink is not None:
             cap.release()
@@ -299,6 +301,21 @@ def _yuv2rgb(kr: float, kb: float) -> np.ndarray:
 # The matrix OpenCV converts with, by the stream's colour-space tag: BT.709, else BT.601 (also when untagged).
 _YUV2RGB = {1: _yuv2rgb(0.2126, 0.0722), 2: _yuv2rgb(0.299, 0.114), 5: _yuv2rgb(0.299, 0.114),
             6: _yuv2rgb(0.299, 0.114)}
+
+
+_CHEAP_BPP = 0.1  # bits per pixel per frame under which a stream decodes on one thread when its frames are shrunk
+
+
+def _cheaply_coded(path: Path, info: VideoInfo) -> bool:
+    """Whether the file holds under :data:`_CHEAP_BPP` bits per pixel and frame. Decoding costs about 0.7 ms a
+    megapixel plus 12 ms a megabit here (four clips, 0.02 to 0.48 bpp at 720p and 1080p), shrinking about 1 ms a
+    source megapixel: a render in flat colours (0.02-0.04 bpp) decodes about as fast as its frames are shrunk, and
+    FFmpeg's frame threads then only add their overhead to three busy threads on two cores (flat 1280x720 evaluation
+    1.28-1.38 -> 1.21 x decoding alone, 1920x1080 1.36-1.50 -> 1.16, one run each side by side), while a textured
+    one (0.36-0.48 bpp, 5-14 ms a frame) needs them (studio 1.25 / 1.12 with them, 1.47 / 1.51 without). Unknown
+    (no frame count): not cheap."""
+    pixels = info.n_frames * info.width * info.height
+    return pixels > 0 and path.stat().st_size * 8 < _CHEAP_BPP * pixels
 
 
 def _target(w: int, h: int, max_side: int) -> tuple[int, int]:

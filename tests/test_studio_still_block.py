@@ -38,4 +38,5 @@ def test_an_anti_clip_is_not_scored_lawful_by_a_camera_that_follows_the_rod(tmp_
     clip = write_video(tmp_path / "anti.mp4", sc.render("anti"), sc.case.fps)
     ev = evaluate_video(sc.case, clip)
     (s,) = ev.scores.values()
-    assert s.status == "unmeasurable" or s.metrics["P"] < 50, (s.status, s.metrics, ev.evidence["tracks_meta"]["camera"])
+    cam = ev.evidence["tracks_meta"]["camera"]
+    assert s.status == "unmeasurable" or s.metrics["P"] < 50, (s.status, s.metrics, cam)

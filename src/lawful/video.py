@@ -161,8 +161,8 @@ def open_frames(path: str | Path, every: int = 1, max_side: int | None = None,
 
             cap.set(cv2.CAP_PROP_ORIENTATION_AUTO, 0)
         info = _video_info(path, *_cv2_info(cap), False)
-        cheap = worker or (prefetch > 0 and _cheaply_coded(path, info))
-        shrink_threads = (1 if cheap else 0) if asked is None else asked
+        one = worker or (prefetch > 0 and _cheaply_coded(path, info))  # else FFmpeg's choice (see the docstring)
+        shrink_threads = (1 if one else 0) if asked is None else asked
         shrink = _yuv420_container(path, info, max_side, threads=shrink_threads, opening=opening)
         if shrink is not None:
             cap.release()

@@ -64,7 +64,7 @@ import cv2
 import numpy as np
 
 from lawful.perceive.region_kinds import (  # noqa: F401 (Probe: the tasks import it here)
-    KEYS, READ, Probe, _lab, _learn, _near,
+    KEYS, READ, Probe, _lab, _learn, _selected,
 )
 
 MARGIN = 0.12  # share of the frame kept around the regions so a compensated camera can move that far
@@ -187,7 +187,7 @@ class Reader:
                     state = {**state, "target": states[j]["target"] + state["background_lab"]
                              - states[j]["background_lab"]}
                 elif not i and p.learn == "each" and "target" in state:
-                    state["each"] = _background_is_half(img, m, state, lab)
+                    state["each"] = _background_is_half(p, img, m, state, lab)
                 states[j] = states[j] if i else state
                 if colour[j]:  # the Lab of an unwarped frame's box holding the region
                     state = {**state, "lab": lab}
@@ -236,14 +236,12 @@ class Reader:
         return out, mask & fin[..., 0] & fin[..., 1] & fin[..., 2]  # np.isfinite(out).all(2), without a reduction
 
 
-def _background_is_half(img: np.ndarray, mask: np.ndarray, state: dict, lab: np.ndarray | None = None) -> bool:
+def _background_is_half(p: Probe, img: np.ndarray, mask: np.ndarray, state: dict, lab: np.ndarray | None) -> bool:
     """Whether the colour selected in the first frame covers less than half of the region, so that the farther half
     of its pixels (whose median is the background) is background: only then does ``learn="each"`` move the colour
     with it. (A region the colour fills, a box drawn tight round a block of ice, gives a background of the ice's own
     shading; learned again once the ice has melted, it moved the colour onto the water: P26 read ice to the end.)"""
-    half = 0.5 * float(np.linalg.norm(state["target"] - state["background_lab"]))
-    near = _near(_lab(np.asarray(img, np.float32)) if lab is None else lab, state["target"], half) & mask
-    return 2 * int(np.count_nonzero(near)) < int(np.count_nonzero(mask))
+    return 2 * int(np.count_nonzero(_selected(p, img, mask, {**state, "lab": lab}))) < int(np.count_nonzero(mask))
 
 
 def _cut(a: np.ndarray, ox: int, oy: int, X0: int, Y0: int, W: int, H: int) -> np.ndarray:

@@ -86,8 +86,8 @@ class IceInSaltWater(WmleTask):
     def probes(self, case: Case) -> list[Probe]:
         k = case.known
         return [Probe(f"level_{s}", "level", tuple(float(v) for v in k["level_bands"][s])) for s in SIDES] + [
-            Probe("ice", "blobs", tuple(float(v) for v in k["ice_region"]), color=tuple(k["ice"]), count=4, learn="each",
-                  fit="none")]
+            Probe("ice", "blobs", tuple(float(v) for v in k["ice_region"]), color=tuple(k["ice"]), count=4,
+                  learn="each", fit="none")]
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)

@@ -16,6 +16,9 @@ For each render style (``flat``: lawful's 2-D renderer, 640×360; ``studio``: Mu
   tracks' ``timing_s``, of the last run), camera-estimator time per tracked frame, and for
   tasks that read regions (WMLE P16–P40, e.g. ``--tasks wmle:P17,wmle:P21``) the region channel's time
   per sampled frame and its share of evaluation;
+- the decoder alone: the same frames read as tracking reads them (its working size, decoded ahead on a thread of
+  their own with the decoder threads tracking gives them) and nothing else done: evaluation's floor with that decoder
+  (at 640x360 one decoder thread, so a costly stream's floor is above decoding on FFmpeg's threads);
 - with ``--old-decode`` also the evaluation through the previous decode path (OpenCV converts every
   full-size frame, then INTER_AREA), measured beside the new one in the same run;
 - with ``--camera-off`` also the evaluation of the same clips with the case's camera declared ``fixed`` (no
@@ -49,7 +52,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 SIZES = {"640x360": (640, 360), "1280x720": (1280, 720), "1920x1080": (1920, 1080)}
@@ -115,6 +118,22 @@ def _differ(a, b) -> float:
                for c in va) if va else 0.0
 
 
+def _decoded_as_tracked(videos) -> int:
+    """Every frame of ``videos`` read as tracking reads it (its working size, decoded ahead on its own thread with
+    the decoder's threads as tracking sets them), nothing else done: the least time evaluation can take with that
+    decoder."""
+    from lawful.perceive.plan import TrackingPlan
+    from lawful.perceive.track import PREFETCH, _working_side
+    from lawful.video import open_frames
+
+    n = 0
+    for case, path in videos:
+        _, frames = open_frames(path, max_side=_working_side(case, TrackingPlan()), prefetch=PREFETCH)
+        with closing(frames):
+            n += sum(1 for _ in frames)
+    return n
+
+
 def _evaluate(videos):
     from lawful.runner.evaluate import evaluate_video, task_for
 
@@ -148,7 +167,7 @@ def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera
     ``pool`` > 1: the same videos are also scored as a folder is, by that many worker processes."""
     from lawful.video import iter_frames
 
-    best, pairs, pooled = [float("inf")] * 6, [], []
+    best, pairs, pooled = [float("inf")] * 8, [], []
     fixed = [(c.model_copy(update={"camera": "fixed"}), v) for c, v in videos] if camera_off else []
     jobs = _jobs(videos, root / label.replace(", ", "_")) if pool > 1 else []
     for _ in range(max(1, repeat)):
@@ -156,12 +175,13 @@ def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera
         _CAM.update(cpu=0.0, frames=0)
         t_ev, c_ev, evs = _timed(lambda: _evaluate(videos))
         t_fx, c_fx, _ = _timed(lambda: _evaluate(fixed)) if fixed else (0.0, 0.0, None)
+        t_da, c_da, _ = _timed(lambda: _decoded_as_tracked(videos))
         if jobs:
             t_po, _, evs_po = _timed(lambda: _pooled(jobs, pool))
             pooled.append((t_dec, t_po))
-        best = [min(a, b) for a, b in zip(best, (t_dec, c_dec, t_ev, c_ev, t_fx, c_fx))]
+        best = [min(a, b) for a, b in zip(best, (t_dec, c_dec, t_ev, c_ev, t_fx, c_fx, t_da, c_da))]
         pairs.append((t_dec, t_ev))
-    t_dec, c_dec, t_ev, c_ev, t_fx, c_fx = best
+    t_dec, c_dec, t_ev, c_ev, t_fx, c_fx, t_da, c_da = best
     statuses = [e.status for e in evs]
     metas = [(e.evidence or {}).get("tracks_meta", {}) for e in evs]
     n_cam = sum(m.get("camera", {}).get("frames", 0) for m in metas)
@@ -186,6 +206,9 @@ def _measure(label: str, videos: list[tuple], old: bool, repeat: int = 1, camera
     row["cpu_bound"] = c_ev / cores / t_dec
     print(f"  CPU bound        evaluation's CPU over {cores} cores = {row['cpu_bound']:.2f} x decoding's wall: no "
           f"overlap of its threads gets the wall ratio below this without less work")
+    row.update(decoder_alone_s=t_da, decoder_alone_cpu_s=c_da, decoder_floor=t_da / t_dec)
+    print(f"  decoder alone    {t_da:7.2f} s wall, {c_da:6.2f} s CPU = {t_da / t_dec:.2f} x decoding: the frames read "
+          f"as tracking reads them (working size, decoded ahead with its decoder threads) and nothing else done")
     if len(pairs) > 1:
         print(f"  each run's own wall ratio: median {spread['median']:.2f}, {spread['min']:.2f} to {spread['max']:.2f} "
               f"over {len(pairs)} runs (how far a single run may stray)")

@@ -30,8 +30,11 @@ it significantly. Where corners fail (stripes, bare walls, a backdrop with edges
 things down-weighted, objects and ``exclude`` regions masked), its uncertainty a cluster-robust covariance from its
 own residuals, infinite where some direction of the motion is pinned by no more than the gradient noise gives
 (stripes all along it) or, pinned by less than 3x that, has a second minimum within 4 px (restarted off along it,
-the registration does not come back); it is redone without what it leaves unexplained, and used only if the pixel
-vote prefers it to the path's prediction and the corners' consensus. Phase correlation (a translation on the
+the registration does not come back); it is redone without what it leaves unexplained, used only if the pixel
+vote prefers it to the path's prediction and the corners' consensus, and only if the frame, registered also to the
+last estimated key frame and carried to frame 0 by that frame's estimate, lands in the same place within ``Z`` joint
+errors plus ``max_uncertainty`` (the loop check: a camera's motion is one; what moved on its own between frame 0 and
+that frame is not). Phase correlation (a translation on the
 predicted transform, its error the disagreement of the frame's quadrants) is the last resort. Before any of this,
 while ``min_shift`` > 0, each key frame is first tested for a still camera
 (:class:`lawful.perceive.camera_still.StillTest`: a linearised intensity fit against frame 0, off what moved on its
@@ -121,6 +124,7 @@ class CameraMotion(estimate.KeyFrames):
         self._pts = np.zeros((0, 2), np.float32)  # positions in ``_prev``
         self._keep0 = self._keep_prev = None  # where frame 0 and ``_prev`` show background (bool, work px)
         self._tpl = None  # (reference image, its reg.Template)
+        self._tpl_prev = None  # (the last estimated key frame's smoothed image, its reg.Template): the loop check's
         self._detect_wait = 0  # key frames before corners are searched for again
         self._ref = np.zeros((0, 2), np.float32)  # frame-0 positions
         self._still: StillTest | None = None  # while every key frame is still: no corners tracked yet

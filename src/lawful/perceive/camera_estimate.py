@@ -117,6 +117,9 @@ class KeyFrames:
             if ref_img is not self._D0:  # via the previous key frame: its error adds
                 u = float(np.hypot(u, self._keys[-1][3].get("u", 0.0)))
             info = {**r[2], "u": u, "cells": r[2]["cells"]}
+            gap = self._loop(D, keep, A, u) if ref_img is self._D0 and np.isfinite(u) else None
+            if gap is not None:  # registered against another frame, the same frame lands elsewhere: not the camera
+                return None, "hold", {**info, "u": float("inf"), "loop_px": round(gap, 2)}, nxt[use], ref[use]
             # the pixels must prefer it to the path's prediction and the corners' consensus, when these differ
             rivals = [c for c in uniq if self._apart(c, A) > _RANSAC_PX]
             won = dense.best(D, ref_img, [r[0]] + [M_of(c) for c in rivals], keep, ref_keep) if rivals else 0
@@ -131,6 +134,33 @@ class KeyFrames:
             info = {"cells": fit.cells(np.argwhere(keep & ~moving)[::97, ::-1], gw, gh), "resid": float("nan"), "u": u}
             return A, "phase", info, nxt[use], apply(A, nxt[use]).astype(np.float32)
         return loose or (None, "hold", {}, nxt[use], ref[use])
+
+    def _loop(self, D: np.ndarray, keep: np.ndarray, A: np.ndarray, u: float) -> float | None:
+        """How far (work px, at the frame corners) the intensity registration ``A`` (work -> frame 0, error ``u``) of
+        ``D`` lands from the same frame registered to the last estimated key frame and carried to frame 0 by that
+        frame's own estimate, where the two differ by more than ``Z`` times their joint error plus ``max_uncertainty``
+        (what any accepted estimate may be off by beyond its stated error: :func:`lawful.perceive.camera_path.decide`);
+        else None (no such key frame yet, it is frame 0, or the second registration fails).
+
+        A camera's motion is one: registered to either frame, a frame lands in the same place. What moved on its own
+        between frame 0 and the other frame is not: a studio chain that fell from its first shape and settled carried
+        a bare wall's y, and registrations to frame 0 put key frames 1 frame apart 4 px apart, each +- 0.1 px, where
+        the settled chain, registered to the frame before, moved 0.02 px (and the posts' caps 0.3 px)."""
+        last = next((k for k in reversed(self._keys) if k[2] != "hold"), None)
+        if last is None or last[2] == "first" or self._raw_prev is None:
+            return None
+        if self._Dprev is None:
+            self._Dprev = dense.smooth(self._raw_prev)
+        if self._tpl_prev is None or self._tpl_prev[0] is not self._Dprev:
+            self._tpl_prev = (self._Dprev, reg.Template(self._Dprev, self._keep_prev))
+        back = invert(self._prev_A)
+        step = reg.register(D, self._tpl_prev[1], compose(back, A), keep)
+        if step is None or not np.isfinite(step[1]):
+            return None
+        gap = self._apart(compose(self._prev_A, step[0]), A)
+        # (any accepted estimate may be off by max_uncertainty beyond what its stated error shows: camera_path.decide)
+        tol = self.max_uncertainty * self._s + self.Z * float(np.hypot(np.hypot(u, last[3].get("u", 0.0)), step[1]))
+        return gap if gap > tol else None
 
     def _template(self, ref_img: np.ndarray) -> reg.Template:
         """The registration template of a reference image (frame 0 or the previous key frame), made once."""

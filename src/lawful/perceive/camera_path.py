@@ -168,6 +168,9 @@ def why_held(keys: list[tuple], Z: float, scale: float) -> str:
             continue
         if d.get("outvoted") is not None:
             why["intensity registration outvoted by the pixel check"] += 1
+        elif d.get("loop_px") is not None:
+            why["registered to frame 0 and through the last key frame, it lands in two places (what it followed "
+                "moved on its own)"] += 1
         elif d.get("snr") is not None and not np.isfinite(d.get("u", np.inf)):
             weak = _NAMES[int(np.argmax(np.abs(d.get("weakest", [0, 0, 1, 0]))))]
             basin = (f", restarts off along it end {d['restart_px'] / scale:.1f} px away" if d.get("restart_px")

@@ -123,8 +123,7 @@ class CameraMotion(estimate.KeyFrames):
         self._grow = 3
         self._pts = np.zeros((0, 2), np.float32)  # positions in ``_prev``
         self._keep0 = self._keep_prev = None  # where frame 0 and ``_prev`` show background (bool, work px)
-        self._tpl = None  # (reference image, its reg.Template)
-        self._tpl_prev = None  # (the last estimated key frame's smoothed image, its reg.Template): the loop check's
+        self._tpl: list[tuple] = []  # (reference image, its reg.Template): frame 0's and the previous key frame's
         self._detect_wait = 0  # key frames before corners are searched for again
         self._ref = np.zeros((0, 2), np.float32)  # frame-0 positions
         self._still: StillTest | None = None  # while every key frame is still: no corners tracked yet
@@ -372,7 +371,7 @@ class CameraMotion(estimate.KeyFrames):
             self._still = StillTest(self._D0, self._still_keep(self._keep0, self._boxes0), self.min_shift * self._s,
                                     self.Z, self._s, self._shake.movers)
             if self._loose is None:  # (else the estimates' template leaves the movers out: made when first needed)
-                self._tpl = (self._D0, self._still.template)
+                self._tpl = [(self._D0, self._still.template)]
         else:
             self._pts = self._detect(g, self._boxes0, self.max_corners)
             self._ref = self._pts.copy()

@@ -149,12 +149,8 @@ class KeyFrames:
         last = next((k for k in reversed(self._keys) if k[2] != "hold"), None)
         if last is None or last[2] == "first" or self._raw_prev is None:
             return None
-        if self._Dprev is None:
-            self._Dprev = dense.smooth(self._raw_prev)
-        if self._tpl_prev is None or self._tpl_prev[0] is not self._Dprev:
-            self._tpl_prev = (self._Dprev, reg.Template(self._Dprev, self._keep_prev))
-        back = invert(self._prev_A)
-        step = reg.register(D, self._tpl_prev[1], compose(back, A), keep)
+        prev = self._prev_smoothed()
+        step = reg.register(D, self._template(prev), compose(invert(self._prev_A), A), keep)
         if step is None or not np.isfinite(step[1]):
             return None
         gap = self._apart(compose(self._prev_A, step[0]), A)
@@ -163,10 +159,13 @@ class KeyFrames:
         return gap if gap > tol else None
 
     def _template(self, ref_img: np.ndarray) -> reg.Template:
-        """The registration template of a reference image (frame 0 or the previous key frame), made once."""
-        if self._tpl is None or self._tpl[0] is not ref_img:
-            self._tpl = (ref_img, reg.Template(ref_img, self._background(ref_img)))
-        return self._tpl[1]
+        """The registration template of a reference image (frame 0 or the previous key frame), made once for each:
+        the loop check registers to both at one key frame."""
+        tpl = next((t for r, t in self._tpl if r is ref_img), None)
+        if tpl is None:
+            tpl = reg.Template(ref_img, self._background(ref_img))
+            self._tpl = [(r, t) for r, t in self._tpl if r is self._D0 or r is self._Dprev] + [(ref_img, tpl)]
+        return tpl
 
     def _background(self, ref_img: np.ndarray) -> np.ndarray:
         """Where the reference image (frame 0 or the previous key frame) shows background (bool, work px)."""
@@ -182,10 +181,14 @@ class KeyFrames:
         gh, gw = self._gray0.shape
         if fit.share_inside(pred, self._grid, gw, gh) >= 0.5 or self._raw_prev is None:
             return self._D0, (lambda A: A), (lambda M: M)
+        back = invert(self._prev_A)
+        return self._prev_smoothed(), (lambda A: compose(back, A)), (lambda M: compose(self._prev_A, M))
+
+    def _prev_smoothed(self) -> np.ndarray:
+        """The last estimated key frame's smoothed grey image, made when first needed."""
         if self._Dprev is None:
             self._Dprev = dense.smooth(self._raw_prev)
-        back = invert(self._prev_A)
-        return self._Dprev, (lambda A: compose(back, A)), (lambda M: compose(self._prev_A, M))
+        return self._Dprev
 
     # --- images ------------------------------------------------------------------------
     def _gray(self, rgb: np.ndarray | None, g: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:

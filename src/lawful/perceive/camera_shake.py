@@ -52,8 +52,8 @@ degrees of freedom what moves on its own in front of a still camera, below the m
 often (a flat pendulum's strings at 1280x720: the bar crossed at 4 frames, not at 8, and all 95 frames were
 registered for a shake found below its own error in the end; the same clip now crosses at 4 and 8, chi2 38.8
 against 36.4, not at 16, 52.0 against 62.9, and registering its 95 frames took 163 of its 289 ms for a 0.010 px
-"shake"). A 16-frame probe and key frames registered after it cost a third of a still flat clip's camera time (83.8 -> 56.1 ms for 195 frames); 4 frames instead of 8, another eighth (0.224 ->
-0.196 ms a frame).
+"shake"). A 16-frame probe and key frames registered after it cost a third of a still flat clip's camera time
+(83.8 -> 56.1 ms for 195 frames); 4 frames instead of 8, another eighth (0.224 -> 0.196 ms a frame).
 While every frame is registered, a key frame whose path estimate is the shake (:meth:`Shake.explains`) does not
 make the key-frame path estimate the frames between (the bend is the shake, already measured on each of them).
 """

@@ -48,3 +48,23 @@ def test_the_arcs_share_one_period_and_the_clip_scores_high(scored):
     assert s.metrics["C"] >= 95
     assert s.metrics["M4"] is None  # no length in metres: not compared with 2π√(L/g)
     assert s.value >= 90, (s.metrics, s.residuals)
+
+
+def test_the_clip_frozen_halfway_is_gated(tmp_path, scored):
+    """Validated off lawful's renderer: the real clip re-encoded with its second half frozen on one frame (a generator
+    whose motion stalls). The lawful clip keeps every factor of C at 1; the frozen one loses the share after the halt
+    (``swinging``)."""
+    from lawful.encode import write_video
+    from lawful.video import iter_frames
+
+    _, s = scored
+    assert s.extra["C_checks"]["swinging"] == 1.0 and s.extra["C_checks"]["order"] == 1.0
+    frames = [f for _, f in iter_frames(SHARED / CLIP)]
+    n, case = len(frames), load_case(CASE)
+    write_video(tmp_path / "frozen.mp4", frames[: n // 2] + [frames[n // 2]] * (n - n // 2), case.fps)
+    frozen = evaluate_video(case, tmp_path / "frozen.mp4").scores["R4"]
+    stop = frozen.measurement.notes["halt_bob"]
+    # where the picture froze, or a few frames on: the encoder refines the repeated picture over its next frames
+    assert 0 <= stop["index"] - n // 2 <= 10
+    assert frozen.extra["C_checks"]["swinging"] == pytest.approx(stop["share"]) and stop["share"] < 0.55
+    assert frozen.metrics["C"] < 80 and frozen.value < 10

@@ -196,6 +196,7 @@ def swing_measurement(case: Case, tracks: Tracks) -> Measurement:
         resid = fit[1] if fit is not None else np.array([])
         amp = float(np.nanmax(np.abs(s - fit[0][0]))) if fit is not None else math.nan
         why = f"{len(sw['turns'])} turning points after release (need 3)"
+    pk.record_halt(m, tracks, "bob", sw["T0"])  # a swing stopping dead (its periods, T0 at the longest)
     cv, se_cv, T_mean, se_mean = osc.weighted_spread(sw["T0"], sw["se"])
     trend, se_trend = osc.amplitude_trend(sw["T0"], sw["se"], sw["A"])
     m.notes.update(T0=sw["T0"], T0_se=sw["se"], amplitude_deg=[math.degrees(a) for a in sw["A"]])

@@ -23,7 +23,9 @@ Metrics (residual ``e``, standard error ``se`` from the measured noise, ``q(beyo
   from release on; wall: the joint arc fit — beyond ``σ`` (px), over the largest amplitude (px); ``a = 0.03``.
 - M4 length law (only with ``length_m``): ``e4 = T̄0 / (2π√(L/g)) − 1``, ``se4`` from ``T̄0``'s; ``a = 0.05``.
 
-No release, or no period → operational zero with the reason. Twin (``known.anti``): the period grows or shrinks
+No release, or no period → operational zero with the reason. A bob that stops dead mid-swing and rests for longer
+than its longest period (:func:`lawful.suites.wmle._pendulums.halt`) multiplies C by the share of its tracked time
+before the halt (``swinging``). Twin (``known.anti``): the period grows or shrinks
 steadily (``chirp``), depends strongly on the amplitude (``amplitude``), the bob speeds up at the turning points
 (``turning``: a triangle-like swing) or the period does not match the length (``period``).
 """
@@ -121,6 +123,9 @@ class Pendulum(RecordingTask):
             m.set("period_s", None, why)
             return m
         return swing_measurement(case, tracks)
+
+    def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
+        return pk.swinging(m)  # a bob that stops dead mid-swing (:func:`lawful.suites.wmle._pendulums.halt`)
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:
         sig = float(m.notes.get("noise_px", math.nan))

@@ -1,6 +1,7 @@
 """Extraction for WMLE P1 (bouncing ball): impacts as the tracked centre's lowest points, a parabola per
 flight, impacts at the intersections of consecutive parabolas (time and floor level at sub-frame precision);
-P2 (free fall): release, first impact, interval velocities and distances."""
+P2 (free fall): release, first impact (a ground contact where it reaches the case's ground line), interval
+velocities and distances."""
 
 from __future__ import annotations
 
@@ -125,6 +126,23 @@ def first_impact(y: np.ndarray, after: np.ndarray, y0: float, y_max: float) -> i
     return int(np.flatnonzero(after & (y >= y_max - 0.5))[0])
 
 
+def above_ground(case: Case, track, y: np.ndarray, i: int) -> str | None:
+    """Why the ball, stopping at sample ``i``, did not reach the ground line ``case.known["ground_y"]``, or None
+    (reached, or no ground line stated): its lowest point, one more step on (the step into ``i``), stays above
+    the line by more than its radius (from its median mask area). A ball that stops in mid-air (a generator's
+    motion freezing mid-fall) makes no ground contact."""
+    ground = case.known.get("ground_y")
+    area = np.asarray(track.area, float)[np.asarray(track.visible, bool)]
+    if ground is None or not len(area) or not math.isfinite(y[i]):
+        return None
+    r = math.sqrt(float(np.median(area)) / math.pi)
+    step = max(0.0, float(y[i] - y[i - 1])) if i > 0 and math.isfinite(y[i - 1]) else 0.0
+    gap = float(ground) - (y[i] + r + step)
+    if gap <= r:
+        return None
+    return f"the ball stops {gap:.0f} px above the ground line (radius {r:.1f} px) at sample {i}"
+
+
 def free_fall_measurement(case: Case, tracks: Tracks) -> Measurement:
     """P2's release time, fall time, distances ``d1_px``–``d3_px`` in three equal intervals (local quadratic at the
     boundaries) and velocity increments over :data:`VELOCITY_INTERVALS` equal sub-intervals (see p02's docstring)."""
@@ -159,7 +177,11 @@ def free_fall_measurement(case: Case, tracks: Tracks) -> Measurement:
     t_end = float(t[np.flatnonzero(fall)[-1]])
     m.events.append(event("ball", "release", float(np.interp(t_r, t, np.arange(len(t)))), tracks))
     if i_low < len(t) - 1 or y_max - y0 > 0:
-        m.events.append(event("ball", "ground_contact", float(i_low), tracks))
+        off = above_ground(case, tr, y, i_low)
+        if off is None:
+            m.events.append(event("ball", "ground_contact", float(i_low), tracks))
+        else:
+            m.notes["no_ground_contact"] = off
     T = t_end - t_r
     v, _ = interval_slopes(t[fall], y[fall], VELOCITY_INTERVALS)
     dv = np.diff(v)

@@ -15,7 +15,11 @@ Measurement on a bob's track ``x(t), y(t)`` (first-frame pixels, y down):
 - **pivot** by a circle fit to the bob's path (algebraic fit refined by Gauss–Newton); its radius is
   the pendulum length in pixels;
 - **sinusoid fit** of the angle about the pivot: ``A cos(ω t) + B sin(ω t) + c``, ω refined by least
-  squares from the crossing period; the RMS residual is in radians.
+  squares from the crossing period; the RMS residual is in radians;
+- **halt** (:func:`halt`): a bob that rests to the end of the clip, for at least its longest full cycle, right
+  after swinging well beyond noise (in the last quarter cycle before the rest). A pendulum comes to rest only as its swing dies away; one that stops dead
+  mid-swing (a generator's motion that freezes) measured its periods on the swings before and would pass every
+  metric. The share of the bob's tracked time before the halt is a factor of C (``swinging``).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import numpy as np
 from scipy.optimize import least_squares
 
 from lawful.case import Case, GroundTruth, ObjectSpec
-from lawful.perceive import events
+from lawful.perceive import events, noise
 from lawful.perceive.fit import fit_circle
 from lawful.result import Measurement
 from lawful.suites.wmle.common import FAMILIES, WmleTask, event, frame_times, sphere_box, style_of
@@ -50,6 +54,9 @@ class PendulumPair(WmleTask):
 
     def render(self, case: Case, law: str = "true") -> Iterator[np.ndarray]:
         return render_pendulums(case, law)
+
+    def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
+        return swinging(m)
 
 
 def pendulum_dict(oid: str, pivot_x: float, length_px: float, length_m: float, amplitude_deg: float,
@@ -209,6 +216,41 @@ def measure_swing(tracks: Tracks, oid: str, fallback_centre: float) -> dict:
     return out
 
 
+def halt(tracks: Tracks, oid: str, cycles: Sequence[float]) -> dict | None:
+    """Where bob ``oid`` stops for good against physics (see the module docstring): ``{"index", "t_s", "share",
+    "moved_px", "why"}`` with ``share`` its tracked time before the halt, or None (swinging to the end, at rest
+    for less than its longest full cycle, or at rest after its swing died away).
+
+    The rest: the final samples within ``band`` = :func:`lawful.perceive.noise.step_threshold` of the track's noise
+    of where the bob ends. It is a halt where, in the quarter of its longest cycle before the rest, the bob was
+    more than twice that from where it rests (``moved_px``): a swing dying away enters the band from just outside
+    it, within twice its width unless it loses more than 15/16 of its amplitude a cycle (then it hardly swings);
+    a swing stopped at any phase has moved at least 29 % of its amplitude in the last quarter cycle."""
+    tr = tracks[oid]
+    xy = np.asarray(tr.xy, float)
+    seen = np.flatnonzero(np.asarray(tr.visible, bool) & np.isfinite(xy).all(axis=1))
+    cycles = [c for c in cycles if math.isfinite(c)]
+    if not cycles or len(seen) < 3:
+        return None
+    t = np.asarray(tracks.t, float)
+    band = noise.step_threshold(noise.track_noise(tr).sigma)
+    end = np.median(xy[seen[-3:]], axis=0)
+    out = np.flatnonzero(np.hypot(*(xy[seen] - end).T) > band)
+    if not len(out) or out[-1] + 1 >= len(seen):
+        return None
+    h = int(seen[out[-1] + 1])  # the first sample of the final rest
+    if t[seen[-1]] - t[h] < max(cycles):
+        return None
+    before = seen[(t[seen] < t[h]) & (t[seen] >= t[h] - max(cycles) / 4)]
+    moved = float(np.hypot(*(xy[before] - end).T).max()) if len(before) else 0.0
+    if moved <= 2 * band:
+        return None
+    share = float((t[h] - t[seen[0]]) / (t[seen[-1]] - t[seen[0]]))
+    why = (f"{oid} stops dead at {t[h]:.2f} s, {moved:.1f} px from where it then rests a quarter cycle before, "
+           f"and rests {t[seen[-1]] - t[h]:.2f} s (longest cycle {max(cycles):.2f} s)")
+    return {"index": h, "t_s": float(t[h]), "share": share, "moved_px": moved, "why": why}
+
+
 def add_swing_events(m: Measurement, tracks: Tracks, oid: str, swing: dict) -> None:
     for c in swing.get("crossing_index", []):
         m.events.append(event(oid, "centre_crossing", c, tracks))
@@ -226,7 +268,22 @@ def measure_swings(m: Measurement, tracks: Tracks, piv: dict[str, tuple[float, f
         add_swing_events(m, tracks, oid, sw)
         m.set(f"period_{oid}_s", sw["period"], sw["reason"])
         m.notes[f"cycles_{oid}"] = sw["cycles"]
+        record_halt(m, tracks, oid, sw["cycles"])
     return swings
+
+
+def record_halt(m: Measurement, tracks: Tracks, oid: str, cycles: Sequence[float]) -> None:
+    """:func:`halt` of bob ``oid`` given its measured ``cycles`` (s), recorded in ``m`` as a ``halt`` event and
+    ``notes["halt_<oid>"]`` where it happened."""
+    stop = halt(tracks, oid, cycles)
+    if stop is not None:
+        m.events.append(event(oid, "halt", stop["index"], tracks))
+        m.notes[f"halt_{oid}"] = stop
+
+
+def swinging(m: Measurement) -> dict[str, float]:
+    """The C factor ``swinging``: the least share of a bob's tracked time before it halted (1 without a halt)."""
+    return {"swinging": min([1.0] + [v["share"] for k, v in m.notes.items() if k.startswith("halt_")])}
 
 
 def fit_pivots_on_one_bar(paths: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[float, float, float]]:

@@ -4,7 +4,9 @@ Extraction: the release time is the case's ``release`` or the ball's sustained d
 height beyond ``k·σ`` (``σ`` the track's measured noise in ``y``;
 :func:`lawful.suites.recordings.common.release_time`: hand tremor or a 1-px twitch does not trigger it), refined to sub-frame by the from-rest model
 ``d = k (t - t0)^2`` fitted to the whole fall and the resting samples before it; the fall ends at the
-first impact (:func:`first_impact`).
+first impact (:func:`first_impact`), which is the ``ground_contact`` event only where the ball reaches the case's
+ground line within its radius (:func:`lawful.suites.wmle._bounces.above_ground`: a ball that stops in mid-air, as
+a generator's frozen motion does, leaves the event missing and C at 50).
 Velocities are least-squares slopes on three equal sub-intervals of the fall (exact mid-interval
 velocities on a parabola); distances in three equal intervals use a local quadratic fit of the
 tracked height at the interval boundaries.

@@ -96,3 +96,35 @@ def test_reference_and_twin_end_to_end(tmp_path):
     assert sc["true"].metrics["P"] == 100.0
     assert sc["anti"].residuals["M1.dy_px"] == pytest.approx(-rise, abs=0.3) and sc["anti"].metrics["M1"] == 0.0
     assert sc["anti"].metrics["M2"] == 1.0 and sc["anti"].metrics["P"] == 50.0  # only the level law is broken
+
+
+def _pieces(per_sample):
+    """A ``blobs`` reading from ``[(area, x0, y0, x1, y1), ...]`` per sample (up to 4 pieces)."""
+    T = len(per_sample)
+    vals = {k: np.full((T, 4), np.nan) for k in ("area", "x", "x0", "y0", "x1", "y1")}
+    for i, pieces in enumerate(per_sample):
+        for j, (a, x0, y0, x1, y1) in enumerate(pieces):
+            for k, v in zip(("area", "x", "x0", "y0", "x1", "y1"), (a, (x0 + x1) / 2, x0, y0, x1, y1)):
+                vals[k][i, j] = v
+    return RegionSeries.from_values("ice", "blobs", **vals)
+
+
+def test_residual_ice_is_one_piece_that_stays():
+    from lawful.suites.wmle._ice import one_piece
+
+    window = np.ones(8, bool)
+    # a 20 x 20 piece drifting 1 px a sample, a speck beside it: one solid
+    assert one_piece(_pieces([[(400, 100 + k, 200, 120 + k, 220), (12, 300, 200, 304, 203)] for k in range(8)]), window)
+    # slivers 4 px tall along one row, the largest 40 px away from the last each sample (studio P27 seed 7100)
+    slivers = [[(90, 100 + 40 * (k % 3), 206, 130 + 40 * (k % 3), 210), (30, 400, 206, 410, 208)] for k in range(8)]
+    assert not one_piece(_pieces(slivers), window)
+    assert one_piece(_pieces(slivers), np.r_[np.zeros(7, bool), True])  # one sample: nothing to overlap
+    task = IceInSaltWater()
+    case, _ = task.make_case(0, 21)
+    left = np.r_[np.full(10, 180.0), np.linspace(180, 172, 20), np.full(20, 172.0)]
+    tr = _tracks(left, left + 0.5, np.zeros(50))
+    tr.regions["ice"] = _pieces([[(4000, 150, 190, 230, 240)]] * 10 + [[(4000 - 130 * k, 150, 190, 230, 240)]
+                                                                      for k in range(30)] + slivers + slivers[:2])
+    m = task.measure(case, tr)  # read in all 10 terminal samples, but not one piece: scored by its area ratio
+    assert not m.notes["residual_ice_confirmed"] and m.get("E_terminal_px2") == 120.0
+    assert task.metrics(case, m)["M2"].value == pytest.approx(1 - 120.0 / 4000.0)

@@ -277,8 +277,24 @@ def level_and_ice_measurement(case: Case, tracks: Tracks, sides: tuple[str, ...]
         # and go are not one (studio seed 7000: the brine lightening near the surface as the meltwater mixes came within
         # the colour threshold in specks, read as up to 2000 px2 of "ice" in 16 of the 29 terminal samples, the law
         # clip scored 50); a piece read only in some of them is scored by its evidence ratio instead
-        m.notes["residual_ice_confirmed"] = bool(last.sum() >= CONFIRM and ice.ok[last].all())
+        m.notes["residual_ice_confirmed"] = bool(last.sum() >= CONFIRM and ice.ok[last].all() and one_piece(ice, last))
     return m
+
+
+def one_piece(blobs, window: np.ndarray) -> bool:
+    """Whether the largest piece of a ``blobs`` reading in each sample of ``window`` overlaps (boxes) the largest in the
+    sample before: one solid that stays, not readings scattered anew each frame (studio P27 seed 7100: slivers 2-4 px
+    tall along the ice region's top edge, 10-50 px wide at another place each sample, the largest of them jumping
+    from the tank's wall to its middle, were "ice" in all 29 terminal samples and the law clip scored 57.5). True
+    where the reading has no boxes."""
+    if not all(k in blobs.values for k in ("x0", "y0", "x1", "y1")):
+        return True
+    idx = np.flatnonzero(window)
+    area = np.nan_to_num(np.asarray(blobs["area"], float).reshape(len(window), -1), nan=-1.0)
+    big = area[idx].argmax(1)
+    box = np.stack([np.asarray(blobs[k], float).reshape(len(window), -1)[idx, big] for k in ("x0", "y0", "x1", "y1")], 1)
+    a, b = box[:-1], box[1:]
+    return bool(np.all((b[:, 0] < a[:, 2]) & (a[:, 0] < b[:, 2]) & (b[:, 1] < a[:, 3]) & (a[:, 1] < b[:, 3])))
 
 
 # ----------------------------------------------------------------------------- P24: freezing expansion

@@ -17,7 +17,8 @@ through the brine): the solid evidence ``E`` is the summed area of its pieces (0
   a measured 0.
 - M2 ``r_s = E_terminal / E_initial`` (medians over the same windows), ``s2 = clip(1 − r_s)``, overridden
   by 0 when residual ice is confirmed: ice read in every sample of the terminal window (a solid does not come and
-  go; at least :data:`CONFIRM` samples). No initial ice seen: operational zero.
+  go; at least :data:`CONFIRM` samples), its largest piece overlapping the one before in each
+  (:func:`~lawful.suites.wmle._ice.one_piece`: a solid stays where it is). No initial ice seen: operational zero.
 
 Twin: the level falls by the same amount, or stays (``known["anti_mode"]``), the ice melting alike.
 C: the share of samples where the level (either band) and the ice (initial window) were read.

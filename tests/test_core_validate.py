@@ -72,6 +72,35 @@ def test_law_clips_under_the_consistency_gate_are_counted_though_the_law_column_
     assert list(table.columns[-1].cells)[:2] == ["[red]25%[/red]", ""]
 
 
+def test_temporal_breaks_are_reported_as_the_share_caught():
+    """A frozen, swapped or shuffled copy of a law clip is caught when it is not scored, scored with C under the
+    gate, or (no C: Principia) scored 0; the table shows the share caught instead of a shift."""
+    def row(kind_value, kind_status="scored", kind_c=None):
+        out = {"law": 100.0, "law_status": "scored", "anti": 10.0, "anti_status": "scored",
+               "freeze50": kind_value, "freeze50_status": kind_status}
+        return out if kind_c is None else {**out, "freeze50_C": kind_c}
+    cases = [row(99.0, kind_c=50.0), row(0.0, "unmeasurable"), row(99.5, kind_c=100.0), row(99.0, kind_c=80.0)]
+    rows = [{"task": "t", "index": i, "seed": i, "case_id": f"c{i}", "columns": {"col": r}} for i, r in enumerate(cases)]
+    out = V.summarise(rows, ["freeze50"])
+    assert out["columns"]["col"]["caught"] == {"freeze50": 0.5} and out["overall"]["caught"] == {"freeze50": 0.5}
+    assert [V.caught(r, "freeze50") for r in cases] == [True, True, False, False]  # 80 passes the gate
+    assert V.caught({"freeze50": 0.0, "freeze50_status": "scored"}, "freeze50")  # Principia: a score of 0
+    assert not V.caught({"freeze50": 0.4, "freeze50_status": "scored"}, "freeze50")
+    table = V.validation_table({**out, "suite": "wmle", "style": "flat", "n_variants": 4, "perturbations": ["freeze50"]})
+    assert [c.header for c in table.columns][-1] == "freeze50"
+    assert list(table.columns[-1].cells)[0] == "[red]caught 50%[/red]"
+
+
+def test_temporal_breaks_freeze_swap_and_shuffle_the_frames():
+    frames = [np.full((2, 2, 3), i, np.uint8) for i in range(7)]
+    ids = lambda fr: [int(f[0, 0, 0]) for f in fr]  # noqa: E731
+    assert ids(perturb.freeze_after(frames, 0.5)) == [0, 1, 2, 3, 3, 3, 3]
+    assert ids(perturb.swap_neighbours(frames)) == [1, 0, 3, 2, 5, 4, 6]
+    shuffled = ids(perturb.shuffle_after_first(frames, 3))
+    assert shuffled[0] == 0 and sorted(shuffled) == list(range(7)) and shuffled != list(range(7))
+    assert shuffled == ids(perturb.shuffle_after_first(frames, 3))  # the seed decides
+
+
 def test_level_and_family_means_weigh_tasks_equally():
     class T:
         def __init__(self, level, family):

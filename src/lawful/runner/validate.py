@@ -5,7 +5,10 @@ case and draws its law-correct clip and its anti-physics twin; both are written 
 :func:`lawful.runner.evaluate.evaluate_video`, exactly as a user's videos would be. Optional
 perturbations of the law-correct clip (camera pan or zoom of 10 %, a 5 % pan, sensor noise, CRF 35, optical
 (defocus) blur, hue shift, and ``ghost3``: the mean of 3 consecutive frames, a triple exposure no camera
-makes, kept as a stress test) measure how far each law mean moves. Perturbed copies are written losslessly
+makes, kept as a stress test) measure how far each law mean moves. Temporal breaks of the law clip (``freeze50``:
+the second half frozen on one frame; ``swap2``: neighbouring frames swapped; ``shuffle``: the frames after the first
+in a random order) are no longer lawful: per column the table gives the share of them *caught* (not scored, C under
+the gate, or a Principia score of 0) instead of a shift. Perturbed copies are written losslessly
 (x264 in RGB at qp 0), so a column measures its perturbation alone, not a second lossy encoding on top (that
 alone moved studio P2 by -1.42 and P5 by +0.90); ``reencode`` (the law clip's frames as they are) is the
 control, its shift what the round trip and the reader leave. Motion blur as a camera records it
@@ -57,10 +60,15 @@ def _perturbations() -> dict[str, Callable[[list[np.ndarray], float, int], Itera
         "hue10": lambda fr, fps, seed: (perturb.hue_shift(f, 10.0) for f in fr),
         "flicker8": lambda fr, fps, seed: perturb.flicker(fr, 0.08, seed),
         "reencode": lambda fr, fps, seed: iter(fr),  # the control: the law clip's frames, written as every copy is
+        "freeze50": lambda fr, fps, seed: perturb.freeze_after(fr, 0.5),
+        "swap2": lambda fr, fps, seed: perturb.swap_neighbours(fr),
+        "shuffle": lambda fr, fps, seed: perturb.shuffle_after_first(fr, seed),
     }
 
 
-PERTURBATIONS = ("pan10", "pan5", "zoom10", "noise", "crf35", "blur", "hue10", "flicker8", "ghost3", "reencode")
+TEMPORAL = ("freeze50", "swap2", "shuffle")  # time broken: to be caught, not scored (see the module docstring)
+PERTURBATIONS = ("pan10", "pan5", "zoom10", "noise", "crf35", "blur", "hue10", "flicker8", "ghost3", "reencode",
+                 *TEMPORAL)
 
 
 def video_values(suite: str, evaluation) -> dict[str, dict]:
@@ -179,7 +187,7 @@ def validate_variant(suite: str, task_name: str, index: int, seed: int, style: s
         for col, v in video_values(suite, evaluate_video(case, path, task)).items():
             row = cols.setdefault(col, {})
             row[key], row[f"{key}_status"] = v["value"], v["status"]
-            if key in ("law", "anti") and "C" in v:
+            if "C" in v:
                 row[f"{key}_C"] = v["C"]
             if v.get("reason") and v["status"] != "scored":
                 row[f"{key}_reason"] = v["reason"]
@@ -205,6 +213,15 @@ def _scored(row: dict, key: str) -> bool:
 def _lost(row: dict, kind: str) -> bool:
     """The law clip was scored, its ``kind`` copy not."""
     return _scored(row, "law") and not _scored(row, kind)
+
+
+def caught(row: dict, kind: str) -> bool:
+    """Whether a clip (``kind``: law, anti or a perturbation) was not scored, or scored with C under the gate (WMLE,
+    recordings) or 0 (Principia: no C)."""
+    if not _scored(row, kind):
+        return True
+    C = row.get(f"{kind}_C")
+    return not passes_gate(C) if C is not None else row[kind] == 0.0
 
 
 def _shift(items: list[tuple[dict, dict]], kind: str) -> float:
@@ -238,6 +255,7 @@ def summarise(results: list[dict], perturbations: Sequence[str] = ()) -> dict:
             "law_gated_share": _gated_share([row for _, row in items]),
             "shift": {k: _shift(items, k) for k in perturbations},
             "lost": {k: float(np.mean([_lost(row, k) for _, row in items])) for k in perturbations},
+            "caught": {k: float(np.mean([caught(row, k) for _, row in items])) for k in perturbations if k in TEMPORAL},
             "per_variant": [{"index": r["index"], "seed": r["seed"], "case_id": r["case_id"], **row}
                             for r, row in items],
         }
@@ -254,6 +272,8 @@ def summarise(results: list[dict], perturbations: Sequence[str] = ()) -> dict:
             "auc": roc_auc(all_law, all_anti),
             "unmeasurable_share": float(np.mean(all_unmeas)) if all_unmeas else math.nan,
             "law_gated_share": _gated_share([v for e in columns.values() for v in e["per_variant"]]),
+            "caught": {k: float(np.mean([caught(v, k) for e in columns.values() for v in e["per_variant"]]))
+                       for k in perturbations if k in TEMPORAL and columns},
         },
     }
 
@@ -336,7 +356,11 @@ def grouped_means(columns: dict, tasks: dict, paper: dict) -> list[dict]:
 
 
 def _shift_cell(e: dict, kind: str) -> str:
-    """``+0.012``, with the share the perturbation made unmeasurable when there is one."""
+    """``+0.012``, with the share the perturbation made unmeasurable when there is one; for a temporal break the share
+    of copies caught (``caught 100%``, red below 100)."""
+    if kind in TEMPORAL:
+        share = e.get("caught", {}).get(kind, math.nan)
+        return f"caught {100 * share:.0f}%" if share == 1.0 else f"[red]caught {100 * share:.0f}%[/red]"
     lost = e.get("lost", {}).get(kind, 0.0)
     cell = f"{e['shift'][kind]:+.3f}" if math.isfinite(e["shift"][kind]) else "–"
     return cell + (f" [red]{100 * lost:.0f}% u[/red]" if lost else "")
@@ -358,7 +382,7 @@ def validation_table(result: dict):
                 "law C<80"):
         t.add_column(col, justify="left" if col in ("column", "task") else "right")
     for k in pert:
-        t.add_column(f"Δ {k}", justify="right")
+        t.add_column(k if k in TEMPORAL else f"Δ {k}", justify="right")
     for col, e in result["columns"].items():
         t.add_row(col, e["task"], fmt(e["law_mean"]), fmt(e["law_min"]), fmt(e["anti_mean"]), fmt(e["anti_max"]),
                   "yes" if e["anti_lower_every_variant"] else "[red]no[/red]", f"{e['auc']:.3f}",
@@ -371,7 +395,8 @@ def validation_table(result: dict):
     paper = result.get("paper_overall")
     t.add_row("[bold]overall[/bold]", "" if paper is None else f"(paper {paper:.2f})",
               f"[bold]{fmt(o['law_mean'])}[/bold]", "", f"[bold]{fmt(o['anti_mean'])}[/bold]",
-              "", "", f"{o['auc']:.3f}", f"{100 * o['unmeasurable_share']:.0f}%", gated(o), *([""] * len(pert)))
+              "", "", f"{o['auc']:.3f}", f"{100 * o['unmeasurable_share']:.0f}%", gated(o),
+              *(_shift_cell(o, k) if k in TEMPORAL else "" for k in pert))
     notes = [f"not drawn in this style: {', '.join(result['skipped'])}"] if result.get("skipped") else []
     for f in result.get("not_drawn", []):
         notes.append(f"[red]scene not drawn[/red]: {f['task']} seed {f['seed']} ({f['not_drawn']}); left out of the figures")

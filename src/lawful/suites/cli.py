@@ -70,7 +70,8 @@ def validate(
                                           "pan10, pan5, zoom10, noise, crf35, blur (defocus), hue10, flicker8 (exposure "
                                           "drifting and flickering by up to 8 %), ghost3, reencode (the "
                                           "control: the clip's frames as they are, written losslessly as every "
-                                          "perturbed copy is)."),
+                                          "perturbed copy is); time broken, to be caught: freeze50 (second half "
+                                          "frozen), swap2 (neighbouring frames swapped), shuffle."),
     robustness: bool = typer.Option(False, help="Apply pan10, zoom10, noise, crf35, blur and reencode."),
     workers: int = typer.Option(0),
     cache: Optional[Path] = typer.Option(None, help="Keep rendered clips here and reuse them while the drawing "

@@ -127,3 +127,25 @@ def flicker(frames: Iterable[np.ndarray], amplitude: float = 0.08, seed: int = 0
         e = float(np.clip(rng.normal(), -2.0, 2.0))
         gain = 1.0 + amplitude * (0.75 * np.sin(2.0 * np.pi * i / 40.0 + phase) + 0.25 * e)
         yield np.clip(np.rint(f.astype(np.float32) * gain), 0, 255).astype(np.uint8)
+
+
+# Temporal breaks: not a lawful clip seen differently but one whose time is broken, as generated video's can be.
+# An evaluator should catch them (validate reports the share caught), not score them as the lawful clip.
+def freeze_after(frames: Iterable[np.ndarray], share: float = 0.5) -> list[np.ndarray]:
+    """The motion stalls: every frame from ``floor(share · n)`` on repeats that frame."""
+    frames = list(frames)
+    k = int(share * len(frames))
+    return frames[:k] + [frames[k]] * (len(frames) - k) if frames else frames
+
+
+def swap_neighbours(frames: Iterable[np.ndarray]) -> list[np.ndarray]:
+    """Frames 0 and 1, 2 and 3, ... trade places (a last odd frame stays): time runs back every other frame."""
+    frames = list(frames)
+    return [frames[min(i ^ 1, len(frames) - 1)] for i in range(len(frames))]
+
+
+def shuffle_after_first(frames: Iterable[np.ndarray], seed: int = 0) -> list[np.ndarray]:
+    """The first frame (the case's) stays; the others come in an order drawn from ``seed``."""
+    frames = list(frames)
+    order = np.random.default_rng(seed).permutation(len(frames) - 1) + 1 if len(frames) > 1 else []
+    return frames[:1] + [frames[i] for i in order]

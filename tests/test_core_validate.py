@@ -86,6 +86,16 @@ def test_temporal_breaks_are_reported_as_the_share_caught():
     assert [V.caught(r, "freeze50") for r in cases] == [True, True, False, False]  # 80 passes the gate
     assert V.caught({"freeze50": 0.0, "freeze50_status": "scored"}, "freeze50")  # Principia: a score of 0
     assert not V.caught({"freeze50": 0.4, "freeze50_status": "scored"}, "freeze50")
+    # physics scored low with C at 100: S = 15 + 0.85 * 60 = 66 < 80, caught; a still scene frozen: not counted
+    assert V.caught({"freeze50": 60.0, "freeze50_status": "scored", "freeze50_C": 100.0}, "freeze50")
+    assert V.caught({"freeze50": 99.0, "freeze50_status": "scored", "freeze50_changed": 0.0}, "freeze50") is None
+    still = [{**r, "columns": {"col": {**r["columns"]["col"], "freeze50_changed": 0.0}}} for r in rows]
+    assert V.summarise(still, ["freeze50"])["columns"]["col"]["caught"] == {"freeze50": pytest.approx(np.nan, nan_ok=True)}
+    assert V._shift_cell(V.summarise(still, ["freeze50"])["columns"]["col"], "freeze50") == "unchanged"
+    a = [np.zeros((10, 10, 3), np.uint8)] * 2
+    b = [a[0], a[0].copy()]
+    b[1][0, :5] = 9  # 5 of 100 pixels beyond 8 levels in the second frame
+    assert V.changed_share(a, b) == pytest.approx(0.05) and V.changed_share(a, a) == 0.0
     table = V.validation_table({**out, "suite": "wmle", "style": "flat", "n_variants": 4, "perturbations": ["freeze50"]})
     assert [c.header for c in table.columns][-1] == "freeze50"
     assert list(table.columns[-1].cells)[0] == "[red]caught 50%[/red]"

@@ -7,8 +7,9 @@ perturbations of the law-correct clip (camera pan or zoom of 10 %, a 5 % pan, se
 (defocus) blur, hue shift, and ``ghost3``: the mean of 3 consecutive frames, a triple exposure no camera
 makes, kept as a stress test) measure how far each law mean moves. Temporal breaks of the law clip (``freeze50``:
 the second half frozen on one frame; ``swap2``: neighbouring frames swapped; ``shuffle``: the frames after the first
-in a random order) are no longer lawful: per column the table gives the share of them *caught* (not scored, C under
-the gate, or a Principia score of 0) instead of a shift. Perturbed copies are written losslessly
+in a random order) are no longer lawful: per column the table gives the share of them *caught* (not scored, WMLE's S
+under 80, a Principia score of 0) instead of a shift, over the copies the break changed (a still scene frozen or
+shuffled is the same clip: ``unchanged``). Perturbed copies are written losslessly
 (x264 in RGB at qp 0), so a column measures its perturbation alone, not a second lossy encoding on top (that
 alone moved studio P2 by -1.42 and P5 by +0.90); ``reencode`` (the law clip's frames as they are) is the
 control, its shift what the round trip and the reader leave. Motion blur as a camera records it
@@ -40,7 +41,7 @@ import numpy as np
 from lawful.progress import progress_bar
 from lawful.runner.pool import process_pool
 from lawful.score.stats import roc_auc
-from lawful.score.wmle import passes_gate
+from lawful.score.wmle import CONSISTENCY_GATE, composite, passes_gate
 
 SEED_BASE = 1000
 ROBUSTNESS = ("pan10", "zoom10", "noise", "crf35", "blur", "reencode")  # what --robustness applies
@@ -67,6 +68,9 @@ def _perturbations() -> dict[str, Callable[[list[np.ndarray], float, int], Itera
 
 
 TEMPORAL = ("freeze50", "swap2", "shuffle")  # time broken: to be caught, not scored (see the module docstring)
+CHANGED_LEVELS = 8  # a pixel a temporal break changed: by more than this (0-255), beyond a lossy codec's flicker
+CHANGED_MIN = 1e-3  # a break that changed less than this share of any frame's pixels left the clip as it was (a
+# 15-px disc moved is 0.3 % of 640 x 360)
 PERTURBATIONS = ("pan10", "pan5", "zoom10", "noise", "crf35", "blur", "hue10", "flicker8", "ghost3", "reencode",
                  *TEMPORAL)
 
@@ -201,6 +205,11 @@ def validate_variant(suite: str, task_name: str, index: int, seed: int, style: s
         perturbs = _perturbations()
         for kind in perturbations:
             frames = perturbs[kind](law_frames, case.fps, seed)
+            if kind in TEMPORAL:
+                frames = list(frames)
+                share = changed_share(law_frames, frames)
+                for row in cols.values():
+                    row[f"{kind}_changed"] = share
             score(write_video(Path(tmp) / f"{case.id}-{kind}.mp4", frames, fps=case.fps, crf=0, codec="rgb",
                               preset="ultrafast"), kind)
     return {"task": task_name, "index": index, "seed": seed, "case_id": case.id, "columns": cols}
@@ -215,13 +224,29 @@ def _lost(row: dict, kind: str) -> bool:
     return _scored(row, "law") and not _scored(row, kind)
 
 
-def caught(row: dict, kind: str) -> bool:
-    """Whether a clip (``kind``: law, anti or a perturbation) was not scored, or scored with C under the gate (WMLE,
-    recordings) or 0 (Principia: no C)."""
+def caught(row: dict, kind: str) -> bool | None:
+    """Whether a clip (``kind``: law, anti or a perturbation) was not scored, or scored low: WMLE's S (from its C and
+    P) under the gate's 80, a Principia score of 0. None where the perturbation left the clip as it was
+    (``<kind>_changed`` under :data:`CHANGED_MIN`: a still scene frozen or shuffled is the same clip)."""
+    if row.get(f"{kind}_changed", 1.0) < CHANGED_MIN:
+        return None
     if not _scored(row, kind):
         return True
     C = row.get(f"{kind}_C")
-    return not passes_gate(C) if C is not None else row[kind] == 0.0
+    return composite(C, row[kind]) < CONSISTENCY_GATE if C is not None else row[kind] == 0.0
+
+
+def _caught_share(rows: Iterable[dict], kind: str) -> float:
+    """The share of ``rows`` whose ``kind`` copy was :func:`caught`, over those it changed (NaN if none)."""
+    got = [c for c in (caught(r, kind) for r in rows) if c is not None]
+    return float(np.mean(got)) if got else math.nan
+
+
+def changed_share(a: Sequence[np.ndarray], b: Sequence[np.ndarray]) -> float:
+    """The largest share, over frames, of pixels whose value differs by more than :data:`CHANGED_LEVELS` between
+    two clips of the same frames' count (how far a temporal break changed a clip)."""
+    return max((float(np.mean(np.abs(x.astype(np.int16) - y.astype(np.int16)).max(axis=2) > CHANGED_LEVELS))
+                for x, y in zip(a, b)), default=0.0)
 
 
 def _shift(items: list[tuple[dict, dict]], kind: str) -> float:
@@ -255,7 +280,7 @@ def summarise(results: list[dict], perturbations: Sequence[str] = ()) -> dict:
             "law_gated_share": _gated_share([row for _, row in items]),
             "shift": {k: _shift(items, k) for k in perturbations},
             "lost": {k: float(np.mean([_lost(row, k) for _, row in items])) for k in perturbations},
-            "caught": {k: float(np.mean([caught(row, k) for _, row in items])) for k in perturbations if k in TEMPORAL},
+            "caught": {k: _caught_share([row for _, row in items], k) for k in perturbations if k in TEMPORAL},
             "per_variant": [{"index": r["index"], "seed": r["seed"], "case_id": r["case_id"], **row}
                             for r, row in items],
         }
@@ -272,8 +297,8 @@ def summarise(results: list[dict], perturbations: Sequence[str] = ()) -> dict:
             "auc": roc_auc(all_law, all_anti),
             "unmeasurable_share": float(np.mean(all_unmeas)) if all_unmeas else math.nan,
             "law_gated_share": _gated_share([v for e in columns.values() for v in e["per_variant"]]),
-            "caught": {k: float(np.mean([caught(v, k) for e in columns.values() for v in e["per_variant"]]))
-                       for k in perturbations if k in TEMPORAL and columns},
+            "caught": {k: _caught_share([v for e in columns.values() for v in e["per_variant"]], k)
+                       for k in perturbations if k in TEMPORAL},
         },
     }
 
@@ -360,6 +385,8 @@ def _shift_cell(e: dict, kind: str) -> str:
     of copies caught (``caught 100%``, red below 100)."""
     if kind in TEMPORAL:
         share = e.get("caught", {}).get(kind, math.nan)
+        if not math.isfinite(share):
+            return "unchanged"
         return f"caught {100 * share:.0f}%" if share == 1.0 else f"[red]caught {100 * share:.0f}%[/red]"
     lost = e.get("lost", {}).get(kind, 0.0)
     cell = f"{e['shift'][kind]:+.3f}" if math.isfinite(e["shift"][kind]) else "–"

@@ -290,9 +290,9 @@ def one_piece(blobs, window: np.ndarray) -> bool:
     if not all(k in blobs.values for k in ("x0", "y0", "x1", "y1")):
         return True
     idx = np.flatnonzero(window)
-    area = np.nan_to_num(np.asarray(blobs["area"], float).reshape(len(window), -1), nan=-1.0)
-    big = area[idx].argmax(1)
-    box = np.stack([np.asarray(blobs[k], float).reshape(len(window), -1)[idx, big] for k in ("x0", "y0", "x1", "y1")], 1)
+    values = {k: np.asarray(blobs[k], float).reshape(len(window), -1)[idx] for k in ("area", "x0", "y0", "x1", "y1")}
+    big = np.nan_to_num(values["area"], nan=-1.0).argmax(1)
+    box = np.stack([values[k][np.arange(len(idx)), big] for k in ("x0", "y0", "x1", "y1")], 1)
     a, b = box[:-1], box[1:]
     return bool(np.all((b[:, 0] < a[:, 2]) & (a[:, 0] < b[:, 2]) & (b[:, 1] < a[:, 3]) & (a[:, 1] < b[:, 3])))
 

@@ -17,9 +17,9 @@ Measurement on a bob's track ``x(t), y(t)`` (first-frame pixels, y down):
 - **sinusoid fit** of the angle about the pivot: ``A cos(ω t) + B sin(ω t) + c``, ω refined by least
   squares from the crossing period; the RMS residual is in radians;
 - **halt** (:func:`halt`): a bob that rests to the end of the clip, for at least its longest full cycle, right
-  after swinging well beyond noise (in the last quarter cycle before the rest). A pendulum comes to rest only as its swing dies away; one that stops dead
-  mid-swing (a generator's motion that freezes) measured its periods on the swings before and would pass every
-  metric. The share of the bob's tracked time before the halt is a factor of C (``swinging``).
+  after swinging well beyond noise (in the last quarter cycle before the rest). A pendulum comes to rest only as
+  its swing dies away; one that stops dead mid-swing (a generator's motion that freezes) measured its periods on
+  the swings before and would pass every metric. The share of the bob's tracked time before the halt is a factor of C (``swinging``).
 """
 
 from __future__ import annotations
@@ -229,8 +229,8 @@ def halt(tracks: Tracks, oid: str, cycles: Sequence[float]) -> dict | None:
     tr = tracks[oid]
     xy = np.asarray(tr.xy, float)
     seen = np.flatnonzero(np.asarray(tr.visible, bool) & np.isfinite(xy).all(axis=1))
-    cycles = [c for c in cycles if math.isfinite(c)]
-    if not cycles or len(seen) < 3:
+    longest = max((c for c in cycles if math.isfinite(c)), default=None)
+    if longest is None or len(seen) < 3:
         return None
     t = np.asarray(tracks.t, float)
     band = noise.step_threshold(noise.track_noise(tr).sigma)
@@ -239,15 +239,15 @@ def halt(tracks: Tracks, oid: str, cycles: Sequence[float]) -> dict | None:
     if not len(out) or out[-1] + 1 >= len(seen):
         return None
     h = int(seen[out[-1] + 1])  # the first sample of the final rest
-    if t[seen[-1]] - t[h] < max(cycles):
+    if t[seen[-1]] - t[h] < longest:
         return None
-    before = seen[(t[seen] < t[h]) & (t[seen] >= t[h] - max(cycles) / 4)]
+    before = seen[(t[seen] < t[h]) & (t[seen] >= t[h] - longest / 4)]
     moved = float(np.hypot(*(xy[before] - end).T).max()) if len(before) else 0.0
     if moved <= 2 * band:
         return None
     share = float((t[h] - t[seen[0]]) / (t[seen[-1]] - t[seen[0]]))
     why = (f"{oid} stops dead at {t[h]:.2f} s, {moved:.1f} px from where it then rests a quarter cycle before, "
-           f"and rests {t[seen[-1]] - t[h]:.2f} s (longest cycle {max(cycles):.2f} s)")
+           f"and rests {t[seen[-1]] - t[h]:.2f} s (longest cycle {longest:.2f} s)")
     return {"index": h, "t_s": float(t[h]), "share": share, "moved_px": moved, "why": why}
 
 

@@ -37,6 +37,21 @@ def test_zigzags_count_double_turns_of_steps_beyond_two_mask_edges():
     assert count_zigzags(_ball([0, 5, 11, 18, 26, 35])["ball"], seen[:6], 3.0) == (0, 3)  # accelerating on: none
 
 
+def test_a_mask_losing_part_of_itself_every_other_frame_is_no_zigzag():
+    # studio Principia momentum_height: a block sliding 1.7 px a frame whose mask loses its top quarter in every
+    # other frame, the centroid dropping 2.8 px each time (steps of 3.2-3.4 px turning back twice)
+    n = 12
+    x = 515 + 1.7 * np.arange(n)
+    y = 221.6 + 2.8 * (np.arange(n) % 2)
+    tr = _ball(x, y)
+    seen = np.arange(n)
+    assert count_zigzags(tr["ball"], seen, 3.0) == (n - 3, n - 3)  # a rigid object's area: every run zigzags
+    area = np.where(np.arange(n) % 2, 515.0, 670.0)  # 27 x 25 px box
+    tr.area[:, 0] = area
+    tr.box[:, 0] = np.stack([x - 13, y - 12, x + 13, y + 12], axis=1)
+    assert count_zigzags(tr["ball"], seen, 3.0) == (0, 0)  # 155 px² of 515 may move a centroid 5.5 px
+
+
 def test_order_factor_is_one_minus_the_zigzag_share():
     x = 100 + 0.4 * np.arange(48.0) ** 2  # a fall along x: steps grow 0.8 px per sample
     assert measure_consistency(_ball(x), ["ball"], [], [], frame=(640, 360)).order == 1.0

@@ -50,6 +50,7 @@ class Probe:
 
 
 K_SELECT = 4.0  # robust background sds a darker/brighter pixel must depart by
+BAND_SHARE = 0.2  # a level's row whose share of the lower medium is within this of 0 or 1 is that medium, not the band
 
 
 def _lab(rgb: np.ndarray) -> np.ndarray:
@@ -154,7 +155,22 @@ def _level(p: Probe, img, mask, state):
     g = (f[lo:hi] - fa) / (fb - fa) if fb - fa > 0.5 else f[lo:hi]
     row = rows[lo] - 0.5 + float(np.sum(1 - np.clip(g, 0, 1)))
     sigma = float(np.hypot(1 / np.sqrt(12), noise * np.sqrt(hi - lo)))  # an aliased edge; the summed rows' noise
-    return {"row": float(row), "contrast": state["contrast"]}, sigma
+    return {"row": float(row), "contrast": state["contrast"], "band": float(_band(f, k))}, sigma
+
+
+def _band(f: np.ndarray, k: int) -> int:
+    """Rows of the band at a step (``f`` row shares, step between rows ``k - 1`` and ``k``): the rows on either
+    side of it, run on from it, that are neither medium (``BAND_SHARE`` < f < 1 − ``BAND_SHARE``). An area-sampled
+    edge leaves at most one; a surface seen as a strip of its own (a meniscus, a tilted surface seen edge-on,
+    foam) leaves its width, anywhere in which the best step may sit from one frame to the next."""
+    mid = (f > BAND_SHARE) & (f < 1 - BAND_SHARE)
+    up = k - 1
+    while up >= 0 and mid[up]:
+        up -= 1
+    down = k
+    while down < len(f) and mid[down]:
+        down += 1
+    return down - up - 1
 
 
 def _local_noise(f: np.ndarray, k: int, rows: int = 7) -> float | None:
@@ -292,5 +308,5 @@ def _profile(p: Probe, img, mask, state):
 
 READ = {"level": _level, "brightness": _brightness, "line": _line, "blobs": _blobs, "profile": _profile}
 # The values each kind reads (present, all NaN, when a probe never reads a frame).
-KEYS = {"level": ("row", "contrast"), "brightness": ("luma", "r", "g", "b"),
+KEYS = {"level": ("row", "contrast", "band"), "brightness": ("luma", "r", "g", "b"),
         "line": ("x", "y", "angle", "rms", "length", "n", "angle_sd"), "blobs": BLOB_KEYS, "profile": ("top",)}

@@ -13,7 +13,9 @@ Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
                  (two media over the whole band, or else in the 7 rows on either side of the step: a shadow
                  just over the surface, water darker near the floor), refined to sub-pixel by the upper
                  medium's share of the rows around it; ``contrast``
-                 (Lab distance between the media). ``sigma``: the row's standard error (an aliased edge's
+                 (Lab distance between the media); ``band`` (px): the rows at the step that are neither
+                 medium (at most one for an area-sampled edge; a meniscus or a tilted surface is a strip, anywhere
+                 in which the step may be fitted). ``sigma``: the row's standard error (an aliased edge's
                  quantisation and the profile's measured noise over the rows summed).
                  The media's colours are ``above`` / ``color`` when given, else learned from the top and
                  bottom rows of the region in the first frame (``learn="first"``) or in every frame
@@ -281,6 +283,8 @@ def _series(p: Probe, rows: list, state: dict, mask: np.ndarray, origin, sx: flo
     X0, Y0 = origin
     scale = {"x": ("x", sx), "cx": ("x", sx), "x0": ("x", sx), "x1": ("x", sx), "y": ("y", sy), "cy": ("y", sy),
              "y0": ("y", sy), "y1": ("y", sy), "row": ("y", sy), "top": ("y", sy)}
+    if "band" in values:
+        values["band"] = values["band"] * sy
     for k, v in values.items():  # tracking px of the region → case px of frame 0
         if k in scale:
             ax, s = scale[k]

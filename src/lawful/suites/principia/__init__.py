@@ -3,7 +3,8 @@
 Each task renders paired-object scenes (side views, 640 x 360, 24 fps) whose two objects must
 satisfy an invariant ``F(o1) = F(o2)`` independent of camera, scale and frame rate; it scores a
 video by the consistency ``S = 1 - |F1 - F2| / (|F1| + |F2|)`` (or 1/0 for the ordering tests:
-projectile, momentum), after the Directional Consistency gate (DCS < 0.8 → 0).
+projectile, momentum), after the order gate (frames out of order → 0) and the Directional Consistency gate
+(DCS < 0.8 → 0).
 
 Tasks (leaderboard columns in brackets):
 

@@ -3,12 +3,13 @@
 A Principia task's :meth:`measure` records, per object, the Directional Consistency Score
 (DCS, appendix A.6) over the primary motion window (release → first key event), and the
 two sides of the invariant as quantities; :meth:`PrincipiaTask.score` turns them into
-scores: the DCS gate first (DCS < 0.8 or undefined → value 0, ``metrics['S']`` None), then the
+scores: the order gate first (:func:`record_order`: frames out of order → value 0), the DCS gate (DCS < 0.8
+or undefined → value 0, ``metrics['S']`` None), then the
 consistency ``S`` (continuous invariants) or 1/0 (ordering tests: ``F1 > F2`` must hold).
 
 Quantities written by ``measure`` (all tasks):
 
-- ``dcs`` (minimum over the watched objects) and ``dcs_<object>``;
+- ``dcs`` (minimum over the watched objects) and ``dcs_<object>``; ``order`` (the least over every tracked object);
 - ``F1``/``F2`` (or ``<column>_F1``/``<column>_F2`` for a task with two columns).
 
 Noise (issue 9): the DCS formula is the seed's; it is evaluated on the window's positions
@@ -49,6 +50,7 @@ from lawful.case import Case
 from lawful.perceive import events, noise
 from lawful.result import Event, Measurement, Score
 from lawful.score.consistency import DCS_THRESHOLD, consistency, directional_consistency, ordering
+from lawful.score.order import count_zigzags
 from lawful.suites.base import Task, TrackingPlan
 from lawful.perceive.events import level_crossings
 from lawful.tracks import ObjectTrack, Tracks
@@ -268,12 +270,15 @@ def record_undefined_direction(m: Measurement, track: ObjectTrack, why: str) -> 
     m.notes.setdefault("dcs_state", {})[track.id] = "undefined_direction"
 
 
-def finish_dcs(m: Measurement, ids: Sequence[str]) -> None:
-    """Set ``dcs`` (minimum over ``ids``) and ``notes['dcs_status']`` from the per-object records.
+def finish_dcs(m: Measurement, ids: Sequence[str], tracks: Tracks | None = None, width: float | None = None) -> None:
+    """Set ``dcs`` (minimum over ``ids``) and ``notes['dcs_status']`` from the per-object records, and with
+    ``tracks`` the order of time (:func:`record_order`; ``width``: the case's).
 
     Precedence: not visible, undefined direction (unmeasurable), then no motion (a fail), then
     too noisy (unmeasurable).
     """
+    if tracks is not None:
+        record_order(m, tracks, width)
     states = m.notes.get("dcs_state", {})
     for status in ("not_visible", "undefined_direction", "no_motion", "too_noisy"):
         bad = [i for i in ids if states.get(i, "not_visible") == status]
@@ -283,6 +288,30 @@ def finish_dcs(m: Measurement, ids: Sequence[str]) -> None:
             return
     m.notes["dcs_status"] = "ok"
     m.set("dcs", min(m.quantities[f"dcs_{i}"] for i in ids))
+
+
+def record_order(m: Measurement, tracks: Tracks, width: float | None = None) -> None:
+    """``order``: the least, over every tracked object, of 1 − zigzags / runs (:mod:`lawful.score.order`) over its
+    sightings, a step counting when it is longer than two mask edges (``2 · MASK_EDGE_PX``) and than noise makes a
+    step (``k·σ·√2``, ``σ`` the object's measured noise: :func:`lawful.perceive.noise.track_noise`); counts and
+    steps in ``notes['order']``. Frames out of order make zigzags; no law-correct clip tried does (flat and studio,
+    with their pan, zoom, CRF-35, ghosting and flicker copies), nor Gaussian noise on the centroids. Under
+    :data:`DCS_THRESHOLD` the video fails as under the DCS gate: time runs back and forth, no law is shown.
+
+    Noise measured on a clip whose every frame is out of order grows with its speed (a pendulum's neighbours
+    swapped: 19-25 px), and those clips pass this check (the DCS may still fail them); disorder over less than
+    half of a track leaves its median-based noise as it was."""
+    edge = 2 * noise.MASK_EDGE_PX * (tracks.case_px_per_tracked_px(width) if width else 1.0)
+    notes, shares = {}, []
+    for o in tracks.ids:
+        tr = tracks[o]
+        step = noise.step_threshold(noise.track_noise(tr).sigma, floor=edge)
+        z, runs = count_zigzags(tr, np.flatnonzero(np.asarray(tr.visible, bool)), step)
+        notes[o] = {"zigzags": z, "runs": runs, "step_px": round(step, 3)}
+        if runs:
+            shares.append(1.0 - z / runs)
+    m.notes["order"] = notes
+    m.set("order", min(shares) if shares else 1.0)
 
 
 # ----------------------------------------------------------------------------- events
@@ -362,6 +391,13 @@ class PrincipiaTask(Task):
         dcs_status = m.notes.get("dcs_status", "ok")
         f1, f2 = m.get(f1_key), m.get(f2_key)
         sides = {"F1": f1, "F2": f2}
+        order = m.get("order")
+        if order is not None and order < DCS_THRESHOLD:
+            worst = min((v for v in m.notes["order"].values() if v["runs"]), key=lambda v: 1 - v["zigzags"] / v["runs"])
+            why = (f"frames out of order: {worst['zigzags']} of {worst['runs']} runs of three steps zigzag (order "
+                   f"{order:.2f} < {DCS_THRESHOLD})")
+            return Score(status="scored", value=0.0, reason=why, metrics={"dcs": dcs, "order": order, "S": None},
+                         sides=sides, measurement=m)
         if dcs is None:
             if dcs_status in UNMEASURABLE_DCS or "dcs" not in m.quantities:
                 return Score.unmeasurable(m.missing.get("dcs", "DCS not measured"), m, sides=sides)

@@ -177,7 +177,7 @@ class Momentum(PrincipiaTask):
             slides[block] = float(dx[j])
             m.set(f"slide_{block}", slides[block])
             add_event(m, tracks, block, "farthest", j, value=slides[block])
-        finish_dcs(m, BALLS)
+        finish_dcs(m, BALLS, tracks, case.width)
         first, second, why = self._expected_order(case, tracks)
         if why:
             m.set("F1", None, why)

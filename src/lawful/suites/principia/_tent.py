@@ -169,7 +169,7 @@ class TentRace(PrincipiaTask):
                 t = add_event(m, tracks, oid, "arrival", idx) - t_r
                 m.set(f"arrival_time_{oid}", t)
                 out[oid] = t
-        finish_dcs(m, self.object_ids)
+        finish_dcs(m, self.object_ids, tracks, case.width)
         return out
 
     def render(self, case: Case, law: str = "true") -> Iterator[np.ndarray]:

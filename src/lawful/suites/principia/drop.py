@@ -123,7 +123,7 @@ class Drop(PrincipiaTask):
         t_r, how = release_of(case, tracks, IDS)
         m.set("release_time_s", t_r, how)
         got = {oid: measure_ball(m, tracks, case, oid, ground_y, t_r) for oid in IDS}
-        finish_dcs(m, IDS)
+        finish_dcs(m, IDS, tracks, case.width)
         h1, h2 = (got[o]["h"] for o in IDS)
         t1, t2 = (got[o]["t"] for o in IDS)
         r1, r2 = (got[o]["r"] for o in IDS)

@@ -107,7 +107,7 @@ class Pendulum(PrincipiaTask):
         m.notes["release"] = how
         for oid in IDS:
             periods[oid], lengths[oid] = measure_bob(m, tracks, case, oid, t_r, how)
-        finish_dcs(m, IDS)
+        finish_dcs(m, IDS, tracks, case.width)
         why = next((m.missing[f"period_{o}"] for o in IDS if periods[o] is None), "")
         m.set("F1", periods["bob_1"] / periods["bob_2"] if not why else None, why)
         why = next((m.missing[f"length_{o}"] for o in IDS if not lengths[o]), "")

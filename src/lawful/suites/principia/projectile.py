@@ -109,7 +109,7 @@ class Projectile(PrincipiaTask):
         for oid in IDS:
             start_y[oid] = first_value(tracks[oid].y)
             ranges[oid] = measure_range(m, tracks, case, oid)
-        finish_dcs(m, IDS)
+        finish_dcs(m, IDS, tracks, case.width)
         ys = [start_y[o] for o in IDS]
         known = release_heights(case, IDS)
         if known is not None:  # the case says which ball starts higher (roles, not image rows)

@@ -112,7 +112,7 @@ class MassSpring(PrincipiaTask):
         ext, side = {}, {}
         for oid in IDS:
             ext[oid], side[oid] = measure_cube(m, tracks, case, oid)
-        finish_dcs(m, IDS)
+        finish_dcs(m, IDS, tracks, case.width)
         why = next((m.missing[f"extension_{o}"] for o in IDS if ext[o] is None), "")
         m.set("F1", ext["cube_1"] / ext["cube_2"] if not why else None, why)
         why = next((m.missing[f"side_{o}"] for o in IDS if not side[o]), "")

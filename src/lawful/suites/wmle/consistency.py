@@ -1,6 +1,7 @@
 """WMLE's measured consistency C (no VLM): observability factors of the tracked objects.
 
-``C = 100 × found × persistence × continuity × order × stability × events``, each factor in [0, 1]:
+``C = 100 × found × persistence × continuity × order × reading_order × stability × events``, each factor in
+[0, 1]:
 
 - ``found``        fraction of the required objects visible in the first tracked frame;
 - ``persistence``  mean over required objects of the fraction of samples in the observation interval
@@ -18,13 +19,29 @@
                    already fails the gate (C ≤ 75);
 - ``order``        mean over required objects of 1 − the share of *zigzags* among the runs of three consecutive
                    steps each longer than ``2 · MASK_EDGE_PX`` tracked px (the most two mask edges sitting off the
-                   silhouette can move a centroid between two frames: no localisation error does it): a zigzag
+                   silhouette can move a centroid between two frames: no localisation error does it), plus what the
+                   change of the mask's area can move it (:func:`lawful.score.order.count_zigzags`): a zigzag
                    turns back twice in a row (each step's dot product with the next negative). Motion sampled
                    faster than it changes cannot: a turning point or a bounce turns back once. Frames out of order
                    can (shuffled frames, swapped neighbours, a generator's temporal flicker): on the flat WMLE
                    P2, P4, P6, P8, P9, P12–P15 clips, 0 zigzags in every law-correct clip, 20–57 % of the triples
                    with the frames after the first shuffled and 100 % with neighbouring frames swapped, where
-                   ``continuity`` saw nothing (its allowance grows with the speeds the disorder itself shows);
+                   ``continuity`` saw nothing (its allowance grows with the speeds the disorder itself shows).
+                   The bound is fixed, not measured (a noise measured on such a clip grows with its speed and hides
+                   it: Principia's gate, which takes the larger of the two, misses clips out of order throughout
+                   whose objects never rest):
+                   centroids with Gaussian noise of 1 px or more zigzag past it, which no tracked clip has shown;
+- ``reading_order`` the same test on the task's region readings (:mod:`lawful.perceive.regions`), pooled:
+                   1 − zigzags / runs over every level and profile reading, a step counting when it is longer than
+                   its reading can make it without the thing read moving: a level's row, ``k`` times the two rows'
+                   standard errors in quadrature plus the wider of their ``band`` s (a surface seen as a strip lets
+                   the step sit anywhere across it: a studio U-tube's tilted surface flips 6 px between frames at
+                   the top of its swing, stated to 0.3 px); a profile's top, the mean change over the columns read
+                   in both frames (at least 3), two mask edges (``2 · MASK_EDGE_PX``). Lines, brightness and blobs
+                   are left out: a studio shadow's direction scatters 0.03 rad about a still line whose stated
+                   error is 0.000–0.005 rad, and bounded instead by two mask edges over its length (0.035–0.09 rad
+                   in P20), a beam's turn per frame (0.008–0.018 rad) is never a run; a light's flicker and a
+                   melting blob's outline zigzag in lawful clips;
 - ``stability``    mean over required objects of the fraction of sightings whose mask area is what
                    the object's first-frame area ``A0`` and its motion allow: within
                    ``[(A0 − L·D) / AREA_RATIO, AREA_RATIO·A0 + L·D]`` with ``L`` the blur streak
@@ -53,6 +70,7 @@ from typing import Any
 import numpy as np
 
 from lawful.perceive import noise
+from lawful.score.order import count_zigzags, reading_steps, zigzags  # noqa: F401 (count_zigzags: re-exported)
 from lawful.tracks import Tracks
 
 GAP_TOLERANCE = 2
@@ -68,6 +86,7 @@ class ConsistencyChecks:
     persistence: float = 1.0
     continuity: float = 1.0
     order: float = 1.0
+    reading_order: float = 1.0
     stability: float = 1.0
     events: float = 1.0
     extra: dict[str, float] = field(default_factory=dict)
@@ -75,14 +94,15 @@ class ConsistencyChecks:
 
     @property
     def C(self) -> float:
-        c = self.found * self.persistence * self.continuity * self.order * self.stability * self.events
+        c = self.found * self.persistence * self.continuity * self.order * self.reading_order
+        c *= self.stability * self.events
         for v in self.extra.values():
             c *= v
         return 100.0 * float(min(1.0, max(0.0, c)))
 
     def as_dict(self) -> dict[str, float]:
         d = {"found": self.found, "persistence": self.persistence, "continuity": self.continuity, "order": self.order,
-             "stability": self.stability, "events": self.events}
+             "reading_order": self.reading_order, "stability": self.stability, "events": self.events}
         d.update(self.extra)
         return {k: round(float(v), 6) for k, v in d.items()}
 
@@ -135,18 +155,18 @@ def count_jumps(track, seen: np.ndarray, sigma: float, alpha: float = noise.FALS
     return int(np.count_nonzero(miss > k * sd + 2.0 * speed * gap + acc * gap ** 2 + 1.0))
 
 
-def count_zigzags(track, seen: np.ndarray, step: float) -> tuple[int, int]:
-    """``(zigzags, runs)``: runs of three consecutive steps between consecutive sightings ``seen`` each longer than
-    ``step`` (px), and those of them that turn back twice (each step's dot product with the next negative)."""
-    seen = np.asarray(seen, int)
-    if len(seen) < 4:
-        return 0, 0
-    xy = np.asarray(track.xy, float)
-    s = xy[seen[1:]] - xy[seen[:-1]]
-    big = (np.diff(seen) == 1) & (_norms(s) > step)
-    run = big[:-2] & big[1:-1] & big[2:]
-    back = np.sum(s[:-1] * s[1:], axis=1) < 0
-    return int(np.count_nonzero(run & back[:-1] & back[1:])), int(np.count_nonzero(run))
+def _reading_order(tracks: Tracks, i0: int, i1: int, edge: float, notes: dict) -> float:
+    """``reading_order``: 1 − zigzags / runs over every checkable region reading, samples ``[i0, i1)``; the counts
+    per reading in ``notes["reading_zigzags"]``."""
+    zig = runs = 0
+    for name, series in tracks.regions.items():
+        got = reading_steps(series, edge)
+        if got is None:
+            continue
+        z, r = zigzags(got[0][i0:max(i0, i1 - 1)], got[1][i0:max(i0, i1 - 1)])
+        notes.setdefault("reading_zigzags", {})[name] = [z, r]
+        zig, runs = zig + z, runs + r
+    return 1.0 - zig / runs if runs else 1.0
 
 
 def _accel(xy: np.ndarray, p: np.ndarray, q: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -224,6 +244,8 @@ def measure_consistency(
         chk.stability = float(np.mean(stab))
         chk.continuity = max(0.0, 1.0 - JUMP_PENALTY * jumps)
         chk.order = float(np.mean(order)) if order else 1.0
+    chk.reading_order = _reading_order(tracks, i0, i1, noise.MASK_EDGE_PX * (
+        tracks.case_px_per_tracked_px(frame[0]) if frame else 1.0), chk.notes)
     if required_events:
         have = set(event_names)
         chk.events = sum(e in have for e in required_events) / len(required_events)

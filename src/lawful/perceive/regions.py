@@ -283,12 +283,12 @@ def _series(p: Probe, rows: list, state: dict, mask: np.ndarray, origin, sx: flo
     X0, Y0 = origin
     scale = {"x": ("x", sx), "cx": ("x", sx), "x0": ("x", sx), "x1": ("x", sx), "y": ("y", sy), "cy": ("y", sy),
              "y0": ("y", sy), "y1": ("y", sy), "row": ("y", sy), "top": ("y", sy)}
-    if "band" in values:
-        values["band"] = values["band"] * sy
     for k, v in values.items():  # tracking px of the region → case px of frame 0
         if k in scale:
             ax, s = scale[k]
             values[k] = (v + (X0 if ax == "x" else Y0) + 0.5) * s - 0.5
+        elif k == "band":  # rows
+            values[k] = v * sy
         elif k in ("rms", "length", "r"):
             values[k] = v * np.sqrt(sx * sy)
         elif k == "area":

@@ -29,9 +29,8 @@ def count_zigzags(track, seen: np.ndarray, step: float) -> tuple[int, int]:
     box = np.asarray(track.box, float)[seen]
     half_diag = 0.5 * np.hypot(box[:, 2] - box[:, 0] + 1.0, box[:, 3] - box[:, 1] + 1.0)
     small = np.minimum(area[1:], area[:-1])
-    shift = np.where(small > 0, np.abs(np.diff(area)) * np.maximum(half_diag[1:], half_diag[:-1])
-                     / np.where(small > 0, small, 1.0), 0.0)
-    shift = np.nan_to_num(shift)
+    shift = np.nan_to_num(np.abs(np.diff(area)) * np.maximum(half_diag[1:], half_diag[:-1])
+                          / np.where(small > 0, small, np.inf))  # no area (or no box): no allowance
     return zigzags(s, (np.diff(seen) == 1) & (np.sqrt(s[:, 0] * s[:, 0] + s[:, 1] * s[:, 1]) > step + shift))
 
 
@@ -71,5 +70,5 @@ def reading_steps(series, edge: float) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     valid &= ok[:-1] & ok[1:]
     d = np.where(valid, d, 0.0)
-    return d[:, None], valid & (np.abs(d) > np.where(valid, allow, np.inf))
+    return d[:, None], valid & (np.abs(d) > allow)
 

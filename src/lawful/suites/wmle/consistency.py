@@ -203,11 +203,11 @@ def measure_consistency(
     if i1 <= i0:
         i0, i1 = 0, n
     objs = list(required_objects)
+    edge = noise.MASK_EDGE_PX * (tracks.case_px_per_tracked_px(frame[0]) if frame else 1.0)  # case px
     if objs:
         present = [o for o in objs if o in tracks]
         chk.found = sum(bool(tracks[o].visible[0]) for o in present) / len(objs) if n else 0.0
         pers, stab, order, jumps = [], [], [], 0
-        zig_step = 2 * noise.MASK_EDGE_PX * (tracks.case_px_per_tracked_px(frame[0]) if frame else 1.0)
         for o in objs:
             if o not in tracks:
                 pers.append(0.0)
@@ -220,7 +220,7 @@ def measure_consistency(
             if len(seen) == 0:
                 stab.append(0.0)
                 continue
-            zig, runs = count_zigzags(tr, seen, zig_step)
+            zig, runs = count_zigzags(tr, seen, 2 * edge)
             order.append(1.0 - zig / runs if runs else 1.0)
             chk.notes.setdefault("zigzags", {})[o] = [zig, runs]
             sigma = noise.track_noise(tr).sigma
@@ -244,8 +244,7 @@ def measure_consistency(
         chk.stability = float(np.mean(stab))
         chk.continuity = max(0.0, 1.0 - JUMP_PENALTY * jumps)
         chk.order = float(np.mean(order)) if order else 1.0
-    chk.reading_order = _reading_order(tracks, i0, i1, noise.MASK_EDGE_PX * (
-        tracks.case_px_per_tracked_px(frame[0]) if frame else 1.0), chk.notes)
+    chk.reading_order = _reading_order(tracks, i0, i1, edge, chk.notes)
     if required_events:
         have = set(event_names)
         chk.events = sum(e in have for e in required_events) / len(required_events)

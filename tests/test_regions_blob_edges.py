@@ -45,3 +45,36 @@ def test_subpixel_edges_follow_a_wall_that_moves_within_a_pixel():
         sub.append(_read(img, "subpixel")[0])
     assert set(np.round(np.array(pixel) % 1, 6)) == {0.5} and np.ptp(pixel) == 1.0
     assert np.allclose(sub, 40.3 + np.linspace(0.0, 0.9, 10), atol=0.1)
+
+
+def _walls(img, pick):
+    p = Probe("walls", "blobs", (0, 0, img.shape[1] - 1, img.shape[0] - 1), color=tuple(WALL.astype(int)), count=2,
+              fit="none", edges="subpixel", pick=pick)
+    mask = np.ones(img.shape[:2], bool)
+    vals, _ = region_kinds._blobs(p, img, mask, region_kinds._learn(p, img, mask))
+    return vals
+
+
+def test_walls_pick_one_wall_each_side_past_a_split_wall_and_a_stone():
+    """The left wall shows as two pieces (a backdrop patch of nearly its colour beside it, a gap between), both
+    larger than the thin right wall, and a dark stone sinks through the water between: the two largest blobs are
+    both on the left (an inside width of a few px), while ``pick="walls"`` reads the left wall's inner edge and the
+    right wall's."""
+    rng = np.random.default_rng(5)
+    img = _strip(40.4, 120.3, rng, w=140).copy()
+    img[:, 30:32] = WATER  # the left wall (x 12-40) cut in two: an 18-px piece and the 9-px wall next to the water ...
+    img[4:10, 70:76] = WALL  # ... and a stone in the water, 6 x 6 px
+    largest = _walls(img, "largest")
+    assert largest["x1"][1] < 45  # both of the two largest on the left: a width of nothing
+    vals = _walls(img, "walls")
+    assert vals["x1"][0] == pytest.approx(40.4, abs=0.1) and vals["x0"][1] == pytest.approx(120.3, abs=0.1)
+    assert vals["area"][1] < vals["area"][0]  # the right wall is the smallest of the three walls' pieces
+
+
+def test_walls_pick_leaves_a_side_without_a_wall_empty():
+    rng = np.random.default_rng(6)
+    img = _strip(40.4, 200.0, rng, w=140)  # no right wall in the strip
+    vals = _walls(img, "walls")
+    assert vals["x1"][0] == pytest.approx(40.4, abs=0.1) and np.isnan(vals["x0"][1])
+    with pytest.raises(ValueError, match="two blobs"):
+        Probe("walls", "blobs", (0, 0, 9, 9), color=(1, 2, 3), count=3, pick="walls")

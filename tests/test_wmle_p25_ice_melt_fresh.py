@@ -77,3 +77,19 @@ def test_a_lone_end_sighting_is_not_ice_two_in_a_row_are():
     pair[36] = True
     assert melt_seen(pair, before, after) == "ice still seen at the end"
     assert melt_seen(np.zeros(40, bool), before, after) == "no ice seen at the start"
+
+
+def test_a_wall_seen_beside_a_patch_of_backdrop_is_one_wall(tmp_path):
+    """Seed 7200: in the first samples the walls strip selects a patch of the grey backdrop beside the left wall as
+    well, and with the wall that made the two largest blobs, both on the left: the inside width read 0.2 px before
+    the melt, M2 was 0 and the lawful clip scored 50. One wall each side (``pick="walls"``) reads the glass's
+    width before and after."""
+    task = IceMeltFresh()
+    case, _ = task.make_case(0, 7200)
+    case = case.model_copy(update={"fps": 12.0})
+    path = write_video(tmp_path / "true.mp4", task.render(case, "true"), case.fps)
+    ev = evaluate_video(case, path, task)
+    inside = case.known["vessel"][2] - case.known["vessel"][0]
+    assert ev.scores["P25"].metrics["P"] >= 99
+    for when in ("before", "after"):
+        assert ev.evidence["quantities"][f"width_{when}_px"] == pytest.approx(inside, abs=1.0)

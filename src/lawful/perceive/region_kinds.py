@@ -34,10 +34,13 @@ class Probe:
     fit: Literal["outline", "pixels", "none"] = "outline"
     thin: float | None = None  # line, a beam: its band at most this share of its length wide (beam.is_beam), else not read
     edges: Literal["pixel", "subpixel"] = "pixel"  # blobs: extents at pixel edges, or sub-pixel (_subpixel_extents)
+    pick: Literal["largest", "walls"] = "largest"  # blobs: the count largest, or a wall each side (_wall_blobs)
 
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"probe '{self.name}': unknown kind '{self.kind}' (choices: {', '.join(KINDS)})")
+        if self.pick == "walls" and (self.kind != "blobs" or self.count != 2):
+            raise ValueError(f"probe '{self.name}': pick='walls' reads two blobs (kind='blobs', count=2)")
         if self.kind in ("line", "blobs", "profile") and self.select == "color" and self.color is None:
             raise ValueError(f"probe '{self.name}': select='color' needs a color")
 
@@ -226,12 +229,17 @@ BLOB_KEYS = ("x", "y", "area", "x0", "y0", "x1", "y1", "cx", "cy", "r", "roundne
 def _blobs(p: Probe, img, mask, state):
     sel = _selected(p, img, mask, state).astype(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(sel, connectivity=8)
-    order = [k for k in np.argsort(-stats[1:, 4]) + 1 if stats[k, 4] >= MIN_PIXELS][:p.count]
-    if not order:
+    if p.pick == "walls":
+        order = _wall_blobs(stats, cents, mask)
+    else:
+        order = [k for k in np.argsort(-stats[1:, 4]) + 1 if stats[k, 4] >= MIN_PIXELS][:p.count]
+        order.sort(key=lambda k: cents[k][0])
+    if not any(order):
         return None
-    order.sort(key=lambda k: cents[k][0])
     out = {k: np.full(p.count, np.nan) for k in BLOB_KEYS}
     for j, k in enumerate(order):
+        if not k:
+            continue
         x, y, w, h, a = stats[k]
         if p.fit == "none":  # no metric reads the circle: cx, cy, r, roundness stay NaN
             pts = np.empty((0, 2))
@@ -250,6 +258,23 @@ def _blobs(p: Probe, img, mask, state):
         for key, v in zip(BLOB_KEYS, vals):
             out[key][j] = v
     return out, float("nan")
+
+
+def _wall_blobs(stats: np.ndarray, cents: np.ndarray, mask: np.ndarray) -> list[int]:
+    """``pick="walls"``: per side of the region's middle column, the innermost component that crosses at least half
+    of the region's rows (a vessel's wall crosses a strip drawn across it), or 0 where none: ``[left, right]``.
+    The two largest would be two pieces of one side where a wall shows split, or beside a patch of the backdrop
+    the selection takes too (flat P25 seed 7200: both on the left in its first samples, an inside width of
+    0.2 px), and a stone or a speck in the water is no wall."""
+    cols, rows = np.flatnonzero(mask.any(0)), np.flatnonzero(mask.any(1))
+    if not len(cols):
+        return [0, 0]
+    mid, tall = 0.5 * (cols[0] + cols[-1]), 0.5 * (rows[-1] - rows[0] + 1)
+    walls = [k for k in range(1, len(stats)) if stats[k, 4] >= MIN_PIXELS and stats[k, 3] >= tall]
+    left = [k for k in walls if cents[k][0] < mid]
+    right = [k for k in walls if cents[k][0] >= mid]
+    return [max(left, key=lambda k: stats[k, 0] + stats[k, 2]) if left else 0,
+            min(right, key=lambda k: stats[k, 0]) if right else 0]
 
 
 REACH = 3  # px either side of a blob's pixel edge over which its sub-pixel edge is summed

@@ -42,7 +42,9 @@ Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
                  roundness NaN): for a probe whose circle no metric reads (walls, ice).
                  ``edges="subpixel"`` gives ``x0``…``y1`` to a fraction of a pixel (:func:`_subpixel_extents`: the
                  blob's share of the pixels at each edge, as an area-sampled edge mixes it with what lies beyond):
-                 for widths read between walls.
+                 for widths read between walls. ``pick="walls"`` (``count=2``) reads a vessel's two walls instead of the
+                 two largest blobs: per side of the region's middle column, the innermost blob crossing at least half
+                 of its rows (``[left, right]``, NaN for a side without one).
 - ``profile``    per column of the region, the first selected row from the top (``top`` ``[T, W]``, NaN
                  where none); ``RegionSeries.columns`` holds the columns' x.
 

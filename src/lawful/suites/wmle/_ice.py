@@ -140,8 +140,8 @@ class MeltingScene:
         k = case.known
         return ([Probe(b, "level", tuple(float(v) for v in k["bands"][b])) for b in WATER_BANDS]
                 + [Probe("ice", "blobs", tuple(k["ice"]), color=tuple(k["ice_color"]), fit="none"),
-                   Probe("walls", "blobs", tuple(k["walls"]), color=tuple(k["wall_color"]), count=2, fit="none",
-                         edges="subpixel")])
+                   Probe("walls", "blobs", tuple(k["walls"]), color=tuple(k["wall_color"]), count=2, pick="walls",
+                         fit="none", edges="subpixel")])
 
     @staticmethod
     def tank(case: Case) -> tuple[Scene, lq.Tank]:

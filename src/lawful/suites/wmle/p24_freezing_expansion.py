@@ -75,7 +75,7 @@ class FreezingExpansion(WmleTask):
         k = case.known
         return [Probe("surface", "level", tuple(float(v) for v in k["surface_band"]), learn="each"),
                 Probe("walls", "blobs", tuple(float(v) for v in k["wall_strip"]), color=tuple(k["wall"]), count=2,
-                      fit="none", edges="subpixel")]
+                      pick="walls", fit="none", edges="subpixel")]
 
     def make_case(self, index: int, seed: int) -> tuple[Case, np.ndarray]:
         rng = case_rng(seed, self.label)

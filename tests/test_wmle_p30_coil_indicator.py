@@ -81,6 +81,31 @@ def test_hand_made_entry_and_lamps():
     assert got.value == 0.5 and "unreadable" in got.reason and gone.notes["C_checks"]["indicator_readable"] == 0.0
 
 
+def test_a_magnet_lost_at_the_coil_and_seen_past_it_entered_unseen():
+    """A 3-frame exposure blur (flat seed 7201) paled the magnet where it reached the coil: no clear sighting put its
+    front at the entrance, so "no entry" was measured (E = 0) though it was seen coming out past the coil. Seen
+    past the coil, it went in: the entry is unresolved. One that stops short of the coil has no entry."""
+    task = CoilIndicator()
+    case, _ = task.make_case(0, 1000)
+    case.known["north_leads"] = True
+    tr, t_entry = _scene(case, {})
+    x0, x1 = case.known["coil"][0], case.known["coil"][2]
+    i = int(round(t_entry * FPS))
+    tr.visible[i - 6:i, 0] = False  # lost on the approach, before its front reaches the entrance
+    out = np.arange(len(tr.t)) > i + 30
+    tr.visible[out, 0] = True
+    tr.box[out, 0] = [x1 + 5.0, 251.0, x1 + 35.0, 269.0]
+    tr.xy[out, 0] = [x1 + 20.0, 260.0]
+    tr.area[out, 0] = 540.0
+    m = task.measure(case, tr)
+    got = task.metrics(case, m)["M1"]
+    assert got.status == "operational_zero" and "seen past the coil" in got.reason
+    short, _ = _scene(case, {}, speed=20.0)  # too slow to reach the coil in the clip: no entry, measured
+    assert short.box[:, 0, 2].max() < x0
+    stop = task.metrics(case, task.measure(case, short))["M1"]
+    assert stop.status == "measured" and stop.value == 0.0
+
+
 def test_reference_and_twin_end_to_end(tmp_path):
     task = CoilIndicator()
     case, _ = task.make_case(0, 1008)

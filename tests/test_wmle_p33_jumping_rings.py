@@ -76,6 +76,30 @@ def test_a_split_ring_unseen_in_its_flight_has_no_established_rise():
     assert task.metrics(case, task.measure(case, one))["M1"].status == "measured"
 
 
+def test_a_closed_ring_lost_for_its_whole_flight_has_neither_a_peak_nor_a_zero():
+    """Under a 3-frame exposure blur (flat seed 7201) the closed ring was lost for the 9 samples of its jump: its
+    highest sighting, the last one before the gap, was 0.13 px up, a "peak" that the later rest samples
+    "established", and the lawful clip scored 13.9. Whether that sighting is just above the noise band or inside
+    it, a ring lost right after its highest sighting has no established rise."""
+    task = JumpingRings()
+    case, _ = task.make_case(0, 1000)
+    t = np.arange(60) / FPS
+    closed = jump_height(t, 0.5, 400.0, 3500.0)
+    flying = np.flatnonzero(closed > 0.0)
+    for before in (0.3, 0.0):  # the last resting sighting a hair above the noise band, or at rest exactly
+        lift = np.where(closed > 0.0, closed, 0.0)
+        lift[flying[0] - 1] = before
+        tracks = _rings(lift, 0.01 * closed)
+        tracks["closed"].visible[flying] = False
+        m = task.measure(case, tracks)
+        assert m.get("rise_closed_px") is None and "closed_zero" not in m.notes
+        got = task.metrics(case, m)["M1"]
+        why = "never seen in flight" if before else "risen unseen"  # (a peak's rule, or the zero's)
+        assert got.status == "operational_zero" and got.reason.startswith("closed:") and why in got.reason
+    seen = _rings(np.zeros(60), 0.0 * closed)  # a closed ring seen at rest throughout is a measured zero
+    assert task.metrics(case, task.measure(case, seen))["M1"].status == "measured"
+
+
 def test_reference_and_twin_end_to_end(tmp_path):
     task = JumpingRings()
     case, _ = task.make_case(0, 1006)

@@ -83,7 +83,8 @@ def entry_index(tr, x0: float, north_leads: bool, first: int) -> tuple[float, in
 
 def coil_entry_measurement(case: Case, tracks: Tracks, match_s: float) -> Measurement:
     """The magnet's entry (``entered``, ``entry_time_s``, C's interval) and whether a lamp lit within
-    ``match_s`` of it (``lit``: None when fewer than half the window's samples read both lamps)."""
+    ``match_s`` of it (``lit``: None when fewer than half the window's samples read both lamps); ``unresolved`` where
+    no entry was seen but the magnet is seen past the coil (it went in unseen)."""
     m = Measurement()
     tr = tracks["magnet"]
     t = np.asarray(tracks.t, float)
@@ -104,6 +105,8 @@ def coil_entry_measurement(case: Case, tracks: Tracks, match_s: float) -> Measur
     m.notes["entered"] = entered
     if not entered:
         m.notes["interval"] = [0, int(seen[-1]) + 1]
+        if np.any(vis & (tr.box[:, 0] > float(case.known["coil"][2]))):  # it came out: it went in, unseen
+            m.notes["unresolved"] = "the magnet's entry was not seen, yet it is seen past the coil"
         return m
     t_e = m.get("entry_time_s")
     win = np.abs(t - t_e) <= match_s + 1e-9
@@ -305,6 +308,7 @@ def ring_rise_measurement(case: Case, tracks: Tracks, ids: tuple[str, ...], peak
     m = Measurement()
     t = np.asarray(tracks.t, float)
     kk = noise.k_for()
+    edge = 2 * noise.MASK_EDGE_PX * tracks.case_px_per_tracked_px(case.width)  # localisation's step between samples
     rel, why = {}, {}
     for b in ids:
         tr = tracks[b]
@@ -316,7 +320,7 @@ def ring_rise_measurement(case: Case, tracks: Tracks, ids: tuple[str, ...], peak
         rise = np.where(vis, tr.y[i0] - tr.y, np.nan)
         sig = noise.track_noise(tr).sigma
         thr = kk * (sig if math.isfinite(sig) else 0.0) * math.sqrt(2)
-        h, i, reason = peak_rise(t, rise, thr, b)
+        h, i, reason = peak_rise(t, rise, thr, b, edge)
         diam = _diameter(case, b, tr, i0)
         m.notes[f"rise_threshold_{b}_px"] = thr
         m.notes[f"diameter_{b}_px"] = diam

@@ -9,7 +9,9 @@ other one at exit, the current reversed).
   (``case.known["coil"]``, from outside, tracked), ``L`` a lamp lit at some sample within
   ``MATCH_S`` = 0.5 s of that entry (a lamp already lit that stays lit in that window qualifies too).
   With entry confirmed but the lamps unreadable in the window (fewer than half its samples read),
-  ``s1 = 0.5``, the lower bound, ``[0.5, 1]`` in the evidence. M2 is not defined.
+  ``s1 = 0.5``, the lower bound, ``[0.5, 1]`` in the evidence. Without an entry seen, yet the magnet seen past the
+  coil later (lost at the coil: a 3-frame exposure blur pales it there), M1 is unresolved, not ``E = 0``.
+  M2 is not defined.
 
 Readings: one ``brightness`` probe per lamp (:mod:`lawful.perceive.regions`, boxes from
 ``case.known["lamps"]``). A lamp is lit where its mean luma exceeds its off level (the clip's 10th

@@ -8,12 +8,17 @@ repelled and jumps up the core; the split ring carries no loop current and hardl
 - M1 ``r_h = h_open / h_closed``, each peak rise (px) divided by that ring's initial outer diameter
   (the width of its first-frame box in the case); ``s1 = clip((1 - r_h) / 0.20)``.
 
-A peak counts only when the sample before it was seen (after a gap the top may have gone unseen) and a descent (a later rise lower by more than ``k·σ·√2``, σ the ring's measured
-localisation noise) or a plateau (``PLATEAU_N`` following samples within that of it) establishes
-it; otherwise M1 is an operational zero, as it is when the split ring goes unseen for ``GAP_N`` samples in a
-row (a twin's split ring, blurred in its flight, was lost for 9 samples and "rose" 1.5 px). A rise that never
-leaves that noise band is a measured zero, whatever sample its noise peaks at (the split ring may lift by 0 %).
-A closed-ring rise within noise (``≤ k·σ·√2``) is a reliably observed zero: ``s1 = 0`` (measured, ``r_h`` undefined).
+A peak counts only when the sample before it was seen (after a gap the top may have gone unseen), is not within two
+mask edges of a rest just before it where the ring is lost right after it (never seen in flight), and a descent (a
+later rise lower by more than ``k·σ·√2``, σ the ring's measured localisation noise) or a plateau (``PLATEAU_N``
+following samples within that of it) establishes it; otherwise M1 is an operational zero, as it is when the split
+ring goes unseen for ``GAP_N`` samples in a row (a twin's split ring, blurred in its flight, was lost for 9 samples
+and "rose" 1.5 px). A rise that never leaves that noise band is a measured zero, whatever sample its noise peaks at
+(the split ring may lift by 0 %). A closed-ring rise within noise (``≤ k·σ·√2``), seen throughout (no ``GAP_N``
+samples unseen in a row), is a reliably observed zero: ``s1 = 0`` (measured, ``r_h`` undefined). A ring lost for
+its flight has neither a zero nor a peak (a 3-frame exposure blur of flat seed 7201 lost the closed ring for the 9
+samples of its jump: its highest sighting, the last one before the gap, 0.13 px up at the launch, made the lawful
+clip score 13.9).
 
 Reference: the split ring lifts by ``split_share`` (0–2 %) of its diameter and settles back within
 ``SHIVER_S``. Twin: the split ring jumps like the closed one (``anti_rise_factor`` 0.92–1.05 of its rise).
@@ -52,26 +57,31 @@ def rise_ratio(h_open: float | None, h_closed: float | None, closed_zero: bool =
     return MetricScore.measured(clip01((1.0 - r_h) / 0.20), r_h, h_open=h_open, h_closed=h_closed)
 
 
-def peak_rise(t: np.ndarray, rise: np.ndarray, threshold: float,
-              ring: str = "closed") -> tuple[float | None, int | None, str]:
+def peak_rise(t: np.ndarray, rise: np.ndarray, threshold: float, ring: str = "closed",
+              edge: float = 0.0) -> tuple[float | None, int | None, str]:
     """The highest rise of ``rise`` ``[T]`` (px, NaN unseen) and its sample, if a descent or a plateau after it
     establishes it (see the module docstring); else ``(None, None, reason)``. The split ring's rise (low is
     lawful) must be seen throughout: unseen for :data:`GAP_N` samples in a row after its first sighting, it may
-    have jumped out of sight (the closed ring's missed top only lowers the score: it keeps the rule above)."""
+    have jumped out of sight (the closed ring's missed top only lowers the score: it keeps the rule above). So must
+    either ring whose rise is a zero: a ring lost in its flight is no ring at rest. A highest sighting within ``edge``
+    (px: what localisation alone moves a centroid between two samples) of a rest just before it, lost right after
+    it, was never seen in flight: no peak."""
     ok = np.flatnonzero(np.isfinite(rise))
     if len(ok) < 3:
         return None, None, "seen in fewer than 3 samples"
-    if ring == "split":
-        gaps = np.diff(ok) - 1
-        if len(gaps) and gaps.max() >= GAP_N:
-            j = int(np.argmax(gaps))
-            return None, None, (f"unseen for {int(gaps[j])} samples in a row from t = {t[ok[j] + 1]:.2f} s: "
-                                "it may have risen unseen")
-    if float(rise[ok].max()) <= threshold:  # never left the noise band of its rest: every sample establishes a zero
+    gaps = np.diff(ok) - 1
+    zero = float(rise[ok].max()) <= threshold  # never left the noise band of its rest
+    if (ring == "split" or zero) and len(gaps) and gaps.max() >= GAP_N:
+        j = int(np.argmax(gaps))
+        return None, None, (f"unseen for {int(gaps[j])} samples in a row from t = {t[ok[j] + 1]:.2f} s: "
+                            "it may have risen unseen")
+    if zero:  # and seen throughout: every sample establishes a zero
         return 0.0, int(ok[0]), ""
     i = int(ok[np.argmax(rise[ok])])
     if i > 0 and not np.isfinite(rise[i - 1]):  # seen only after a gap: the true top may have been missed
         return None, None, "the highest sighting follows a gap in the track"
+    if i + 1 < len(rise) and not np.isfinite(rise[i + 1]) and rise[i - 1] <= threshold and rise[i] <= edge:
+        return None, None, "lost right after its last sighting at rest: never seen in flight"
     after = rise[i + 1:]
     after = after[np.isfinite(after)]
     h = float(rise[i])

@@ -34,6 +34,11 @@ FALSE_ALARM = 1e-3  # default two-sided false-alarm rate per test
 MASK_EDGE_PX = 1.5
 
 
+def mask_edge(tracks, width: float | None = None) -> float:
+    """:data:`MASK_EDGE_PX` in the case pixels of ``tracks`` (``width``: the case's; without it, as tracked)."""
+    return MASK_EDGE_PX * (tracks.case_px_per_tracked_px(width) if width else 1.0)
+
+
 @lru_cache(maxsize=32)
 def _coeffs(window: int, degree: int) -> np.ndarray:
     """Savitzky-Golay smoothing coefficients (read-only; made once per window and degree)."""

@@ -301,7 +301,7 @@ def record_order(m: Measurement, tracks: Tracks, width: float | None = None) -> 
     Noise measured on a clip whose every frame is out of order grows with its speed (a pendulum's neighbours
     swapped: 19-25 px), and those clips pass this check (the DCS may still fail them); disorder over less than
     half of a track leaves its median-based noise as it was."""
-    edge = 2 * noise.MASK_EDGE_PX * (tracks.case_px_per_tracked_px(width) if width else 1.0)
+    edge = 2 * noise.mask_edge(tracks, width)
     notes, shares = {}, []
     for o in tracks.ids:
         tr = tracks[o]

@@ -152,7 +152,7 @@ class TentRace(PrincipiaTask):
                               finish, t0)
             # a mask edge's bias, plus its whole-row rounding and the release fit's error (as much again):
             # beyond that the object does not start where the case's box says, and the painted line rules
-            bound = 2 * noise.MASK_EDGE_PX * tracks.case_px_per_tracked_px(case.width)
+            bound = 2 * noise.mask_edge(tracks, case.width)
             if abs(off) > bound:
                 m.notes.setdefault("edge_offset_unused", {})[oid] = (
                     f"{off:+.2f} px off the case box at release is more than a mask edge ({bound:.2f} px): "

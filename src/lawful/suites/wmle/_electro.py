@@ -308,7 +308,7 @@ def ring_rise_measurement(case: Case, tracks: Tracks, ids: tuple[str, ...], peak
     m = Measurement()
     t = np.asarray(tracks.t, float)
     kk = noise.k_for()
-    edge = 2 * noise.MASK_EDGE_PX * tracks.case_px_per_tracked_px(case.width)  # localisation's step between samples
+    edge = 2 * noise.mask_edge(tracks, case.width)  # localisation's step between samples
     rel, why = {}, {}
     for b in ids:
         tr = tracks[b]

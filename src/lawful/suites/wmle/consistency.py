@@ -203,7 +203,7 @@ def measure_consistency(
     if i1 <= i0:
         i0, i1 = 0, n
     objs = list(required_objects)
-    edge = noise.MASK_EDGE_PX * (tracks.case_px_per_tracked_px(frame[0]) if frame else 1.0)  # case px
+    edge = noise.mask_edge(tracks, frame[0] if frame else None)  # case px
     if objs:
         present = [o for o in objs if o in tracks]
         chk.found = sum(bool(tracks[o].visible[0]) for o in present) / len(objs) if n else 0.0

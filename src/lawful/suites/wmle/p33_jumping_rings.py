@@ -80,7 +80,8 @@ def peak_rise(t: np.ndarray, rise: np.ndarray, threshold: float, ring: str = "cl
     i = int(ok[np.argmax(rise[ok])])
     if i > 0 and not np.isfinite(rise[i - 1]):  # seen only after a gap: the true top may have been missed
         return None, None, "the highest sighting follows a gap in the track"
-    if i + 1 < len(rise) and not np.isfinite(rise[i + 1]) and rise[i - 1] <= threshold and rise[i] <= edge:
+    lost_next = i + 1 < len(rise) and not np.isfinite(rise[i + 1])
+    if lost_next and i > 0 and rise[i - 1] <= threshold and rise[i] <= edge:
         return None, None, "lost right after its last sighting at rest: never seen in flight"
     after = rise[i + 1:]
     after = after[np.isfinite(after)]

@@ -9,6 +9,7 @@ import pytest
 
 from lawful.case import Case, ObjectSpec
 from lawful.suites.base import get_suite
+from lawful.suites.principia import _momentum
 from lawful.tracks import Tracks
 
 SUITE = get_suite("principia")
@@ -323,6 +324,34 @@ def test_a_block_lost_before_it_moves_is_not_said_to_never_move():
     tr.xy[k:, j, 1] = tr.xy[0, j, 1]
     tr.box[k:, j] = tr.box[0, j]
     assert task.measure(case, tr).missing["slide_block_2"] == "block_2: never moves"
+
+
+@pytest.mark.parametrize("law", ["true", "anti"])
+def test_a_block_struck_while_unseen_still_gives_its_slide(law):
+    """Studio momentum_mass seed 7200: block_1 lost at rest before its ball arrived and found again, 39 px on, once it
+    had stopped. It was said to "never move", the ball's window ran past its bounce off the block, and the lawful
+    clip failed the DCS gate. The slide is the seen rest's, the window ends where the block was last seen at rest."""
+    task = SUITE.task("momentum_mass")
+    case, _ = task.make_case(0, 8)
+    k = case.known
+    t = np.arange(int(round(case.duration * case.fps))) / case.fps
+    poses = _momentum._poses(k, t, law)
+    tr = tracks_from(case, {o: p[:, :2] for o, p in poses.items()}, t)
+    j = tr.ids.index("block_1")
+    x = poses["block_1"][:, 0]
+    hit = int(np.flatnonzero(np.abs(x - x[0]) > 0.1)[0])
+    stop = int(np.flatnonzero(np.abs(x - x[-1]) > 0.1)[-1]) + 1  # at rest from here on
+    a = hit - 3  # last seen at rest
+    tr.visible[a + 1:stop + 1, j] = False
+    tr.xy[a + 1:stop + 1, j] = np.nan
+    tr.box[a + 1:stop + 1, j] = np.nan
+    m = task.measure(case, tr)
+    assert m.notes["moved_unseen"] == {"block_1": [a, stop + 1]}
+    assert m.get("slide_block_1") == pytest.approx(abs(x[-1] - x[0]), abs=1e-6)
+    assert m.get("dcs_ball_1") == 1.0
+    assert not any(e.object == "block_1" and e.name == "collision" for e in m.events)
+    s = task.score(case, m)["momentum"]
+    assert s.status == "scored" and s.value == (1.0 if law == "true" else 0.0), s.reason  # (was "never moves")
 
 
 @pytest.mark.parametrize("shifts", [(-1.2, 0.7), (1.5, -1.5)])

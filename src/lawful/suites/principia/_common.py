@@ -211,16 +211,18 @@ def net_motion(p: np.ndarray) -> float:
 
 
 def record_dcs(m: Measurement, track: ObjectTrack, end: float | None, direction: float | np.ndarray = 1.0,
-               coord: np.ndarray | None = None, lost: int | None = None) -> None:
+               coord: np.ndarray | None = None, lost: int | None = None, cut: str | None = None) -> None:
     """Store ``dcs_<id>`` of one object over samples ``0 .. floor(end)`` and its state in ``notes['dcs_state']``.
 
     The set of moving steps and the verdict on an empty set follow the module docstring (noise
     measured on the whole track's ``coord``). ``lost``: the sample where the object was lost, when the window
     ends there instead of at its event: not seen moving before a loss is not "no motion", and a DCS in
     ``[0, DCS_THRESHOLD)`` over the part seen is not a fail (both unmeasurable; the partial DCS is kept in
-    ``notes['dcs_partial']``). A DCS at or above the gate, or below 0 (mostly the wrong way), stands.
+    ``notes['dcs_partial']``). A DCS at or above the gate, or below 0 (mostly the wrong way), stands. ``cut``: what
+    ended the window early, for the reasons (default: the object lost at sample ``lost``).
     """
     coord = track.y if coord is None else np.asarray(coord, float)
+    cut = cut or f"lost at sample {lost}"
     stop = len(coord) if end is None else int(min(math.floor(end), len(coord) - 1)) + 1
     states = m.notes.setdefault("dcs_state", {})
     if int(np.isfinite(coord[:stop]).sum()) < 2:
@@ -239,8 +241,8 @@ def record_dcs(m: Measurement, track: ObjectTrack, end: float | None, direction:
         # few noisy ones decide it (a CRF-35 copy's law-correct ball read 0.67 from three steps before it was lost);
         # mostly the wrong way (DCS < 0) is a fail on any part of the window
         m.notes.setdefault("dcs_partial", {})[track.id] = round(value, 4)
-        m.set(f"dcs_{track.id}", None, f"{track.id}: DCS {value:.2f} over samples 0-{stop - 1} only, lost at sample "
-              f"{lost} before its release window ends: too little of the window seen to fail it")
+        m.set(f"dcs_{track.id}", None, f"{track.id}: DCS {value:.2f} over samples 0-{stop - 1} only, {cut} before "
+              "its release window ends: too little of the window seen to fail it")
         states[track.id] = "not_visible"
         return
     if math.isfinite(value):
@@ -255,7 +257,7 @@ def record_dcs(m: Measurement, track: ObjectTrack, end: float | None, direction:
         states[track.id] = "too_noisy"
         return
     if lost is not None:  # (a CRF-35 copy: a ball lost at sample 3, before its launch, had "not moved")
-        m.set(f"dcs_{track.id}", None, f"{track.id} not seen moving before it is lost at sample {lost} (net "
+        m.set(f"dcs_{track.id}", None, f"{track.id} not seen moving before its window ends early, {cut} (net "
               f"{net:.1f} px, noise threshold {eps:.2f} px): direction not measurable")
         states[track.id] = "not_visible"
         return

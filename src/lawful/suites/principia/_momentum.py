@@ -162,8 +162,14 @@ class Momentum(PrincipiaTask):
                 slides[block] = None
                 m.set(f"slide_{block}", None, f"{block}: never seen")
                 continue
-            record_dcs(m, tracks[ball], hit)
-            if hit is None or not np.isfinite(dx).any():
+            unseen = None if hit is not None else _moved_unseen(dx, moved)
+            if unseen is None:
+                record_dcs(m, tracks[ball], hit)
+            else:  # struck while the block was out of sight: the window ends by the last sample it was seen at rest
+                a, b = unseen
+                m.notes.setdefault("moved_unseen", {})[block] = [a, b]
+                record_dcs(m, tracks[ball], a, lost=a, cut=f"{block} struck unseen between samples {a} and {b}")
+            if (hit is None and unseen is None) or not np.isfinite(dx).any():
                 slides[block] = None
                 last = int(np.flatnonzero(np.isfinite(x))[-1])
                 # lost for good before any motion showed (studio seed 7000: an olive block on a green floor lost while
@@ -172,7 +178,8 @@ class Momentum(PrincipiaTask):
                 m.set(f"slide_{block}", None, f"{block}: not seen from sample {last + 1} on, before it was seen to move"
                       if lost else f"{block}: never moves")
                 continue
-            add_event(m, tracks, block, "collision", hit)
+            if hit is not None:
+                add_event(m, tracks, block, "collision", hit)
             j = int(np.nanargmax(dx))
             slides[block] = float(dx[j])
             m.set(f"slide_{block}", slides[block])
@@ -191,6 +198,21 @@ class Momentum(PrincipiaTask):
     def _expected_order(self, case: Case, tracks: Tracks) -> tuple[str, str, str]:
         """``(block that must slide farther, the other, reason if it cannot be said)``."""
         raise NotImplementedError
+
+
+def _moved_unseen(dx: np.ndarray, moved: float) -> tuple[int, int] | None:
+    """``(a, b)`` where a block was last seen at rest (sample ``a``) and next seen past ``moved`` px from its rest
+    (sample ``b``) across a gap no crossing is read over (:data:`lawful.perceive.events.MAX_BRIDGED_GAP`), else None.
+
+    Studio seed 7200: a block lost at rest from sample 5 and found again, 39 px on, from sample 28; "never moves"
+    would have ended its ball's window nowhere, and the ball's bounce off the block then failed the DCS gate."""
+    seen = np.flatnonzero(np.isfinite(dx))
+    out = seen[dx[seen] > moved]
+    if not len(out) or out[0] == seen[0]:
+        return None
+    b = int(out[0])
+    a = int(seen[seen < b][-1])
+    return (a, b) if b - a > events.MAX_BRIDGED_GAP + 1 else None
 
 
 # ----------------------------------------------------------------------------- physics and drawing

@@ -2,7 +2,9 @@
 
 :func:`by_contrast` takes the pixels that mix the object's colour with the background's (the previous sample, or
 the window inpainted from around the object where it was) and locates a streak at its mid-exposure point; pixels
-that mix a shaded tone of the object's colour with the background count too (:func:`_shaded_mix`).
+that mix a shaded tone of the object's colour with the background count too (:func:`_shaded_mix`). Under a shaking
+camera the previous sample's window is registered onto this one's (:func:`_registered`) where that fits the
+window's ring better.
 """
 
 from __future__ import annotations
@@ -40,6 +42,43 @@ def _inpainted(img: np.ndarray, lo: tuple[int, int], hi: tuple[int, int]) -> np.
     return out
 
 
+def _background(prev: np.ndarray, hole, ring: np.ndarray, ring_of) -> tuple[np.ndarray, np.ndarray, float]:
+    """The background the object hid in this window (``prev``, the previous sample's) and the ring's deviations from
+    it: ``(bg, dev, median |dev|)``. The box ``hole`` is continued inwards from around it (a ramp or floor edge
+    running under the object goes on; a flat fill would make it look like the object's colour mixed in); a lighting
+    flicker or auto-exposure between the samples is undone by the ring's median ratio per channel (a 4 % studio
+    flicker doubled the noise, and hid a shaded half)."""
+    bg = _inpainted(prev, *hole)
+    bg *= np.median(ring / np.maximum(ring_of(bg), 1.0), 0).astype(np.float32)
+    dev = ring - ring_of(bg)
+    return bg, dev, float(np.median(np.linalg.norm(dev, axis=1)))
+
+
+def _registered(prev: np.ndarray, frame: np.ndarray, x0: int, y0: int, x1: int, y1: int, m: int = 3) -> np.ndarray:
+    """The window ``x0:x1, y0:y1`` of ``prev`` shifted onto ``frame``'s: the sub-pixel translation (at most ``m`` px)
+    that Gauss-Newton steps on the smoothed grey windows find (Lucas-Kanade), read from the pixels around the window
+    (a replicated border would enter its ring). A camera shake of a third of a pixel over a striped studio floor
+    made the previous sample's ring differ by 19 grey levels (the median), and a resting block was lost."""
+    h, w = prev.shape[:2]
+    a0, b0 = max(0, x0 - m), max(0, y0 - m)
+    around = np.ascontiguousarray(prev[b0:min(h, y1 + m), a0:min(w, x1 + m)])
+    size = (x1 - x0, y1 - y0)
+    grey = lambda img: cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_RGB2GRAY).astype(np.float32), (5, 5), 1.0)  # noqa: E731
+    g1, g0 = grey(np.ascontiguousarray(frame[y0:y1, x0:x1])), grey(around)
+    gx = cv2.Sobel(g1, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)  # (the template's gradients: inverse compositional)
+    gy = cv2.Sobel(g1, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+    A = np.array([[float((gx * gx).sum()), float((gx * gy).sum())], [float((gx * gy).sum()), float((gy * gy).sum())]])
+    shift = np.float32([[1, 0, a0 - x0], [0, 1, b0 - y0]])  # ``around``'s pixel -> the window's
+    if np.linalg.cond(A) < 1e4:
+        for _ in range(3):
+            e = g1 - cv2.warpAffine(g0, shift, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            d = np.linalg.solve(A, [float((gx * e).sum()), float((gy * e).sum())])
+            shift[:, 2] = np.clip(shift[:, 2] - d + [x0 - a0, y0 - b0], -m, m) + [a0 - x0, b0 - y0]
+            if abs(d).max() < 0.01:
+                break
+    return cv2.warpAffine(around, shift, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
 def _across(m: np.ndarray, origin: tuple[int, int], vel: tuple[float, float]) -> tuple[float, float, float] | None:
     """``(x, y, half)``: centroid (frame px) of mask ``m`` at ``origin`` and its half-extent across ``vel``."""
     ys, xs = np.nonzero(m)
@@ -57,7 +96,8 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
 
     The background of each pixel is the previous sample ``prev`` (the object has moved on; where
     it was, and without ``prev``, the median of the window's outer ring: the window is several
-    object sizes wide); the noise is the spread of the ring's differences from it. ``prev`` may be ``frame``
+    object sizes wide), as it is or shifted onto this frame, whichever its ring fits better; the noise is the
+    spread of the ring's differences from it. ``prev`` may be ``frame``
     itself (the first sample): the object's last box is then filled in from around it, and the noise is
     the spread of differences between neighbouring ring pixels. A pixel
     ``p = bg + alpha (c - bg) + e`` belongs to the object when its share ``alpha`` is at least
@@ -81,16 +121,13 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
     if prev is not None and prev.shape == frame.shape and not o.lost:
         bx0, by0, bx1, by1 = (int(v) for v in o.last_box)  # where the object was in ``prev``
         pad = 2 + int(0.25 * o.diam)
-        # the background it hid: continued inwards from around it (a ramp or floor edge running under the
-        # object goes on; a flat fill would make it look like the object's colour mixed in)
-        bg = _inpainted(prev[y0:y1, x0:x1], (max(0, by0 - pad - y0), max(0, bx0 - pad - x0)),
-                        (max(0, by1 + pad + 1 - y0), max(0, bx1 + pad + 1 - x0)))
-        # lighting flicker or auto-exposure between the samples: the ring's median ratio per channel brings the
-        # background to this frame's level (a 4 % studio flicker doubled the noise, and hid a shaded half)
-        bg *= np.median(ring / np.maximum(ring_of(bg), 1.0), 0).astype(np.float32)
-        dev = ring - ring_of(bg)
+        hole = (max(0, by0 - pad - y0), max(0, bx0 - pad - x0)), (max(0, by1 + pad + 1 - y0), max(0, bx1 + pad + 1 - x0))
         if prev is frame:  # the first sample, filled in where the object is: its ring is the frame's own, and the
+            bg = _background(frame[y0:y1, x0:x1], hole, ring, ring_of)[0]
             dev = np.diff(ring, axis=0) / np.float32(math.sqrt(2))  # noise shows between neighbouring ring pixels
+        else:  # prev as it is, or registered onto this frame (a shaking camera), whichever the ring fits better
+            bg, dev = min((_background(c, hole, ring, ring_of) for c in (
+                prev[y0:y1, x0:x1], _registered(prev, frame, x0, y0, x1, y1))), key=lambda c: c[2])[:2]
     else:
         bg = med = np.median(ring, 0)
         dev = ring - med

@@ -19,7 +19,10 @@ block's centroid from its first-frame position. Which ball starts higher: smalle
 centroid ``y``. Block masses: ``known['mass']`` of the objects when both are given, else
 ``(side)^3`` from the case's first-frame boxes (same material).
 DCS window per ball: release → the first frame its block has moved from its resting position
-(median of its first 3 samples) by 1.5 px or by more than its measured noise allows (the collision).
+(median of its first 3 samples) by 1.5 px or by more than its measured noise allows (the collision); where the
+block was struck out of sight (last seen at rest, next seen moved, across a gap no crossing is read over), the
+window ends at its last sample at rest (a partial window, ``notes['moved_unseen']``) and the slide is the largest
+displacement seen.
 
 Objects ``ball_1``, ``ball_2``, ``block_1``, ``block_2``; nothing else needed in ``case.known``.
 """

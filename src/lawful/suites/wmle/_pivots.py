@@ -56,7 +56,6 @@ from lawful.tracks import Tracks
 from lawful.world.scenes.pivots import rot
 
 MIN_RUN_SAMPLES, MIN_RUN_S = 4, 0.3
-NOISE_FLOOR_MIN_PX = pnoise.MASK_EDGE_PX
 # Box-derived edges only within 10° of an axis: mask corners of a turned block are rounded off by
 # blur and chroma subsampling, which shortens the box of a tilted block by ~2 px a side.
 BOX_EDGE_MIN_COS2 = math.cos(math.radians(20.0))
@@ -228,7 +227,7 @@ def edge_pivot_measurement(case: Case, tracks: Tracks, oid: str = "block") -> Me
         m.notes["unresolved"] = "block not tracked from the first frame"
         return m
     px = tracks.case_px_per_tracked_px(case.width)
-    noise = max(NOISE_FLOOR_MIN_PX * px, jitter_px(np.where(vis[:, None], tr.xy, np.nan)))
+    noise = max(pnoise.mask_edge(tracks, case.width), jitter_px(np.where(vis[:, None], tr.xy, np.nan)))
     sd, why, m.notes["frame"] = frame_error(tracks.meta.get("camera") or {}, t, tr.xy, tr.box, tr.area, vis,
                                            noise, px)
     if why:

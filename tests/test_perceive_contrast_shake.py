@@ -1,7 +1,10 @@
 """An object found by contrast against the previous sample keeps being found under a sub-pixel camera shake over
-a finely textured floor (studio momentum_mass seed 7200: a resting block lost for 23 samples)."""
+a finely textured floor (studio momentum_mass seed 7200: a resting block lost for 23 samples), and when it is larger
+than its window's margin (seed 7400: lost from sample 1 on)."""
 
 from __future__ import annotations
+
+import sys
 
 import cv2
 import numpy as np
@@ -68,3 +71,18 @@ def test_registration_recovers_the_shift(shift):
     rms = lambda a: float(np.sqrt(np.mean((frame[y0:y1, x0:x1].astype(float) - a) ** 2)))  # noqa: E731
     plain = rms(prev[y0:y1, x0:x1].astype(float))
     assert rms(reg) < 4.0 < 10 < plain, (rms(reg), plain)
+
+
+@pytest.mark.parametrize("side", [30.0, 44.0, 60.0])
+def test_a_large_resting_block_is_found_against_a_ring_outside_its_filled_box(side, monkeypatch):
+    """A resting object's window is a fifth of its size wider than it (and 4 px), its last box is filled in padded by
+    2 px and a quarter of its size: from ~30 px on the padding reached the window's ring, the background and noise were
+    read from a fill of nothing (44 levels of "noise" on studio momentum_mass seed 7400) and the block was lost. The
+    window now reaches past the filled box by the ring and the inpainting's reach; the block is found where it is."""
+    monkeypatch.setattr(sys.modules[__name__], "SIDE", side)
+    rng = np.random.default_rng(2)
+    frame, prev = _render(0, 0, rng), _render(0, 0, rng)
+    got = _find(frame, prev)
+    assert got is not None, side
+    assert np.hypot(got.xy[0] - CENTRE[0] + 0.5, got.xy[1] - CENTRE[1] + 0.5) < 0.1  # (pixel centres at integers)
+    assert abs(got.area - side * side) < 0.06 * side * side

@@ -112,15 +112,24 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
         return None
     h, w = frame.shape[:2]
     x0, y0, x1, y1 = o.window(w, h, 2.0)  # a margin of a step past the last (blurred) box
+    filled = prev is not None and prev.shape == frame.shape and not o.lost
+    if filled:  # where the object was in ``prev``, padded, is filled in from around it
+        bx0, by0, bx1, by1 = (int(v) for v in o.last_box)
+        pad = 2 + int(0.25 * o.diam)
+        # the window's ring (its outer 2 px: the noise, the flicker) lies outside that box, the inpainting's reach
+        # between: a resting object's window is only a fifth of its size wider than it, less than the padding from
+        # ~40 px on, and a ring filled in from nothing measured 44 levels of "noise" (studio momentum_mass seed 7400:
+        # a teal block on a green floor, lost from sample 1 on)
+        m = pad + 2 + _INPAINT_R
+        x0, y0 = min(x0, max(0, bx0 - m)), min(y0, max(0, by0 - m))
+        x1, y1 = max(x1, min(w, bx1 + m + 1)), max(y1, min(h, by1 + m + 1))
     if x1 - x0 < 8 or y1 - y0 < 8:
         return None
     crop = frame[y0:y1, x0:x1].astype(np.float32)
     ring_of = lambda a: np.concatenate([a[:2].reshape(-1, 3), a[-2:].reshape(-1, 3),  # noqa: E731
                                         a[:, :2].reshape(-1, 3), a[:, -2:].reshape(-1, 3)])
     ring = ring_of(crop)
-    if prev is not None and prev.shape == frame.shape and not o.lost:
-        bx0, by0, bx1, by1 = (int(v) for v in o.last_box)  # where the object was in ``prev``
-        pad = 2 + int(0.25 * o.diam)
+    if filled:
         hole = (max(0, by0 - pad - y0), max(0, bx0 - pad - x0)), (max(0, by1 + pad + 1 - y0), max(0, bx1 + pad + 1 - x0))
         if prev is frame:  # the first sample, filled in where the object is: its ring is the frame's own, and the
             bg = _background(frame[y0:y1, x0:x1], hole, ring, ring_of)[0]

@@ -354,6 +354,44 @@ def test_a_block_struck_while_unseen_still_gives_its_slide(law):
     assert s.status == "scored" and s.value == (1.0 if law == "true" else 0.0), s.reason  # (was "never moves")
 
 
+@pytest.mark.parametrize("law", ["true", "anti"])
+def test_a_block_lost_for_good_before_it_is_seen_to_stop_gives_no_slide(law):
+    """Studio momentum_mass seed 7400: a block seen at rest for 4 samples, jittering 1.7 px, then lost to the end. The
+    jitter read as its slide, and both clips scored 1. A block lost for good before its ball reached it, or mid-slide,
+    has no known slide; one seen at its farthest point for STOP_SAMPLES samples before it is lost keeps its slide."""
+    task = SUITE.task("momentum_mass")
+    case, _ = task.make_case(0, 8)
+    k = case.known
+    t = np.arange(int(round(case.duration * case.fps))) / case.fps
+    poses = _momentum._poses(k, t, law)
+    tr = tracks_from(case, {o: p[:, :2] for o, p in poses.items()}, t)
+    j = tr.ids.index("block_2")
+    x = poses["block_2"][:, 0]
+    hit = int(np.flatnonzero(np.abs(x - x[0]) > 0.1)[0])
+    stop = int(np.flatnonzero(np.abs(x - x[-1]) > 0.1)[-1]) + 1  # at rest from here on
+
+    def lost_after(last: int, jitter: float = 0.0):
+        got = tracks_from(case, {o: p[:, :2] for o, p in poses.items()}, t)
+        got.xy[1:last + 1:2, j, 0] += jitter
+        for a in (got.xy, got.box):
+            a[last + 1:, j] = np.nan
+        got.visible[last + 1:, j] = False
+        return task.measure(case, got)
+
+    m = lost_after(3, jitter=1.7)  # jittering at rest, lost long before the hit
+    assert m.get("slide_block_2") is None
+    assert m.missing["slide_block_2"] == ("block_2: not seen from sample 4 on, before its ball was seen to reach it: its "
+                                          "slide is not known")
+    assert task.score(case, m)["momentum"].status == "unmeasurable"
+    mid = (hit + stop) // 2  # lost while sliding: the slide seen is only part of it
+    assert lost_after(mid).missing["slide_block_2"] == (f"block_2: not seen from sample {mid + 1} on, and it was not seen "
+                                                        f"to stop before: its slide is not known")
+    seen = lost_after(stop + _momentum.STOP_SAMPLES)  # seen stopped: lost afterwards, the slide is known
+    assert seen.get("slide_block_2") == pytest.approx(lost_after(len(t) - 1).get("slide_block_2"), abs=0.05)
+    assert seen.get("slide_block_2") == pytest.approx(abs(x[-1] - x[0]), abs=0.2)  # (smoothed: 0.13 px over)
+    assert task.score(case, seen)["momentum"].value == (1.0 if law == "true" else 0.0)
+
+
 @pytest.mark.parametrize("shifts", [(-1.2, 0.7), (1.5, -1.5)])
 def test_a_steady_offset_of_the_mask_edge_does_not_move_the_arrival(shifts):
     """The tracked lower edge sits a steady offset off the silhouette (a studio tube's ~1 px above, a solid's

@@ -27,7 +27,7 @@ from lawful.perceive.segment import (
 )
 
 CONVEX_SHAPES = {"sphere", "block", "cylinder", "hollow_cylinder", "cone", "bob"}
-WEAK_COVERAGE = 0.8  # an object whose colour model holds less of its own pixels is found by contrast
+WEAK_COVERAGE = 0.8  # an object whose colour model holds less of its own pixels: by contrast where colour fails
 PATCH_SHARE = 0.5  # a background patch this share of an object's diameter across can be taken for (part of) it
 OWN_QUANTILE = 0.9  # the colour threshold never drops below this quantile of the object's own pixels
 
@@ -193,7 +193,7 @@ def lookalikes(objs: list[Tracked], feat: FrameFeatures) -> list[Tracked]:
 
 def colour_groups(objs: list[Tracked]) -> list[list[Tracked]]:
     """Objects whose colours cannot be told apart share a group (identity then comes from
-    motion); an object found by contrast (:attr:`Tracked.weak`) is a group of its own."""
+    motion); an object its colour model holds only in part (:attr:`Tracked.weak`) is a group of its own."""
     groups: list[list[Tracked]] = []
     for o in objs:
         for g in groups:

@@ -144,7 +144,7 @@ class Tracked:
     exposure: float = 0.0  # blur length / speed measured on streaks (0: no blur seen)
     rgb: tuple[float, float, float] | None = None  # mean colour of the object's pixels (0-255)
     shade: tuple[float, float] | None = None  # tones of its first unblurred sighting, multiples of ``rgb`` (shade_range)
-    weak: bool = False  # colour barely separates it from its surroundings: found by contrast
+    weak: bool = False  # its colour model holds a part of it: a group of its own, by contrast where colour fails
     last_box: tuple = (0, 0, -1, -1)  # box (inclusive, tracking px) of the last measurement
     area_dev: float = 0.05  # running mean of |area / ref_area - 1| of unblurred samples
     major: float = 0.0  # spreads (px) of the first-frame blob along and across its long axis (``spreads``)

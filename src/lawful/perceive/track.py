@@ -13,7 +13,9 @@ its case box or mask (or near its case colour: :mod:`lawful.perceive.first_frame
    and only inside the case's ``roi`` / outside its ``exclude`` boxes;
 2. assigns components by position and blur-aware area, bounds blobs grown along a string or
    wall, and finds what the colour mask misses (a pale blur streak, a grey object) by contrast
-   against the local background (:mod:`lawful.perceive.associate`);
+   against the local background (:mod:`lawful.perceive.associate`; an object whose colour model holds under
+   :data:`~lawful.perceive.first_frame.WEAK_COVERAGE` of its pixels is a group of its own, its colour's blob looked
+   for first);
 3. records centroid (mid-exposure for a blur streak), box, area and, when asked, the angle of a
    contrasting marker;
 4. optionally estimates camera motion (:mod:`lawful.perceive.camera`), keeping the objects' boxes out
@@ -73,8 +75,11 @@ def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndar
         if all(f is not None for f in same):
             found.update((o.j, f) for o, f in zip(g, same))
             continue
-        if g[0].weak:
-            f = by_contrast(g[0], frame, regions, prev)
+        if g[0].weak:  # its colour's blob first, as it holds a constant part of the object (a cube's two lit faces
+            # of three); by contrast where it is not found (studio momentum blocks on floors of a near colour, 0.795 of
+            # their pixels in their model: found by contrast alone, they jittered 1-2 px at rest and were lost)
+            f = step_group(g, frame, angles, regions, prev=prev)[g[0].j]
+            f = f if f is not None else by_contrast(g[0], frame, regions, prev)
             if f is None and first:  # its window's ring spans surfaces (a ramp's edge), so their median is none of
                 f = by_contrast(g[0], frame, regions, frame)  # them: the background it hides, filled from around it
             got = {g[0].j: f}

@@ -392,6 +392,40 @@ def test_a_block_lost_for_good_before_it_is_seen_to_stop_gives_no_slide(law):
     assert task.score(case, seen)["momentum"].value == (1.0 if law == "true" else 0.0)
 
 
+@pytest.mark.parametrize("law", ["true", "anti"])
+def test_a_block_lost_mid_slide_decides_the_order_only_past_the_other_slide(law):
+    """A block that leaves the view mid-slide (a 10 % zoom on studio momentum_height seed 1000: 120 px seen, the other
+    slid 68) slid at least as far as it was seen: where that already settles the order, it is scored; else not."""
+    task = SUITE.task("momentum_mass")
+    case, _ = task.make_case(0, 8)
+    t = np.arange(int(round(case.duration * case.fps))) / case.fps
+    poses = _momentum._poses(case.known, t, law)
+    full = task.measure(case, tracks_from(case, {o: p[:, :2] for o, p in poses.items()}, t))
+    first = full.notes["farther"]
+    second = next(b for b in _momentum.BLOCKS if b != first)
+    far = second if law == "anti" else first  # the block that really slides farther in this clip
+    near_slide = full.get(f"slide_{first if far == second else second}")
+    x = poses[far][:, 0]
+    dx = np.abs(x - x[0])
+    moving = np.abs(np.diff(x)) > 0.5
+
+    def lost_at(last: int):
+        got = tracks_from(case, {o: p[:, :2] for o, p in poses.items()}, t)
+        j = got.ids.index(far)
+        for a in (got.xy, got.box):
+            a[last + 1:, j] = np.nan
+        got.visible[last + 1:, j] = False
+        return task.measure(case, got)
+
+    past = int(np.flatnonzero(moving & (dx[1:] > near_slide + 5))[0])  # still sliding, past the other's whole slide
+    m = lost_at(past)
+    assert m.get(f"slide_{far}") is None and m.notes["slide_at_least"] == {far: pytest.approx(m.get("F1" if far == first else "F2"))}
+    s = task.score(case, m)["momentum"]
+    assert s.status == "scored" and s.value == (1.0 if law == "true" else 0.0)
+    short = int(np.flatnonzero(moving & (dx[1:] > 5) & (dx[1:] < near_slide - 5))[0])  # lost before it got that far
+    assert task.score(case, lost_at(short))["momentum"].status == "unmeasurable"
+
+
 @pytest.mark.parametrize("shifts", [(-1.2, 0.7), (1.5, -1.5)])
 def test_a_steady_offset_of_the_mask_edge_does_not_move_the_arrival(shifts):
     """The tracked lower edge sits a steady offset off the silhouette (a studio tube's ~1 px above, a solid's

@@ -6,7 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lawful.perceive.noise import mask_edge
 from lawful.suites.wmle.common import count_jumps, measure_consistency, steady_visible
+from lawful.suites.wmle.consistency import touching
 from lawful.tracks import Tracks
 
 FPS = 24.0
@@ -181,3 +183,21 @@ def test_jumps_counted_at_once_are_the_rule_applied_to_each_sighting():
         assert count_jumps(SimpleNamespace(xy=xy, t=t), seen, sig) == want
         total += want
     assert total > 100  # sightings on both sides of the rule
+
+
+def test_a_struck_object_set_moving_in_one_sample_is_no_jump():
+    """Studio P6 seed 7500: a block sliding down into one at rest moved it 3.9 px in one sample, and the lawful clip's
+    C fell to 75. Where the two boxes touch the miss is a collision; the same step with the other far away is a jump."""
+    n = 30
+    t = np.arange(n) / 25.0
+    rest = np.tile([100.0, 50.0], (n, 1))
+    rest[12:] += [-3.9, 0.0]  # struck at sample 12, stopped at once
+    for far, want in ((False, 0), (True, 1)):
+        x = 116.1 + 8 * np.maximum(0, 12 - np.arange(n)) + (300.0 if far else 0.0)  # slides in, stops on it
+        slider = np.stack([x, np.full(n, 50.0)], 1)
+        tr = Tracks.from_positions(t, {"rest": rest.T, "slider": slider.T}, radius=10.0)
+        contact = touching(tr, "rest", 2 * mask_edge(tr))
+        assert contact[12] != far
+        seen = np.arange(n)
+        assert count_jumps(tr["rest"], seen, 0.1, contact=contact) == want
+        assert count_jumps(tr["rest"], seen, 0.1) == 1  # (the miss itself)

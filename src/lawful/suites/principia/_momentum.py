@@ -239,12 +239,13 @@ def _bounded(slides: dict, at_least: dict, first: str, second: str, m: Measureme
     had already reached it (the order fails). ``notes['slide_at_least']`` records it."""
     a, b = slides[first], slides[second]
     if a is None and b is not None and at_least.get(first, -math.inf) > b:
-        slides[first] = at_least[first]
+        k = first
     elif b is None and a is not None and at_least.get(second, -math.inf) >= a:
-        slides[second] = at_least[second]
+        k = second
     else:
         return
-    m.notes["slide_at_least"] = {k: v for k, v in at_least.items() if slides[k] == v}
+    slides[k] = at_least[k]
+    m.notes["slide_at_least"] = {k: at_least[k]}
 
 
 def _moved_unseen(dx: np.ndarray, moved: float) -> tuple[int, int] | None:

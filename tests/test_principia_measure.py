@@ -326,26 +326,39 @@ def test_a_block_lost_before_it_moves_is_not_said_to_never_move():
     assert task.measure(case, tr).missing["slide_block_2"] == "block_2: never moves"
 
 
+def _momentum_clip(law: str):
+    """momentum_mass case 8 drawn as ``law`` says: ``(task, case, sample times, poses)``."""
+    task = SUITE.task("momentum_mass")
+    case, _ = task.make_case(0, 8)
+    t = np.arange(int(round(case.duration * case.fps))) / case.fps
+    return task, case, t, _momentum._poses(case.known, t, law)
+
+
+def _hidden(case: Case, poses: dict, t: np.ndarray, block: str, hide: slice) -> Tracks:
+    """Tracks of the drawn poses with ``block`` not seen over the samples ``hide``."""
+    tr = tracks_from(case, {o: p[:, :2] for o, p in poses.items()}, t)
+    j = tr.ids.index(block)
+    for a in (tr.xy, tr.box):
+        a[hide, j] = np.nan
+    tr.visible[hide, j] = False
+    return tr
+
+
+def _hit_and_stop(x: np.ndarray) -> tuple[int, int]:
+    """The first sample a block has left its rest, and the first it is at rest again for good."""
+    return int(np.flatnonzero(np.abs(x - x[0]) > 0.1)[0]), int(np.flatnonzero(np.abs(x - x[-1]) > 0.1)[-1]) + 1
+
+
 @pytest.mark.parametrize("law", ["true", "anti"])
 def test_a_block_struck_while_unseen_still_gives_its_slide(law):
     """Studio momentum_mass seed 7200: block_1 lost at rest before its ball arrived and found again, 39 px on, once it
     had stopped. It was said to "never move", the ball's window ran past its bounce off the block, and the lawful
     clip failed the DCS gate. The slide is the seen rest's, the window ends where the block was last seen at rest."""
-    task = SUITE.task("momentum_mass")
-    case, _ = task.make_case(0, 8)
-    k = case.known
-    t = np.arange(int(round(case.duration * case.fps))) / case.fps
-    poses = _momentum._poses(k, t, law)
-    tr = tracks_from(case, {o: p[:, :2] for o, p in poses.items()}, t)
-    j = tr.ids.index("block_1")
+    task, case, t, poses = _momentum_clip(law)
     x = poses["block_1"][:, 0]
-    hit = int(np.flatnonzero(np.abs(x - x[0]) > 0.1)[0])
-    stop = int(np.flatnonzero(np.abs(x - x[-1]) > 0.1)[-1]) + 1  # at rest from here on
+    hit, stop = _hit_and_stop(x)
     a = hit - 3  # last seen at rest
-    tr.visible[a + 1:stop + 1, j] = False
-    tr.xy[a + 1:stop + 1, j] = np.nan
-    tr.box[a + 1:stop + 1, j] = np.nan
-    m = task.measure(case, tr)
+    m = task.measure(case, _hidden(case, poses, t, "block_1", slice(a + 1, stop + 1)))
     assert m.notes["moved_unseen"] == {"block_1": [a, stop + 1]}
     assert m.get("slide_block_1") == pytest.approx(abs(x[-1] - x[0]), abs=1e-6)
     assert m.get("dcs_ball_1") == 1.0
@@ -359,23 +372,13 @@ def test_a_block_lost_for_good_before_it_is_seen_to_stop_gives_no_slide(law):
     """Studio momentum_mass seed 7400: a block seen at rest for 4 samples, jittering 1.7 px, then lost to the end. The
     jitter read as its slide, and both clips scored 1. A block lost for good before its ball reached it, or mid-slide,
     has no known slide; one seen at its farthest point for STOP_SAMPLES samples before it is lost keeps its slide."""
-    task = SUITE.task("momentum_mass")
-    case, _ = task.make_case(0, 8)
-    k = case.known
-    t = np.arange(int(round(case.duration * case.fps))) / case.fps
-    poses = _momentum._poses(k, t, law)
-    tr = tracks_from(case, {o: p[:, :2] for o, p in poses.items()}, t)
-    j = tr.ids.index("block_2")
+    task, case, t, poses = _momentum_clip(law)
     x = poses["block_2"][:, 0]
-    hit = int(np.flatnonzero(np.abs(x - x[0]) > 0.1)[0])
-    stop = int(np.flatnonzero(np.abs(x - x[-1]) > 0.1)[-1]) + 1  # at rest from here on
+    hit, stop = _hit_and_stop(x)
 
     def lost_after(last: int, jitter: float = 0.0):
-        got = tracks_from(case, {o: p[:, :2] for o, p in poses.items()}, t)
-        got.xy[1:last + 1:2, j, 0] += jitter
-        for a in (got.xy, got.box):
-            a[last + 1:, j] = np.nan
-        got.visible[last + 1:, j] = False
+        got = _hidden(case, poses, t, "block_2", slice(last + 1, None))
+        got.xy[1:last + 1:2, got.ids.index("block_2"), 0] += jitter
         return task.measure(case, got)
 
     m = lost_after(3, jitter=1.7)  # jittering at rest, lost long before the hit
@@ -396,10 +399,7 @@ def test_a_block_lost_for_good_before_it_is_seen_to_stop_gives_no_slide(law):
 def test_a_block_lost_mid_slide_decides_the_order_only_past_the_other_slide(law):
     """A block that leaves the view mid-slide (a 10 % zoom on studio momentum_height seed 1000: 120 px seen, the other
     slid 68) slid at least as far as it was seen: where that already settles the order, it is scored; else not."""
-    task = SUITE.task("momentum_mass")
-    case, _ = task.make_case(0, 8)
-    t = np.arange(int(round(case.duration * case.fps))) / case.fps
-    poses = _momentum._poses(case.known, t, law)
+    task, case, t, poses = _momentum_clip(law)
     full = task.measure(case, tracks_from(case, {o: p[:, :2] for o, p in poses.items()}, t))
     first = full.notes["farther"]
     second = next(b for b in _momentum.BLOCKS if b != first)
@@ -408,14 +408,7 @@ def test_a_block_lost_mid_slide_decides_the_order_only_past_the_other_slide(law)
     x = poses[far][:, 0]
     dx = np.abs(x - x[0])
     moving = np.abs(np.diff(x)) > 0.5
-
-    def lost_at(last: int):
-        got = tracks_from(case, {o: p[:, :2] for o, p in poses.items()}, t)
-        j = got.ids.index(far)
-        for a in (got.xy, got.box):
-            a[last + 1:, j] = np.nan
-        got.visible[last + 1:, j] = False
-        return task.measure(case, got)
+    lost_at = lambda last: task.measure(case, _hidden(case, poses, t, far, slice(last + 1, None)))  # noqa: E731
 
     past = int(np.flatnonzero(moving & (dx[1:] > near_slide + 5))[0])  # still sliding, past the other's whole slide
     m = lost_at(past)

@@ -11,8 +11,9 @@ Reading: one region probe (``blobs``, the two largest components of the drop col
 the drops' stage, stated by the case (``known["stage"]``). Pre-contact frames: both components read and
 at least ``CONTACT_GUARD`` frames before the first single-component frame (a blurred gap can bridge a
 frame early). Settled frames: single-component frames after the last one whose equivalent radius departs
-from the final median by more than ``k·σ_r`` (``σ_r`` the radius series' measured noise, at least that of a
-digitised outline's area: its ~``2πr`` boundary pixels each in or out with a uniform error of variance 1/12,
+from the final median by more than ``k·σ_r`` (``σ_r`` the radius series' measured noise, at least the last quarter's
+own scatter about its straight line, an outline that wobbles more slowly than the noise fit follows, and at least
+that of a digitised outline's area: its ~``2πr`` boundary pixels each in or out with a uniform error of variance 1/12,
 so ``σ_A = √(2πr/12)`` px² and ``σ_r = σ_A / (2πr) = 1/√(24πr)`` px — a still drop's area flickers by that
 much through a codec; ``k`` for the false-alarm rate ``noise.FALSE_ALARM``); at least ``MIN_FRAMES`` of each, else an operational zero.
 Radii: the equivalent-area radius ``√(A/π)`` of each component, median over the frames (a circle fit

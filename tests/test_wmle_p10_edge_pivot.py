@@ -101,6 +101,33 @@ def test_hand_made_rotation(law):
     assert got.value == pytest.approx(q(expected_E, 0.02), abs=1e-6)
 
 
+def test_contact_gap_is_read_off_the_box_bottom():
+    """A 3-D view shifts the mask's centroid with the pose (a visible top face): the centroid runs 6 px along the
+    turn, ahead of the rigid body's, while the silhouette's lowest point stays on the floor. The gap is read off
+    the box's bottom, so the contact holds (posed from the centroid, it read e_contact 0.065). A block that lifts
+    off by 8 px mid-turn shows in the box."""
+    task = EdgePivotRotation()
+    case, _ = task.make_case(0, 7)
+    k = case.known
+    t = np.arange(case.n_frames) * case.duration / case.n_frames
+    phi = tilt(k, t)
+    tr = _block_tracks(case, t, phi, np.zeros_like(t))
+    p0 = np.array([k["pivot_x"], k["ground_y"]])
+    rel = tr.xy[:, 0] - p0
+    along = np.stack([-rel[:, 1], rel[:, 0]], 1) / np.hypot(*rel.T)[:, None]  # the turn's direction at the centroid
+    tr.xy[:, 0] += 6.0 * np.sin(phi)[:, None] * along
+    m = task.measure(case, tr)
+    assert m.get("e_contact") == 0.0 and m.get("e_pivot") == pytest.approx(0.0, abs=1e-9)
+    assert m.notes["gap_px_p95"] == pytest.approx(0.0, abs=1e-9)
+    hop = np.where((phi > 0.4) & (phi < 1.2), 8.0, 0.0)
+    tr.box[:, 0, 1] -= hop
+    tr.box[:, 0, 3] -= hop
+    tr.xy[:, 0, 1] -= hop
+    m = task.measure(case, tr)
+    diag = math.hypot(tr.box[0, 0, 2] - tr.box[0, 0, 0] + 1, tr.box[0, 0, 3] - tr.box[0, 0, 1] + 1)
+    assert m.get("e_contact") == pytest.approx((8.0 - 2 * m.get("noise_floor_px")) / diag, rel=1e-6)
+
+
 def test_reference_and_twin_end_to_end(tmp_path):
     task = EdgePivotRotation()
     case, _ = task.make_case(1, 1001)

@@ -21,14 +21,14 @@ import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from lawful.perceive.objects import _FAR, GROWTH, THIN, Found, Regions, Tracked, minor_spread, shade_range
+from lawful.perceive.objects import _FAR, FRAGMENT_EXTENT, GROWTH, THIN, Found, Regions, Tracked, minor_spread, \
+    shade_range
 from lawful.perceive.blob import RIM_SHAPES, measure, rim_centre
 from lawful.perceive.contrast import _across, by_contrast
 from lawful.perceive.segment import components, to_features
 
 _K3 = np.ones((3, 3), np.uint8)
 MAX_GROW = 9.0  # widest window margin tried, relative to the first
-FRAGMENT_EXTENT = 1.15  # merged fragments must fit in this times the object's size (+2 px)
 OVERLONG = 1.5  # a blob reaching past this times the object's last size (+2 px and its blur) runs along something
 
 

@@ -31,6 +31,7 @@ STILL_LEVELS = 8  # largest change of any pixel (0-255) around an object at rest
 WINDOW_MARGIN, STEP_SHARE = 0.1, 0.5
 ACC_FLOOR = 0.02  # least acceleration (object diameters per sample²) assumed for a lost object
 ACC_MEMORY = 0.9  # decay per sample of the largest velocity change seen
+FRAGMENT_EXTENT = 1.15  # fragments of one object merged must fit in this times its size (+2 px)
 GROWTH = 1.6  # a blob larger than this times the largest expected area is not (only) the object
 THIN = 0.5  # a blob thinner (minor-axis spread) than this share of the object's own is not the whole object
 _FAR = 1e6  # cost of a blob an object may not take

@@ -151,10 +151,13 @@ def _keep_out_patches(o: Tracked, got, feat: FrameFeatures, boxes) -> None:
 
 MAX_DECOYS = 4  # look-alikes followed per object
 DECOY_SHAPE = (0.6, 1.6)  # a look-alike's spreads across / along its axis, relative to the object's
+# a look-alike's area under the object's colour model, relative to the object's: one lit otherwise (a highlight, a
+# dark rim) shows a ring of a third of it (studio drop seed 7000: 60 of 170 px)
+DECOY_AREA = (0.25, 2.5)
 
 
 def lookalikes(objs: list[Tracked], feat: FrameFeatures) -> list[Tracked]:
-    """Look-alikes in the first frame: blobs of an object's colour, about its area (0.4-2.5x) and its
+    """Look-alikes in the first frame: blobs of an object's colour, about its area (:data:`DECOY_AREA`) and its
     shape (:data:`DECOY_SHAPE`) that belong to no object of the case. Each is followed like an object of the same colour group, so that
     when the object passes or lands beside it, association has a rival and the object's identity
     comes from motion instead of the nearest same-coloured blob. They are left out of the tracks."""
@@ -171,7 +174,7 @@ def lookalikes(objs: list[Tracked], feat: FrameFeatures) -> list[Tracked]:
         for k in np.argsort(-stats[1:, 4]) + 1 if n > 1 else []:
             x, y, bw, bh, area = (int(v) for v in stats[k])
             cx, cy = float(cents[k][0]), float(cents[k][1])
-            if not 0.4 * o.ref_area <= area <= 2.5 * o.ref_area:
+            if not DECOY_AREA[0] * o.ref_area <= area <= DECOY_AREA[1] * o.ref_area:
                 continue
             major, minor = spreads((labels[y:y + bh, x:x + bw] == k).view(np.uint8))
             if not (DECOY_SHAPE[0] * o.minor <= minor <= DECOY_SHAPE[1] * o.minor and major <= DECOY_SHAPE[1] * o.major):

@@ -21,8 +21,7 @@ import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from lawful.perceive.objects import _FAR, FRAGMENT_EXTENT, GROWTH, THIN, Found, Regions, Tracked, minor_spread, \
-    shade_range
+from lawful.perceive.objects import _FAR, GROWTH, THIN, Found, Regions, Tracked, minor_spread, shade_range
 from lawful.perceive.blob import RIM_SHAPES, measure, rim_centre
 from lawful.perceive.contrast import _across, by_contrast
 from lawful.perceive.segment import components, to_features
@@ -231,8 +230,7 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
             fx, fy, fw, fh, fa = st[kk]
             ux = max(x + bw, fx + fw) - min(x, fx)
             uy = max(y + bh, fy + fh) - min(y, fy)
-            if (ux <= FRAGMENT_EXTENT * o.size[0] + 2 and uy <= FRAGMENT_EXTENT * o.size[1] + 2
-                    and fa + ak < 1.5 * o.expected_area()):
+            if o.holds(ux, uy) and fa + ak < 1.5 * o.expected_area():
                 keep.append(kk)
         if len(keep) > 1:
             xs0, ys0 = min(st[q][0] for q in keep), min(st[q][1] for q in keep)

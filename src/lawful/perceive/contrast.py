@@ -14,7 +14,7 @@ import math
 import cv2
 import numpy as np
 
-from lawful.perceive.objects import _FAR, FRAGMENT_EXTENT, Found, Regions, Tracked, moments2
+from lawful.perceive.objects import _FAR, Found, Regions, Tracked, moments2
 from lawful.perceive.blob import BORDER_CUT, RIM_SHAPES, rim_xy
 from lawful.perceive.segment import components
 
@@ -267,14 +267,14 @@ def _pick(o: Tracked, stats: np.ndarray, cents: np.ndarray, x0: int, y0: int, re
 
 
 def _within_size(o: Tracked, stats: np.ndarray, k: int) -> list[int]:
-    """Other components whose box joined with component ``k``'s fits in the object's size (``FRAGMENT_EXTENT``
-    times it, +2 px): pieces of it split by a line across it."""
+    """Other components whose box joined with component ``k``'s fits in the object's size (:meth:`Tracked.holds`):
+    pieces of it split by a line across it."""
     x0, y0 = stats[1:, 0], stats[1:, 1]
     x1, y1 = x0 + stats[1:, 2], y0 + stats[1:, 3]
     kx0, ky0, kw, kh = stats[k, :4]
     ux = np.maximum(x1, kx0 + kw) - np.minimum(x0, kx0)
     uy = np.maximum(y1, ky0 + kh) - np.minimum(y0, ky0)
-    ok = (ux <= FRAGMENT_EXTENT * o.size[0] + 2) & (uy <= FRAGMENT_EXTENT * o.size[1] + 2) & (stats[1:, 4] >= 3)
+    ok = o.holds(ux, uy) & (stats[1:, 4] >= 3)
     return [int(j) + 1 for j in np.nonzero(ok)[0] if int(j) + 1 != k]
 
 

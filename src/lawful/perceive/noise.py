@@ -87,6 +87,12 @@ def residuals(signal, window: int = WINDOW, degree: int = DEGREE) -> np.ndarray:
     return out
 
 
+def robust_sd(x) -> float:
+    """Standard deviation of ``x`` from its median absolute deviation (outliers barely move it)."""
+    x = np.asarray(x, float)
+    return MAD_TO_STD * float(np.median(np.abs(x - np.median(x))))
+
+
 def sigma(signal, window: int = WINDOW, degree: int = DEGREE, min_samples: int = 5) -> float:
     """Noise standard deviation (signal units) of a 1-D signal ``[T]``; NaN with < ``min_samples`` residuals."""
     r = residuals(signal, window, degree)

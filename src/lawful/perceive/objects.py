@@ -242,6 +242,11 @@ class Tracked:
         lo = self.ref_area * self.diam / (self.diam + hi_b)
         return lo, self.ref_area + self.diam * hi_b
 
+    def holds(self, ux, uy):
+        """Whether an extent ``ux`` x ``uy`` px (numbers or arrays) fits in the object's size, :data:`FRAGMENT_EXTENT`
+        times it +2 px: fragments of one object joined."""
+        return (ux <= FRAGMENT_EXTENT * self.size[0] + 2) & (uy <= FRAGMENT_EXTENT * self.size[1] + 2)
+
     def expected_area(self) -> float:
         """Area of the object blurred by the measured exposure share of its current speed."""
         return self.ref_area + self.diam * self.exposure * self.speed()

@@ -52,8 +52,7 @@ def _scatter(i: np.ndarray, r: np.ndarray) -> float:
     0.1-0.2 px about its final radius from sample to sample of a local noise of 0.04), and a trend is no scatter."""
     if len(i) < 5:
         return 0.0
-    res = r - np.polyval(np.polyfit(i, r, 1), i)
-    return noise.MAD_TO_STD * float(np.median(np.abs(res - np.median(res))))
+    return noise.robust_sd(r - np.polyval(np.polyfit(i, r, 1), i))
 
 
 def drop_phases(n_blobs: np.ndarray, r_single: np.ndarray) -> tuple[np.ndarray, np.ndarray, str]:

@@ -105,7 +105,7 @@ def round_trip_fit(t_up: np.ndarray, s_up: np.ndarray, t_down: np.ndarray, s_dow
     dt, k, res = parts(fit.x)
     J = np.stack([fit.x[2] * k * dt, np.ones_like(dt), -0.5 * k * dt * dt,
                   np.where(down, 0.5 * fit.x[2] * k * dt * dt, 0.0)], axis=1)
-    scatter = noise.MAD_TO_STD * float(np.median(np.abs(res - np.median(res))))
+    scatter = noise.robust_sd(res)
     dof = len(t) - len(p0)
     try:
         cov = np.linalg.inv(J.T @ J) * scatter**2 * len(t) / max(dof, 1)

@@ -21,6 +21,8 @@ import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from lawful.perceive.camera_dense import _QUANT
+from lawful.perceive.noise import MAD_TO_STD
 from lawful.perceive.objects import _FAR, GROWTH, THIN, Found, Regions, Tracked, minor_spread, shade_range
 from lawful.perceive.blob import RIM_SHAPES, measure, rim_centre
 from lawful.perceive.contrast import _across, by_contrast
@@ -28,6 +30,7 @@ from lawful.perceive.segment import components, to_features
 
 _K3 = np.ones((3, 3), np.uint8)
 MAX_GROW = 9.0  # widest window margin tried, relative to the first
+Z = 3.0  # noise sigmas within which a blob's pixels are unchanged since the previous sample
 OVERLONG = 1.5  # a blob reaching past this times the object's last size (+2 px and its blur) runs along something
 
 
@@ -205,6 +208,8 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
             return step_group(group, frame, angles, regions, grow * 3, prev)
         return _contrast_fill(group, frame, regions, out, prev)
     cost = [o.costs([c[2:] for c in cand]) for o in group]
+    if prev is not None:
+        _static_far(group, cand, segmented, cost, frame, prev)
     if len(group) == 1:
         c = min(range(len(cand)), key=cost[0].__getitem__)
         taken = {0: c} if cost[0][c] < _FAR else {}
@@ -291,6 +296,38 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
                 out[group[r].j] = None
         return out
     return _contrast_fill(group, frame, regions, out, prev)
+
+
+def _static_far(group: list[Tracked], cand: list[tuple], segmented: list[_Region], cost: list[list[float]],
+                frame: np.ndarray, prev: np.ndarray) -> None:
+    """Rule out (cost ``_FAR``, in place) a blob beyond an object's gate, clear of where it was last seen, whose
+    pixels are those of the previous sample: the object was seen elsewhere then, and what stood still here was
+    something else (a ghost of it that a starved codec left on the background: studio Principia projectile seed
+    7900 under CRF 35 took one 5 steps behind its prediction and followed it for the rest of the clip). Unchanged:
+    the blob's median difference (the largest over the channels) within ``Z`` noise sigmas of the frame difference
+    around it (its median absolute deviation over the window, at least the two roundings' ``_QUANT``)."""
+    noise: dict[int, float] = {}
+    for r, o in enumerate(group):
+        if o.lost:
+            continue  # (lost, it may have arrived there unseen)
+        px, py = o.predict()
+        g = o.gate()
+        bx0, by0, bx1, by1 = o.last_box
+        for c, (ri, k, cx, cy, _) in enumerate(cand):
+            if cost[r][c] >= _FAR or math.hypot(cx - px, cy - py) <= g:
+                continue
+            reg = segmented[ri]
+            x, y, bw, bh = reg.stats[k][:4]
+            x, y = x + reg.x0, y + reg.y0
+            if x <= bx1 and bx0 <= x + bw - 1 and y <= by1 and by0 <= y + bh - 1:
+                continue  # (overlapping where it was: it may have moved a little)
+            if ri not in noise:
+                h, w = reg.feat.shape[:2]
+                d = cv2.absdiff(frame[reg.y0:reg.y0 + h, reg.x0:reg.x0 + w], prev[reg.y0:reg.y0 + h, reg.x0:reg.x0 + w])
+                noise[ri] = max(MAD_TO_STD * float(np.median(d.max(2))), _QUANT)  # (most of a window is still)
+            d = cv2.absdiff(frame[y:y + bh, x:x + bw], prev[y:y + bh, x:x + bw]).max(2)
+            if float(np.median(d[reg.blob(k) > 0])) <= Z * noise[ri]:
+                cost[r][c] = _FAR
 
 
 def _contrast_fill(group: list[Tracked], frame: np.ndarray, regions: Regions, out: dict[int, Found | None],

@@ -1,0 +1,45 @@
+"""A ghost the codec leaves behind: a starved encoder (CRF 35) never refreshed the background where a fast ball
+had passed, and a faint smudge of its colour stayed there for the rest of the clip (studio Principia projectile
+seed 7900). In the one sample where the ball itself washed out, the smudge, 5 steps behind the prediction, was
+the only blob of its colour within reach, and the ball's track took it and stayed on it: DCS 0.60, score 0."""
+
+import numpy as np
+
+from lawful.perceive.track import track
+from lawful.suites.base import TrackingPlan
+from lawful.video import write_video
+from test_perceive_track import RED, backdrop, ball_spec, disc, make_case
+
+GHOST_AT, FADED = 8, 13  # the ghost stays where the ball was in frame GHOST_AT; frame FADED shows no ball
+
+
+def _clip(tmp_path, ghost: bool):
+    n, r = 30, 6.0
+    t = np.arange(n)
+    x, y = 20 + 9.0 * t, 20 + 6.0 * t  # 10.8 px a frame
+    frames = []
+    for i in range(n):
+        img = backdrop()
+        if ghost and i > GHOST_AT + 1:  # a faint smudge a third of the ball's area, unchanged from frame to frame
+            disc(img, x[GHOST_AT], y[GHOST_AT], 0.6 * r, (190, 36, 36))
+        if i != FADED:
+            disc(img, x[i], y[i], r, RED)
+        frames.append(img)
+    case = make_case([ball_spec("ball", x[0], y[0], r, RED)], duration=n / 25)
+    tr = track(write_video(tmp_path / "ghost.mp4", frames, fps=25), case, TrackingPlan(compensate_camera=False))
+    return tr["ball"], x, y
+
+
+def test_a_ghost_left_behind_is_not_taken_for_the_ball(tmp_path):
+    b, x, y = _clip(tmp_path, ghost=True)
+    err = np.hypot(b.x - x, b.y - y)
+    assert not b.visible[FADED]  # (before: the ghost, 54 px behind)
+    after = slice(FADED + 1, len(x))
+    assert np.isfinite(err[after]).all() and np.nanmax(err[after]) < 1.5, err  # found again, not stuck on the ghost
+    assert np.nanmax(err[:FADED]) < 1.5
+
+
+def test_without_the_ghost_the_faded_sample_is_only_missing(tmp_path):
+    b, x, y = _clip(tmp_path, ghost=False)
+    err = np.hypot(b.x - x, b.y - y)
+    assert not b.visible[FADED] and np.nanmax(err) < 1.5

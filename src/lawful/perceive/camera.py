@@ -50,7 +50,9 @@ side, extrapolated to it, agree within ``max_uncertainty``: ``reliable``) and so
 by more than ``Z`` standard errors and more than ``min_shift`` px (the tracker's own precision: less is not worth
 compensating). Otherwise :attr:`transforms` are all identity and :meth:`summary` says why: ``static`` (motion within
 its uncertainty) or ``reliable: false`` (the camera may have moved unseen: a measurement that needs a fixed frame
-should not trust positions; the reason says why the key frames were held). A path seen to move and then lost for
+should not trust positions; the reason says why the key frames were held, or that one thing may carry the path: at
+the key frame it moves farthest, what it explains better than a still camera spans under a quarter of the frame, as a
+mat dragged under a still camera over a plain backdrop does, :meth:`_carried`). A path seen to move and then lost for
 good (no key frame registers from some frame on) is used up to its last estimate, ``until``: the tracks drop later
 positions and the video is unmeasurable (:func:`lawful.perceive.camera_path.decide`). Every frame is also registered to frame 0
 by a pure shift (:mod:`lawful.perceive.camera_shake`): where that holds on every frame, its scatter exceeds its
@@ -99,6 +101,7 @@ class CameraMotion(estimate.KeyFrames):
 
     BEND = 0.3  # work pixels: an estimate this far from the extrapolated path also estimates the frames between
     Z = 3.0  # standard errors a motion must exceed to be real
+    SEEN = 3 * dense.DELTA  # work px: a motion the pixel vote sees beyond its misregistration allowance at edges
 
     def __init__(self, max_side: int = 320, max_corners: int = 120, min_points: int = 12, stride: int = 16,
                  exclude=None, exclude_size=None, min_shift: float = 0.5, max_uncertainty: float = 2.0, movers=None):
@@ -132,6 +135,7 @@ class CameraMotion(estimate.KeyFrames):
         self._last = (-1, None, None)  # (index, plain grey, smoothed) of the last frame the shake took
         self._kept = camera_refine.Kept()  # every frame, for registering each where the path is used
         self._decided: tuple[int, dict | None] = (-1, None)  # (updates, decision) of the last decision
+        self._far: list[tuple] = []  # (corner shift, index, plain grey, boxes, A) of key frames beyond SEEN
 
     # --- streaming ---------------------------------------------------------------------
     def update(self, rgb: np.ndarray, boxes=None) -> None:
@@ -184,7 +188,8 @@ class CameraMotion(estimate.KeyFrames):
     def _decide(self) -> dict:
         """:meth:`decision`, worked out."""
         gw, gh = self._corners_w[3] + 1 if len(self._corners_w) else (1, 1)
-        d = path.decide(self._keys, self._corners_w, (gw, gh), self._s, self.Z, self.max_uncertainty, self.min_shift)
+        d = self._carried(path.decide(self._keys, self._corners_w, (gw, gh), self._s, self.Z, self.max_uncertainty,
+                                      self.min_shift))
         if self._shake is None:  # every frame's own shift, where it holds, beats key frames (shake is not a path)
             return d
         sh = self._shake.verdict(self._n, self.Z)
@@ -232,6 +237,32 @@ class CameraMotion(estimate.KeyFrames):
                 return (f"it departs from the shake along {a}, which frame 0's still background does not pin in every "
                         f"frame, and the pixels prefer the shake at key frame {i}")
         return None
+
+    def _carried(self, d: dict) -> dict:
+        """The path's decision ``d``, not used where one thing may carry it: at no key frame it moves by more than
+        ``SEEN`` work px (frame 0 showing half of it) do the cells of the pixel vote where it explains the frame
+        better than a still camera (:func:`lawful.perceive.camera_dense.cells_won`) span a quarter of the frame
+        (rows times columns of the vote's grid): a camera moves everything, a thing moving on its own over a plain
+        backdrop only itself. Key frames are asked from the farthest on (a periodic backdrop ties where the shift is
+        a multiple of its period); the widest span is recorded as ``support`` (rows, columns)."""
+        if not d["used"] or not self._far:
+            return d
+        span, at = (0, 0), None
+        for shift, i, raw, b, A in sorted(self._far, key=lambda f: -f[0]):
+            won = dense.cells_won(dense.smooth(raw), self._D0, A, IDENTITY, ~self._excluded(b, raw.shape), self._keep0)
+            rows, cols = np.flatnonzero(won.any(1)), np.flatnonzero(won.any(0))
+            got = (int(np.ptp(rows)) + 1, int(np.ptp(cols)) + 1) if len(rows) else (0, 0)
+            if at is None or got[0] * got[1] > span[0] * span[1]:
+                span, at = got, (i, shift)
+            if span[0] * span[1] >= won.size / 4:
+                return {**d, "support": span}
+        d = {k: v for k, v in d.items() if k not in ("until", "lost_after")}
+        g = dense.GRID
+        return {**d, "used": False, "static": False, "reliable": False, "moved": True, "support": span,
+                "reason": f"path not used: at no key frame beyond {self.SEEN / self._s:.0f} px (key frame {at[0]}, "
+                          f"{at[1] / self._s:.1f} px from frame 0, the widest) does what it explains better than a"
+                          f" still camera span a quarter of the frame ({span[0]} x {span[1]} of {g} x {g} cells): one"
+                          f" thing moving on its own over a plain backdrop may carry it ({d['reason']})"}
 
     @staticmethod
     def _found(out: dict, how: str) -> None:
@@ -311,6 +342,9 @@ class CameraMotion(estimate.KeyFrames):
         self._prev, self._raw_prev, self._Dprev, self._prev_A = g, raw, None, A  # smoothed when needed
         self._keep_prev = ~(self._excluded(b, g.shape) | (False if self._moving is None else self._moving))
         self._keys.append((i, A, method, info))
+        shift, (gh, gw) = self._apart(A, IDENTITY), raw.shape
+        if shift > self.SEEN and fit.share_inside(A, self._grid, gw, gh) >= 0.5:  # (frame 0 shows half of it)
+            self._far.append((shift, i, raw, b, A))
         if not between or self._shake.explains(i, A, info["u"], self._corners_w, self.Z, self.BEND):
             return  # (a bend that is the per-frame shake: those frames are registered already)
         # a bend is a departure beyond what the estimates' errors explain (noisy corners do not bend a path)

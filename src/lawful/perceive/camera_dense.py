@@ -195,6 +195,22 @@ def best(img: np.ndarray, ref: np.ndarray, candidates: list[np.ndarray], keep: n
     33 px off won key frames). Voting by cells, a densely textured object cannot outvote a sparser backdrop that
     spans more of the frame.
     """
+    wins, pxs, total, margin = _duels(img, ref, candidates, keep, ref_keep)
+    beaten = (wins > wins.T).sum(1)  # pairwise duels: how many others each candidate beats on more cells
+    closer = ((wins == wins.T) & (pxs.T - pxs > margin)).sum(1)  # a drawn duel: fewer pixels against, overall
+    return int(np.lexsort((total, -closer, -beaten))[0])
+
+
+def cells_won(img: np.ndarray, ref: np.ndarray, A: np.ndarray, B: np.ndarray, keep: np.ndarray,
+              ref_keep: np.ndarray | None = None) -> np.ndarray:
+    """``[GRID, GRID]`` bool: the cells of :func:`best`'s vote that transform ``A`` wins from ``B``."""
+    return _duels(img, ref, [A, B], keep, ref_keep, cells_of=True).reshape(GRID, GRID)
+
+
+def _duels(img: np.ndarray, ref: np.ndarray, candidates: list[np.ndarray], keep: np.ndarray,
+           ref_keep: np.ndarray | None, cells_of: bool = False):
+    """:func:`best`'s duels: ``(wins, pixels against, total against, margin)`` with ``wins[a, b]`` the cells ``a``
+    wins from ``b``; with ``cells_of``, the cells the first candidate wins from the second (bool, row by row)."""
     S = (slice(None, None, _SUB), slice(None, None, _SUB))
     img, ref, keep = np.ascontiguousarray(img[S]), np.ascontiguousarray(ref[S]), keep[S]
     rk = None if ref_keep is None else np.ascontiguousarray(ref_keep[S]).astype(np.uint8)
@@ -248,11 +264,11 @@ def best(img: np.ndarray, ref: np.ndarray, candidates: list[np.ndarray], keep: n
                 moves = ((np.abs(gx * d[..., 0] + gy * d[..., 1]) > SIGMAS * sigma) & sees).sum(1) > margin
                 blind |= u & ~moves[:, None]
             ca, cb = (against[a] & ~blind).sum(1), (against[b] & ~blind).sum(1)
+            if cells_of:
+                return cb - ca > margin
             wins[a, b], wins[b, a] = np.sum(cb - ca > margin), np.sum(ca - cb > margin)
             pxs[a, b], pxs[b, a] = ca.sum(), cb.sum()
-    beaten = (wins > wins.T).sum(1)  # pairwise duels: how many others each candidate beats on more cells
-    closer = ((wins == wins.T) & (pxs.T - pxs > margin)).sum(1)  # a drawn duel: fewer pixels against, overall
-    return int(np.lexsort((total, -closer, -beaten))[0])
+    return wins, pxs, total, margin
 
 
 def moving_mask(img: np.ndarray, ref: np.ndarray, A: np.ndarray, keep: np.ndarray, grow: int) -> np.ndarray:

@@ -305,8 +305,9 @@ def _static_far(group: list[Tracked], cand: list[tuple], segmented: list[_Region
     something else (a ghost of it that a starved codec left on the background: studio Principia projectile seed
     7900 under CRF 35 took one 5 steps behind its prediction and followed it for the rest of the clip). Unchanged:
     the blob's median difference (the largest over the channels) within ``Z`` noise sigmas of the frame difference
-    around it (its median absolute deviation over the window, at least the two roundings' ``_QUANT``)."""
-    noise: dict[int, float] = {}
+    around it (the median absolute deviation over its box grown by its size each way, the blob a ninth of that at
+    most; at least the two roundings' ``_QUANT``)."""
+    h, w = frame.shape[:2]
     for r, o in enumerate(group):
         if o.lost:
             continue  # (lost, it may have arrived there unseen)
@@ -321,12 +322,10 @@ def _static_far(group: list[Tracked], cand: list[tuple], segmented: list[_Region
             x, y = x + reg.x0, y + reg.y0
             if x <= bx1 and bx0 <= x + bw - 1 and y <= by1 and by0 <= y + bh - 1:
                 continue  # (overlapping where it was: it may have moved a little)
-            if ri not in noise:
-                h, w = reg.feat.shape[:2]
-                d = cv2.absdiff(frame[reg.y0:reg.y0 + h, reg.x0:reg.x0 + w], prev[reg.y0:reg.y0 + h, reg.x0:reg.x0 + w])
-                noise[ri] = max(MAD_TO_STD * float(np.median(d.max(2))), _QUANT)  # (most of a window is still)
-            d = cv2.absdiff(frame[y:y + bh, x:x + bw], prev[y:y + bh, x:x + bw]).max(2)
-            if float(np.median(d[reg.blob(k) > 0])) <= Z * noise[ri]:
+            X0, Y0, X1, Y1 = max(0, x - bw), max(0, y - bh), min(w, x + 2 * bw), min(h, y + 2 * bh)
+            d = cv2.absdiff(frame[Y0:Y1, X0:X1], prev[Y0:Y1, X0:X1]).max(2)
+            noise = max(MAD_TO_STD * float(np.median(d)), _QUANT)
+            if float(np.median(d[y - Y0:y - Y0 + bh, x - X0:x - X0 + bw][reg.blob(k) > 0])) <= Z * noise:
                 cost[r][c] = _FAR
 
 

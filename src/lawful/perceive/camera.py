@@ -135,7 +135,7 @@ class CameraMotion(estimate.KeyFrames):
         self._last = (-1, None, None)  # (index, plain grey, smoothed) of the last frame the shake took
         self._kept = camera_refine.Kept()  # every frame, for registering each where the path is used
         self._decided: tuple[int, dict | None] = (-1, None)  # (updates, decision) of the last decision
-        self._far: list[tuple] = []  # (corner shift, index, plain grey, boxes, A) of key frames beyond SEEN
+        self._far: list[tuple] = []  # (corner shift, index, plain grey, boxes, A) of estimates beyond SEEN
 
     # --- streaming ---------------------------------------------------------------------
     def update(self, rgb: np.ndarray, boxes=None) -> None:
@@ -342,9 +342,7 @@ class CameraMotion(estimate.KeyFrames):
         self._prev, self._raw_prev, self._Dprev, self._prev_A = g, raw, None, A  # smoothed when needed
         self._keep_prev = ~(self._excluded(b, g.shape) | (False if self._moving is None else self._moving))
         self._keys.append((i, A, method, info))
-        shift, (gh, gw) = self._apart(A, IDENTITY), raw.shape
-        if shift > self.SEEN and fit.share_inside(A, self._grid, gw, gh) >= 0.5:  # (frame 0 shows half of it)
-            self._far.append((shift, i, raw, b, A))
+        self._note_far(i, raw, b, A)
         if not between or self._shake.explains(i, A, info["u"], self._corners_w, self.Z, self.BEND):
             return  # (a bend that is the per-frame shake: those frames are registered already)
         # a bend is a departure beyond what the estimates' errors explain (noisy corners do not bend a path)
@@ -378,10 +376,19 @@ class CameraMotion(estimate.KeyFrames):
     def _between(self, k: int, rgb: np.ndarray, boxes, j: int, Aj: np.ndarray, i: int, A: np.ndarray):
         """Estimate frame ``k`` between key frames ``j`` and ``i``: a key-frame tuple, or None if too uncertain."""
         gk, raw_k = self._gray(rgb)
-        r = self._estimate(gk, None, self._boxes(boxes), Aj + (A - Aj) * ((k - j) / (i - j)), raw=raw_k)
+        b = self._boxes(boxes)
+        r = self._estimate(gk, None, b, Aj + (A - Aj) * ((k - j) / (i - j)), raw=raw_k)
         if r[0] is not None and self._usable(r[2]["u"]):
+            self._note_far(k, raw_k, b, r[0])
             return (k, r[0], r[1], r[2])
         return None
+
+    def _note_far(self, i: int, raw: np.ndarray, b: np.ndarray, A: np.ndarray) -> None:
+        """Keep frame ``i`` (plain grey, work boxes, estimate ``A``) for :meth:`_carried` where ``A`` moves it by more
+        than ``SEEN`` work px and frame 0 shows half of it."""
+        shift, (gh, gw) = self._apart(A, IDENTITY), raw.shape
+        if shift > self.SEEN and fit.share_inside(A, self._grid, gw, gh) >= 0.5:
+            self._far.append((shift, i, raw, b, A))
 
     def _start(self, rgb: np.ndarray, boxes) -> None:
         """Frame 0: work scale, exclusion mask and first corners."""

@@ -51,8 +51,8 @@ by more than ``Z`` standard errors and more than ``min_shift`` px (the tracker's
 compensating). Otherwise :attr:`transforms` are all identity and :meth:`summary` says why: ``static`` (motion within
 its uncertainty) or ``reliable: false`` (the camera may have moved unseen: a measurement that needs a fixed frame
 should not trust positions; the reason says why the key frames were held, or that one thing may carry the path: at
-the key frame it moves farthest, what it explains better than a still camera spans under a quarter of the frame, as a
-mat dragged under a still camera over a plain backdrop does, :meth:`_carried`). A path seen to move and then lost for
+no frame estimated beyond ``SEEN`` does what it explains better than a still camera span a quarter of the frame, as
+with a mat dragged under a still camera over a plain backdrop, :meth:`_carried`). A path seen to move and then lost for
 good (no key frame registers from some frame on) is used up to its last estimate, ``until``: the tracks drop later
 positions and the video is unmeasurable (:func:`lawful.perceive.camera_path.decide`). Every frame is also registered to frame 0
 by a pure shift (:mod:`lawful.perceive.camera_shake`): where that holds on every frame, its scatter exceeds its
@@ -239,11 +239,11 @@ class CameraMotion(estimate.KeyFrames):
         return None
 
     def _carried(self, d: dict) -> dict:
-        """The path's decision ``d``, not used where one thing may carry it: at no key frame it moves by more than
-        ``SEEN`` work px (frame 0 showing half of it) do the cells of the pixel vote where it explains the frame
+        """The path's decision ``d``, not used where one thing may carry it: at no frame it was estimated to move by
+        more than ``SEEN`` work px (frame 0 showing half of it) do the cells of the pixel vote where it explains the frame
         better than a still camera (:func:`lawful.perceive.camera_dense.cells_won`) span a quarter of the frame
         (rows times columns of the vote's grid): a camera moves everything, a thing moving on its own over a plain
-        backdrop only itself. Key frames are asked from the farthest on (a periodic backdrop ties where the shift is
+        backdrop only itself. Frames are asked from the farthest on (a periodic backdrop ties where the shift is
         a multiple of its period); the widest span is recorded as ``support`` (rows, columns)."""
         if not d["used"] or not self._far:
             return d
@@ -259,7 +259,7 @@ class CameraMotion(estimate.KeyFrames):
         d = {k: v for k, v in d.items() if k not in ("until", "lost_after")}
         g = dense.GRID
         return {**d, "used": False, "static": False, "reliable": False, "moved": True, "support": span,
-                "reason": f"path not used: at no key frame beyond {self.SEEN / self._s:.0f} px (key frame {at[0]}, "
+                "reason": f"path not used: at no frame estimated beyond {self.SEEN / self._s:.0f} px (frame {at[0]}, "
                           f"{at[1] / self._s:.1f} px from frame 0, the widest) does what it explains better than a"
                           f" still camera span a quarter of the frame ({span[0]} x {span[1]} of {g} x {g} cells): one"
                           f" thing moving on its own over a plain backdrop may carry it ({d['reason']})"}

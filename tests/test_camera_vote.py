@@ -143,7 +143,6 @@ def _run(world: np.ndarray, seed: int, pan: float, slide: float):
         dx, sx = pan * w * i / (n - 1), slide * w * i / (n - 1)
         f = world.copy()
         if sx:
-            f[245:275] = world[245:275, 0:1]  # the wall's plain strip, then the platform moved along it
             f[245:275] = cv2.warpAffine(world[245:275], np.float32([[1, 0, sx], [0, 1, 0]]), (w, 30),
                                         borderMode=cv2.BORDER_REPLICATE)
             f[190:245] = cv2.warpAffine(world[190:245], np.float32([[1, 0, sx], [0, 1, 0]]), (w, 55),

@@ -135,7 +135,7 @@ class CameraMotion(estimate.KeyFrames):
         self._last = (-1, None, None)  # (index, plain grey, smoothed) of the last frame the shake took
         self._kept = camera_refine.Kept()  # every frame, for registering each where the path is used
         self._decided: tuple[int, dict | None] = (-1, None)  # (updates, decision) of the last decision
-        self._far: list[tuple] = []  # (corner shift, index, plain grey, boxes, A) of estimates beyond SEEN
+        self._far: dict[int, tuple] = {}  # frame -> (plain grey, work boxes) of estimates beyond SEEN
 
     # --- streaming ---------------------------------------------------------------------
     def update(self, rgb: np.ndarray, boxes=None) -> None:
@@ -247,8 +247,15 @@ class CameraMotion(estimate.KeyFrames):
         a multiple of its period); the widest span is recorded as ``support`` (rows, columns)."""
         if not d["used"] or not self._far:
             return d
+        gh, gw = self._D0.shape
+        far = [(self._apart(A, IDENTITY), i, A) for i, A, m, _ in self._keys if m != "hold" and i in self._far]
+        far = sorted((f for f in far if f[0] > self.SEEN and fit.share_inside(f[2], self._grid, gw, gh) >= 0.5),
+                     key=lambda f: -f[0])
+        if not far:
+            return d
         span, at = (0, 0), None
-        for shift, i, raw, b, A in sorted(self._far, key=lambda f: -f[0]):
+        for shift, i, A in far:
+            raw, b = self._far[i]
             won = dense.cells_won(dense.smooth(raw), self._D0, A, IDENTITY, ~self._excluded(b, raw.shape), self._keep0)
             rows, cols = np.flatnonzero(won.any(1)), np.flatnonzero(won.any(0))
             got = (int(np.ptp(rows)) + 1, int(np.ptp(cols)) + 1) if len(rows) else (0, 0)
@@ -384,11 +391,10 @@ class CameraMotion(estimate.KeyFrames):
         return None
 
     def _note_far(self, i: int, raw: np.ndarray, b: np.ndarray, A: np.ndarray) -> None:
-        """Keep frame ``i`` (plain grey, work boxes, estimate ``A``) for :meth:`_carried` where ``A`` moves it by more
-        than ``SEEN`` work px and frame 0 shows half of it."""
-        shift, (gh, gw) = self._apart(A, IDENTITY), raw.shape
-        if shift > self.SEEN and fit.share_inside(A, self._grid, gw, gh) >= 0.5:
-            self._far.append((shift, i, raw, b, A))
+        """Keep frame ``i``'s plain grey image and work boxes for :meth:`_carried` where its estimate ``A`` moves it by
+        more than ``SEEN`` work px (the check reads the estimates from the key frames: one dropped there is not asked)."""
+        if self._apart(A, IDENTITY) > self.SEEN:
+            self._far[i] = (raw, b)
 
     def _start(self, rgb: np.ndarray, boxes) -> None:
         """Frame 0: work scale, exclusion mask and first corners."""

@@ -197,6 +197,35 @@ def test_a_wmle_clip_left_unresolved_says_which_metric_and_why():
     assert v["status"] == "unmeasurable" and v["reason"] == "M1: block not seen at rest" and v["value"] == 0.0
 
 
+def test_joined_perturbations_apply_left_to_right():
+    """``noise+hue10`` is the hue shift of the noisy frames (not the other order, which rounds differently), and
+    a joined column is scored as any other."""
+    rng = np.random.default_rng(0)
+    frames = [rng.integers(0, 256, (24, 32, 3), dtype=np.uint8) for _ in range(3)]
+    table = V._perturbations()
+    want = list(table["hue10"](list(table["noise"](frames, 24.0, 7)), 24.0, 7))
+    got = list(V.perturb_frames("noise+hue10", frames, 24.0, 7))
+    other = list(table["noise"](list(table["hue10"](frames, 24.0, 7)), 24.0, 7))
+    assert all(np.array_equal(a, b) for a, b in zip(got, want))
+    assert not all(np.array_equal(a, b) for a, b in zip(got, other))
+    row = V.validate_variant("principia", "pendulum", 0, 1000, "flat", ("noise+hue10",))["columns"]["pendulum"]
+    assert row["noise+hue10_status"] == "scored" and abs(row["noise+hue10"] - row["law"]) <= 0.05
+
+
+def test_a_temporal_break_or_an_unknown_part_cannot_be_joined():
+    from typer.testing import CliRunner
+
+    from lawful.cli import app
+
+    V.check_perturbation("noise+crf35")
+    with pytest.raises(KeyError, match="applied alone"):
+        V.check_perturbation("noise+freeze50")
+    with pytest.raises(KeyError, match="did you mean 'crf35'"):
+        V.check_perturbation("noise+crf36")
+    r = CliRunner().invoke(app, ["validate", "--suite", "principia", "--perturb", "shuffle+noise"])
+    assert r.exit_code == 2 and "applied alone" in r.output
+
+
 def test_validate_cli_names_what_it_does_not_know():
     from typer.testing import CliRunner
 

@@ -5,7 +5,8 @@ case and draws its law-correct clip and its anti-physics twin; both are written 
 :func:`lawful.runner.evaluate.evaluate_video`, exactly as a user's videos would be. Optional
 perturbations of the law-correct clip (camera pan or zoom of 10 %, a 5 % pan, sensor noise, CRF 35, optical
 (defocus) blur, hue shift, and ``ghost3``: the mean of 3 consecutive frames, a triple exposure no camera
-makes, kept as a stress test) measure how far each law mean moves. Temporal breaks of the law clip (``freeze50``:
+makes, kept as a stress test) measure how far each law mean moves; several joined by ``+`` apply left to right
+(``noise+crf35``: a noisy clip through a lossy codec, as a generator's output reaches its users). Temporal breaks of the law clip (``freeze50``:
 the second half frozen on one frame; ``swap2``: neighbouring frames swapped; ``shuffle``: the frames after the first
 in a random order) are no longer lawful: per column the table gives the share of them *caught* (not scored, WMLE's S
 under 80, a Principia score of 0) instead of a shift, over the copies the break changed (a still scene frozen or
@@ -147,6 +148,29 @@ def _world_imports(root: Path, module: str) -> set[Path]:
     return seen
 
 
+def check_perturbation(kind: str) -> None:
+    """Raise ``KeyError`` (a message naming the choices) unless ``kind`` is a perturbation of
+    :data:`PERTURBATIONS` or several non-temporal ones joined by ``+`` (applied left to right)."""
+    from lawful.choices import unknown
+
+    parts = kind.split("+")
+    for p in parts:
+        if p not in PERTURBATIONS:
+            raise KeyError(unknown(p, PERTURBATIONS, "perturbation"))
+        if p in TEMPORAL and len(parts) > 1:
+            raise KeyError(f"{kind}: a temporal break ({p}) is caught, not scored, and is applied alone")
+
+
+def perturb_frames(kind: str, frames: list[np.ndarray], fps: float, seed: int) -> Iterable[np.ndarray]:
+    """``frames`` perturbed by ``kind`` (see :func:`check_perturbation`): ``noise+crf35`` adds the noise, then
+    encodes at CRF 35 what it left, as a generator's noisy frames reach a user through a lossy codec."""
+    table = _perturbations()
+    parts = kind.split("+")
+    for p in parts[:-1]:
+        frames = list(table[p](frames, fps, seed))
+    return table[parts[-1]](frames, fps, seed)
+
+
 def _clips(made, folder: Path, cached: bool) -> tuple[Path, Path, list[np.ndarray]]:
     """The law and anti clips of ``made`` in ``folder`` (reused when ``cached`` and present) and the law
     clip's decoded frames: perturbations always start from the clip as scored, never from the rendered
@@ -202,9 +226,8 @@ def validate_variant(suite: str, task_name: str, index: int, seed: int, style: s
         law, anti, law_frames = _clips(made, folder, cache is not None)
         score(law, "law")
         score(anti, "anti")
-        perturbs = _perturbations()
         for kind in perturbations:
-            frames = perturbs[kind](law_frames, case.fps, seed)
+            frames = perturb_frames(kind, law_frames, case.fps, seed)
             if kind in TEMPORAL:
                 frames = list(frames)
                 share = changed_share(law_frames, frames)
@@ -320,14 +343,13 @@ def validate(suite: str, style: str = "flat", n_variants: int = 12, tasks: Seque
     ``style``, ``n_variants``, ``first_seed``, ``perturbations`` and ``skipped`` (tasks the style cannot draw).
     ``cache``: see :func:`validate_variant`.
     """
-    from lawful.suites.base import get_suite, unknown
+    from lawful.suites.base import get_suite
     from lawful.world.styles import get_style
 
     s = get_suite(suite)
     st = get_style(style)
-    bad = [p for p in perturbations if p not in PERTURBATIONS]
-    if bad:
-        raise KeyError(unknown(bad[0], PERTURBATIONS, "perturbation"))
+    for p in perturbations:
+        check_perturbation(p)
     chosen = list(s.tasks.values())
     if tasks:
         want = {t.lower() for t in tasks}

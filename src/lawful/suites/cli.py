@@ -71,7 +71,8 @@ def validate(
                                           "drifting and flickering by up to 8 %), ghost3, reencode (the "
                                           "control: the clip's frames as they are, written losslessly as every "
                                           "perturbed copy is); time broken, to be caught: freeze50 (second half "
-                                          "frozen), swap2 (neighbouring frames swapped), shuffle."),
+                                          "frozen), swap2 (neighbouring frames swapped), shuffle. Join "
+                                          "non-temporal ones with + to apply them in turn (noise+crf35)."),
     robustness: bool = typer.Option(False, help="Apply pan10, zoom10, noise, crf35, blur and reencode."),
     workers: int = typer.Option(0),
     cache: Optional[Path] = typer.Option(None, help="Keep rendered clips here and reuse them while the drawing "
@@ -79,7 +80,7 @@ def validate(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Render law-correct clips and their anti-physics twins, score them, print law/anti means, AUC, unmeasurable share."""
-    from lawful.runner.validate import PERTURBATIONS, ROBUSTNESS, validation_table
+    from lawful.runner.validate import ROBUSTNESS, check_perturbation, validation_table
     from lawful.runner.validate import validate as run_validation
     from lawful.choices import unknown
     from lawful.world.styles import STYLES
@@ -91,8 +92,10 @@ def validate(
         fail(unknown(style, STYLES, "render style"))
     kinds = list(ROBUSTNESS) if robustness else []
     for k in _split(perturb or ""):
-        if k not in PERTURBATIONS:
-            fail(unknown(k, PERTURBATIONS, "perturbation"))
+        try:
+            check_perturbation(k)
+        except KeyError as e:
+            fail(str(e.args[0]))
         if k not in kinds:
             kinds.append(k)
     try:

@@ -23,10 +23,10 @@ SEED = 1000
 @pytest.fixture
 def small(monkeypatch, one_subframe):  # noqa: F811
     """Every scene at 320×180 (the scenes pick their frame from ``C.VARIANTS`` by index) and 6 frames a second."""
-    from lawful.world.studio import scenes_wmle_p16_p20, scenes_wmle_p21_p23, scenes_wmle_p29_p33
+    from lawful.world.studio import scenes_wmle_p16_p19, scenes_wmle_p21_p23, scenes_wmle_p29
 
     monkeypatch.setattr(C, "VARIANTS", (C.Variant("small", (320, 180), 0.84),))
-    for mod in (scenes_wmle_p16_p20, scenes_wmle_p21_p23, scenes_wmle_p29_p33):
+    for mod in (scenes_wmle_p16_p19, scenes_wmle_p21_p23, scenes_wmle_p29):
         monkeypatch.setattr(mod, "FPS", 6.0)
 
 

@@ -26,7 +26,7 @@ from lawful.world.studio import _wmle_p08_p15 as C
 from lawful.world.studio import _wmle_p16_p33 as K
 from lawful.world.studio import engine as E
 from lawful.world.studio.registry import scene
-from lawful.world.studio.scenes_wmle_p16_p20 import _beam_radius, _panel
+from lawful.world.studio.scenes_wmle_p16_p19 import _beam_radius, _panel
 from lawful.world.styles import StyledCase
 
 FPS = 24.0

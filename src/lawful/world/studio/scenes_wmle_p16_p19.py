@@ -1,4 +1,4 @@
-"""Studio scenes of the WMLE optics tasks, drawn in 3-D by MuJoCo.
+"""Studio scenes of the WMLE optics tasks P16–P19 (P20: :mod:`.scenes_wmle_p20`), drawn in 3-D by MuJoCo.
 
 - P16 ``cross_ratio``: a wooden pole with four coloured balls leans on a wall and slides down it (top on the
   wall, foot out along the floor), filmed by a camera turned 15–25° from square-on, so the image spacings

@@ -1,4 +1,4 @@
-"""Studio scenes of the WMLE granular and fluid tasks (P34–P40), drawn in 3-D by MuJoCo.
+"""Studio scenes of the WMLE fluid tasks P36 and P38, drawn in 3-D by MuJoCo.
 
 - P38 ``viscous_settling``: two glass beads of one material (radii ratio 1.3–1.6) in a tall glass tank of
   translucent amber glycerin. Motion: **simulated** — MuJoCo integrates each free bead under gravity, its

@@ -1,4 +1,5 @@
-"""Studio scenes of the WMLE electromagnetism tasks, drawn in 3-D by MuJoCo.
+"""Studio scene of the WMLE electromagnetism task P29, drawn in 3-D by MuJoCo (P30, P33:
+:mod:`.scenes_wmle_p30_p33`; P31, P32: :mod:`.scenes_wmle_p31_p32`).
 
 - P29 ``eddy_braking``: two identical copper-clad wedges side by side, each with a stop at its foot; a bar
   magnet (one half painted, the other white) and a plain block of the same size start together from rest

@@ -1,4 +1,4 @@
-"""Studio scenes of the WMLE thermal tasks (P24–P28), drawn in 3-D by MuJoCo.
+"""Studio scenes of the WMLE thermal tasks P24–P25 (P26–P28: :mod:`.scenes_wmle_p26_p28`), drawn in 3-D by MuJoCo.
 
 - P24 ``freezing_expansion``: a square glass jar with dark corner posts on an opaque base, filled part way
   with dyed water that freezes into white, cloudy ice. Motion: **kinematic**, the task's closed form (frozen

@@ -43,6 +43,20 @@ def test_flank_angles_of_a_hand_made_profile(left, right):
     assert got == pytest.approx((left, right), abs=0.3)  # rows quantised to whole pixels: ≪ 1°
 
 
+def test_a_shade_that_hides_the_top_of_a_flank_does_not_tilt_it():
+    """Studio P35 seed 8200: the apex's shade hid the top rows of a third of the small pile's left flank from the
+    colour selection (read 22.0° for 33.9°). Columns read below the line are left out; a plain least-squares
+    line through the same columns is tilted by degrees (checked)."""
+    x = np.arange(100, 400, dtype=float)
+    top = _profile(x, 251.3, 90.0, 33.0, 33.0)
+    shade = (x > 200) & (x < 240)  # a third of the left flank's band, hidden by up to 12 rows
+    top[shade] += np.round(12 * np.sin(np.pi * (x[shade] - 200) / 40))
+    assert flank_angles(x, top, FLOOR) == pytest.approx((33.0, 33.0), abs=0.3)
+    band = (x < 251) & (FLOOR - top >= 0.15 * 90) & (FLOOR - top <= 0.8 * 90)
+    plain = math.degrees(math.atan(abs(np.polyfit(x[band], top[band], 1)[0])))
+    assert abs(plain - 33.0) > 2
+
+
 def test_a_flank_too_short_is_unread():
     x = np.arange(100, 400, dtype=float)
     assert flank_angles(x, _profile(x, 250.0, 4.0, 33, 33), FLOOR) is None

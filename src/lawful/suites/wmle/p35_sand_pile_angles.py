@@ -11,7 +11,9 @@ Reading: a ``profile`` probe over each pile's stretch of floor (regions stated b
 Per frame and pile: a running median over ``MEDIAN_COLUMNS`` columns removes the falling stream (a few
 columns wide) before the apex is located (the highest filtered column; height ``H`` above the floor);
 each flank is the columns on its side whose height lies within ``[TRIM_BASE·H, TRIM_APEX·H]`` (the rounded
-apex and the toe left out), fitted by a least-squares line on the raw tops; its angle ``atan|slope|``.
+apex and the toe left out), fitted by a least-squares line on the raw tops less those read well below it (sand a
+shade or highlight hid from the colour selection: :func:`~lawful.suites.wmle._granular._flank`); its angle
+``atan|slope|``.
 A flank with fewer than ``MIN_COLUMNS`` columns is not read in that frame. Each angle is the median over
 the frames where all four flanks are read (at least ``MIN_FRAMES``, else an operational zero); a pile's
 angle is the mean of its two flanks.

@@ -9,7 +9,8 @@ import pytest
 from lawful.perceive.regions import RegionSeries
 from lawful.runner.evaluate import evaluate_video
 from lawful.score.wmle import q
-from lawful.suites.wmle._bubbles import GRID_VAR, drop_phases, roundness
+from lawful.perceive.noise import k_for
+from lawful.suites.wmle._bubbles import GRID_VAR, drop_phases, drops_read, roundness
 from lawful.suites.wmle.p40_droplet_coalescence import DropletCoalescence, roundness_change, volume_ratio
 from lawful.tracks import Tracks
 from lawful.video import write_video
@@ -115,6 +116,30 @@ def test_extraction_on_hand_made_readings():
         assert got["M1"].residual == pytest.approx(e1, abs=2e-3)
         assert got["M2"].residual == pytest.approx(0.0, abs=1e-9)  # every drop of roundness 0.99
         assert m.notes["C_checks"]["drops_readable"] == 1.0
+
+
+def test_a_speck_beside_the_merged_drop_is_not_a_second_drop():
+    """Studio seed 8200: slivers of the merged drop's rim (4-14 px² beside a drop of 87 px radius) were read as a
+    second drop in 50 of 59 samples after contact: the merged drop was never alone, "settled in 0 frames", and the
+    samples of the merged drop with a sliver beside it counted as pre-contact. A component within k·√(4πr/3) px² of
+    area (the flicker of the largest's outline) is no drop; the radius and roundness read are the drop's."""
+    assert drops_read(np.array([[math.pi * 87**2, 14.0], [math.pi * 87**2, np.nan], [3000.0, 1200.0],
+                                [np.nan, np.nan]])).tolist() == [1, 1, 2, 0]
+    flicker = k_for() * math.sqrt(4 * math.pi * 87 / 3)  # 62.7 px²
+    assert drops_read(np.array([[math.pi * 87**2, flicker + 1]])).tolist() == [2]
+    task = DropletCoalescence()
+    case, _ = task.make_case(0, 3)
+    reg = _readings()
+    sliver = np.arange(100) >= 40
+    sliver[::7] = False  # alone now and then
+    reg["area"][sliver, 1], reg["r"][sliver, 1], reg["roundness"][sliver, 1] = 10.0, 2.0, 0.48
+    m = task.measure(case, _tracks(reg))
+    plain = task.measure(case, _tracks(_readings()))
+    assert m.notes["pre_contact"] == plain.notes["pre_contact"] == list(range(38))
+    assert m.notes["settled"] == plain.notes["settled"] and len(m.notes["settled"]) > 30
+    got = task.metrics(case, m)
+    assert got["M1"].residual == pytest.approx(0.0, abs=2e-3)
+    assert got["M2"].residual == pytest.approx(0.0, abs=1e-9)  # the drop's roundness, not the sliver's 0.48
 
 
 def test_reference_and_twin_end_to_end(tmp_path):

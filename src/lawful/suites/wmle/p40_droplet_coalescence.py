@@ -8,9 +8,10 @@ growing neck and relax, after a damped shape oscillation, into one round drop of
 - M2 ``e2 = |R_f − (R1 + R2) / 2|`` with roundness ``R = 1 − RMS_radial / r_fit``, ``s2 = q(e2; 0.10)``.
 
 Reading: one region probe (``blobs``, the two largest components of the drop colour, left to right) over
-the drops' stage, stated by the case (``known["stage"]``). Pre-contact frames: both components read and
-at least ``CONTACT_GUARD`` frames before the first single-component frame (a blurred gap can bridge a
-frame early). Settled frames: single-component frames after the last one whose equivalent radius departs
+the drops' stage, stated by the case (``known["stage"]``); a second component within the flicker of the largest's
+outline area is a sliver of it, not a drop (:func:`~lawful.suites.wmle._bubbles.drops_read`). Pre-contact
+frames: both drops read and at least ``CONTACT_GUARD`` frames before the first single-drop frame (a blurred gap
+can bridge a frame early). Settled frames: single-component frames after the last one whose equivalent radius departs
 from the final median by more than ``k·σ_r`` (``σ_r`` the radius series' measured noise, at least the last quarter's
 own scatter about its straight line, an outline that wobbles more slowly than the noise fit follows, and at least
 that of a digitised outline's area: its ~``2πr`` boundary pixels each in or out with a uniform error of variance 1/12,

@@ -479,6 +479,35 @@ def test_an_edge_resting_short_of_the_finish_is_no_arrival():
         case.truth.quantities[f"arrival_time_{left}"], abs=0.25 / case.fps)
 
 
+def test_an_object_unseen_in_most_of_its_window_does_not_fail_its_dcs():
+    """Studio inertia seed 8401 under noise + CRF 35: the right cylinder, seen at sample 0, was lost until sample 30
+    of its 37-sample window and found again near the finish, where the re-found blob sat 6 px low for a sample: the
+    DCS over the few steps seen read -0.20 and the lawful clip scored a confident 0. A DCS short of the gate from
+    under half the window's samples is unmeasurable; seen throughout, the descent outvotes the same glitch."""
+    from lawful.result import Measurement
+    from lawful.suites.principia._common import record_dcs
+
+    n = 37
+    y = 162.7 + 50.0 * (np.arange(n) / 27.0) ** 2  # down the slope, then on the flat near the finish
+    y[27:] = 212.0
+    y[30:] = [217.73, 211.83, 212.98, 211.63, 211.68, 212.02, 212.02]  # the samples read on that clip
+    tr = Tracks.empty(["c"], n, fps=24.0)
+    tr.t = np.arange(n) / 24.0
+    tr.xy[:, 0, 0], tr.xy[:, 0, 1], tr.visible[:, 0] = 300.0, y, True
+    m = Measurement()
+    record_dcs(m, tr["c"], n - 1)
+    assert m.get("dcs_c") > 0.8  # seen throughout
+    tr.xy[1:30, 0], tr.visible[1:30, 0] = np.nan, False
+    m = Measurement()
+    record_dcs(m, tr["c"], n - 1)
+    assert m.get("dcs_c") is None and "from the 8 of its window's 37 samples" in m.missing["dcs_c"]
+    assert m.notes["dcs_partial"]["c"] < 0 and m.notes["dcs_state"]["c"] == "not_visible"
+    tr.xy[30:, 0, 1] = 212.0 + 2.0 * np.arange(7)  # seen as little, but moving down the whole time: a pass stands
+    m = Measurement()
+    record_dcs(m, tr["c"], n - 1)
+    assert m.get("dcs_c") == 1.0
+
+
 def test_an_arrival_in_a_gap_of_the_track_is_unmeasurable_not_a_fail():
     """The tube unseen from two samples before its finish row to two after (hidden by the solid as they cross
     at the foot of a valley, studio inertia seed 6002), then climbing the far face: its arrival was not seen,

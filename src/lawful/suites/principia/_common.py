@@ -33,7 +33,8 @@ pendulum's ``x`` towards the vertical through its pivot).
   exceeds ``ε``: the direction cannot be judged step by step (unmeasurable);
 - ``"undefined_direction"``: the expected direction is undefined in this geometry (e.g. a
   pendulum released on the vertical through its pivot; unmeasurable);
-- ``"not_visible"`` (the object is not seen often enough to say, or its window ends where it is lost
+- ``"not_visible"`` (the object is not seen often enough to say: in under two samples of its window, or in under
+  half of them short of a pass; or its window ends where it is lost
   and it was not seen moving, or not consistently enough to pass yet mostly the right way, before that), or ``"bad_case"`` (the case
   lacks an object or a known quantity the task needs; ``notes['case_problem']`` says which).
 """

@@ -227,7 +227,8 @@ def record_dcs(m: Measurement, track: ObjectTrack, end: float | None, direction:
     cut = cut or f"lost at sample {lost}"
     stop = len(coord) if end is None else int(min(math.floor(end), len(coord) - 1)) + 1
     states = m.notes.setdefault("dcs_state", {})
-    if int(np.isfinite(coord[:stop]).sum()) < 2:
+    seen = int(np.isfinite(coord[:stop]).sum())
+    if seen < 2:
         m.set(f"dcs_{track.id}", None, f"{track.id} not visible in its release window")
         states[track.id] = "not_visible"
         return
@@ -238,7 +239,6 @@ def record_dcs(m: Measurement, track: ObjectTrack, end: float | None, direction:
     m.notes.setdefault("dcs_noise", {})[track.id] = {
         "sigma_px": None if not math.isfinite(sigma) else round(sigma, 4), "eps_px": round(eps, 4)}
     value = window_dcs(smooth, None, direction, eps_steps)
-    seen = int(np.isfinite(coord[:stop]).sum())
     if math.isfinite(value) and value < DCS_THRESHOLD and 2 * seen < stop:
         # not seen in most of its window (studio inertia seed 8401 under noise + CRF 35: lost from sample 1 to 29 of
         # 37 and found again on the flat, where one step off the re-found blob read -0.20): the steps seen are not

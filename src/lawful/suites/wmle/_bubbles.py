@@ -114,7 +114,10 @@ def coalescence_measurement(tracks: Tracks) -> Measurement:
     n = drops_read(area) * reg.ok
     r_eq = np.sqrt(area / math.pi)
     rnd = roundness(reg["r"], reg["roundness"])
-    pre, settled, why = drop_phases(n, np.where(n == 1, np.nanmax(r_eq, 1), np.nan))
+    rows = np.arange(len(area))
+    big = np.argmax(np.where(np.isfinite(area), area, -1.0), 1)  # the drop, not a speck beside it
+    r_big, rnd_big = r_eq[rows, big], rnd[rows, big]
+    pre, settled, why = drop_phases(n, np.where(n == 1, r_big, np.nan))
     m.notes["pre_contact"] = np.flatnonzero(pre).tolist()
     m.notes["settled"] = np.flatnonzero(settled).tolist()
     ones = np.flatnonzero(n == 1)
@@ -127,12 +130,10 @@ def coalescence_measurement(tracks: Tracks) -> Measurement:
         return m
     m.set("r1_px", float(np.median(r_eq[pre, 0])))
     m.set("r2_px", float(np.median(r_eq[pre, 1])))
-    big = np.argmax(np.where(np.isfinite(r_eq[settled]), r_eq[settled], -1.0), 1)  # the drop, not a speck beside it
-    rows = np.arange(len(big))
-    m.set("rf_px", float(np.median(r_eq[settled][rows, big])))
+    m.set("rf_px", float(np.median(r_big[settled])))
     m.set("R1", float(np.median(rnd[pre, 0])))
     m.set("R2", float(np.median(rnd[pre, 1])))
-    m.set("Rf", float(np.median(rnd[settled][rows, big])))
+    m.set("Rf", float(np.median(rnd_big[settled])))
     return m
 
 

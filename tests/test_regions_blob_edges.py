@@ -1,6 +1,7 @@
 """Blob extents to a fraction of a pixel (``edges="subpixel"``): two walls whose inner edges cut pixels part-way,
 under pixel noise, read where the edges are, while pixel extents step a whole pixel at a time."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -78,3 +79,55 @@ def test_walls_pick_leaves_a_side_without_a_wall_empty():
     assert vals["x1"][0] == pytest.approx(40.4, abs=0.1) and np.isnan(vals["x0"][1])
     with pytest.raises(ValueError, match="two blobs"):
         Probe("walls", "blobs", (0, 0, 9, 9), color=(1, 2, 3), count=3, pick="walls")
+
+
+BACKDROP = np.array([229, 222, 222], float)
+
+
+def _thin_walls(left: float, right: float, thick: float, blur: float, rng, h=16, w=140, sd=2.0):
+    """Backdrop, a wall ``thick`` px wide centred on ``left``, water, a wall centred on ``right``, backdrop: each
+    pixel the area mix, then a Gaussian defocus of ``blur`` px along the rows (0: none) and noise."""
+    x = np.arange(w, dtype=float)
+
+    def cover(c):  # share of pixel x inside [c - thick/2, c + thick/2]
+        return np.clip(np.minimum(x + 0.5, c + thick / 2) - np.maximum(x - 0.5, c - thick / 2), 0, 1)
+
+    inside = np.clip(x - left, 0, 1) * np.clip(right - x, 0, 1) > 0
+    base = np.where(inside[:, None], WATER, BACKDROP)
+    wall = np.maximum(cover(left), cover(right))[:, None]
+    row = base + wall * (WALL - base)
+    img = np.broadcast_to(row, (h, w, 3)).astype(np.float32)
+    if blur:
+        img = cv2.GaussianBlur(img, (0, 0), sigmaX=blur, sigmaY=0.1)
+    return np.clip(img + rng.normal(0, sd, img.shape), 0, 255).astype(np.float32)
+
+
+@pytest.mark.parametrize("left, right", [(30.3, 110.6), (25.0, 121.75), (41.5, 90.2)])
+def test_walls_blurred_out_of_their_colour_are_read_at_their_centres(left, right):
+    """Walls 2 px thick under a defocus of 2.2 px (flat P25 seed 8400 blurred: its walls' colour selection was empty,
+    and the lawful clip scored 0): no blob of the wall colour; each wall's ``mid`` is its valley's centre, which the
+    blurred step from backdrop to water beside it pulls towards the water (the side nearer the wall's colour) by half
+    a pixel, in every sample alike; a wall moved by 0.4 px moves its ``mid`` by that."""
+    rng = np.random.default_rng(11)
+    for _ in range(4):
+        vals = _walls(_thin_walls(left, right, 2.0, 2.2, rng), "walls")
+        assert np.isnan(vals["x0"]).all()  # nothing of the wall's colour is left
+        assert 0.3 < vals["mid"][0] - left < 0.7 and 0.3 < right - vals["mid"][1] < 0.7
+    a = _walls(_thin_walls(left, right, 2.0, 2.2, rng, sd=0.5), "walls")["mid"]
+    b = _walls(_thin_walls(left, right + 0.4, 2.0, 2.2, rng, sd=0.5), "walls")["mid"]
+    assert b[1] - a[1] == pytest.approx(0.4, abs=0.05) and b[0] == pytest.approx(a[0], abs=0.05)
+
+
+def test_sharp_walls_mids_and_no_wall_no_reading():
+    """Sharp walls 3 px thick: blobs and ``mid`` (their centres to a tenth of a pixel); water alone, no wall: no
+    reading, rather than a valley of noise."""
+    rng = np.random.default_rng(12)
+    vals = _walls(_thin_walls(30.3, 110.6, 3.0, 0.0, rng), "walls")
+    assert vals["mid"][0] == pytest.approx(30.3, abs=0.1) and vals["mid"][1] == pytest.approx(110.6, abs=0.1)
+    assert vals["x1"][0] > vals["mid"][0] > vals["x0"][0] and vals["x1"][1] > vals["mid"][1] > vals["x0"][1]
+    water = np.clip(np.broadcast_to(WATER, (16, 140, 3)) + rng.normal(0, 2.0, (16, 140, 3)), 0, 255).astype(np.float32)
+    p = Probe("walls", "blobs", (0, 0, 139, 15), color=tuple(WALL.astype(int)), count=2, fit="none", edges="subpixel",
+              pick="walls")
+    mask = np.ones((16, 140), bool)
+    learnt = region_kinds._learn(p, _thin_walls(30.3, 110.6, 3.0, 0.0, rng), mask)  # learnt where the walls were
+    assert region_kinds._blobs(p, water, mask, learnt) is None

@@ -4,6 +4,7 @@ per kind (:data:`READ`)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -39,8 +40,8 @@ class Probe:
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"probe '{self.name}': unknown kind '{self.kind}' (choices: {', '.join(KINDS)})")
-        if self.pick == "walls" and (self.kind != "blobs" or self.count != 2):
-            raise ValueError(f"probe '{self.name}': pick='walls' reads two blobs (kind='blobs', count=2)")
+        if self.pick == "walls" and (self.kind != "blobs" or self.count != 2 or self.fit != "none"):
+            raise ValueError(f"probe '{self.name}': pick='walls' reads two blobs (kind='blobs', count=2, fit='none')")
         if self.kind in ("line", "blobs", "profile") and self.select == "color" and self.color is None:
             raise ValueError(f"probe '{self.name}': select='color' needs a color")
 
@@ -231,6 +232,10 @@ def _blobs(p: Probe, img, mask, state):
     n, labels, stats, cents = cv2.connectedComponentsWithStats(sel, connectivity=8)
     if p.pick == "walls":
         order = _wall_blobs(stats, cents, mask)
+        mids = _wall_mids(img, mask, p.color)
+        if not any(order) and np.isnan(mids).all():
+            return None
+        return _wall_values(img, mask, labels, stats, cents, order, mids, p.edges), float("nan")
     else:
         order = [k for k in np.argsort(-stats[1:, 4]) + 1 if stats[k, 4] >= MIN_PIXELS][:p.count]
         order.sort(key=lambda k: cents[k][0])
@@ -258,6 +263,75 @@ def _blobs(p: Probe, img, mask, state):
         for key, v in zip(BLOB_KEYS, vals):
             out[key][j] = v
     return out, float("nan")
+
+
+def _wall_values(img, mask, labels, stats, cents, order: list[int], mids: list[float], edges: str) -> dict:
+    """The two walls' :data:`BLOB_KEYS` values where the colour selection holds them (``order``; ``cx``, ``cy``, ``r``,
+    ``roundness`` NaN: no circle is fitted to a wall), NaN where it does not, and ``mid``: each wall's centre column
+    from the valley it leaves in the strip (:func:`_wall_mids`), read whether or not its colour is."""
+    out = {k: np.full(2, np.nan) for k in BLOB_KEYS}
+    for j, k in enumerate(order):
+        if not k:
+            continue
+        x, y, w, h, a = stats[k]
+        box = (x - 0.5, y - 0.5, x + w - 0.5, y + h - 0.5)
+        if edges == "subpixel":
+            box = _subpixel_extents(np.asarray(img, np.float32), mask, labels == k, box)
+        for key, val in zip(("x", "y", "area", "x0", "y0", "x1", "y1"), (cents[k][0], cents[k][1], a, *box)):
+            out[key][j] = val
+    out["mid"] = np.asarray(mids, float)
+    return out
+
+
+VALLEY_REACH = 8  # px either side of a wall's deepest column that hold its valley and the flanks' level
+VALLEY_SHARE = 0.1  # a wall's valley is at least this share of its lower flank's distance to the wall colour deep
+
+
+def _wall_mids(img: np.ndarray, mask: np.ndarray, color: tuple) -> list[float]:
+    """Centre column (sub-pixel) of the wall each side of the region's middle (``[left, right]``, NaN where none).
+
+    The wall is the deepest valley of the strip's column profile of RGB distance to the wall ``color`` (rows
+    averaged; linear in what a pixel mixes of the wall, as Lab is not), deeper than :data:`K_SELECT` times its noise
+    (the rows' spread) and :data:`VALLEY_SHARE` of its lower flank (a flank: the farthest column within
+    :data:`VALLEY_REACH` on its side). Its centre is the mean column weighted by each column's depth as a share of
+    the valley's from its own side's flank (what an area-sampled edge mixes of the wall).
+
+    Blur mixes a thin wall out of its colour and moves its edges, not its middle: a wall two pixels thick under a
+    defocus of two keeps a third of its contrast (flat P25 seed 8400 blurred: 135 from the wall's colour, the water
+    beside it 180, the backdrop 258) and its colour selection is empty. The blurred step between unlike flanks pulls
+    the centre towards the flank nearer the wall's colour (half a pixel there), as does a patch of backdrop of nearly
+    its colour beside it; in a still scene that lean is the same in every sample, so a width's relative change keeps
+    it out."""
+    cols, rows = np.flatnonzero(mask.any(0)), np.flatnonzero(mask.any(1))
+    out = [math.nan, math.nan]
+    if len(cols) < 8 or len(rows) < 2:
+        return out
+    sub, m = img[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1], mask[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
+    if not m.all():
+        return out  # a slanted strip: columns of unequal rows
+    d = np.linalg.norm(np.asarray(sub, np.float32) - np.asarray(color, np.float32), axis=2)
+    prof = d.mean(0)
+    sem = float(np.median(d.std(0))) / math.sqrt(d.shape[0])
+    half = len(prof) // 2
+    for side, (lo, hi) in enumerate(((0, half), (half, len(prof)))):
+        i = lo + int(np.argmin(prof[lo:hi]))
+        if i < lo + 1 or i > hi - 2:
+            continue  # at the strip's end or its middle: no valley seen whole
+        a, b = max(0, i - VALLEY_REACH), min(len(prof), i + VALLEY_REACH + 1)
+        fl, fr = prof[a:i].max(), prof[i + 1:b].max()
+        depth = min(fl, fr) - prof[i]
+        if depth <= max(K_SELECT * sem, VALLEY_SHARE * min(fl, fr)):
+            continue
+        # each column's share of the wall, from its own side's flank: unlike media either side (backdrop and water,
+        # water turning to ice) leave the centre where the wall is
+        g = np.r_[(fl - prof[a:i]) / (fl - prof[i]), 1.0, (fr - prof[i + 1:b]) / (fr - prof[i])]
+        g = np.where(g > K_SELECT * sem / depth, np.minimum(g, 1.0), 0.0)
+        j = i - a
+        l = j - int(np.argmin(g[j::-1] > 0)) + 1 if (g[j::-1] <= 0).any() else 0
+        r = j + int(np.argmin(g[j:] > 0)) if (g[j:] <= 0).any() else len(g)
+        w = g[l:r]
+        out[side] = float(cols[0] + a + l + (np.arange(len(w)) * w).sum() / w.sum())
+    return out
 
 
 def _wall_blobs(stats: np.ndarray, cents: np.ndarray, mask: np.ndarray) -> list[int]:

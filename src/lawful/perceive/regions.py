@@ -44,7 +44,9 @@ Kinds (the fields of ``RegionSeries.values``; ``[T]`` unless noted):
                  blob's share of the pixels at each edge, as an area-sampled edge mixes it with what lies beyond):
                  for widths read between walls. ``pick="walls"`` (``count=2``) reads a vessel's two walls instead of the
                  two largest blobs: per side of the region's middle column, the innermost blob crossing at least half
-                 of its rows (``[left, right]``, NaN for a side without one).
+                 of its rows (``[left, right]``, NaN for a side without one), and each wall's centre column
+                 ``mid`` from the valley it leaves in the strip's column profile of distance to its colour, read
+                 where blur has mixed a thin wall out of its colour too (:func:`region_kinds._wall_mids`).
 - ``profile``    per column of the region, the first selected row from the top (``top`` ``[T, W]``, NaN
                  where none); ``RegionSeries.columns`` holds the columns' x.
 
@@ -283,8 +285,8 @@ def _series(p: Probe, rows: list, state: dict, mask: np.ndarray, origin, sx: flo
                 values[k][i] = r[0][k]
             sigma[i] = r[1]
     X0, Y0 = origin
-    scale = {"x": ("x", sx), "cx": ("x", sx), "x0": ("x", sx), "x1": ("x", sx), "y": ("y", sy), "cy": ("y", sy),
-             "y0": ("y", sy), "y1": ("y", sy), "row": ("y", sy), "top": ("y", sy)}
+    scale = {"x": ("x", sx), "cx": ("x", sx), "x0": ("x", sx), "x1": ("x", sx), "mid": ("x", sx), "y": ("y", sy),
+             "cy": ("y", sy), "y0": ("y", sy), "y1": ("y", sy), "row": ("y", sy), "top": ("y", sy)}
     for k, v in values.items():  # tracking px of the region → case px of frame 0
         if k in scale:
             ax, s = scale[k]

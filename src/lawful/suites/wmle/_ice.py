@@ -124,9 +124,14 @@ def melt_seen(ice_ok: np.ndarray, before: np.ndarray, after: np.ndarray) -> str:
     return ""
 
 
-def inner_width(walls) -> np.ndarray:
-    """Per sample, the inside width between two wall blobs (NaN where not both)."""
-    return walls["x0"][:, 1] - walls["x1"][:, 0]
+def wall_spacing(walls) -> np.ndarray:
+    """Per sample, the vessel's width between its two walls' centre columns (``mid``: the valley each leaves in
+    the strip, read where blur has mixed a thin wall out of its colour as well; NaN where not both). Its relative
+    change is the inside width's to within a wall's share of the width (2 px in 240)."""
+    mid = walls.values.get("mid")
+    if mid is None or np.ndim(mid) != 2 or np.shape(mid)[1] < 2:
+        return np.full(len(walls.ok), np.nan)
+    return mid[:, 1] - mid[:, 0]
 
 
 class MeltingScene:
@@ -149,7 +154,7 @@ class MeltingScene:
 
 
 def melt_level_measurement(case: Case, tracks: Tracks) -> Measurement:
-    """Median water level before and after the melt and the vessel's inside width then (``notes['unresolved']``
+    """Median water level before and after the melt and the vessel's width (:func:`wall_spacing`) then (``notes['unresolved']``
     when the ice is not seen to melt or too few levels are readable)."""
     m = Measurement()
     lev = water_level(tracks)
@@ -168,7 +173,7 @@ def melt_level_measurement(case: Case, tracks: Tracks) -> Measurement:
         return m
     m.set("level_before_px", float(np.median(y[ok & before])))
     m.set("level_after_px", float(np.median(y[ok & after])))
-    w = inner_width(walls)
+    w = wall_spacing(walls)
     for name, sel in (("before", before), ("after", after)):
         good = sel & np.isfinite(w)
         m.set(f"width_{name}_px", float(np.median(w[good])) if good.sum() >= MIN_WINDOW else None,
@@ -315,8 +320,8 @@ def window_median(values: np.ndarray, ok: np.ndarray, window: np.ndarray) -> flo
 
 
 def freeze_measurement(case: Case, tracks: Tracks) -> Measurement:
-    """Column height above ``bottom_y`` (``surface`` level) at the start and the end, and the vessel's inside
-    width (``walls`` blobs) then."""
+    """Column height above ``bottom_y`` (``surface`` level) at the start and the end, and the vessel's width
+    (:func:`wall_spacing` of the ``walls``) then."""
     m = Measurement()
     s, wl = tracks.regions.get("surface"), tracks.regions.get("walls")
     T = len(tracks.frames)
@@ -329,11 +334,10 @@ def freeze_measurement(case: Case, tracks: Tracks) -> Measurement:
             if v is not None:
                 m.set(key, v)
     if wl is not None and "x0" in wl.values:
-        width = wl["x0"][:, 1] - wl["x1"][:, 0] if wl["x0"].ndim == 2 and wl["x0"].shape[1] >= 2 else None
-        if width is not None:
-            ok = wl.ok & np.isfinite(width) & (width > 0)
-            for key, win in (("W_initial_px", first), ("W_final_px", last)):
-                v = window_median(width, ok, win)
-                if v is not None:
-                    m.set(key, v)
+        width = wall_spacing(wl)
+        ok = wl.ok & np.isfinite(width) & (width > 0)
+        for key, win in (("W_initial_px", first), ("W_final_px", last)):
+            v = window_median(width, ok, win)
+            if v is not None:
+                m.set(key, v)
     return m

@@ -7,8 +7,8 @@ Readings: a ``level`` probe learning its two media in every frame (``case.known[
 column band clear of the walls spanning the rows the top can reach, the top kept away from the band's
 first and last rows — the sample turns from water to ice), and a ``blobs`` probe for the two walls in a
 horizontal strip across the vessel (``case.known["wall_strip"]``, colour ``known["wall"]``). The container
-bottom is the stated inner bottom row ``known["bottom_y"]``; ``H = bottom_y − surface row``; ``W`` the gap
-between the walls' inner edges (the sample fills the vessel).
+bottom is the stated inner bottom row ``known["bottom_y"]``; ``H = bottom_y − surface row``; ``W`` the spacing
+of the walls' centre columns (:func:`~lawful.suites.wmle._ice.wall_spacing`; the sample fills the vessel).
 
 - M1 ``e1 = H_ice / H_water − 1000/917``, ``H_water`` the median over the first 15 % of the samples,
   ``H_ice`` over the last 25 % (each at least 3 readings; ``wmle._ice.FREEZE_*``);
@@ -31,7 +31,7 @@ from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
-from lawful.suites.wmle._ice import freeze_measurement
+from lawful.suites.wmle._ice import freeze_measurement, wall_spacing
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, \
     style_of
 from lawful.tracks import Tracks
@@ -123,10 +123,7 @@ class FreezingExpansion(WmleTask):
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
         out = self.readable(tracks, ["surface"])
         wl = tracks.regions.get("walls")
-        if wl is None or "x0" not in wl.values:
-            out["readable_walls"] = 0.0
-        else:
-            out["readable_walls"] = float(np.mean(np.isfinite(wl["x0"]).all(1)))
+        out["readable_walls"] = 0.0 if wl is None else float(np.mean(np.isfinite(wall_spacing(wl))))
         return out
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:

@@ -7,9 +7,11 @@ the level does not move.
 Readings (``case.known``): ``bands`` — ``water_left`` / ``water_right``, ``level`` probes in the open water
 beside the ice (clear of its widest extent); ``ice`` — a box around the block, read as the ``blobs`` of the
 ice colour ``ice_color`` (the block is there while a blob is); ``walls`` — a horizontal strip across both
-walls below the waterline, read as the two ``blobs`` of the wall colour ``wall_color`` (inner width =
-right wall's left edge − left wall's right edge). *Before*: the first :data:`BEFORE_SHARE` of the samples;
-*after*: the last :data:`AFTER_SHARE` (at least :data:`MIN_WINDOW` each). The level is the median over a
+walls below the waterline, read as the two ``blobs`` of the wall colour ``wall_color`` (a wall blur has
+thinned out of its colour as its valley's centre); ``W`` the spacing of the walls' centre columns
+(:func:`~lawful.suites.wmle._ice.wall_spacing`: the inside width's relative change to within a wall's share).
+*Before*: the first :data:`BEFORE_SHARE` of the samples; *after*: the last :data:`AFTER_SHARE` (at least
+:data:`MIN_WINDOW` each). The level is the median over a
 window of the two bands' mean row.
 
 - M1 ``e1 = (y_before − y_after) / H_vessel`` (``H_vessel``: the inside height of ``known["vessel"]``);
@@ -33,7 +35,7 @@ from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
 from lawful.suites.wmle._ice import (  # noqa: F401  (re-exported: P26 and the tests use them)
-    WATER_BANDS, MeltingScene, inner_width, melt_level_measurement, melt_seen, water_level, windows,
+    WATER_BANDS, MeltingScene, wall_spacing, melt_level_measurement, melt_seen, water_level, windows,
 )
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, \
     style_of
@@ -108,7 +110,7 @@ class IceMeltFresh(WmleTask):
         out = self.readable(tracks, WATER_BANDS)
         w = tracks.regions.get("walls")
         seen = w is not None and "x0" in w.values
-        out["readable_walls"] = float(np.mean(np.isfinite(inner_width(w)))) if seen else 0.0
+        out["readable_walls"] = float(np.mean(np.isfinite(wall_spacing(w)))) if seen else 0.0
         return out
 
     def metrics(self, case: Case, m: Measurement) -> dict[str, MetricScore]:

@@ -170,3 +170,31 @@ def test_still_clip_keeps_a_still_camera(tmp_path):
     cam = ev.evidence["tracks_meta"]["camera"]
     assert ev.status == "scored" and not cam["compensated"] and cam["static"], cam["reason"]
     assert cam["max_shift_px"] < 0.5
+
+
+def test_films_under_defocus_are_read_against_their_local_background(tmp_path):
+    """Seed 1000 under ``lawful validate``'s defocus: each outer film lies on the edge between the backdrop and its
+    bubble's lighter inside, and against one level for the whole band (the two levels' spread made the threshold 110
+    of 255) the blurred film (105 at most) left nothing selected: every film unread, C 0, unmeasurable. Against the
+    local background (a median over 25 px squares) and half its peak, each film's core is read in every sample and
+    the partition's curvature agrees with Laplace's as on the sharp clip."""
+    from lawful.world import perturb
+
+    task = DoubleBubble()
+    case, _ = task.make_case(0, 1000)
+    case.duration = 1.5
+    frames = perturb.defocus(list(task.render(case, "true")), 0.003)
+    sc = evaluate_video(case, write_video(tmp_path / "blur.mp4", frames, case.fps), task).scores["P39"]
+    assert sc.metrics["C"] == 100.0 and sc.residuals["M1"] < 0.08 and sc.metrics["P"] > 92.5
+
+
+def test_a_band_without_a_film_selects_nothing():
+    """The local selection needs a strip: noise alone (its 99th percentile under 4 sd) leaves the band empty."""
+    rng = np.random.default_rng(4)
+    img = np.clip(44.0 + rng.normal(0, 2.0, (40, 60, 3)), 0, 255).astype(np.float32)
+    img[:, 30:] += 11.0  # the bubble's lighter inside: an edge, no strip
+    p = Probe("film", "blobs", (0, 0, 59, 39), select="brighter", fit="pixels")
+    reader = Reader([p], (60, 40), 1.0, 1.0, False)
+    for _ in range(3):
+        reader.add(img.astype(np.uint8))
+    assert not reader.read(None)["film"].ok.any()

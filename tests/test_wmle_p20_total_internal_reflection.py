@@ -172,3 +172,39 @@ def test_noise_that_stays_several_frames_is_taken_out_and_the_twin_still_fails()
     twin = {str(k): held(1.333 * f) for k, f in enumerate((0.88, 1.0, 1.12, 1.24))}
     e = float(np.std(1.333 * np.array([0.88, 1.0, 1.12, 1.24])) / np.mean(1.333 * np.array([0.88, 1.0, 1.12, 1.24])))
     assert index_metric(twin, [], sds).residual == pytest.approx(e, rel=0.1)
+
+
+def test_an_air_line_that_does_not_start_where_the_beam_enters_is_no_refraction():
+    """Studio seed 8500 under noise: once a beam had turned to total reflection, its air region read a stand's
+    vertical edge crossing the surface 103 px from the entry point; taken for refractions, n = 0.005 in 23 frames and
+    the lawful clip scored 19. The air line must cross the surface where the water line does (within k robust sds of
+    the beam's gaps, at least half a pixel): those frames are no refraction, and n stays 1.333 (the gaps of the
+    beam's true refractions, 0.3 px of jitter, keep every one of them)."""
+    task = TotalInternalReflection()
+    case, _ = task.make_case(0, 5)
+    ths = np.linspace(20, 40, 16)
+    T = len(ths)
+    rng = np.random.default_rng(8)
+    tr = Tracks.empty([], T, fps=24.0)
+    for j in range(4):
+        cols = {"in": [], "out": []}
+        for i, th in enumerate(ths):
+            inc, out = _pair(th, 1.333)
+            if j == 0 and i >= 10:  # the beam's last 6 frames: a vertical edge 100 px away read in the air region
+                out = (np.array([400.0, 100.0]), np.array([0.0, -1.0]))
+            else:
+                out = (out[0] + [rng.normal(0, 0.3), 0.0], out[1])
+            cols["in"].append(inc)
+            cols["out"].append(out)
+        for part, lines in cols.items():
+            tr.regions[f"{part}_{j}"] = RegionSeries.from_values(
+                f"{part}_{j}", "line", x=[v[0][0] for v in lines], y=[v[0][1] for v in lines],
+                angle=[math.atan2(v[1][1], v[1][0]) for v in lines])
+        tr.regions[f"back_{j}"] = RegionSeries.from_values(f"back_{j}", "line", x=[np.nan] * T, y=[np.nan] * T,
+                                                           angle=[np.nan] * T)
+    tr.regions["surface"] = RegionSeries.from_values("surface", "level", row=[150.0] * T)
+    m = task.measure(case, tr)
+    n0 = np.array([np.nan if v is None else v for v in m.notes["n"]["0"]])
+    assert np.isnan(n0[10:]).all() and np.isfinite(n0[:10]).all()
+    assert all(np.isfinite([np.nan if v is None else v for v in m.notes["n"][str(j)]]).all() for j in (1, 2, 3))
+    assert m.get("n_mean") == pytest.approx(1.333, abs=0.01) and m.get("total_reflections") == 0

@@ -2,7 +2,8 @@
 reflections' bounds, and the noise their spread carries (:func:`index_measurement`, :func:`_noise_var`).
 
 A refraction that leaves flatter than ``max_air_deg`` from the normal (it runs along the region's edge at the
-surface, which cuts the beam askew) is not used, nor one with a line too short to state its direction's error; one
+surface, which cuts the beam askew) is not used, nor one with a line too short to state its direction's error, nor
+one whose lines cross the surface apart by more than the beam's others do (:func:`_meets`: no refraction); one
 whose ``n`` is off its beam's local trend by more than ``k`` robust sds (a line spoilt where another beam crosses) is
 left out. Each ``n`` carries its standard error from the lines' direction errors, each the line's own (``angle_sd``)
 and, in quadrature, the error its beam's lines share over the clip: they must meet the surface at one point, and how
@@ -25,8 +26,8 @@ from lawful.tracks import Tracks
 
 def index_measurement(case: Case, tracks: Tracks, max_air_deg: float) -> Measurement:
     """Per beam ``j`` and frame: ``n`` and its standard error where ``in_j`` and ``out_j`` are read (NaN for a
-    refraction flatter than ``max_air_deg`` from the normal, a line with no direction error, or an outlier off the
-    beam's trend), and a bound ``1 / sin θ_water`` where ``in_j`` and ``back_j`` are read without ``out_j``
+    refraction flatter than ``max_air_deg`` from the normal, a line with no direction error, lines that do not meet
+    at the surface, or an outlier off the beam's trend), and a bound ``1 / sin θ_water`` where ``in_j`` and ``back_j`` are read without ``out_j``
     (``notes['n']``, ``notes['n_sd']``, ``notes['tir_bounds']``)."""
     m = Measurement()
     n_by, sd_by, bounds, tir = {}, {}, [], 0
@@ -34,13 +35,16 @@ def index_measurement(case: Case, tracks: Tracks, max_air_deg: float) -> Measure
     for j in range(len(case.known["beams"])):
         series, sds = [], []
         shared = _crossing_sd(tracks, j)
+        got = _crossings(tracks, j)
+        gap = got[2] if got is not None else np.full(len(tracks), np.nan)
+        meets = _meets(gap) | ~np.isfinite(gap)  # no surface row read: no crossing to compare
         for i in range(len(tracks)):
             inc = line_at(tracks, f"in_{j}", i)
             out = line_at(tracks, f"out_{j}", i)
             back = line_at(tracks, f"back_{j}", i)
             if inc is not None and out is not None:
                 grazing = angle_from_normal(out[1], up) > math.radians(max_air_deg)
-                bad = grazing or any(_unweighed(tracks, f"{p}_{j}", i) for p in ("in", "out"))
+                bad = grazing or not meets[i] or any(_unweighed(tracks, f"{p}_{j}", i) for p in ("in", "out"))
                 n, sd = (math.nan, math.nan) if bad else beam_frame(
                     inc, out, *(math.hypot(_angle_sd(tracks, f"{p}_{j}", i), shared[p][i]) for p in ("in", "out")))
                 series.append(n)
@@ -128,29 +132,57 @@ def _unweighed(tracks: Tracks, name: str, i: int) -> bool:
     return v is not None and not math.isfinite(float(v[i]))
 
 
-def _crossing_sd(tracks: Tracks, j: int) -> dict[str, np.ndarray]:
-    """Per frame, the direction error (rad) of beam ``j``'s ``in`` and ``out`` lines that stays from frame to frame.
+GAP_FLOOR = 0.5  # px: least spread of the crossings' gap a refraction's own may depart from its beam's by k of
 
-    Both lines must meet the surface at one point. Where they cross the surface row apart by a median ``Δ`` px
-    over the frames both are read (a compression block next to the entry point, where a turning beam never
-    moves on), each line is taken to be off by ``Δ/√2`` px there, across the line: a turn about its centroid
-    of ``Δ sin²a / (√2 |row − y|)``. Zero where fewer than 3 frames give both crossings."""
+
+def _crossings(tracks: Tracks, j: int) -> tuple[dict, dict, np.ndarray] | None:
+    """Beam ``j``'s ``in`` and ``out`` lines' ``sin² a`` and distance from the surface row per frame, and how far
+    apart they cross the row (px; NaN where either or the row is unread); None without those regions."""
     surf = tracks.regions.get("surface")
-    zero = {p: np.zeros(len(tracks)) for p in ("in", "out")}
     if surf is None or f"in_{j}" not in tracks.regions or f"out_{j}" not in tracks.regions:
-        return zero
+        return None
     row = np.where(surf.ok, surf["row"], np.nan)
     lines = {p: tracks.regions[f"{p}_{j}"] for p in ("in", "out")}
     with np.errstate(divide="ignore", invalid="ignore"):
         s2 = {p: np.sin(r["angle"]) ** 2 for p, r in lines.items()}
         dy = {p: np.abs(row - r["y"]) for p, r in lines.items()}
         cross = {p: r["x"] + (row - r["y"]) / np.tan(r["angle"]) for p, r in lines.items()}
-        gap = cross["in"] - cross["out"]
-        ok = np.isfinite(gap)
-        if ok.sum() < 3:
-            return zero
-        delta = abs(float(np.median(gap[ok])))
-        return {p: np.nan_to_num(delta * s2[p] / (math.sqrt(2.0) * dy[p]), nan=0.0, posinf=0.0) for p in lines}
+    return s2, dy, cross["in"] - cross["out"]
+
+
+def _meets(gap: np.ndarray) -> np.ndarray:
+    """Frames whose lines cross the surface where the beam's others do: the gap within ``k`` robust sds (at least
+    :data:`GAP_FLOOR`) of its median over the frames. The air-side line of a refraction starts where the water-side
+    one ends; a line elsewhere in the air region is no part of the beam (studio P20 seed 8500 under noise: a
+    stand's vertical edge, read for a beam that had turned to total reflection, crossed the row 103 px from its
+    entry point and gave ``n`` = 0.005 in 23 frames: the lawful clip scored 19)."""
+    ok = np.isfinite(gap)
+    if ok.sum() < 3:
+        return ok
+    mid = float(np.median(gap[ok]))
+    spread = max(noise.robust_sd(gap[ok]), GAP_FLOOR)
+    with np.errstate(invalid="ignore"):
+        return ok & (np.abs(gap - mid) <= noise.k_for() * spread)
+
+
+def _crossing_sd(tracks: Tracks, j: int) -> dict[str, np.ndarray]:
+    """Per frame, the direction error (rad) of beam ``j``'s ``in`` and ``out`` lines that stays from frame to frame.
+
+    Both lines must meet the surface at one point. Where they cross the surface row apart by a median ``Δ`` px
+    over the frames both are read and meet (:func:`_meets`; a compression block next to the entry point, where a
+    turning beam never moves on), each line is taken to be off by ``Δ/√2`` px there, across the line: a turn about
+    its centroid of ``Δ sin²a / (√2 |row − y|)``. Zero where fewer than 3 frames give both crossings."""
+    zero = {p: np.zeros(len(tracks)) for p in ("in", "out")}
+    got = _crossings(tracks, j)
+    if got is None:
+        return zero
+    s2, dy, gap = got
+    ok = _meets(gap)
+    if ok.sum() < 3:
+        return zero
+    delta = abs(float(np.median(gap[ok])))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return {p: np.nan_to_num(delta * s2[p] / (math.sqrt(2.0) * dy[p]), nan=0.0, posinf=0.0) for p in s2}
 
 
 def _drop_outliers(series: np.ndarray) -> np.ndarray:

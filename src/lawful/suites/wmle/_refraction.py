@@ -27,8 +27,8 @@ from lawful.tracks import Tracks
 def index_measurement(case: Case, tracks: Tracks, max_air_deg: float) -> Measurement:
     """Per beam ``j`` and frame: ``n`` and its standard error where ``in_j`` and ``out_j`` are read (NaN for a
     refraction flatter than ``max_air_deg`` from the normal, a line with no direction error, lines that do not meet
-    at the surface, or an outlier off the beam's trend), and a bound ``1 / sin θ_water`` where ``in_j`` and ``back_j`` are read without ``out_j``
-    (``notes['n']``, ``notes['n_sd']``, ``notes['tir_bounds']``)."""
+    at the surface, or an outlier off the beam's trend), and a bound ``1 / sin θ_water`` where ``in_j`` and
+    ``back_j`` are read without ``out_j`` (``notes['n']``, ``notes['n_sd']``, ``notes['tir_bounds']``)."""
     m = Measurement()
     n_by, sd_by, bounds, tir = {}, {}, [], 0
     up = np.array([0.0, 1.0])

@@ -7,8 +7,9 @@ Readings: a ``level`` probe learning its two media in every frame (``case.known[
 column band clear of the walls spanning the rows the top can reach, the top kept away from the band's
 first and last rows — the sample turns from water to ice), and a ``blobs`` probe for the two walls in a
 horizontal strip across the vessel (``case.known["wall_strip"]``, colour ``known["wall"]``). The container
-bottom is the stated inner bottom row ``known["bottom_y"]``; ``H = bottom_y − surface row``; ``W`` the spacing
-of the walls' centre columns (:func:`~lawful.suites.wmle._ice.wall_spacing`; the sample fills the vessel).
+bottom is the stated inner bottom row ``known["bottom_y"]``; ``H = bottom_y − surface row``; ``W`` the gap
+between the walls' inner edges, or between their valleys' centres where blur mixed a wall out of its colour
+(:func:`~lawful.suites.wmle._ice.wall_spacing`: one rule for the clip; the sample fills the vessel).
 
 - M1 ``e1 = H_ice / H_water − 1000/917``, ``H_water`` the median over the first 15 % of the samples,
   ``H_ice`` over the last 25 % (each at least 3 readings; ``wmle._ice.FREEZE_*``);

@@ -7,9 +7,10 @@ the level does not move.
 Readings (``case.known``): ``bands`` — ``water_left`` / ``water_right``, ``level`` probes in the open water
 beside the ice (clear of its widest extent); ``ice`` — a box around the block, read as the ``blobs`` of the
 ice colour ``ice_color`` (the block is there while a blob is); ``walls`` — a horizontal strip across both
-walls below the waterline, read as the two ``blobs`` of the wall colour ``wall_color`` (a wall blur has
-thinned out of its colour as its valley's centre); ``W`` the spacing of the walls' centre columns
-(:func:`~lawful.suites.wmle._ice.wall_spacing`: the inside width's relative change to within a wall's share).
+walls below the waterline, read as the two ``blobs`` of the wall colour ``wall_color`` (or, where blur has
+mixed a thin wall out of its colour, as the centre of the valley it leaves); ``W`` the inside width between the
+walls' inner edges, or between their valleys' centres where the colour missed a wall in some sample
+(:func:`~lawful.suites.wmle._ice.wall_spacing`: one rule for the clip).
 *Before*: the first :data:`BEFORE_SHARE` of the samples; *after*: the last :data:`AFTER_SHARE` (at least
 :data:`MIN_WINDOW` each). The level is the median over a
 window of the two bands' mean row.

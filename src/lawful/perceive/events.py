@@ -21,9 +21,9 @@ def _scipy_signal():
     return scipy.signal
 
 
-def _runs(finite: np.ndarray) -> list[tuple[int, int]]:
-    """``(start, stop)`` of each run of True in ``finite`` ``[T]``."""
-    f = np.concatenate([[False], np.asarray(finite, bool), [False]])
+def runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    """``(start, stop)`` (stop exclusive) of each run of True in ``mask`` ``[T]``."""
+    f = np.concatenate([[False], np.asarray(mask, bool), [False]])
     d = np.flatnonzero(np.diff(f.astype(int)))
     return list(zip(d[::2], d[1::2]))
 
@@ -67,7 +67,7 @@ def smooth(y, window: int = 7, order: int = 2) -> np.ndarray:
     out = y.copy()
     if window <= 2:
         return out
-    for a, b in _runs(np.isfinite(y)):
+    for a, b in runs(np.isfinite(y)):
         n = b - a
         win = min(window if window % 2 else window + 1, n if n % 2 else n - 1)
         if win <= order + 1:
@@ -84,7 +84,7 @@ def velocity(signal, t) -> np.ndarray:
     y = np.asarray(signal, float)
     t = np.asarray(t, float)
     out = np.full_like(y, np.nan)
-    for a, b in _runs(np.isfinite(y)):
+    for a, b in runs(np.isfinite(y)):
         if b - a >= 2:
             out[a:b] = np.gradient(y[a:b], t[a:b])
     return out
@@ -177,7 +177,7 @@ def turning_points(signal, kind: str = "max", prominence: float = 0.0, distance:
     s = np.asarray(signal, float)
     sign = 1.0 if kind == "max" else -1.0
     out: list[float] = []
-    for a, b in _runs(np.isfinite(s)):
+    for a, b in runs(np.isfinite(s)):
         seg = sign * s[a:b]
         if len(seg) < 3:
             continue

@@ -25,6 +25,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from lawful.perceive.events import runs
+
 WINDOW, DEGREE = 5, 2  # local quadratic over 5 samples (≈ 0.2 s at 24 fps): short, so impacts spoil few residuals
 MAD_TO_STD = 1.4826
 FALSE_ALARM = 1e-3  # default two-sided false-alarm rate per test
@@ -61,12 +63,6 @@ def k_for(alpha: float = FALSE_ALARM) -> float:
     return float(norm.isf(alpha / 2))
 
 
-def _runs(finite: np.ndarray) -> list[tuple[int, int]]:
-    f = np.concatenate([[False], np.asarray(finite, bool), [False]])
-    d = np.flatnonzero(np.diff(f.astype(int)))
-    return list(zip(d[::2], d[1::2]))
-
-
 def residuals(signal, window: int = WINDOW, degree: int = DEGREE) -> np.ndarray:
     """Residuals ``[T]`` of a sliding degree-``degree`` fit over ``window`` samples (NaN where not computed).
 
@@ -78,7 +74,7 @@ def residuals(signal, window: int = WINDOW, degree: int = DEGREE) -> np.ndarray:
     y = np.asarray(signal, float)
     out = np.full_like(y, np.nan)
     half = window // 2
-    for a, b in _runs(np.isfinite(y)):
+    for a, b in runs(np.isfinite(y)):
         if b - a < window:
             continue
         # savgol_filter's own convolution: its interior is kept, the edge fits it adds would be dropped here
@@ -187,7 +183,7 @@ def smoothed_steps(signal, noise_sigma: float, window: int = 7, degree: int = 2)
     s = y.copy()
     sd = np.full(max(len(y) - 1, 0), math.sqrt(2.0) * (noise_sigma if math.isfinite(noise_sigma) else 0.0))
     sig = noise_sigma if math.isfinite(noise_sigma) else 0.0
-    for a, b in _runs(np.isfinite(y)):
+    for a, b in runs(np.isfinite(y)):
         n = b - a
         win = min(window if window % 2 else window + 1, n if n % 2 else n - 1)
         if win <= degree + 1:

@@ -40,8 +40,8 @@ class Probe:
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"probe '{self.name}': unknown kind '{self.kind}' (choices: {', '.join(KINDS)})")
-        if self.pick == "walls" and (self.kind != "blobs" or self.count != 2 or self.fit != "none"):
-            raise ValueError(f"probe '{self.name}': pick='walls' reads two blobs (kind='blobs', count=2, fit='none')")
+        if self.pick == "walls" and (self.kind != "blobs" or self.count != 2):
+            raise ValueError(f"probe '{self.name}': pick='walls' reads two blobs (kind='blobs', count=2)")
         if self.kind in ("line", "blobs", "profile") and self.select == "color" and self.color is None:
             raise ValueError(f"probe '{self.name}': select='color' needs a color")
 
@@ -266,17 +266,17 @@ BLOB_KEYS = ("x", "y", "area", "x0", "y0", "x1", "y1", "cx", "cy", "r", "roundne
 def _blobs(p: Probe, img, mask, state):
     sel = _selected(p, img, mask, state).astype(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(sel, connectivity=8)
+    mids = None
     if p.pick == "walls":
         order = _wall_blobs(stats, cents, mask)
-        mids = _wall_mids(img, mask, p.color)
+        mids = _wall_mids(img, mask, p.color)  # read whether or not the colour holds the walls
         if not any(order) and np.isnan(mids).all():
             return None
-        return _wall_values(img, mask, labels, stats, cents, order, mids, p.edges), float("nan")
     else:
         order = [k for k in np.argsort(-stats[1:, 4]) + 1 if stats[k, 4] >= MIN_PIXELS][:p.count]
         order.sort(key=lambda k: cents[k][0])
-    if not any(order):
-        return None
+        if not any(order):
+            return None
     out = {k: np.full(p.count, np.nan) for k in BLOB_KEYS}
     for j, k in enumerate(order):
         if not k:
@@ -298,25 +298,9 @@ def _blobs(p: Probe, img, mask, state):
         vals = (cents[k][0], cents[k][1], a, box[0], box[1], box[2], box[3], cx, cy, r, 1 - rms / r if r > 0 else np.nan)
         for key, v in zip(BLOB_KEYS, vals):
             out[key][j] = v
+    if mids is not None:
+        out["mid"] = np.asarray(mids, float)
     return out, float("nan")
-
-
-def _wall_values(img, mask, labels, stats, cents, order: list[int], mids: list[float], edges: str) -> dict:
-    """The two walls' :data:`BLOB_KEYS` values where the colour selection holds them (``order``; ``cx``, ``cy``, ``r``,
-    ``roundness`` NaN: no circle is fitted to a wall), NaN where it does not, and ``mid``: each wall's centre column
-    from the valley it leaves in the strip (:func:`_wall_mids`), read whether or not its colour is."""
-    out = {k: np.full(2, np.nan) for k in BLOB_KEYS}
-    for j, k in enumerate(order):
-        if not k:
-            continue
-        x, y, w, h, a = stats[k]
-        box = (x - 0.5, y - 0.5, x + w - 0.5, y + h - 0.5)
-        if edges == "subpixel":
-            box = _subpixel_extents(np.asarray(img, np.float32), mask, labels == k, box)
-        for key, val in zip(("x", "y", "area", "x0", "y0", "x1", "y1"), (cents[k][0], cents[k][1], a, *box)):
-            out[key][j] = val
-    out["mid"] = np.asarray(mids, float)
-    return out
 
 
 VALLEY_REACH = 8  # px either side of a wall's deepest column that hold its valley and the flanks' level

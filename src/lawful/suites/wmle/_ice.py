@@ -30,13 +30,6 @@ def _listed(a: np.ndarray) -> list:
     return [round(float(v), 6) if np.isfinite(v) else None for v in np.asarray(a, float)]
 
 
-def runs(mask: np.ndarray) -> list[tuple[int, int]]:
-    """``[(start, end)]`` (end exclusive) of the runs of consecutive True samples."""
-    m = np.r_[False, np.asarray(mask, bool), False].astype(int)
-    d = np.diff(m)
-    return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)))
-
-
 def side_levels(tracks: Tracks, side: str, bands: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     """A vessel's level row and its standard error per sample (mean of its readable bands; NaN where none)."""
     T = len(tracks.frames)

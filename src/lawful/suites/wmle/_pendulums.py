@@ -184,13 +184,6 @@ def crossing_indices(x: np.ndarray, level: float, bridge: int = 0) -> list[tuple
     return out
 
 
-def _hidden_runs(vis: np.ndarray) -> list[tuple[int, int]]:
-    """``[(start, end)]`` (end exclusive) of the runs of hidden samples."""
-    m = np.r_[False, ~np.asarray(vis, bool), False].astype(int)
-    dm = np.diff(m)
-    return list(zip(np.flatnonzero(dm == 1), np.flatnonzero(dm == -1)))
-
-
 def _alternating(cr: list[tuple[float, int]]) -> list[tuple[float, int]]:
     """Back-and-forth jitter at the centre line left out: crossings must alternate in direction."""
     kept: list[tuple[float, int]] = []
@@ -223,9 +216,9 @@ def measure_swing(tracks: Tracks, oid: str, fallback_centre: float) -> dict:
     # ones are not counted
     seen = [c for c, _ in _alternating(crossing_indices(x, centre))]
     half = float(np.median(np.diff(seen))) if len(seen) >= 3 else 0.0
-    reach = int(math.ceil(half / 3.0)) - 1 if half > 0 else 0
-    kept = _alternating(crossing_indices(x, centre, bridge=max(reach, 0)))
-    long_gaps = [(a, b) for a, b in _hidden_runs(vis) if b - a > max(reach, 0)]
+    bridge = max(int(math.ceil(half / 3.0)) - 1, 0)
+    kept = _alternating(crossing_indices(x, centre, bridge=bridge))
+    long_gaps = [(a, b) for a, b in events.runs(~vis) if b - a > bridge]
     times = [events.index_to_time(c, tracks.t) for c, _ in kept]
     out["crossings"] = times
     out["crossing_index"] = [c for c, _ in kept]

@@ -34,10 +34,7 @@ def index_measurement(case: Case, tracks: Tracks, max_air_deg: float) -> Measure
     up = np.array([0.0, 1.0])
     for j in range(len(case.known["beams"])):
         series, sds = [], []
-        shared = _crossing_sd(tracks, j)
-        got = _crossings(tracks, j)
-        gap = got[2] if got is not None else np.full(len(tracks), np.nan)
-        meets = _meets(gap) | ~np.isfinite(gap)  # no surface row read: no crossing to compare
+        shared, meets = _beam_crossings(tracks, j)
         for i in range(len(tracks)):
             inc = line_at(tracks, f"in_{j}", i)
             out = line_at(tracks, f"out_{j}", i)
@@ -172,17 +169,24 @@ def _crossing_sd(tracks: Tracks, j: int) -> dict[str, np.ndarray]:
     over the frames both are read and meet (:func:`_meets`; a compression block next to the entry point, where a
     turning beam never moves on), each line is taken to be off by ``Δ/√2`` px there, across the line: a turn about
     its centroid of ``Δ sin²a / (√2 |row − y|)``. Zero where fewer than 3 frames give both crossings."""
+    return _beam_crossings(tracks, j)[0]
+
+
+def _beam_crossings(tracks: Tracks, j: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """:func:`_crossing_sd` of beam ``j`` and the frames where a refraction may be read: its lines meet
+    (:func:`_meets`), or a crossing is missing (no surface row read: nothing to compare)."""
     zero = {p: np.zeros(len(tracks)) for p in ("in", "out")}
     got = _crossings(tracks, j)
     if got is None:
-        return zero
+        return zero, np.ones(len(tracks), bool)
     s2, dy, gap = got
     ok = _meets(gap)
+    meets = ok | ~np.isfinite(gap)
     if ok.sum() < 3:
-        return zero
+        return zero, meets
     delta = abs(float(np.median(gap[ok])))
     with np.errstate(divide="ignore", invalid="ignore"):
-        return {p: np.nan_to_num(delta * s2[p] / (math.sqrt(2.0) * dy[p]), nan=0.0, posinf=0.0) for p in s2}
+        return {p: np.nan_to_num(delta * s2[p] / (math.sqrt(2.0) * dy[p]), nan=0.0, posinf=0.0) for p in s2}, meets
 
 
 def _drop_outliers(series: np.ndarray) -> np.ndarray:

@@ -29,10 +29,11 @@ from collections.abc import Iterator
 import numpy as np
 
 from lawful.case import Case, GroundTruth
+from lawful.perceive.events import runs
 from lawful.perceive.regions import Probe
 from lawful.result import Measurement
 from lawful.suites.base import Law
-from lawful.suites.wmle._ice import lead_measurement, runs, side_levels
+from lawful.suites.wmle._ice import lead_measurement, side_levels
 from lawful.suites.wmle.common import (
     FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, style_of,
 )

@@ -4,7 +4,9 @@ Extraction: the struck ball's motion onset is a sustained departure from rest ab
 (:func:`lawful.perceive.onset.sustained_onset` beyond ``k·σ√2``, not a fixed 1 px); the collision time is where its post-impact
 line ``x(t)`` leaves the resting position. Velocities are least-squares fits of ``x(t)`` in windows grown
 outwards from the contact (1.5 frames of margin) while the samples continue one free motion within
-noise (:func:`lawful.suites.windows.grow_window`; a line, as the prompt's balls roll freely): not from frame 0 nor to the clip's end, so a launch
+noise (:func:`lawful.suites.windows.grow_window`; the larger of the track's sample-to-sample noise and what it shows
+over 15 samples, :func:`lawful.suites.windows.wobble_sigma`; a line, as the prompt's balls roll freely): not from
+frame 0 nor to the clip's end, so a launch
 before or a wall after does not enter them. Signed along the striker's initial direction.
 """
 

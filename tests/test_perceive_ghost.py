@@ -66,3 +66,41 @@ def test_a_launch_under_heavy_noise_is_not_taken_for_a_ghost(tmp_path):
     seen = b.visible[rest:]
     assert seen[:10].all()  # (before: not one sample after the launch)
     assert np.nanmax(np.hypot(b.x - x, b.y - y)[b.visible]) < 1.5
+
+
+def _launch(tmp_path, hide: range, land: tuple[float, float] | None = None):
+    """A green ball under pixel noise (sd 8) at rest for 8 frames, then launched up and right at 20 px a frame out of
+    the top of the frame; frames in ``hide`` show no ball, and from ``land`` on (x, y) it rests there."""
+    n, r, rest, jump = 24, 7.0, 8, 20.0
+    rng = np.random.default_rng(3)
+    x = np.r_[np.full(rest, 40.0), 40.0 + jump * np.arange(1, n - rest + 1)]
+    y = np.r_[np.full(rest, 120.0), 120.0 - 0.5 * jump * np.arange(1, n - rest + 1)]
+    if land is not None:
+        x[hide.stop:], y[hide.stop:] = land
+    col, bg, frames = (40, 175, 60), backdrop(), []
+    for i in range(n):
+        img = bg.copy()
+        if i not in hide:
+            disc(img, x[i], y[i], r, col)
+        frames.append(np.clip(img + rng.normal(0, 8.0, img.shape), 0, 255).astype(np.uint8))
+    case = make_case([ball_spec("ball", x[0], y[0], r, col)], duration=n / 25)
+    path = write_video(tmp_path / "launch.mp4", frames, fps=25, crf=0, codec="rgb", preset="ultrafast")
+    return track(path, case, TrackingPlan(compensate_camera=False))["ball"], x, y
+
+
+def test_a_ball_that_left_the_frame_is_not_found_on_the_backdrop(tmp_path):
+    """Out of the top of the frame from frame 19 on, the lost ball's reach grew over a grey patch of the backdrop, whose
+    pixels mix green and the window's background within the contrast search's tolerance: from frame 21 on the ball
+    was "seen" there at rest, (286.5, 23). Those pixels were the same when the ball was last seen (frame 18, 25 px
+    away), so they are not the ball."""
+    b, x, y = _launch(tmp_path, hide=range(0))
+    assert b.visible[:19].all() and np.nanmax(np.hypot(b.x - x, b.y - y)[:19]) < 1.5
+    assert not b.visible[19:].any(), np.c_[b.x, b.y][19:]  # (before: frames 21-23 at the grey patch)
+
+
+def test_a_ball_hidden_in_flight_is_found_where_it_came_to_rest(tmp_path):
+    """Hidden for frames 11-13, the ball then rests at (150, 150), where the backdrop showed when it was last seen:
+    pixels changed since, so it is found there."""
+    b, x, y = _launch(tmp_path, hide=range(11, 14), land=(150.0, 150.0))
+    assert not b.visible[11:14].any()
+    assert b.visible[14:].all() and np.nanmax(np.hypot(b.x - x, b.y - y)[14:]) < 1.5

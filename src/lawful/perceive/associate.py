@@ -9,7 +9,10 @@ it is opened with a kernel a fifth of the object's diameter and only the part ne
 prediction is kept, or the object is not visible. Blobs much thinner than the object (a floor stripe of its
 colour) are no candidates, except for a hoop, whose visible rim may show as thin arcs: those are taken
 where the circle through their outline (:func:`lawful.perceive.blob.rim_centre`) pins its centre.
-Where the colour mask misses a lone object, :func:`lawful.perceive.contrast.by_contrast` looks for it.
+Where the colour mask misses a lone object, :func:`lawful.perceive.contrast.by_contrast` looks for it. A blob
+beyond an object's gate, clear of where it was seen in the previous sample, whose pixels have not changed since is
+not the object (:func:`_static_far`); nor, once lost, is what the contrast search finds where the pixels have not
+changed since its last sighting.
 """
 
 from __future__ import annotations
@@ -21,16 +24,14 @@ import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from lawful.perceive.camera_dense import _QUANT
-from lawful.perceive.noise import MAD_TO_STD
-from lawful.perceive.objects import _FAR, GROWTH, THIN, Found, Regions, Tracked, minor_spread, shade_range
+from lawful.perceive.objects import (_FAR, GROWTH, THIN, Found, Regions, Tracked, minor_spread, shade_range,
+                                     unchanged_since)
 from lawful.perceive.blob import RIM_SHAPES, measure, rim_centre
 from lawful.perceive.contrast import _across, by_contrast
 from lawful.perceive.segment import components, to_features
 
 _K3 = np.ones((3, 3), np.uint8)
 MAX_GROW = 9.0  # widest window margin tried, relative to the first
-Z = 3.0  # noise sigmas within which a blob's pixels are unchanged since the previous sample
 OVERLONG = 1.5  # a blob reaching past this times the object's last size (+2 px and its blur) runs along something
 
 
@@ -301,35 +302,25 @@ def step_group(group: list[Tracked], frame: np.ndarray, angles: bool, regions: R
 def _static_far(group: list[Tracked], cand: list[tuple], segmented: list[_Region], cost: list[list[float]],
                 frame: np.ndarray, prev: np.ndarray) -> None:
     """Rule out (cost ``_FAR``, in place) a blob beyond an object's gate, clear of where it was last seen, whose
-    pixels are those of the previous sample: the object was seen elsewhere then, and what stood still here was
-    something else (a ghost of it that a starved codec left on the background: studio Principia projectile seed
-    7900 under CRF 35 took one 5 steps behind its prediction and followed it for the rest of the clip). Unchanged:
-    the blob's median difference (the largest over the channels) within ``Z`` robust sds (at least the two
-    roundings' ``_QUANT``) of the median of that difference around it (its box grown by its size each way, the
-    blob a ninth of that at most): a like-for-like comparison. Scaling the surroundings' median difference itself
-    as a sd counted noise twice (the largest of three channels' differences has a median of 1.3 sds, its own spread
-    0.5): under heavy pixel noise a ball launched 25 px in one sample, pale with blur, read 98 against a bound of
-    111 and was ruled a ghost (studio WMLE P3 seed 8500 under noise: both balls lost at launch)."""
-    h, w = frame.shape[:2]
+    pixels are those of the previous sample (:func:`lawful.perceive.objects.unchanged_since`): the object was seen
+    elsewhere then, and what stood still here was something else (a ghost of it that a starved codec left on the
+    background: studio Principia projectile seed 7900 under CRF 35 took one 5 steps behind its prediction and
+    followed it for the rest of the clip). Not for a lost object: it may have arrived anywhere within its reach
+    unseen, and a faint blob of it under codec noise reads as unchanged since its last sighting as often as not
+    (studio Principia drop seed 7001 under CRF 35: the ball's first sample after its impact)."""
     for r, o in enumerate(group):
         if o.lost:
-            continue  # (lost, it may have arrived there unseen)
+            continue
         px, py = o.predict()
         g = o.gate()
-        bx0, by0, bx1, by1 = o.last_box
         for c, (ri, k, cx, cy, _) in enumerate(cand):
             if cost[r][c] >= _FAR or math.hypot(cx - px, cy - py) <= g:
                 continue
             reg = segmented[ri]
             x, y, bw, bh = reg.stats[k][:4]
             x, y = x + reg.x0, y + reg.y0
-            if x <= bx1 and bx0 <= x + bw - 1 and y <= by1 and by0 <= y + bh - 1:
-                continue  # (overlapping where it was: it may have moved a little)
-            X0, Y0, X1, Y1 = max(0, x - bw), max(0, y - bh), min(w, x + 2 * bw), min(h, y + 2 * bh)
-            d = cv2.absdiff(frame[Y0:Y1, X0:X1], prev[Y0:Y1, X0:X1]).max(2)
-            around = float(np.median(d))
-            noise = max(MAD_TO_STD * float(np.median(np.abs(d - around))), _QUANT)
-            if float(np.median(d[y - Y0:y - Y0 + bh, x - X0:x - X0 + bw][reg.blob(k) > 0])) <= around + Z * noise:
+            # (overlapping where it was, it may have moved a little)
+            if o.clear_of_last(x, y, x + bw - 1, y + bh - 1) and unchanged_since(frame, prev, x, y, reg.blob(k)):
                 cost[r][c] = _FAR
 
 

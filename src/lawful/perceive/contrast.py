@@ -14,7 +14,7 @@ import math
 import cv2
 import numpy as np
 
-from lawful.perceive.objects import _FAR, Found, Regions, Tracked, moments2
+from lawful.perceive.objects import _FAR, Found, Regions, Tracked, moments2, unchanged_since
 from lawful.perceive.blob import BORDER_CUT, RIM_SHAPES, rim_xy
 from lawful.perceive.segment import components
 
@@ -185,6 +185,10 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
         cx, cy = (rim[0] + x + x0, rim[1] + y + y0) if rim is not None else (cx, cy)
     gx0, gy0 = x + x0, y + y0
     gx1, gy1 = gx0 + bw - 1, gy0 + bh - 1
+    if (o.lost and o.seen_frame is not None and o.seen_frame.shape == frame.shape and o.clear_of_last(gx0, gy0, gx1, gy1)
+            and unchanged_since(frame, o.seen_frame, gx0, gy0, m)):
+        return None  # what mixes its colour here did so when the object was elsewhere: not the object (a ball gone
+        # out of the frame was "found again" on a grey patch of the backdrop, its mixing tolerance being loose)
     touches = gx0 <= 0 or gy0 <= 0 or gx1 >= w - 1 or gy1 >= h - 1
     shape = moments2(m)
     blur = o.blur_of(shape)

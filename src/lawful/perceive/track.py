@@ -102,7 +102,7 @@ def _step_frame(objs: list[Tracked], groups: list[list[Tracked]], frame: np.ndar
             continue
         if f is not None:
             o.pending = before.get(o.j)
-            o.last_box = f.box
+            o.last_box, o.seen_frame = f.box, frame
         if f is not None and overlapping.get(o.j, frozenset()) - o.overlaps:
             f = replace(f, cut=True)  # one hides the other: followed, not recorded
         if f is None or f.cut:

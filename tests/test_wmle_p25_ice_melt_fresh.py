@@ -21,9 +21,10 @@ def test_metric_formulas():
     assert before.sum() == 10 and after.sum() == 18 and before[:10].all() and after[-18:].all()
 
 
-def _tracks(T, y, ice_area, walls):
+def _tracks(T, y, ice_area, walls, y_right=None):
     tr = Tracks.empty([], T, fps=24.0)
-    tr.regions = {b: RegionSeries.from_values(b, "level", 0.2, row=y) for b in ("water_left", "water_right")}
+    tr.regions = {b: RegionSeries.from_values(b, "level", 0.2, row=v)
+                  for b, v in (("water_left", y), ("water_right", y if y_right is None else y_right))}
     tr.regions["ice"] = RegionSeries.from_values("ice", "blobs", np.nan, area=ice_area[:, None])
     tr.regions["walls"] = RegionSeries.from_values("walls", "blobs", np.nan, x0=walls[:, [0, 2]], x1=walls[:, [1, 3]])
     return tr
@@ -47,6 +48,25 @@ def test_extraction_from_hand_made_readings():
     ice_stays = np.full(T, 400.0)
     got = task.metrics(case, task.measure(case, _tracks(T, y, ice_stays, walls)))
     assert got["M1"].status == "operational_zero" and "still" in got["M1"].reason
+
+
+def test_bands_that_disagree_by_the_metric_scale_leave_the_level_unread():
+    """Studio P25 seed 8700: one band read a dark backdrop shape's top edge 56 px above the surface in every sample;
+    averaged with the other, the level moved 26 px as the ice melted. The open water either side is one surface:
+    samples whose bands lie more than 0.05 of the vessel's height apart are not read, and C says what share do."""
+    task = IceMeltFresh()
+    case, _ = task.make_case(0, 1000)
+    T, H = 120, case.known["vessel"][3] - case.known["vessel"][1]
+    y = np.full(T, 190.0)
+    ice = np.where(np.arange(T) < 90, 400.0, np.nan)
+    walls = np.tile([100.5, 103.5, 357.5, 360.5], (T, 1))
+    right = y - 0.06 * H  # apart in every sample: nothing read, C 0
+    m = task.measure(case, _tracks(T, y, ice, walls, right))
+    assert "too few readable levels" in m.notes["unresolved"] and m.notes["C"] == pytest.approx(0.0)
+    right = np.where(np.arange(T) % 4 == 0, y - 0.06 * H, y - 0.04 * H)  # a quarter apart; within the scale, the mean
+    m = task.measure(case, _tracks(T, y, ice, walls, right))
+    assert m.notes["C_checks"]["levels_agree"] == pytest.approx(0.75)
+    assert m.get("level_before_px") == pytest.approx(190.0 - 0.02 * H)
 
 
 def test_reference_and_twin_end_to_end(tmp_path):

@@ -18,6 +18,7 @@ from lawful.world.scenes.ice import melting_frame, melting_layout, melting_tank
 
 BEFORE_SHARE, AFTER_SHARE, MIN_WINDOW = 0.08, 0.15, 5
 WATER_BANDS = ("water_left", "water_right")
+LEVEL_SCALE = 0.05  # P25's M1 scale a, as a share of the vessel's inside height
 INITIAL_SHARE = 0.10  # P27's initial window: this share of the clip (at least MIN_SAMPLES samples)
 TERMINAL_SHARE = 0.20
 MIN_SAMPLES = 3
@@ -82,19 +83,43 @@ def windows(T: int) -> tuple[np.ndarray, np.ndarray]:
     return before, after
 
 
-def water_level(tracks: Tracks) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Per sample: the mean row of the readable water bands, its standard error, and whether any was read."""
+def water_level(tracks: Tracks, agree: float = np.inf) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Per sample: the mean row of the readable water bands, its standard error, and whether any was read; a sample
+    whose bands, both read, lie more than ``agree`` px apart is not read (:func:`bands_apart`)."""
     regs = [tracks.regions.get(b) for b in WATER_BANDS]
     if any(r is None or "row" not in r.values for r in regs):
         return None
     rows = np.stack([np.where(r.ok, r["row"], np.nan) for r in regs])
     sig = np.stack([np.where(r.ok, r.sigma, np.nan) for r in regs])
+    rows[:, bands_apart(rows, agree)[0]] = np.nan
     n = np.isfinite(rows).sum(0)
     with np.errstate(invalid="ignore"):
         y = np.nanmean(np.where(n > 0, rows, 0.0), 0) if n.any() else np.full(rows.shape[1], np.nan)
         s = np.sqrt(np.nansum(sig**2, 0)) / np.maximum(n, 1)
     y = np.where(n > 0, y, np.nan)
     return y, s, n > 0
+
+
+def bands_apart(rows: np.ndarray, agree: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per sample of ``rows`` ``[bands, T]`` (NaN where unread): whether every band was read and they lie more than
+    ``agree`` px apart, and whether every band was read. The open water either side of the ice is one surface: bands
+    that disagree by the metric's own scale read something else in one of them (studio P25 seed 8700: a dark backdrop
+    shape seen through the glass just above the water, its top edge 56 px above the surface, taken for it in one band
+    in every sample and in the other in some: the level moved 26 px as the ice melted, and the twin scored 88.5 with
+    C 97.9)."""
+    both = np.isfinite(rows).all(0)
+    with np.errstate(invalid="ignore"):
+        return both & (np.ptp(np.where(both, rows, 0.0), 0) > agree), both
+
+
+def levels_agree(tracks: Tracks, agree: float) -> float:
+    """C factor: the share of the samples with every water band read in which they agree within ``agree`` px (1 where
+    none has)."""
+    regs = [tracks.regions.get(b) for b in WATER_BANDS]
+    if any(r is None or "row" not in r.values for r in regs):
+        return 1.0
+    apart, both = bands_apart(np.stack([np.where(r.ok, r["row"], np.nan) for r in regs]), agree)
+    return 1.0 - float(apart.sum()) / both.sum() if both.any() else 1.0
 
 
 def persistent(seen: np.ndarray) -> np.ndarray:
@@ -156,11 +181,18 @@ class MeltingScene:
         return melting_tank(case.known, case.width, case.height, style_of(case))
 
 
+def level_agreement(case: Case) -> float:
+    """px within which the water bands must agree: the level metric's scale, :data:`LEVEL_SCALE` of the vessel's
+    inside height (a disagreement that size leaves the level unknown at the scale it is scored on)."""
+    v = case.known["vessel"]
+    return LEVEL_SCALE * float(v[3] - v[1])
+
+
 def melt_level_measurement(case: Case, tracks: Tracks) -> Measurement:
     """Median water level before and after the melt and the vessel's width (:func:`wall_spacing`) then
     (``notes['unresolved']`` when the ice is not seen to melt or too few levels are readable)."""
     m = Measurement()
-    lev = water_level(tracks)
+    lev = water_level(tracks, level_agreement(case))
     ice, walls = tracks.regions.get("ice"), tracks.regions.get("walls")
     if lev is None or ice is None or walls is None:
         m.notes["unresolved"] = "a region was never read"

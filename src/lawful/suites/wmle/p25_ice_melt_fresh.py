@@ -13,7 +13,8 @@ walls' inner edges, or between their valleys' centres where the colour missed a 
 (:func:`~lawful.suites.wmle._ice.wall_spacing`: one rule for the clip).
 *Before*: the first :data:`BEFORE_SHARE` of the samples; *after*: the last :data:`AFTER_SHARE` (at least
 :data:`MIN_WINDOW` each). The level is the median over a
-window of the two bands' mean row.
+window of the two bands' mean row, in the samples where the bands, both read, agree within the metric's scale
+(0.05 ``H_vessel``: one surface; C factor ``levels_agree``, the share of those samples that do).
 
 - M1 ``e1 = (y_before − y_after) / H_vessel`` (``H_vessel``: the inside height of ``known["vessel"]``);
   ``s1 = q(e1; 0.05)``.
@@ -36,7 +37,8 @@ from lawful.result import Measurement
 from lawful.score.wmle import q
 from lawful.suites.base import Law
 from lawful.suites.wmle._ice import (  # noqa: F401  (re-exported: P26 and the tests use them)
-    WATER_BANDS, MeltingScene, wall_spacing, melt_level_measurement, melt_seen, water_level, windows,
+    LEVEL_SCALE, WATER_BANDS, MeltingScene, level_agreement, levels_agree, wall_spacing, melt_level_measurement,
+    melt_seen, water_level, windows,
 )
 from lawful.suites.wmle.common import FAMILIES, FPS, HEIGHT, WIDTH, MetricScore, WmleTask, case_rng, frame_times, \
     style_of
@@ -49,7 +51,7 @@ def level_change(y_before: float | None, y_after: float | None, h_vessel: float)
     if y_before is None or y_after is None:
         return MetricScore.operational_zero("levels before and after not resolved")
     e1 = (y_before - y_after) / h_vessel
-    return MetricScore.measured(q(e1, 0.05), e1, y_before=y_before, y_after=y_after)
+    return MetricScore.measured(q(e1, LEVEL_SCALE), e1, y_before=y_before, y_after=y_after)
 
 
 def width_change(w_before: float | None, w_after: float | None) -> MetricScore:
@@ -109,6 +111,7 @@ class IceMeltFresh(WmleTask):
 
     def extra_consistency(self, case: Case, tracks: Tracks, m: Measurement) -> dict[str, float]:
         out = self.readable(tracks, WATER_BANDS)
+        out["levels_agree"] = levels_agree(tracks, level_agreement(case))
         w = tracks.regions.get("walls")
         seen = w is not None and "x0" in w.values
         out["readable_walls"] = float(np.mean(np.isfinite(wall_spacing(w)))) if seen else 0.0

@@ -185,7 +185,7 @@ def by_contrast(o: Tracked, frame: np.ndarray, regions: Regions, prev: np.ndarra
         cx, cy = (rim[0] + x + x0, rim[1] + y + y0) if rim is not None else (cx, cy)
     gx0, gy0 = x + x0, y + y0
     gx1, gy1 = gx0 + bw - 1, gy0 + bh - 1
-    if (o.lost and o.seen_frame is not None and o.seen_frame.shape == frame.shape and o.clear_of_last(gx0, gy0, gx1, gy1)
+    if (o.lost and o.seen_frame is not None and o.clear_of_last(gx0, gy0, gx1, gy1)
             and unchanged_since(frame, o.seen_frame, gx0, gy0, m)):
         return None  # what mixes its colour here did so when the object was elsewhere: not the object (a ball gone
         # out of the frame was "found again" on a grey patch of the backdrop, its mixing tolerance being loose)

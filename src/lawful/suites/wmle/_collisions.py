@@ -36,6 +36,10 @@ def collision_measurement(case: Case, tracks: Tracks) -> Measurement:
         return m
     xb0 = float(np.median(xb[np.flatnonzero(vb)[:3]]))
     sig = {o: motion_sigma(tracks[o], v, x) for o, v, x in (("red_ball", vr, xr), ("blue_ball", vb, xb))}
+    # the windows grow within the noise the centroid shows at their own scale as well (a smooth wobble cut the struck
+    # ball's window to 5 samples of a 6.5-sample period and 96.7 % of its speed: studio seed 8700)
+    grow_sig = {o: max((s for s in (sig[o], wobble_sigma(x, vis)) if math.isfinite(s)), default=math.nan)
+                for o, vis, x in (("red_ball", vr, xr), ("blue_ball", vb, xb))}
     thr = max(MIN_DEPARTURE_PX, noise.k_for() * (sig["blue_ball"] if math.isfinite(sig["blue_ball"]) else 0.5) * math.sqrt(2.0))
     dt = 1.0 / max(tracks.fps, 1e-9)
     start, steps = 0, []
@@ -66,10 +70,7 @@ def collision_measurement(case: Case, tracks: Tracks) -> Measurement:
     for name, oid, side in (("v1_before", "red_ball", -1), ("v1_after", "red_ball", 1), ("v2_after", "blue_ball", 1)):
         x, vis = series[oid]
         near = k[vis & (side * (t - t_c) >= MARGIN_FRAMES * dt)]
-        # nearest the contact first, within the noise the centroid shows at the window's scale as well (a smooth wobble
-        # cut the struck ball's window to 5 samples of a 6.5-sample period and 96.7 % of its speed: studio seed 8700)
-        grown = max((v for v in (sig[oid], wobble_sigma(x, vis)) if math.isfinite(v)), default=math.nan)
-        idx = grow_window(t, x, near[::-1] if side < 0 else near, grown)
+        idx = grow_window(t, x, near[::-1] if side < 0 else near, grow_sig[oid])  # nearest the contact first
         if len(idx) < MIN_WINDOW:
             m.notes["unresolved"] = f"too few steady samples {'before' if side < 0 else 'after'} the collision"
             return m

@@ -86,11 +86,10 @@ def windows(T: int) -> tuple[np.ndarray, np.ndarray]:
 def water_level(tracks: Tracks, agree: float = np.inf) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Per sample: the mean row of the readable water bands, its standard error, and whether any was read; a sample
     whose bands, both read, lie more than ``agree`` px apart is not read (:func:`bands_apart`)."""
-    regs = [tracks.regions.get(b) for b in WATER_BANDS]
-    if any(r is None or "row" not in r.values for r in regs):
+    got = _water_rows(tracks)
+    if got is None:
         return None
-    rows = np.stack([np.where(r.ok, r["row"], np.nan) for r in regs])
-    sig = np.stack([np.where(r.ok, r.sigma, np.nan) for r in regs])
+    rows, sig = got
     rows[:, bands_apart(rows, agree)[0]] = np.nan
     n = np.isfinite(rows).sum(0)
     with np.errstate(invalid="ignore"):
@@ -98,6 +97,15 @@ def water_level(tracks: Tracks, agree: float = np.inf) -> tuple[np.ndarray, np.n
         s = np.sqrt(np.nansum(sig**2, 0)) / np.maximum(n, 1)
     y = np.where(n > 0, y, np.nan)
     return y, s, n > 0
+
+
+def _water_rows(tracks: Tracks) -> tuple[np.ndarray, np.ndarray] | None:
+    """The water bands' rows and standard errors ``[bands, T]`` (NaN where unread); None where a band has no row."""
+    regs = [tracks.regions.get(b) for b in WATER_BANDS]
+    if any(r is None or "row" not in r.values for r in regs):
+        return None
+    return (np.stack([np.where(r.ok, r["row"], np.nan) for r in regs]),
+            np.stack([np.where(r.ok, r.sigma, np.nan) for r in regs]))
 
 
 def bands_apart(rows: np.ndarray, agree: float) -> tuple[np.ndarray, np.ndarray]:
@@ -115,10 +123,10 @@ def bands_apart(rows: np.ndarray, agree: float) -> tuple[np.ndarray, np.ndarray]
 def levels_agree(tracks: Tracks, agree: float) -> float:
     """C factor: the share of the samples with every water band read in which they agree within ``agree`` px (1 where
     none has)."""
-    regs = [tracks.regions.get(b) for b in WATER_BANDS]
-    if any(r is None or "row" not in r.values for r in regs):
+    got = _water_rows(tracks)
+    if got is None:
         return 1.0
-    apart, both = bands_apart(np.stack([np.where(r.ok, r["row"], np.nan) for r in regs]), agree)
+    apart, both = bands_apart(got[0], agree)
     return 1.0 - float(apart.sum()) / both.sum() if both.any() else 1.0
 
 

@@ -28,7 +28,7 @@ from lawful.perceive.objects import (_FAR, GROWTH, THIN, Found, Regions, Tracked
                                      unchanged_since)
 from lawful.perceive.blob import RIM_SHAPES, measure, rim_centre
 from lawful.perceive.contrast import _across, by_contrast
-from lawful.perceive.segment import components, to_features
+from lawful.perceive.segment import components, open_disc, to_features
 
 _K3 = np.ones((3, 3), np.uint8)
 MAX_GROW = 9.0  # widest window margin tried, relative to the first
@@ -145,9 +145,7 @@ def _bounded(m: np.ndarray, origin: tuple[int, int], o: Tracked) -> tuple[np.nda
     """The part of an oversized blob ``m`` (uint8 0/1 at ``origin``) that can be the object: an
     opening with a disc a fifth of its diameter cuts strings and thin runs; the opened component
     nearest the prediction is kept if its area is one the object may have, else None."""
-    r = max(1, int(round(0.2 * o.diam)))
-    opened = cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
-    n, labels, stats, cents = components(opened)
+    n, labels, stats, cents = components(open_disc(m, max(1, int(round(0.2 * o.diam)))))
     if n <= 1:
         return None
     px, py = o.predict()

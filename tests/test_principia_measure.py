@@ -674,3 +674,24 @@ def test_a_drop_ball_lost_before_its_impact_is_unmeasurable_not_timed_on_another
     for col in ("gravity", "restitution"):
         s = task.score(case, m)[col]
         assert s.status == "unmeasurable" and "ball_2" in s.reason
+
+
+@pytest.mark.parametrize("law", ["true", "anti"])
+def test_a_block_track_that_took_its_ball_after_the_collision_gives_no_slide(law):
+    """Studio momentum_height seed 8900: a magenta ball and a purple block in one colour group, both lost in the
+    collision; the tracks came back swapped, the "block" at the ball, back towards the ramp, and its 17-px "slide"
+    (of a true 110) failed the order of a lawful clip, scored 0. A ball pushes its block away from itself: a block
+    seen beyond its noise towards its ball's side is not the block, and its slide is not known."""
+    task, case, t, poses = _momentum_clip(law)
+    x, bx = poses["block_2"][:, 0], poses["ball_2"][:, 0]
+    hit, stop = _hit_and_stop(x)
+    swapped = {o: p[:, :2].copy() for o, p in poses.items()}
+    swapped["block_2"][hit + 3:], swapped["ball_2"][hit + 3:] = poses["ball_2"][hit + 3:, :2], poses["block_2"][hit + 3:, :2]
+    tr = _hidden(case, {o: np.column_stack([p, np.zeros(len(p))]) for o, p in swapped.items()}, t, "block_2",
+                 slice(hit, hit + 3))
+    assert np.nanmin((tr["block_2"].x - x[0]) * np.sign(x[0] - bx[0])) < -5  # the "block" went back towards the ramp
+    m = task.measure(case, tr)
+    assert m.get("slide_block_2") is None and "towards its ball's side" in m.missing["slide_block_2"]
+    assert task.score(case, m)["momentum"].status == "unmeasurable"
+    assert task.measure(case, _hidden(case, poses, t, "block_2", slice(hit, hit + 3))).get("slide_block_2") == \
+        pytest.approx(abs(x[-1] - x[0]), abs=0.5)  # the same loss without the swap keeps the slide

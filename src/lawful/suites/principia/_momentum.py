@@ -159,7 +159,8 @@ class Momentum(PrincipiaTask):
             seen = x[np.isfinite(x)][:3]
             x0 = float(np.median(seen)) if len(seen) else math.nan
             moved = noise.step_threshold(coord_noise(tb, x), DCS_FALSE_ALARM, floor=MOVE_PX)
-            dx = np.abs(events.smooth(x, 5) - x0) if math.isfinite(x0) else np.full_like(x, np.nan)
+            sx = events.smooth(x, 5)
+            dx = np.abs(sx - x0) if math.isfinite(x0) else np.full_like(x, np.nan)
             hit = events.crossing(dx, moved, +1) if math.isfinite(x0) else None  # smoothed: one noisy sample is no hit
             if not math.isfinite(x0):  # a block never seen: its ball's window has no end, nothing can be said
                 m.notes.setdefault("dcs_state", {})[ball] = "not_visible"
@@ -182,6 +183,10 @@ class Momentum(PrincipiaTask):
                 # the ball covered it at the collision, then slid 90 px unseen): it may well have moved
                 m.set(f"slide_{block}", None, f"{block}: not seen from sample {last + 1} on, before it was seen to move"
                       if lost else f"{block}: never moves")
+                continue
+            if why := _pulled(tracks[ball], sx, x0, moved):
+                slides[block] = None
+                m.set(f"slide_{block}", None, f"{block}: {why}")
                 continue
             j = int(np.nanargmax(dx))
             if lost and (why := _unknown_slide(tracks[ball], tb, x0, dx, j, last, moved)):
@@ -230,6 +235,24 @@ def _unknown_slide(tball, tb, x0: float, dx: np.ndarray, j: int, last: int, move
     if len(tail) < STOP_SAMPLES or np.any(np.abs(tail - dx[j]) > moved):
         return SLIDING
     return None
+
+
+def _pulled(tball, x: np.ndarray, x0: float, moved: float) -> str | None:
+    """Why a block's track is not the block, or None: a ball pushes its block away from itself, so a block seen more
+    than ``moved`` px from its rest ``x0`` towards the side its ball came from (the ball's first ``x``) was not pushed
+    there (``x``: the block's smoothed ``x``, as its slide is read, so one sample pulled by a blob it shared is not). Studio momentum_height seed 8900: a magenta ball and a purple block share a colour group; both were lost
+    in the collision and the tracks came back swapped, the "block" 17.5 px back towards the ramp where the ball had
+    stopped; its slide, 17 px of a true 110, failed the order of a lawful clip (0, scored)."""
+    bx = np.asarray(tball.x, float)
+    b0 = bx[np.isfinite(bx)][:1]
+    if not len(b0) or b0[0] == x0:
+        return None
+    back = (x - x0) * np.sign(b0[0] - x0)  # displacement towards the ball's side
+    at = np.flatnonzero(np.nan_to_num(back, nan=-np.inf) > moved)
+    if not len(at):
+        return None
+    return (f"seen {back[at[0]]:.1f} px towards its ball's side at sample {at[0]}, against the push: the track may"
+            " have taken the ball (a colour group of both), its slide is not known")
 
 
 def _bounded(slides: dict, at_least: dict, first: str, second: str, m: Measurement) -> None:

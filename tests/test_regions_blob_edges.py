@@ -131,3 +131,18 @@ def test_sharp_walls_mids_and_no_wall_no_reading():
     mask = np.ones((16, 140), bool)
     learnt = region_kinds._learn(p, _thin_walls(30.3, 110.6, 3.0, 0.0, rng), mask)  # learnt where the walls were
     assert region_kinds._blobs(p, water, mask, learnt) is None
+
+
+def test_a_patch_of_the_walls_colour_in_the_water_is_not_the_wall():
+    """Shaded water of nearly the wall's colour crossing the strip between the walls (studio P24 seed 8900: taken for
+    the right wall in its first samples, 54 px inside it, and the vessel read half as wide as it is; the lawful clip
+    scored 75.9 with C 100): a blob on a side is a piece of the wall only where it reaches halfway down that side's
+    valley (a glass wall split by a highlight: both pieces do)."""
+    rng = np.random.default_rng(13)
+    img = _thin_walls(30.3, 110.6, 3.0, 0.0, rng).copy()
+    img[:, 84:89] = 0.4 * WALL + 0.6 * WATER + rng.normal(0, 2.0, (16, 5, 3))  # 22 px inside the right wall, in the
+    # wall colour's selection but less than halfway down the wall's valley from the water
+    vals = _walls(img, "walls")
+    assert vals["mid"][1] == pytest.approx(110.6, abs=0.1)
+    assert vals["x0"][0] < vals["mid"][0] < vals["x1"][0] and vals["x0"][1] < vals["mid"][1] < vals["x1"][1]
+    assert vals["x0"][1] > 107  # the wall's own inner edge; the patch's is at 83.5

@@ -268,8 +268,9 @@ def _blobs(p: Probe, img, mask, state):
     n, labels, stats, cents = cv2.connectedComponentsWithStats(sel, connectivity=8)
     mids = None
     if p.pick == "walls":
-        order = _wall_blobs(stats, cents, mask)
-        mids = _wall_mids(img, mask, p.color)  # read whether or not the colour holds the walls
+        prof = _wall_profile(img, mask, p.color)
+        mids = _wall_mids(prof)  # read whether or not the colour holds the walls
+        order = _wall_blobs(stats, cents, mask, mids, prof)
         if not any(order) and np.isnan(mids).all():
             return None
     else:
@@ -307,8 +308,22 @@ VALLEY_REACH = 8  # px either side of a wall's deepest column that hold its vall
 VALLEY_SHARE = 0.1  # a wall's valley is at least this share of its lower flank's distance to the wall colour deep
 
 
-def _wall_mids(img: np.ndarray, mask: np.ndarray, color: tuple) -> list[float]:
-    """Centre column (sub-pixel) of the wall each side of the region's middle (``[left, right]``, NaN where none).
+def _wall_profile(img: np.ndarray, mask: np.ndarray, color: tuple) -> tuple[int, np.ndarray, float] | None:
+    """The strip's column profile of RGB distance to the wall ``color`` (rows averaged): ``(first column, profile,
+    its standard error)``, None for a strip under 8 columns or 2 rows, or slanted (columns of unequal rows)."""
+    cols, rows = np.flatnonzero(mask.any(0)), np.flatnonzero(mask.any(1))
+    if len(cols) < 8 or len(rows) < 2:
+        return None
+    sub, m = img[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1], mask[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
+    if not m.all():
+        return None
+    d = np.linalg.norm(np.asarray(sub, np.float32) - np.asarray(color, np.float32), axis=2)
+    return int(cols[0]), d.mean(0), float(np.median(d.std(0))) / math.sqrt(d.shape[0])
+
+
+def _wall_mids(profile: tuple[int, np.ndarray, float] | None) -> list[float]:
+    """Centre column (sub-pixel) of the wall each side of the region's middle (``[left, right]``, NaN where none),
+    from the strip's :func:`_wall_profile`.
 
     The wall is the deepest valley of the strip's column profile of RGB distance to the wall ``color`` (rows
     averaged; linear in what a pixel mixes of the wall, as Lab is not), deeper than :data:`K_SELECT` times its noise
@@ -322,16 +337,10 @@ def _wall_mids(img: np.ndarray, mask: np.ndarray, color: tuple) -> list[float]:
     the centre towards the flank nearer the wall's colour (half a pixel there), as does a patch of backdrop of nearly
     its colour beside it; in a still scene that lean is the same in every sample, so a width's relative change keeps
     it out."""
-    cols, rows = np.flatnonzero(mask.any(0)), np.flatnonzero(mask.any(1))
     out = [math.nan, math.nan]
-    if len(cols) < 8 or len(rows) < 2:
+    if profile is None:
         return out
-    sub, m = img[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1], mask[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
-    if not m.all():
-        return out  # a slanted strip: columns of unequal rows
-    d = np.linalg.norm(np.asarray(sub, np.float32) - np.asarray(color, np.float32), axis=2)
-    prof = d.mean(0)
-    sem = float(np.median(d.std(0))) / math.sqrt(d.shape[0])
+    c0, prof, sem = profile
     half = len(prof) // 2
     for side, (lo, hi) in enumerate(((0, half), (half, len(prof)))):
         i = lo + int(np.argmin(prof[lo:hi]))
@@ -350,25 +359,37 @@ def _wall_mids(img: np.ndarray, mask: np.ndarray, color: tuple) -> list[float]:
         l = j - int(np.argmin(g[j::-1] > 0)) + 1 if (g[j::-1] <= 0).any() else 0
         r = j + int(np.argmin(g[j:] > 0)) if (g[j:] <= 0).any() else len(g)
         w = g[l:r]
-        out[side] = float(cols[0] + a + l + (np.arange(len(w)) * w).sum() / w.sum())
+        out[side] = float(c0 + a + l + (np.arange(len(w)) * w).sum() / w.sum())
     return out
 
 
-def _wall_blobs(stats: np.ndarray, cents: np.ndarray, mask: np.ndarray) -> list[int]:
+def _wall_blobs(stats: np.ndarray, cents: np.ndarray, mask: np.ndarray, valleys=(math.nan, math.nan),
+                profile: tuple[int, np.ndarray, float] | None = None) -> list[int]:
     """``pick="walls"``: per side of the region's middle column, the innermost component that crosses at least half
     of the region's rows (a vessel's wall crosses a strip drawn across it), or 0 where none: ``[left, right]``.
     The two largest would be two pieces of one side where a wall shows split, or beside a patch of the backdrop
     the selection takes too (flat P25 seed 7200: both on the left in its first samples, an inside width of
-    0.2 px), and a stone or a speck in the water is no wall."""
+    0.2 px), and a stone or a speck in the water is no wall. Where a side's wall was seen as a valley of the
+    strip's :func:`_wall_profile` (``valleys``: :func:`_wall_mids`), a component is a piece of it only if it reaches
+    halfway down that valley from the side's median (a thick glass wall split by a highlight: both pieces as deep):
+    shaded water of nearly the wall's colour crosses the strip too (studio P24 seed 8900: taken for the right wall,
+    6-54 px inside it, in its first samples; the vessel read half its width and the lawful clip scored 75.9)."""
     cols, rows = np.flatnonzero(mask.any(0)), np.flatnonzero(mask.any(1))
     if not len(cols):
         return [0, 0]
     mid, tall = 0.5 * (cols[0] + cols[-1]), 0.5 * (rows[-1] - rows[0] + 1)
     walls = [k for k in range(1, len(stats)) if stats[k, 4] >= MIN_PIXELS and stats[k, 3] >= tall]
-    left = [k for k in walls if cents[k][0] < mid]
-    right = [k for k in walls if cents[k][0] >= mid]
-    return [max(left, key=lambda k: stats[k, 0] + stats[k, 2]) if left else 0,
-            min(right, key=lambda k: stats[k, 0]) if right else 0]
+    sides = [[k for k in walls if cents[k][0] < mid], [k for k in walls if cents[k][0] >= mid]]
+    if profile is not None:
+        c0, prof, _ = profile
+        half = len(prof) // 2
+        for s, (at, part) in enumerate(zip(valleys, (prof[:half], prof[half:]))):
+            if math.isfinite(at):
+                bar = 0.5 * (prof[int(round(at)) - c0] + float(np.median(part)))
+                sides[s] = [k for k in sides[s] if prof[max(0, stats[k, 0] - c0):stats[k, 0] + stats[k, 2] - c0].min(
+                    initial=math.inf) <= bar]
+    return [max(sides[0], key=lambda k: stats[k, 0] + stats[k, 2]) if sides[0] else 0,
+            min(sides[1], key=lambda k: stats[k, 0]) if sides[1] else 0]
 
 
 REACH = 3  # px either side of a blob's pixel edge over which its sub-pixel edge is summed

@@ -686,7 +686,8 @@ def test_a_block_track_that_took_its_ball_after_the_collision_gives_no_slide(law
     x, bx = poses["block_2"][:, 0], poses["ball_2"][:, 0]
     hit, stop = _hit_and_stop(x)
     swapped = {o: p[:, :2].copy() for o, p in poses.items()}
-    swapped["block_2"][hit + 3:], swapped["ball_2"][hit + 3:] = poses["ball_2"][hit + 3:, :2], poses["block_2"][hit + 3:, :2]
+    after = slice(hit + 3, None)
+    swapped["block_2"][after], swapped["ball_2"][after] = poses["ball_2"][after, :2], poses["block_2"][after, :2]
     tr = _hidden(case, {o: np.column_stack([p, np.zeros(len(p))]) for o, p in swapped.items()}, t, "block_2",
                  slice(hit, hit + 3))
     assert np.nanmin((tr["block_2"].x - x[0]) * np.sign(x[0] - bx[0])) < -5  # the "block" went back towards the ramp

@@ -363,8 +363,8 @@ def _wall_mids(profile: tuple[int, np.ndarray, float] | None) -> list[float]:
     return out
 
 
-def _wall_blobs(stats: np.ndarray, cents: np.ndarray, mask: np.ndarray, valleys=(math.nan, math.nan),
-                profile: tuple[int, np.ndarray, float] | None = None) -> list[int]:
+def _wall_blobs(stats: np.ndarray, cents: np.ndarray, mask: np.ndarray, valleys: list[float],
+                profile: tuple[int, np.ndarray, float] | None) -> list[int]:
     """``pick="walls"``: per side of the region's middle column, the innermost component that crosses at least half
     of the region's rows (a vessel's wall crosses a strip drawn across it), or 0 where none: ``[left, right]``.
     The two largest would be two pieces of one side where a wall shows split, or beside a patch of the backdrop

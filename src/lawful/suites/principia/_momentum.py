@@ -240,9 +240,10 @@ def _unknown_slide(tball, tb, x0: float, dx: np.ndarray, j: int, last: int, move
 def _pulled(tball, x: np.ndarray, x0: float, moved: float) -> str | None:
     """Why a block's track is not the block, or None: a ball pushes its block away from itself, so a block seen more
     than ``moved`` px from its rest ``x0`` towards the side its ball came from (the ball's first ``x``) was not pushed
-    there (``x``: the block's smoothed ``x``, as its slide is read, so one sample pulled by a blob it shared is not). Studio momentum_height seed 8900: a magenta ball and a purple block share a colour group; both were lost
-    in the collision and the tracks came back swapped, the "block" 17.5 px back towards the ramp where the ball had
-    stopped; its slide, 17 px of a true 110, failed the order of a lawful clip (0, scored)."""
+    there (``x``: the block's smoothed ``x``, as its slide is read, so one sample pulled by a blob it shared is not).
+    Studio momentum_height seed 8900: a magenta ball and a purple block share a colour group; both were lost in the
+    collision and the tracks came back swapped, the "block" 17.5 px back towards the ramp where the ball had stopped;
+    its slide, 17 px of a true 110, failed the order of a lawful clip (0, scored)."""
     bx = np.asarray(tball.x, float)
     b0 = bx[np.isfinite(bx)][:1]
     if not len(b0) or b0[0] == x0:
